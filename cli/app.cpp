@@ -1,0 +1,67 @@
+// Subcommand table and error handling of the `slicewise` command.
+#include "cli/app.hpp"
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+#include <QtGlobal>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "sim/platform.hpp"
+
+namespace slicewise::cli {
+
+std::string version_text() {
+  return std::string("slicewise ") + SW_VERSION + " (SimGrid " + sim::simgrid_version() + ", Qt " + QT_VERSION_STR + ")";
+}
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"slicewise: what happens to my workloads and my bill if we share GPUs this way?", "slicewise"};
+  app.set_version_flag("--version", version_text());
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  ValidateOptions validate;
+  GpusOptions gpus;
+  MigOptions mig;
+  PricesOptions prices;
+  Io io{out, err};
+  // name -> (subcommand, handler): ninja's kTools idea.
+  const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
+      {setup_validate(app, validate), [&] { return run_validate(validate, io); }},
+      {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
+      {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
+      {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
+  };
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << version_text() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "slicewise: " << e.what() << "\n";
+    err << "Run with --help for more information.\n";
+    return 2;
+  }
+
+  try {
+    for (const auto& [subcommand, handler] : commands) {
+      if (subcommand->parsed()) return handler();
+    }
+  } catch (const Error& e) {
+    err << e.what() << "\n";
+    return 1;
+  }
+  return 2;  // unreachable: require_subcommand(1)
+}
+
+}  // namespace slicewise::cli

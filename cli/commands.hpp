@@ -1,0 +1,53 @@
+// One options struct, setup_ and run_ per subcommand (CLI11's subcom_in_files pattern).
+// setup_x registers the subcommand and binds its flags to the options; run_x does the work and
+// returns the exit code, throwing slicewise::Error subclasses for bad input.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace slicewise::cli {
+
+/// Where a command writes.
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+};
+CLI::App* setup_validate(CLI::App& app, ValidateOptions& options);
+int run_validate(const ValidateOptions& options, Io io);
+
+struct GpusOptions {
+  bool json = false;
+};
+CLI::App* setup_gpus(CLI::App& app, GpusOptions& options);
+int run_gpus(const GpusOptions& options, Io io);
+
+struct MigOptions {
+  std::string gpu;
+  std::string layout;
+  bool enumerate = false;
+  bool include_media_extensions = false;
+};
+CLI::App* setup_mig(CLI::App& app, MigOptions& options);
+int run_mig(const MigOptions& options, Io io);
+
+struct PricesOptions {
+  std::string gpu;
+  std::string cloud;
+  std::string region;
+  bool json = false;
+};
+CLI::App* setup_prices(CLI::App& app, PricesOptions& options);
+int run_prices(const PricesOptions& options, Io io);
+
+}  // namespace slicewise::cli

@@ -1,0 +1,145 @@
+// JSON files: precise parse errors, duplicate keys, atomic writes.
+#include "core/json_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "core/json_reader.hpp"
+
+namespace slicewise {
+
+using nlohmann::json;
+
+namespace {
+
+/// Converts nlohmann's byte offset (1-based, of the last character read) to line and column.
+std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
+  int line = 1;
+  int column = 1;
+  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+/// Strips nlohmann's "[json.exception.parse_error.101] parse error at line 3, column 5: " prefix.
+std::string parse_problem(const std::string& what) {
+  const auto colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+/// Tracks where the parser is so that a repeated key can be reported with its JSON pointer.
+struct Frame {
+  bool is_array = false;
+  long index = -1;              // current element in an array
+  std::string key;              // current key in an object
+  std::set<std::string> keys;  // keys seen so far in an object
+};
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& file) {
+  std::vector<Frame> stack;
+  Diagnostics duplicates;
+  auto path_of = [&stack]() {
+    std::string path;
+    for (const auto& frame : stack) {
+      if (frame.is_array) {
+        if (frame.index >= 0) path += "/" + std::to_string(frame.index);
+      } else if (!frame.key.empty()) {
+        path += "/" + json_pointer_token(frame.key);
+      }
+    }
+    return path;
+  };
+  auto element_starts = [&stack]() {
+    if (!stack.empty() && stack.back().is_array) ++stack.back().index;
+  };
+  json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        element_starts();
+        stack.push_back(Frame{false, -1, {}, {}});
+        break;
+      case json::parse_event_t::array_start:
+        element_starts();
+        stack.push_back(Frame{true, -1, {}, {}});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!stack.empty()) stack.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        auto& frame = stack.back();
+        frame.key = parsed.get<std::string>();
+        if (!frame.keys.insert(frame.key).second) {
+          duplicates.push_back(Diagnostic{file, 0, 0, path_of(), "duplicate key (each key may appear once)"});
+        }
+        break;
+      }
+      case json::parse_event_t::value:
+        element_starts();
+        break;
+    }
+    return true;
+  };
+  try {
+    json document = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+    if (!duplicates.empty()) throw ConfigError(std::move(duplicates));
+    return document;
+  } catch (const json::parse_error& e) {
+    auto [line, column] = line_and_column(text, e.byte);
+    throw ConfigError(Diagnostics{Diagnostic{file, line, column, "", "parse error: " + parse_problem(e.what())}});
+  }
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(path.string(), "", "cannot read file: is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError(path.string(), "", std::string("cannot open file: ") + std::strerror(errno));
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+json read_json_file(const std::filesystem::path& path) {
+  return parse_json_text(read_text_file(path), path.string());
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  const auto directory = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const auto temporary = directory / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) throw Error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    throw Error("cannot write " + path.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace slicewise

@@ -1,0 +1,26 @@
+// Reading a JSON document from disk or text with precise parse errors: `file:line:col: parse
+// error: ...`, and duplicate object keys rejected (nlohmann keeps the last one silently).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace slicewise {
+
+/// Parses `text` (named `file` in messages). Throws ConfigError on a syntax error (with line and
+/// column) or on a key that appears twice in one object (with its JSON pointer).
+nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+
+/// Reads and parses a file. Throws ConfigError when it cannot be read or parsed.
+nlohmann::json read_json_file(const std::filesystem::path& path);
+
+/// Reads a whole file into a string; throws ConfigError naming the file and the OS reason.
+std::string read_text_file(const std::filesystem::path& path);
+
+/// Writes `text` to `path` atomically (temporary file in the same folder, then rename), so an
+/// interrupted write never leaves a truncated file behind. Throws Error on failure.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace slicewise

@@ -1,0 +1,219 @@
+// Strict JSON object reader.
+#include "core/json_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/spell.hpp"
+
+namespace slicewise {
+
+using nlohmann::json;
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string json_pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string NumberRange::violation(double value) const {
+  if (!std::isfinite(value)) return "must be a finite number";
+  if (min && (min_exclusive ? !(value > *min) : !(value >= *min))) {
+    if (max) {
+      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " +
+             format_number(*max) + (max_exclusive ? ")" : "]");
+    }
+    return std::string("must be ") + (min_exclusive ? "> " : ">= ") + format_number(*min);
+  }
+  if (max && (max_exclusive ? !(value < *max) : !(value <= *max))) {
+    if (min) {
+      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " +
+             format_number(*max) + (max_exclusive ? ")" : "]");
+    }
+    return std::string("must be ") + (max_exclusive ? "< " : "<= ") + format_number(*max);
+  }
+  return {};
+}
+
+std::string describe_json(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+namespace {
+const char* type_of(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return "number";
+  }
+}
+bool is_object(const json& v) { return v.is_object(); }
+bool is_array(const json& v) { return v.is_array(); }
+bool is_string(const json& v) { return v.is_string(); }
+bool is_any(const json&) { return true; }
+}  // namespace
+
+JsonReader::JsonReader(const json& value, std::string pointer, Diagnostics& out, std::string file)
+    : pointer_(std::move(pointer)), out_(&out), file_(std::move(file)) {
+  if (value.is_object()) {
+    object_ = &value;
+  } else {
+    error_here(std::string("expected object (got ") + describe_json(value) + ")");
+  }
+}
+
+std::string JsonReader::pointer(std::string_view key) const { return pointer_ + "/" + json_pointer_token(key); }
+
+void JsonReader::allow(std::string_view key) {
+  if (allowed_set_.insert(std::string(key)).second) allowed_.emplace_back(key);
+}
+
+bool JsonReader::has(std::string_view key) { return find(key) != nullptr; }
+
+const json* JsonReader::find(std::string_view key) {
+  allow(key);
+  if (!object_) return nullptr;
+  auto it = object_->find(key);
+  return it == object_->end() ? nullptr : &*it;
+}
+
+void JsonReader::error(std::string_view key, std::string message) {
+  out_->push_back(Diagnostic{file_, 0, 0, pointer(key), std::move(message)});
+}
+
+void JsonReader::error_here(std::string message) {
+  out_->push_back(Diagnostic{file_, 0, 0, pointer_.empty() ? std::string("/") : pointer_, std::move(message)});
+}
+
+const json* JsonReader::typed(std::string_view key, bool required, bool (*is_type)(const json&),
+                              const char* type_name) {
+  const json* value = find(key);
+  if (!value) {
+    if (required && object_) error_here("missing required key \"" + std::string(key) + "\"");
+    return nullptr;
+  }
+  if (!is_type(*value)) {
+    error(key, std::string("expected ") + type_name + " (got " + describe_json(*value) + ")");
+    return nullptr;
+  }
+  return value;
+}
+
+std::string JsonReader::required_string(std::string_view key) {
+  const json* v = typed(key, true, is_string, "string");
+  return v ? v->get<std::string>() : std::string();
+}
+
+std::string JsonReader::optional_string(std::string_view key, std::string fallback) {
+  const json* v = typed(key, false, is_string, "string");
+  return v ? v->get<std::string>() : std::move(fallback);
+}
+
+std::optional<std::string> JsonReader::maybe_string(std::string_view key) {
+  const json* v = typed(key, false, is_string, "string");
+  return v ? std::optional<std::string>(v->get<std::string>()) : std::nullopt;
+}
+
+std::optional<double> JsonReader::number(std::string_view key, bool required, const NumberRange& range,
+                                         bool integer) {
+  const json* value = find(key);
+  if (!value) {
+    if (required && object_) error_here("missing required key \"" + std::string(key) + "\"");
+    return std::nullopt;
+  }
+  if (!value->is_number()) {
+    error(key, std::string("expected ") + (integer ? "integer" : "number") + " (got " + describe_json(*value) +
+                   ")");
+    return std::nullopt;
+  }
+  const double x = value->get<double>();
+  if (integer && (!std::isfinite(x) || std::floor(x) != x)) {
+    error(key, "expected integer (got " + describe_json(*value) + ")");
+    return std::nullopt;
+  }
+  if (auto problem = range.violation(x); !problem.empty()) {
+    error(key, problem + " (got " + describe_json(*value) + ")");
+    return std::nullopt;
+  }
+  return x;
+}
+
+double JsonReader::required_number(std::string_view key, const NumberRange& range) {
+  return number(key, true, range, false).value_or(0.0);
+}
+double JsonReader::optional_number(std::string_view key, double fallback, const NumberRange& range) {
+  return number(key, false, range, false).value_or(fallback);
+}
+std::optional<double> JsonReader::maybe_number(std::string_view key, const NumberRange& range) {
+  return number(key, false, range, false);
+}
+std::int64_t JsonReader::required_integer(std::string_view key, const NumberRange& range) {
+  return static_cast<std::int64_t>(number(key, true, range, true).value_or(0.0));
+}
+std::int64_t JsonReader::optional_integer(std::string_view key, std::int64_t fallback, const NumberRange& range) {
+  auto x = number(key, false, range, true);
+  return x ? static_cast<std::int64_t>(*x) : fallback;
+}
+std::optional<std::int64_t> JsonReader::maybe_integer(std::string_view key, const NumberRange& range) {
+  auto x = number(key, false, range, true);
+  return x ? std::optional<std::int64_t>(static_cast<std::int64_t>(*x)) : std::nullopt;
+}
+
+bool JsonReader::optional_bool(std::string_view key, bool fallback) {
+  const json* v = typed(key, false, [](const json& j) { return j.is_boolean(); }, "boolean");
+  return v ? v->get<bool>() : fallback;
+}
+
+const json* JsonReader::required_object(std::string_view key) { return typed(key, true, is_object, "object"); }
+const json* JsonReader::optional_object(std::string_view key) { return typed(key, false, is_object, "object"); }
+const json* JsonReader::required_array(std::string_view key) { return typed(key, true, is_array, "array"); }
+const json* JsonReader::optional_array(std::string_view key) { return typed(key, false, is_array, "array"); }
+const json* JsonReader::required_value(std::string_view key) { return typed(key, true, is_any, "value"); }
+const json* JsonReader::optional_value(std::string_view key) { return typed(key, false, is_any, "value"); }
+
+int JsonReader::choose(std::string_view key, const std::vector<std::string>& names, int mode) {
+  const bool required = mode == -1;
+  const json* v = typed(key, required, is_string, "string");
+  if (!v) return required ? 0 : -2;
+  const auto& text = v->get_ref<const std::string&>();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) return static_cast<int>(i);
+  }
+  error(key, "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
+  return required ? 0 : -2;
+}
+
+void JsonReader::finish() {
+  if (!object_) return;
+  for (const auto& [key, value] : object_->items()) {
+    if (allowed_set_.count(key)) continue;
+    std::string message = "unknown key";
+    if (auto best = did_you_mean(key, allowed_)) {
+      message += " (did you mean \"" + *best + "\"?)";
+    } else {
+      message += "; allowed here: " + join(allowed_, ", ");
+    }
+    error(key, message);
+  }
+}
+
+}  // namespace slicewise

@@ -1,0 +1,52 @@
+// Edit distance and did-you-mean.
+#include "core/spell.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace slicewise {
+
+int edit_distance(std::string_view a, std::string_view b) {
+  std::vector<int> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const int limit = std::min(3, std::max(1, static_cast<int>(word.size()) / 3));
+  std::optional<std::string> best;
+  int best_distance = limit + 1;
+  for (const auto& candidate : candidates) {
+    const int d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean_suffix(std::string_view word, const std::vector<std::string>& candidates) {
+  auto best = did_you_mean(word, candidates);
+  return best ? " (did you mean \"" + *best + "\"?)" : std::string();
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace slicewise

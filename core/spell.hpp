@@ -1,0 +1,25 @@
+// "Did you mean" suggestions and small string helpers for error messages (after ninja's
+// SpellcheckString).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slicewise {
+
+/// Levenshtein distance between two strings (byte-wise).
+int edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `word`, if it is close enough to be a plausible typo: distance at
+/// most max(1, |word| / 3) and at most 3; ties go to the earlier candidate.
+std::optional<std::string> did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
+/// " (did you mean \"x\"?)" or "" when nothing is close.
+std::string did_you_mean_suffix(std::string_view word, const std::vector<std::string>& candidates);
+
+/// Joins with a separator: join({"a","b"}, "|") == "a|b".
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace slicewise

@@ -1,0 +1,55 @@
+// The GPU catalog (data/gpus.json): one GpuSpec per GPU model, each with its source and date.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slicewise::models {
+
+/// Full-GPU specification. Values are the vendor's nominal figures for the whole device.
+struct GpuSpec {
+  std::string id;                         ///< short stable id, e.g. "A100-80GB", "H100-SXM-80GB", "L40S"
+  std::vector<std::string> aliases;       ///< other names accepted on input ("A100-SXM4-80GB")
+  std::string name;                       ///< marketing name, e.g. "NVIDIA A100-SXM4-80GB"
+  std::string arch;                       ///< volta | turing | ampere | ada | hopper | blackwell
+  std::string form_factor;                ///< "SXM4", "PCIe", ...
+  int num_sms = 0;                        ///< streaming multiprocessors on the full device
+  double memory_gib = 0.0;                ///< device memory (nominal capacity)
+  double memory_bandwidth_gbps = 0.0;     ///< peak memory bandwidth, GB/s (1e9 bytes/s)
+  std::optional<double> fp16_dense_tflops;  ///< dense tensor-core FP16, TFLOP/s; absent when unknown
+  std::optional<double> bf16_dense_tflops;  ///< dense tensor-core BF16, TFLOP/s; absent when unknown
+  std::optional<double> tdp_w;            ///< board power, W; absent when unknown
+  bool mig_capable = false;               ///< supports Multi-Instance GPU
+  std::string source;                     ///< where the figures come from
+  std::string as_of;                      ///< date of the source (YYYY-MM or YYYY-MM-DD)
+
+  bool operator==(const GpuSpec&) const = default;
+};
+
+/// All known GPUs, in catalog order.
+class GpuCatalog {
+ public:
+  /// Loads and strictly validates a catalog file. Throws ConfigError listing every problem.
+  static GpuCatalog load(const std::filesystem::path& file);
+  /// The shipped catalog, data_dir()/gpus.json, loaded once per process.
+  static const GpuCatalog& shipped();
+
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }
+  /// By id or alias (exact match); nullptr when unknown.
+  const GpuSpec* find(std::string_view id_or_alias) const;
+  /// Every id, in catalog order (for "expected ..." and did-you-mean messages).
+  std::vector<std::string> ids() const;
+
+  const std::string& source() const { return source_; }
+  const std::string& as_of() const { return as_of_; }
+
+ private:
+  std::vector<GpuSpec> gpus_;
+  std::string source_;
+  std::string as_of_;
+};
+
+}  // namespace slicewise::models

@@ -1,0 +1,220 @@
+// Mean-field rate model of one shared device.
+#include "models/rate_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace slicewise::models {
+
+namespace {
+constexpr int kMaxIterations = 200;
+constexpr double kTolerance = 1e-12;
+constexpr double kEpsilon = 1e-15;
+/// Above this many active contexts the time-slicing share uses the expected number of busy
+/// others instead of their exact (Poisson-binomial) distribution: O(n) instead of O(n³).
+constexpr std::size_t kExactDistributionLimit = 24;
+}  // namespace
+
+double RateModel::solo_gpu_rate(const ContextDemand& c) {
+  double rate = 1.0;
+  if (c.demand_sm > 1.0) rate = std::min(rate, 1.0 / c.demand_sm);
+  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
+  return rate;
+}
+
+double RateModel::progress_rate(double duty, double gpu_rate) {
+  if (gpu_rate <= 0.0) return 0.0;
+  return 1.0 / ((1.0 - duty) + duty / gpu_rate);
+}
+
+void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
+  const std::size_t n = contexts.size();
+  out.assign(n, ContextRate{});
+  phase_.assign(n, 0.0);
+  share_.assign(n, 0.0);
+  active_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (contexts[i].active) {
+      active_.push_back(static_cast<int>(i));
+      phase_[i] = contexts[i].duty;  // the least it can be: g <= 1 means x >= duty
+    }
+  }
+  if (active_.empty()) return;
+
+  const double overhead = 1.0 / (1.0 + params_.launch_overhead_frac);
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    switch (params_.discipline) {
+      case SharingDiscipline::exclusive:
+        if (active_.size() == 1) {
+          share_[static_cast<std::size_t>(active_[0])] = 1.0;
+        } else {
+          time_sliced_shares(contexts);
+        }
+        break;
+      case SharingDiscipline::time_sliced: time_sliced_shares(contexts); break;
+      case SharingDiscipline::concurrent: concurrent_shares(contexts); break;
+      case SharingDiscipline::fixed_share: fixed_shares(contexts); break;
+    }
+    double change = 0.0;
+    for (int index : active_) {
+      const auto i = static_cast<std::size_t>(index);
+      const double g = solo_gpu_rate(contexts[i]) * share_[i] * overhead;
+      const double rho = progress_rate(contexts[i].duty, g);
+      const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
+      change = std::max(change, std::abs(x - phase_[i]));
+      phase_[i] = x;
+    }
+    // The phases only grow from their lower bound (more contention, more time in GPU phases),
+    // so the iteration is monotone and bounded by 1; a single active context converges at once.
+    if (change < kTolerance || active_.size() == 1) break;
+  }
+
+  for (int index : active_) {
+    const auto i = static_cast<std::size_t>(index);
+    const auto& c = contexts[i];
+    ContextRate& r = out[i];
+    r.gpu_rate = solo_gpu_rate(c) * share_[i] * overhead;
+    r.progress_rate = progress_rate(c.duty, r.gpu_rate);
+    r.gpu_phase_frac = phase_[i];
+    r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
+  }
+}
+
+void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
+  const double eta = params_.efficiency;
+  const std::size_t m = active_.size();
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    const double w = contexts[i].weight;
+    // The other active contexts: how likely each is to want the GPU, and their mean weight.
+    double busy_weight = 0.0;
+    double busy_mass = 0.0;
+    for (std::size_t b = 0; b < m; ++b) {
+      if (b == a) continue;
+      const auto j = static_cast<std::size_t>(active_[b]);
+      busy_weight += phase_[j] * contexts[j].weight;
+      busy_mass += phase_[j];
+    }
+    const double mean_weight = busy_mass > 0.0 ? busy_weight / busy_mass : w;
+    double share = 0.0;
+    if (m <= kExactDistributionLimit) {
+      // Poisson-binomial distribution of K, the number of other contexts in a GPU phase.
+      scratch_.assign(m, 0.0);
+      scratch_[0] = 1.0;
+      std::size_t size = 1;
+      for (std::size_t b = 0; b < m; ++b) {
+        if (b == a) continue;
+        const double x = phase_[static_cast<std::size_t>(active_[b])];
+        for (std::size_t k = size; k > 0; --k) scratch_[k] = scratch_[k] * (1.0 - x) + scratch_[k - 1] * x;
+        scratch_[0] *= (1.0 - x);
+        ++size;
+      }
+      share = scratch_[0];
+      for (std::size_t k = 1; k < size; ++k) {
+        share += scratch_[k] * eta * w / (w + static_cast<double>(k) * mean_weight);
+      }
+    } else {
+      const double p_alone = [&] {
+        double p = 1.0;
+        for (std::size_t b = 0; b < m; ++b) {
+          if (b != a) p *= 1.0 - phase_[static_cast<std::size_t>(active_[b])];
+        }
+        return p;
+      }();
+      const double expected_others = std::max(1.0, busy_mass);
+      share = p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
+    }
+    const bool others_active = m > 1;
+    if (others_active || params_.cap_when_alone) share = std::min(share, contexts[i].cap);
+    share_[i] = share;
+  }
+}
+
+void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
+  // Progressive filling with dominant-resource fairness: every unfrozen context's dominant share
+  // (its fill level λ times its larger demand) rises at the same pace until the context reaches
+  // full speed or its cap, or a resource it uses runs out. The others' demands count with the
+  // probability that they are in a GPU phase (mean field).
+  const std::size_t m = active_.size();
+  scratch_.assign(4 * m, 0.0);  // λ, upper bound of λ, 1/dominant demand, frozen flag
+  double* level = scratch_.data();
+  double* bound = level + m;
+  double* pace = bound + m;
+  double* frozen = pace + m;
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto& c = contexts[static_cast<std::size_t>(active_[a])];
+    double u = 1.0;
+    if (c.demand_sm > kEpsilon) u = std::min({u, 1.0 / c.demand_sm, c.cap / c.demand_sm});
+    if (c.demand_bw > kEpsilon) u = std::min(u, 1.0 / c.demand_bw);
+    bound[a] = u;
+    const double dominant = std::max(c.demand_sm, c.demand_bw);
+    if (dominant > kEpsilon) {
+      pace[a] = 1.0 / dominant;
+    } else {
+      level[a] = u;  // needs nothing: full speed
+      frozen[a] = 1.0;
+    }
+  }
+  double free_sm = 1.0;
+  double free_bw = 1.0;
+  for (std::size_t round = 0; round <= m; ++round) {
+    double use_sm = 0.0;  // resource used per unit of dominant share
+    double use_bw = 0.0;
+    double step = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (std::size_t a = 0; a < m; ++a) {
+      if (frozen[a] != 0.0) continue;
+      const auto j = static_cast<std::size_t>(active_[a]);
+      use_sm += phase_[j] * contexts[j].demand_sm * pace[a];
+      use_bw += phase_[j] * contexts[j].demand_bw * pace[a];
+      step = std::min(step, (bound[a] - level[a]) / pace[a]);
+      any = true;
+    }
+    if (!any) break;
+    if (use_sm > kEpsilon) step = std::min(step, free_sm / use_sm);
+    if (use_bw > kEpsilon) step = std::min(step, free_bw / use_bw);
+    step = std::max(step, 0.0);
+    free_sm -= step * use_sm;
+    free_bw -= step * use_bw;
+    const bool sm_full = use_sm > kEpsilon && free_sm <= 1e-12;
+    const bool bw_full = use_bw > kEpsilon && free_bw <= 1e-12;
+    for (std::size_t a = 0; a < m; ++a) {
+      if (frozen[a] != 0.0) continue;
+      const auto& c = contexts[static_cast<std::size_t>(active_[a])];
+      level[a] = std::min(bound[a], level[a] + step * pace[a]);
+      if (level[a] >= bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
+          (bw_full && c.demand_bw > kEpsilon)) {
+        frozen[a] = 1.0;
+      }
+    }
+  }
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    const double solo = solo_gpu_rate(contexts[i]);
+    double share = solo > 0.0 ? level[a] / solo : 0.0;
+    if (m > 1 && params_.concurrent_efficiency < 1.0) {
+      double p_alone = 1.0;
+      for (std::size_t b = 0; b < m; ++b) {
+        if (b != a) p_alone *= 1.0 - phase_[static_cast<std::size_t>(active_[b])];
+      }
+      share *= p_alone + (1.0 - p_alone) * params_.concurrent_efficiency;
+    }
+    share_[i] = share;
+  }
+}
+
+void RateModel::fixed_shares(std::span<const ContextDemand> contexts) {
+  double total = params_.total_placed_weight;
+  if (total <= 0.0) {
+    for (int index : active_) total += contexts[static_cast<std::size_t>(index)].weight;
+  }
+  for (int index : active_) {
+    const auto i = static_cast<std::size_t>(index);
+    const double w = contexts[i].weight;
+    // Switching costs only arise when the scheduler has other vGPUs to serve.
+    share_[i] = std::min(1.0, (total > w ? params_.efficiency : 1.0) * w / total);
+  }
+}
+
+}  // namespace slicewise::models

@@ -1,0 +1,90 @@
+// The per-device rate model (DESIGN.md §2, §4): given the contexts active on one device and their
+// demands, how fast does each progress? Pure C++, no SimGrid, unit-tested in closed form.
+//
+// Units. Every demand is a fraction of THIS device's capacity (the caller converts a workload's
+// reference-GPU demand with the device's compute and bandwidth ratios), so a demand above 1 means
+// the context cannot run at full speed even alone. Rates are relative to solo speed on the
+// workload's reference device: 1 = as fast as measured alone.
+//
+// Duty. A request is GPU-busy a fraction `duty` of its solo time; the rest (CPU, I/O, Python) is
+// never slowed by sharing. A context progresses at
+//     progress_rate = 1 / ((1 - duty) + duty / gpu_rate)
+// and is in its GPU phase a fraction gpu_phase_frac = (duty / gpu_rate) * progress_rate of the
+// time. Contention is a mean field over the other contexts' GPU phases, solved by fixed-point
+// iteration (see docs/model.md).
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace slicewise::models {
+
+/// How the contexts of one device share it; each strategy maps to one discipline.
+enum class SharingDiscipline {
+  exclusive,    ///< one context owns the device (dedicated, mig); several are time-sliced
+  time_sliced,  ///< contexts with GPU work take turns (time_slicing, mig_time_slicing, hami, vgpu best_effort)
+  concurrent,   ///< contexts run at once; SMs and bandwidth split by progressive filling (mps)
+  fixed_share,  ///< each placed context owns a fixed share, used or not (vgpu equal_share / fixed_share)
+};
+
+/// Constants of the discipline (defaults are the uncalibrated values of docs/model.md).
+struct SharingParams {
+  SharingDiscipline discipline = SharingDiscipline::exclusive;
+  /// Time-slicing efficiency η = q / (q + c) applied while two or more contexts want the GPU.
+  double efficiency = 1.0;
+  /// MPS efficiency while two or more clients run at once (interference beyond the split), (0, 1].
+  double concurrent_efficiency = 1.0;
+  /// Extra GPU time per kernel launch from an interposer (HAMi), as a fraction: rate / (1 + x).
+  double launch_overhead_frac = 0.0;
+  /// Enforce caps even when a context is alone on the device (HAMi "force" policy).
+  bool cap_when_alone = false;
+  /// fixed_share: the sum of the weights of every context placed on the device (active or not).
+  double total_placed_weight = 0.0;
+  bool operator==(const SharingParams&) const = default;
+};
+
+/// One context placed on the device, at this instant.
+struct ContextDemand {
+  bool active = false;        ///< has requests in service
+  double demand_sm = 0.0;     ///< SM fraction of this device its in-service requests use at full speed
+  double demand_bw = 0.0;     ///< bandwidth fraction of this device, likewise
+  double duty = 1.0;          ///< GPU-busy fraction of its requests' solo time, (0, 1]
+  double weight = 1.0;        ///< share weight (time_sliced, fixed_share), > 0
+  double cap = 1.0;           ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
+};
+
+/// The model's answer for one context.
+struct ContextRate {
+  double gpu_rate = 0.0;        ///< speed of its GPU work relative to solo on the reference device
+  double progress_rate = 0.0;   ///< speed of its requests (CPU + GPU) relative to solo
+  double gpu_phase_frac = 0.0;  ///< fraction of time it has GPU work pending
+  double sm_usage_frac = 0.0;   ///< mean fraction of the device's SMs it keeps busy
+};
+
+/// Rates of every context (inactive ones get zeros). `out` is resized to `contexts.size()`.
+/// Allocation-free after the first call with a given size, so it can run on every event.
+class RateModel {
+ public:
+  explicit RateModel(SharingParams params = {}) : params_(params) {}
+  const SharingParams& params() const { return params_; }
+
+  void compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
+
+  /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw).
+  static double solo_gpu_rate(const ContextDemand& context);
+  /// 1 / ((1 - duty) + duty / gpu_rate); 0 when gpu_rate is 0.
+  static double progress_rate(double duty, double gpu_rate);
+
+ private:
+  void time_sliced_shares(std::span<const ContextDemand> contexts);
+  void concurrent_shares(std::span<const ContextDemand> contexts);
+  void fixed_shares(std::span<const ContextDemand> contexts);
+
+  SharingParams params_;
+  std::vector<double> phase_;   // GPU-phase probability per context (fixed-point state)
+  std::vector<double> share_;   // fraction of solo GPU speed granted by the discipline
+  std::vector<double> scratch_;
+  std::vector<int> active_;
+};
+
+}  // namespace slicewise::models

@@ -1,0 +1,81 @@
+// Offscreen Qt Charts rendering.
+#include "report/render/bar_chart.hpp"
+
+#include <memory>
+
+#include <QApplication>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
+
+#include "core/error.hpp"
+
+namespace slicewise::render {
+
+void ensure_qt_application() {
+  if (QCoreApplication::instance()) return;
+  qputenv("QT_QPA_PLATFORM", "offscreen");
+  static int argc = 1;
+  static char name[] = "slicewise";
+  static char* argv[] = {name, nullptr};
+  static auto* app = new QApplication(argc, argv);  // lives until exit, like any QApplication
+  (void)app;
+}
+
+void render_bar_chart_svg(const BarChartSpec& spec, const std::filesystem::path& out) {
+  for (const auto& series : spec.series) {
+    if (series.values.size() != spec.categories.size()) {
+      throw Error("chart \"" + spec.title + "\": series \"" + series.name + "\" has " +
+                  std::to_string(series.values.size()) + " values for " + std::to_string(spec.categories.size()) +
+                  " categories");
+    }
+  }
+  ensure_qt_application();
+
+  auto* bars = new QBarSeries();
+  double top = 0.0;
+  for (const auto& series : spec.series) {
+    auto* set = new QBarSet(QString::fromStdString(series.name));
+    for (double value : series.values) {
+      *set << value;
+      top = std::max(top, value);
+    }
+    bars->append(set);
+  }
+  auto* chart = new QChart();
+  chart->addSeries(bars);
+  chart->setTitle(QString::fromStdString(spec.title));
+  chart->setAnimationOptions(QChart::NoAnimation);
+
+  auto* categories = new QBarCategoryAxis();
+  for (const auto& category : spec.categories) categories->append(QString::fromStdString(category));
+  chart->addAxis(categories, Qt::AlignBottom);
+  bars->attachAxis(categories);
+  auto* values = new QValueAxis();
+  values->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
+  values->setTitleText(QString::fromStdString(spec.value_axis_title));
+  chart->addAxis(values, Qt::AlignLeft);
+  bars->attachAxis(values);
+  chart->legend()->setVisible(spec.series.size() > 1);
+
+  QChartView view(chart);  // owns the chart
+  view.setRenderHint(QPainter::Antialiasing);
+  view.resize(spec.width_px, spec.height_px);
+
+  QSvgGenerator generator;
+  generator.setFileName(QString::fromStdString(out.string()));
+  generator.setSize(QSize(spec.width_px, spec.height_px));
+  generator.setViewBox(QRect(0, 0, spec.width_px, spec.height_px));
+  generator.setTitle(QString::fromStdString(spec.title));
+  QPainter painter;
+  if (!painter.begin(&generator)) throw Error("cannot write " + out.string());
+  view.render(&painter);
+  painter.end();
+}
+
+}  // namespace slicewise::render

@@ -1,0 +1,120 @@
+// Text, CSV and Markdown tables.
+#include "report/text_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.hpp"
+
+namespace slicewise::report {
+
+TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  SW_CHECK(cells.size() == columns_.size(), "row has " + std::to_string(cells.size()) + " cells; table has " +
+                                                std::to_string(columns_.size()) + " columns");
+  rows_.push_back(std::move(cells));
+}
+
+namespace {
+// Display width in code points (UTF-8 continuation bytes do not count).
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& text, std::size_t width, Align align) {
+  const std::size_t fill = width > display_width(text) ? width - display_width(text) : 0;
+  return align == Align::left ? text + std::string(fill, ' ') : std::string(fill, ' ') + text;
+}
+
+void trim_right(std::string& line) {
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+}
+
+std::string csv_cell(const std::string& cell) {
+  if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
+  std::string out = "\"";
+  for (char c : cell) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
+std::string TextTable::to_text() const {
+  std::vector<std::size_t> widths;
+  for (const auto& column : columns_) widths.push_back(display_width(column.title));
+  for (const auto& row : rows_) {
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+  }
+  auto render_line = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) line += "  ";
+      line += pad(cells[i], widths[i], columns_[i].align);
+    }
+    trim_right(line);
+    return line + "\n";
+  };
+  std::vector<std::string> titles;
+  std::vector<std::string> rules;
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    titles.push_back(columns_[i].title);
+    rules.push_back(std::string(widths[i], '-'));
+  }
+  std::string out = render_line(titles) + render_line(rules);
+  for (const auto& row : rows_) out += render_line(row);
+  return out;
+}
+
+std::string TextTable::to_csv() const {
+  auto render_line = [](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) line += ',';
+      line += csv_cell(cells[i]);
+    }
+    return line + "\n";
+  };
+  std::vector<std::string> titles;
+  for (const auto& column : columns_) titles.push_back(column.title);
+  std::string out = render_line(titles);
+  for (const auto& row : rows_) out += render_line(row);
+  return out;
+}
+
+std::string TextTable::to_markdown() const {
+  auto escape = [](const std::string& cell) {
+    std::string out;
+    for (char c : cell) {
+      if (c == '|') out += '\\';
+      out += c;
+    }
+    return out;
+  };
+  std::string out = "|";
+  for (const auto& column : columns_) out += " " + escape(column.title) + " |";
+  out += "\n|";
+  for (const auto& column : columns_) out += column.align == Align::right ? "---:|" : "---|";
+  out += "\n";
+  for (const auto& row : rows_) {
+    out += "|";
+    for (const auto& cell : row) out += " " + escape(cell) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_fixed(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  double rounded = std::round(value * scale) / scale;
+  if (rounded == 0.0) rounded = 0.0;  // drop the sign of -0
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, rounded);
+  return buffer;
+}
+
+}  // namespace slicewise::report

@@ -1,0 +1,42 @@
+// Plain-text tables for the terminal: aligned columns, numbers right-aligned, a rule under the
+// header. Also the CSV and Markdown renderings of the same table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace slicewise::report {
+
+enum class Align { left, right };
+
+struct Column {
+  std::string title;
+  Align align = Align::left;
+};
+
+/// A rectangular table of already-formatted cells.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<Column> columns);
+
+  /// Adds a row; it must have exactly one cell per column (InternalError otherwise).
+  void add_row(std::vector<std::string> cells);
+  std::size_t num_rows() const { return rows_.size(); }
+
+  /// Columns padded to their widest cell, separated by two spaces, header rule of dashes.
+  /// Lines end with '\n'; trailing spaces are trimmed.
+  std::string to_text() const;
+  /// RFC 4180 CSV (cells quoted when they hold a comma, quote or newline), header first.
+  std::string to_csv() const;
+  /// GitHub-flavoured Markdown table.
+  std::string to_markdown() const;
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// Fixed-point formatting: format_fixed(3273.4368, 2) == "3273.44". Never prints "-0.00".
+std::string format_fixed(double value, int decimals);
+
+}  // namespace slicewise::report

@@ -1,0 +1,53 @@
+// Scenario enum names.
+#include "scenario/enum_tables.hpp"
+
+namespace slicewise::scenario {
+
+const EnumTable<WorkloadKind>& workload_kind_table() {
+  static const EnumTable<WorkloadKind> table = {{"generic", WorkloadKind::generic}, {"llm", WorkloadKind::llm}};
+  return table;
+}
+
+const EnumTable<LoadKind>& load_kind_table() {
+  static const EnumTable<LoadKind> table = {
+      {"poisson", LoadKind::poisson}, {"closed_loop", LoadKind::closed_loop}, {"trace", LoadKind::trace}};
+  return table;
+}
+
+const EnumTable<Environment>& environment_table() {
+  static const EnumTable<Environment> table = {{"development", Environment::development},
+                                               {"batch", Environment::batch},
+                                               {"internal", Environment::internal},
+                                               {"customer_facing", Environment::customer_facing}};
+  return table;
+}
+
+const EnumTable<RouterPolicy>& router_policy_table() {
+  static const EnumTable<RouterPolicy> table = {{"round_robin", RouterPolicy::round_robin},
+                                                {"least_loaded", RouterPolicy::least_loaded}};
+  return table;
+}
+
+const EnumTable<PlacementPolicy>& placement_policy_table() {
+  static const EnumTable<PlacementPolicy> table = {{"pack", PlacementPolicy::pack}, {"spread", PlacementPolicy::spread}};
+  return table;
+}
+
+const EnumTable<VgpuScheduler>& vgpu_scheduler_table() {
+  static const EnumTable<VgpuScheduler> table = {{"best_effort", VgpuScheduler::best_effort},
+                                                 {"equal_share", VgpuScheduler::equal_share},
+                                                 {"fixed_share", VgpuScheduler::fixed_share}};
+  return table;
+}
+
+double default_max_violation_frac(Environment environment) {
+  switch (environment) {
+    case Environment::development: return 0.20;
+    case Environment::batch: return 0.05;
+    case Environment::internal: return 0.05;
+    case Environment::customer_facing: return 0.01;
+  }
+  return 0.05;
+}
+
+}  // namespace slicewise::scenario

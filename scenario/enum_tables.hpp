@@ -1,0 +1,31 @@
+// Name tables of the scenario enums: the spelling used in JSON input and output, in the order
+// error messages list them.
+#pragma once
+
+#include <string>
+
+#include "core/json_reader.hpp"
+#include "scenario/scenario.hpp"
+
+namespace slicewise::scenario {
+
+const EnumTable<WorkloadKind>& workload_kind_table();    ///< generic | llm
+const EnumTable<LoadKind>& load_kind_table();            ///< poisson | closed_loop | trace
+const EnumTable<Environment>& environment_table();       ///< development | batch | internal | customer_facing
+const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded
+const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread
+const EnumTable<VgpuScheduler>& vgpu_scheduler_table();  ///< best_effort | equal_share | fixed_share
+
+/// The name of an enum value in its table ("unknown" if absent, which would be a bug).
+template <class E>
+std::string name_of(const EnumTable<E>& table, E value) {
+  for (const auto& [name, entry] : table) {
+    if (entry == value) return name;
+  }
+  return "unknown";
+}
+
+/// Default allowed violation fraction of an environment (SEEDS.md SLA tolerance).
+double default_max_violation_frac(Environment environment);
+
+}  // namespace slicewise::scenario

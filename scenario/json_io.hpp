@@ -1,0 +1,26 @@
+// Scenario ↔ JSON. Loading is strict (STYLE.md §5-6): unknown keys rejected with a did-you-mean
+// hint, enums read from explicit tables, numbers range-checked, every problem reported at once.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "scenario/scenario.hpp"
+
+namespace slicewise::scenario {
+
+/// Phase 1, parse and type-map: reads the document at `file` into a Scenario. Throws ConfigError
+/// with every problem found (parse errors with line and column; type, range, enum and unknown-key
+/// problems with their JSON pointers). Sets Scenario::source_file.
+Scenario parse_scenario(const nlohmann::json& document, const std::string& file);
+
+/// read_json_file + parse_scenario + validate_scenario (scenario/validate.hpp) against the shipped
+/// catalogs; throws ConfigError listing every problem of both phases.
+Scenario load_scenario(const std::filesystem::path& file);
+
+/// Output (nlohmann::ordered_json, so the key order is stable); parse_scenario(to_json(s)) == s.
+void to_json(nlohmann::ordered_json& out, const Scenario& scenario);
+
+}  // namespace slicewise::scenario

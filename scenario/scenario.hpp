@@ -1,0 +1,167 @@
+// Scenario format v1: the input of every simulation. Plain aggregates with in-class defaults;
+// loading and validation live in scenario/json_io.hpp and scenario/validate.hpp.
+// docs/scenario-format.md documents every field, unit and default.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/strategy_kind.hpp"
+#include "pricing/price_table.hpp"
+
+namespace slicewise::scenario {
+
+/// GPUs available to the strategies. Give either `gpu` (a GPU catalog id; `count` GPUs) or
+/// `instance_type` (a priced instance; `count` instances, each with the table's GPU and GPU count).
+/// `count` is the most the strategies may use; each strategy places contexts on as few (pack) or
+/// as many (spread) of them as its placement policy says.
+struct FleetEntry {
+  std::string gpu;            ///< GPU catalog id; filled from the price table when instance_type is set
+  std::string instance_type;  ///< empty when the fleet is given by GPU
+  int count = 1;              ///< GPUs (by gpu) or instances (by instance_type), >= 1
+  bool operator==(const FleetEntry&) const = default;
+};
+
+enum class WorkloadKind { generic, llm };
+
+/// LLM shape of a tenant (DESIGN.md §3): the roofline gives prefill and decode costs from these.
+struct LlmSpec {
+  double params_b = 0.0;              ///< model parameters, billions (> 0)
+  std::string dtype = "bf16";         ///< fp32 | fp16 | bf16 | fp8 | int8 | int4
+  double prompt_tokens = 0.0;         ///< mean prompt length for generated load (traces carry their own)
+  double output_tokens = 0.0;         ///< mean output length for generated load
+  bool operator==(const LlmSpec&) const = default;
+};
+
+/// How one request of a tenant uses a GPU, measured on `reference_gpu` (DESIGN.md §3).
+struct Workload {
+  WorkloadKind kind = WorkloadKind::generic;
+  std::optional<double> solo_latency_s;  ///< one request alone at concurrency 1; required for generic
+  std::string reference_gpu;             ///< GPU id the figures were measured on; "" = the fleet's GPU
+  double gpu_duty_frac = 1.0;            ///< fraction of a request's time the GPU is busy, (0, 1]
+  double sm_occupancy_frac = 1.0;        ///< fraction of SMs kept busy while running, (0, 1]
+  double mem_bw_frac = 0.0;              ///< fraction of HBM bandwidth used while running, [0, 1]
+  double memory_gib = 0.0;               ///< device memory one context holds (weights + KV/activations), > 0
+  int max_concurrency = 1;               ///< requests served at once inside one context (batching), >= 1
+  std::optional<LlmSpec> llm;            ///< required when kind == llm, absent otherwise
+  bool operator==(const Workload&) const = default;
+};
+
+enum class LoadKind { poisson, closed_loop, trace };
+
+/// Where a tenant's requests come from.
+struct LoadSpec {
+  LoadKind kind = LoadKind::poisson;
+  double rate_per_s = 0.0;        ///< poisson: mean arrivals per second, > 0
+  int num_users = 0;              ///< closed_loop: concurrent users, >= 1
+  double think_time_s = 0.0;      ///< closed_loop: mean think time between a reply and the next request
+  std::string trace_file;         ///< trace: path, relative to the scenario file's folder
+  std::string trace_format;       ///< trace: reader name (azure-llm, mooncake, native, ...); "" = detect
+  double multiplier = 1.0;        ///< scales the arrival rate (> 0)
+  bool operator==(const LoadSpec&) const = default;
+};
+
+/// Where a tenant runs, which shapes how much SLA slack it gets (SEEDS.md).
+enum class Environment { development, batch, internal, customer_facing };
+
+/// Per-request latency targets; a request violates the SLA when any given target is exceeded.
+struct SlaTargets {
+  std::optional<double> latency_s;  ///< end-to-end latency target per request
+  std::optional<double> ttft_s;     ///< LLM time to first token target
+  std::optional<double> tpot_s;     ///< LLM time per output token target
+  Environment environment = Environment::internal;
+  /// Allowed fraction of violating requests; default from the environment: development 0.2,
+  /// batch 0.05, internal 0.05, customer_facing 0.01.
+  std::optional<double> max_violation_frac;
+  bool operator==(const SlaTargets&) const = default;
+};
+
+enum class RouterPolicy { round_robin, least_loaded };
+
+/// One service or job stream.
+struct Tenant {
+  std::string name;                      ///< unique, non-empty
+  Workload workload;
+  LoadSpec load;
+  SlaTargets sla;
+  models::IsolationLevel isolation = models::IsolationLevel::none;  ///< what the tenant requires
+  int num_contexts = 1;                  ///< server processes / pods, >= 1
+  RouterPolicy router = RouterPolicy::round_robin;
+  bool operator==(const Tenant&) const = default;
+};
+
+/// Per-tenant settings inside one strategy.
+struct TenantStrategySettings {
+  std::string mig_profile;                 ///< mig / mig_time_slicing: profile the tenant's contexts get
+  std::optional<double> active_thread_pct; ///< mps: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, (0, 100]
+  std::optional<double> gpucores_pct;      ///< hami: core cap, (0, 100]
+  std::optional<double> gpumem_gib;        ///< hami: memory limit, > 0
+  std::optional<double> weight;            ///< time_slicing / vgpu fixed_share: relative share, > 0
+  bool operator==(const TenantStrategySettings&) const = default;
+};
+
+/// Extra CPU instances a strategy needs and pays for (the seed's 2 × t3.large).
+struct Sidecar {
+  std::string instance_type;
+  int count = 1;
+  bool operator==(const Sidecar&) const = default;
+};
+
+enum class PlacementPolicy { pack, spread };
+enum class VgpuScheduler { best_effort, equal_share, fixed_share };
+
+/// One strategy to compare. Constants left unset take the calibration profile's values.
+struct StrategySpec {
+  std::string name;                        ///< unique label; defaults to the kind's name
+  models::StrategyKind kind = models::StrategyKind::dedicated;
+  PlacementPolicy placement = PlacementPolicy::pack;
+  // time_slicing, mig_time_slicing, hami, vgpu
+  int replicas = 0;                        ///< contexts per device (device-plugin replicas); 0 = no limit
+  std::optional<double> quantum_ms;        ///< time slice
+  std::optional<double> switch_cost_ms;    ///< context-switch cost per slice
+  bool exact = false;                      ///< exact quantum events instead of the fluid model
+  // mps
+  std::optional<double> active_thread_pct; ///< default for every context, (0, 100]
+  std::optional<double> pinned_memory_limit_gib;
+  // mig, mig_time_slicing
+  std::string layout;                      ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
+  // hami
+  std::optional<double> gpucores_pct;      ///< default core cap per context
+  std::optional<double> gpumem_gib;        ///< default memory limit per context
+  // vgpu
+  VgpuScheduler vgpu_scheduler = VgpuScheduler::best_effort;
+  std::optional<double> timeslice_ms;      ///< vGPU time slice; default 2 ms up to 8 vGPUs, 1 ms above
+  std::map<std::string, TenantStrategySettings> tenants;  ///< per-tenant overrides, by tenant name
+  std::vector<Sidecar> sidecars;
+  bool operator==(const StrategySpec&) const = default;
+};
+
+/// Which prices to use.
+struct PricingSpec {
+  std::string table = "aws";   ///< a shipped table name (aws, gcp, azure) or a path to a table file
+  std::string region;          ///< "" = the table's first region that lists the instance
+  pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
+  bool operator==(const PricingSpec&) const = default;
+};
+
+struct Scenario {
+  int schema_version = 1;
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  double horizon_s = 3600.0;          ///< simulated time, > 0
+  double warmup_s = 0.0;              ///< requests arriving before this are not measured, [0, horizon)
+  double metrics_interval_s = 60.0;   ///< time-series sampling interval, > 0
+  std::vector<FleetEntry> fleet;      ///< at least one entry
+  std::vector<Tenant> tenants;        ///< at least one tenant
+  std::vector<StrategySpec> strategies;  ///< at least one strategy
+  PricingSpec pricing;
+  std::filesystem::path source_file;  ///< set by the loader (not part of the JSON); "" in memory
+  bool operator==(const Scenario&) const = default;
+};
+
+}  // namespace slicewise::scenario

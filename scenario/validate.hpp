@@ -1,0 +1,34 @@
+// Phase 2 of loading: semantic checks of a parsed scenario against the catalogs (GPU ids, MIG
+// layouts, instance types, memory fit, trace files), all problems collected at once.
+#pragma once
+
+#include "core/diagnostic.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
+#include "pricing/price_table.hpp"
+#include "scenario/scenario.hpp"
+
+namespace slicewise::scenario {
+
+/// The catalogs a scenario is checked against.
+struct Catalogs {
+  const models::GpuCatalog* gpus = nullptr;
+  const models::MigCatalog* mig = nullptr;
+  const std::vector<pricing::PriceTable>* prices = nullptr;
+  /// The shipped catalogs (data_dir()).
+  static Catalogs shipped();
+};
+
+/// Every semantic problem of `scenario`, in document order, each with the JSON pointer of the
+/// offending value and the scenario file's name. Empty when the scenario can be simulated.
+Diagnostics validate_scenario(const Scenario& scenario, const Catalogs& catalogs);
+
+/// The GPU id behind a fleet entry (resolving instance types through the pricing table); "" when
+/// it cannot be resolved (validate_scenario reports why).
+std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, const Catalogs& catalogs);
+
+/// The price table a scenario names: a shipped table by name, or a file relative to the scenario.
+/// Throws ConfigError when it cannot be found or loaded.
+pricing::PriceTable resolve_price_table(const Scenario& scenario, const Catalogs& catalogs);
+
+}  // namespace slicewise::scenario

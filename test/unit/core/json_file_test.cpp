@@ -1,0 +1,64 @@
+#include "core/json_file.hpp"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+
+namespace slicewise {
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_json_text(text, "s.json");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(JsonFile, ParseErrorsCarryLineAndColumn) {
+  EXPECT_EQ(error_of("{\n  \"a\": 1,\n  \"b\": ]\n}"),
+            "s.json:3:8: parse error: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal");
+  EXPECT_EQ(error_of("{\"a\": 1,}"),
+            "s.json:1:9: parse error: syntax error while parsing object key - unexpected '}'; expected string literal");
+}
+
+TEST(JsonFile, DuplicateKeysAreRejectedWithTheirPointer) {
+  EXPECT_EQ(error_of(R"({"tenants": [{"name": "a"}, {"name": "b", "name": "c"}]})"),
+            "s.json: /tenants/1/name: duplicate key (each key may appear once)");
+  EXPECT_EQ(error_of(R"({"seed": 1, "x": {"y": [1, {"z": 2, "z": 3}]}, "seed": 2})"),
+            "s.json: /x/y/1/z: duplicate key (each key may appear once)\n"
+            "s.json: /seed: duplicate key (each key may appear once)");
+}
+
+TEST(JsonFile, ValidTextParses) {
+  const auto doc = parse_json_text(R"({"a": [1, 2, {"b": "c"}], "d": {"e": null}})", "s.json");
+  EXPECT_EQ(doc["a"][2]["b"], "c");
+}
+
+TEST(JsonFile, MissingFileNamesTheFileAndReason) {
+  try {
+    read_json_file("/nonexistent/dir/s.json");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/dir/s.json: cannot open file: No such file or directory");
+  }
+}
+
+TEST(JsonFile, AtomicWriteReplacesTheWholeFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "sw_core_test_atomic";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "out.json";
+  write_file_atomically(path, "first version, long text");
+  write_file_atomically(path, "second");
+  EXPECT_EQ(read_text_file(path), "second");
+  std::size_t num_files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++num_files;
+  EXPECT_EQ(num_files, 1u);  // no temporary left behind
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace slicewise

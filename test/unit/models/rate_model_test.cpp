@@ -1,0 +1,157 @@
+// Closed-form checks of the per-device rate model (docs/model.md).
+#include "models/rate_model.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace slicewise::models {
+namespace {
+
+ContextDemand busy(double sm, double bw, double duty = 1.0) {
+  ContextDemand c;
+  c.active = true;
+  c.demand_sm = sm;
+  c.demand_bw = bw;
+  c.duty = duty;
+  return c;
+}
+
+std::vector<ContextRate> rates(SharingParams params, const std::vector<ContextDemand>& contexts) {
+  RateModel model(params);
+  std::vector<ContextRate> out;
+  model.compute(contexts, out);
+  return out;
+}
+
+TEST(RateModel, OneContextAloneRunsAtSoloSpeedUnderEveryDiscipline) {
+  for (auto discipline : {SharingDiscipline::exclusive, SharingDiscipline::time_sliced, SharingDiscipline::concurrent,
+                          SharingDiscipline::fixed_share}) {
+    SharingParams params;
+    params.discipline = discipline;
+    params.efficiency = 0.8;  // never applies to a context alone
+    const auto out = rates(params, {busy(0.7, 0.4, 0.6)});
+    EXPECT_DOUBLE_EQ(out[0].gpu_rate, 1.0) << static_cast<int>(discipline);
+    EXPECT_DOUBLE_EQ(out[0].progress_rate, 1.0);
+    EXPECT_DOUBLE_EQ(out[0].gpu_phase_frac, 0.6);
+    EXPECT_DOUBLE_EQ(out[0].sm_usage_frac, 0.6 * 0.7);
+  }
+}
+
+TEST(RateModel, InactiveContextsGetNothingAndTakeNothing) {
+  SharingParams params{SharingDiscipline::time_sliced};
+  ContextDemand idle = busy(1.0, 1.0);
+  idle.active = false;
+  const auto out = rates(params, {idle, busy(1.0, 0.0)});
+  EXPECT_EQ(out[0].progress_rate, 0.0);
+  EXPECT_DOUBLE_EQ(out[1].progress_rate, 1.0);
+}
+
+TEST(RateModel, NIdenticalSaturatedContextsTimeSlicedEachProgressAtEtaOverN) {
+  for (int n : {2, 3, 4, 7, 10}) {
+    SharingParams params{SharingDiscipline::time_sliced};
+    params.efficiency = 2.0 / (2.0 + 0.1);  // 2 ms quantum, 0.1 ms switch
+    const auto out = rates(params, std::vector<ContextDemand>(static_cast<std::size_t>(n), busy(0.9, 0.5)));
+    for (const auto& r : out) {
+      EXPECT_NEAR(r.gpu_rate, params.efficiency / n, 1e-12) << n;
+      EXPECT_NEAR(r.progress_rate, params.efficiency / n, 1e-12);
+      EXPECT_DOUBLE_EQ(r.gpu_phase_frac, 1.0);
+    }
+  }
+}
+
+TEST(RateModel, ManySaturatedContextsUseTheMeanFieldApproximationAboveTheExactLimit) {
+  SharingParams params{SharingDiscipline::time_sliced};
+  const auto out = rates(params, std::vector<ContextDemand>(30, busy(0.5, 0.5)));
+  EXPECT_NEAR(out[0].gpu_rate, 1.0 / 30, 1e-12);
+}
+
+TEST(RateModel, TwoHalfDutyContextsTimeSlicedMeetAtOneOverRootTwo) {
+  // Symmetric fixed point: g = 1 - x/2 and x = 1/(1+g) give x = 2 - sqrt(2), g = 1/sqrt(2).
+  const auto out = rates({SharingDiscipline::time_sliced}, {busy(1.0, 0.0, 0.5), busy(1.0, 0.0, 0.5)});
+  for (const auto& r : out) {
+    EXPECT_NEAR(r.gpu_phase_frac, 2.0 - std::sqrt(2.0), 1e-9);
+    EXPECT_NEAR(r.gpu_rate, 1.0 / std::sqrt(2.0), 1e-9);
+    EXPECT_NEAR(r.progress_rate, 1.0 / (0.5 + 0.5 * std::sqrt(2.0)), 1e-9);
+  }
+}
+
+TEST(RateModel, CpuGapsOfOneContextAreTheOtherContextsGain) {
+  // A saturated context next to a 20%-duty one: the saturated one gets the GPU whenever the
+  // other is in its CPU phase, so it does much better than half speed.
+  const auto out = rates({SharingDiscipline::time_sliced}, {busy(1.0, 0.0, 1.0), busy(1.0, 0.0, 0.2)});
+  EXPECT_GT(out[0].gpu_rate, 0.7);
+  EXPECT_LT(out[0].gpu_rate, 1.0);
+  EXPECT_NEAR(out[1].gpu_rate, 0.5, 1e-12);  // the other is always in its GPU phase
+  EXPECT_NEAR(out[1].progress_rate, 1.0 / (0.8 + 0.2 / 0.5), 1e-12);
+}
+
+TEST(RateModel, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
+  const auto out = rates({SharingDiscipline::concurrent}, {busy(0.3, 0.2), busy(0.5, 0.3), busy(0.2, 0.5)});
+  for (const auto& r : out) EXPECT_DOUBLE_EQ(r.progress_rate, 1.0);
+}
+
+TEST(RateModel, MpsSplitsAnOversubscribedResourceByDominantShareFilling) {
+  // SMs oversubscribed 1.6x: both fill to 1/1.6; bandwidth is not the bottleneck.
+  auto out = rates({SharingDiscipline::concurrent}, {busy(0.8, 0.1), busy(0.8, 0.1)});
+  EXPECT_NEAR(out[0].gpu_rate, 0.625, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.625, 1e-12);
+  // A small context freezes at full speed; the big one takes what is left: 1 - 0.2 = 0.8 of 1.0.
+  out = rates({SharingDiscipline::concurrent}, {busy(0.2, 0.0), busy(1.0, 0.0)});
+  EXPECT_NEAR(out[0].gpu_rate, 1.0, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.8, 1e-12);
+  // Bandwidth-bound pair (0.9 + 0.6 of the bandwidth): equal dominant shares, half each.
+  out = rates({SharingDiscipline::concurrent}, {busy(0.1, 0.9), busy(0.1, 0.6)});
+  EXPECT_NEAR(out[0].gpu_rate, 0.5 / 0.9, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.5 / 0.6, 1e-12);
+}
+
+TEST(RateModel, MpsActiveThreadPercentageCapsAContextEvenAlone) {
+  ContextDemand c = busy(1.0, 0.0);
+  c.cap = 0.25;
+  const auto out = rates({SharingDiscipline::concurrent}, {c});
+  EXPECT_NEAR(out[0].gpu_rate, 0.25, 1e-12);
+}
+
+TEST(RateModel, ADemandAboveTheDeviceSlowsEvenAlone) {
+  // A compute-bound workload measured on a 98-SM 7g instance, run on a 14-SM 1g instance.
+  ContextDemand compute = busy(98.0 / 14.0, 0.0);
+  ContextDemand memory = busy(0.0, 8.0);
+  const auto out = rates({SharingDiscipline::exclusive}, {compute});
+  EXPECT_NEAR(out[0].gpu_rate, 14.0 / 98.0, 1e-12);
+  EXPECT_NEAR(rates({SharingDiscipline::exclusive}, {memory})[0].gpu_rate, 1.0 / 8.0, 1e-12);
+}
+
+TEST(RateModel, FixedShareHoldsItsShareEvenWhenAlone) {
+  SharingParams params{SharingDiscipline::fixed_share};
+  params.total_placed_weight = 4.0;
+  const auto out = rates(params, {busy(1.0, 0.0)});
+  EXPECT_NEAR(out[0].gpu_rate, 0.25, 1e-12);
+}
+
+TEST(RateModel, HamiCoreCapAppliesOnlyWithCompanyUnlessForced) {
+  ContextDemand capped = busy(1.0, 0.0);
+  capped.cap = 0.3;
+  SharingParams params{SharingDiscipline::time_sliced};
+  EXPECT_NEAR(rates(params, {capped})[0].gpu_rate, 1.0, 1e-12);
+  EXPECT_NEAR(rates(params, {capped, busy(1.0, 0.0)})[0].gpu_rate, 0.3, 1e-12);
+  params.cap_when_alone = true;
+  EXPECT_NEAR(rates(params, {capped})[0].gpu_rate, 0.3, 1e-12);
+}
+
+TEST(RateModel, LaunchOverheadSlowsEveryKernel) {
+  SharingParams params{SharingDiscipline::time_sliced};
+  params.launch_overhead_frac = 0.05;
+  EXPECT_NEAR(rates(params, {busy(1.0, 0.0)})[0].gpu_rate, 1.0 / 1.05, 1e-12);
+}
+
+TEST(RateModel, WeightsSplitSaturatedTimeSlicing) {
+  ContextDemand heavy = busy(1.0, 0.0);
+  heavy.weight = 3.0;
+  const auto out = rates({SharingDiscipline::time_sliced}, {heavy, busy(1.0, 0.0)});
+  EXPECT_NEAR(out[0].gpu_rate, 0.75, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.25, 1e-12);
+}
+
+}  // namespace
+}  // namespace slicewise::models
