@@ -19,6 +19,7 @@ build: configure
 
 run: build
 	$(BUILD)/cli/slicewise validate $(EXAMPLE)
+	$(BUILD)/cli/slicewise simulate $(EXAMPLE) --progress=none
 
 test: build
 	ctest --preset $(PRESET)

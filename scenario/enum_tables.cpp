@@ -8,6 +8,12 @@ const EnumTable<WorkloadKind>& workload_kind_table() {
   return table;
 }
 
+const EnumTable<ServiceDistribution>& service_distribution_table() {
+  static const EnumTable<ServiceDistribution> table = {{"fixed", ServiceDistribution::fixed},
+                                                       {"exponential", ServiceDistribution::exponential}};
+  return table;
+}
+
 const EnumTable<LoadKind>& load_kind_table() {
   static const EnumTable<LoadKind> table = {
       {"poisson", LoadKind::poisson}, {"closed_loop", LoadKind::closed_loop}, {"trace", LoadKind::trace}};

@@ -10,6 +10,7 @@
 namespace slicewise::scenario {
 
 const EnumTable<WorkloadKind>& workload_kind_table();    ///< generic | llm
+const EnumTable<ServiceDistribution>& service_distribution_table();  ///< fixed | exponential
 const EnumTable<LoadKind>& load_kind_table();            ///< poisson | closed_loop | trace
 const EnumTable<Environment>& environment_table();       ///< development | batch | internal | customer_facing
 const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded

@@ -28,6 +28,9 @@ struct FleetEntry {
 
 enum class WorkloadKind { generic, llm };
 
+/// Distribution of a generic request's solo time around solo_latency_s (its mean).
+enum class ServiceDistribution { fixed, exponential };
+
 /// LLM shape of a tenant (DESIGN.md §3): the roofline gives prefill and decode costs from these.
 struct LlmSpec {
   double params_b = 0.0;              ///< model parameters, billions (> 0)
@@ -48,6 +51,7 @@ struct Workload {
   double memory_gib = 0.0;               ///< device memory one context holds (weights + KV/activations), > 0
   int max_concurrency = 1;               ///< requests served at once inside one context (batching), >= 1
   std::optional<LlmSpec> llm;            ///< required when kind == llm, absent otherwise
+  ServiceDistribution service_dist = ServiceDistribution::fixed;  ///< generic: fixed or exponential solo times
   bool operator==(const Workload&) const = default;
 };
 

@@ -22,7 +22,8 @@ bool PoissonSource::next(RequestRecord& out) {
   // -log(1 - u) with u in [0, 1) is a unit exponential; 1 - u is never 0.
   now_s_ += -std::log1p(-unit_interval(rng_())) / rate_per_s_;
   if (now_s_ >= horizon_s_) return false;
-  out = RequestRecord{now_s_, prompt_tokens_, output_tokens_, 1.0};
+  const double work = exponential_work_ ? -std::log1p(-unit_interval(rng_())) : 1.0;
+  out = RequestRecord{now_s_, prompt_tokens_, output_tokens_, work};
   return true;
 }
 

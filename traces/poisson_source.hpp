@@ -16,6 +16,8 @@ class PoissonSource final : public RequestSource {
   /// rate_per_s > 0, horizon_s > 0.
   PoissonSource(double rate_per_s, double horizon_s, std::uint64_t seed, double prompt_tokens = 0.0,
                 double output_tokens = 0.0);
+  /// Draw each request's work_scale from a unit-mean exponential (M/M/k service) instead of 1.
+  void set_exponential_work(bool on) { exponential_work_ = on; }
   bool next(RequestRecord& out) override;
 
  private:
@@ -24,6 +26,7 @@ class PoissonSource final : public RequestSource {
   double prompt_tokens_;
   double output_tokens_;
   double now_s_ = 0.0;
+  bool exponential_work_ = false;
   std::mt19937_64 rng_;
 };
 

@@ -1,0 +1,42 @@
+// SimResult JSON (output-only structs: the nlohmann macros are fine here, STYLE.md §5).
+#include "scenario/result_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+
+namespace slicewise::scenario {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, p90, p95, p99, max)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
+                                                num_completed, num_dropped, num_unfinished, throughput_per_s, latency_s,
+                                                queue_delay_s, ttft_s, tpot_s, sla_violations, sla_violation_frac,
+                                                sla_max_violation_frac, sla_met)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
+                                                sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
+                                                tenant_queue_length)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrategyResult, name, kind, num_gpus_used, fleet_busy_frac,
+                                                fleet_sm_util_frac, issues, tenants, devices, series, simulated_s,
+                                                num_events)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimResult, schema_version, scenario, seed, horizon_s, strategies)
+
+std::string result_to_text(const SimResult& result) {
+  nlohmann::json out = result;
+  return out.dump(1) + "\n";
+}
+
+SimResult load_result(const std::filesystem::path& file) {
+  const auto document = read_json_file(file);
+  if (!document.is_object() || !document.contains("strategies") || document.value("schema_version", 0) != 1) {
+    throw ConfigError(file.string(), "", "not a slicewise result (expected an object with schema_version 1 and strategies)");
+  }
+  try {
+    return document.get<SimResult>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(file.string(), "", std::string("malformed result: ") + e.what());
+  }
+}
+
+}  // namespace slicewise::scenario

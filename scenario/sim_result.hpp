@@ -1,0 +1,91 @@
+// SimResult: the output of a simulation, per strategy. Plain aggregates; JSON in result_json.hpp.
+// docs/metrics.md defines every metric with its formula.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace slicewise::scenario {
+
+/// Distribution summary of a latency-like quantity, seconds. Percentiles come from a log-bucketed
+/// histogram with 0.1 % relative resolution; mean and max are exact.
+struct Distribution {
+  std::int64_t count = 0;
+  double mean = 0.0;
+  double p50 = 0.0;
+  double p90 = 0.0;
+  double p95 = 0.0;
+  double p99 = 0.0;
+  double max = 0.0;
+  bool operator==(const Distribution&) const = default;
+};
+
+struct TenantResult {
+  std::string name;
+  int num_contexts = 0;              ///< contexts placed
+  int num_contexts_unplaced = 0;     ///< contexts that found no device (see StrategyResult::issues)
+  std::int64_t num_arrived = 0;      ///< measured arrivals (after warm-up)
+  std::int64_t num_completed = 0;
+  std::int64_t num_dropped = 0;      ///< arrived for a tenant with no placed context
+  std::int64_t num_unfinished = 0;   ///< still queued or in service when the run stopped
+  double throughput_per_s = 0.0;     ///< completed / measured window
+  Distribution latency_s;            ///< arrival -> completion
+  Distribution queue_delay_s;        ///< arrival -> start of service
+  Distribution ttft_s;               ///< LLM: arrival -> end of prefill
+  Distribution tpot_s;               ///< LLM: decode time / output tokens
+  std::int64_t sla_violations = 0;   ///< requests over a target, plus dropped and unfinished ones
+  double sla_violation_frac = 0.0;   ///< sla_violations / (arrived)
+  double sla_max_violation_frac = 0.0;  ///< the tenant's allowed fraction
+  bool sla_met = true;
+  bool operator==(const TenantResult&) const = default;
+};
+
+struct DeviceResult {
+  std::string name;                  ///< "gpu0", "gpu0/3g.40gb@4"
+  std::string gpu;                   ///< GPU id
+  std::string mig_profile;           ///< "" for a whole GPU
+  int gpu_index = 0;                 ///< which physical GPU of the strategy's fleet
+  std::vector<std::string> contexts; ///< "tenant#k"
+  double busy_frac = 0.0;            ///< time-average of P(some context has GPU work)
+  double sm_util_frac = 0.0;         ///< time-average SM-weighted utilisation
+  double memory_allocated_gib = 0.0;
+  double memory_capacity_gib = 0.0;
+  bool oom_risk = false;             ///< contexts' memory exceeds the device and nothing isolates it
+  bool operator==(const DeviceResult&) const = default;
+};
+
+/// Sampled every metrics_interval_s: per device busy and SM utilisation, per tenant mean queue length.
+struct TimeSeries {
+  double interval_s = 0.0;
+  std::vector<std::vector<double>> device_busy_frac;   ///< [device][interval]
+  std::vector<std::vector<double>> device_sm_util_frac;
+  std::vector<std::vector<double>> tenant_queue_length;  ///< [tenant][interval], time-averaged waiting requests
+  bool operator==(const TimeSeries&) const = default;
+};
+
+struct StrategyResult {
+  std::string name;
+  std::string kind;
+  int num_gpus_used = 0;             ///< physical GPUs with at least one context
+  double fleet_busy_frac = 0.0;      ///< mean busy_frac over used GPUs
+  double fleet_sm_util_frac = 0.0;   ///< mean SM utilisation over used GPUs
+  std::vector<std::string> issues;   ///< unplaceable contexts, OOM risks, isolation conflicts
+  std::vector<TenantResult> tenants;
+  std::vector<DeviceResult> devices;
+  TimeSeries series;
+  double simulated_s = 0.0;          ///< simulated time at the end of the run
+  std::int64_t num_events = 0;       ///< device wake-ups processed
+  bool operator==(const StrategyResult&) const = default;
+};
+
+struct SimResult {
+  int schema_version = 1;
+  std::string scenario;
+  std::uint64_t seed = 0;
+  double horizon_s = 0.0;
+  std::vector<StrategyResult> strategies;
+  bool operator==(const SimResult&) const = default;
+};
+
+}  // namespace slicewise::scenario

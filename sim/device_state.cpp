@@ -1,0 +1,229 @@
+// Fluid progress of the contexts of one device.
+#include "sim/device_state.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace slicewise::sim {
+
+namespace {
+bool later(const auto& a, const auto& b) { return a.finish_v > b.finish_v || (a.finish_v == b.finish_v && a.request > b.request); }
+
+/// Demand of k requests of one phase: the shared part once, the rest k times.
+double batch_factor(int k, double shared_frac) {
+  return k <= 0 ? 0.0 : shared_frac + static_cast<double>(k) * (1.0 - shared_frac);
+}
+}  // namespace
+
+DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
+                         std::size_t num_intervals)
+    : device_(device),
+      tenants_(tenants),
+      model_(device.sharing),
+      interval_s_(interval_s),
+      busy_series_(num_intervals, 0.0),
+      sm_series_(num_intervals, 0.0) {
+  for (const auto& placed : device_.contexts) {
+    Context context;
+    context.tenant = placed.tenant;
+    const auto& tenant = tenants_[static_cast<std::size_t>(placed.tenant)];
+    context.norm_sm = (tenant.ref_tflops > 0.0 && !device_.compute_in_sms) ? tenant.ref_tflops / device_.compute
+                                                                            : tenant.ref_sms / device_.num_sms;
+    context.norm_bw = tenant.ref_bandwidth_gbps / device_.bandwidth_gbps;
+    contexts_.push_back(std::move(context));
+  }
+  demands_.resize(contexts_.size());
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    const auto& placed = device_.contexts[i];
+    demands_[i].duty = tenants_[static_cast<std::size_t>(placed.tenant)].shape->duty;
+    demands_[i].weight = placed.weight;
+    demands_[i].cap = placed.cap;
+  }
+  rates_.resize(contexts_.size());
+}
+
+int DeviceState::allocate(const Request& request) {
+  if (free_requests_.empty()) {
+    requests_.push_back(request);
+    return static_cast<int>(requests_.size() - 1);
+  }
+  const int index = free_requests_.back();
+  free_requests_.pop_back();
+  requests_[static_cast<std::size_t>(index)] = request;
+  return index;
+}
+
+void DeviceState::integrate(double from, double to, double busy, double sm) {
+  busy_integral_ += busy * (to - from);
+  sm_integral_ += sm * (to - from);
+  const std::size_t n = busy_series_.size();
+  auto bucket = static_cast<std::size_t>(from / interval_s_);
+  while (from < to && bucket < n) {
+    const double end = std::min(to, static_cast<double>(bucket + 1) * interval_s_);
+    const double dt = end - from;
+    busy_series_[bucket] += busy * dt;
+    sm_series_[bucket] += sm * dt;
+    for (const auto& context : contexts_) {
+      if (const auto waiting = num_waiting(context); waiting > 0) {
+        tenants_[static_cast<std::size_t>(context.tenant)].stats->queue_length_integral[bucket] +=
+            static_cast<double>(waiting) * dt;
+      }
+    }
+    from = end;
+    ++bucket;
+  }
+}
+
+void DeviceState::advance(double now) {
+  if (now <= now_) return;
+  const double dt = now - now_;
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    contexts_[i].virtual_s += rates_[i].progress_rate * dt;
+  }
+  integrate(now_, now, busy_now_, sm_now_);
+  now_ = now;
+}
+
+void DeviceState::start(Context& context, int index, double now) {
+  Request& request = requests_[static_cast<std::size_t>(index)];
+  request.started_at_s = now;
+  const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
+  context.heap.push_back({context.virtual_s + shape.first_phase_s(request.record), index});
+  std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  ++context.num_prefill;
+}
+
+void DeviceState::start_waiting(Context& context, double now) {
+  const int limit = tenants_[static_cast<std::size_t>(context.tenant)].max_concurrency;
+  while (num_waiting(context) > 0 && static_cast<int>(context.heap.size()) < limit) {
+    start(context, context.waiting[context.waiting_head++], now);
+  }
+  if (context.waiting_head == context.waiting.size()) {
+    context.waiting.clear();
+    context.waiting_head = 0;
+  } else if (context.waiting_head > 4096 && context.waiting_head * 2 > context.waiting.size()) {
+    context.waiting.erase(context.waiting.begin(), context.waiting.begin() + static_cast<long>(context.waiting_head));
+    context.waiting_head = 0;
+  }
+}
+
+void DeviceState::arrive(int slot, const Request& request, double now) {
+  SW_CHECK(now >= now_, "arrival in the past");
+  Context& context = contexts_[static_cast<std::size_t>(slot)];
+  context.waiting.push_back(allocate(request));
+  start_waiting(context, now);
+}
+
+bool DeviceState::complete_due(double now) {
+  bool changed = false;
+  auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
+  for (auto& context : contexts_) {
+    const double tolerance = 1e-9 * std::max(1.0, context.virtual_s);
+    const auto& tenant = tenants_[static_cast<std::size_t>(context.tenant)];
+    while (!context.heap.empty() && context.heap.front().finish_v <= context.virtual_s + tolerance) {
+      std::pop_heap(context.heap.begin(), context.heap.end(), cmp);
+      const int index = context.heap.back().request;
+      context.heap.pop_back();
+      changed = true;
+      Request& request = requests_[static_cast<std::size_t>(index)];
+      if (!request.in_decode) {
+        --context.num_prefill;
+        const double decode_s = tenant.shape->decode_phase_s(request.record);
+        if (decode_s > 0.0) {
+          request.in_decode = true;
+          request.prefill_done_at_s = now;
+          ++context.num_decode;
+          context.heap.push_back({context.virtual_s + decode_s, index});
+          std::push_heap(context.heap.begin(), context.heap.end(), cmp);
+          continue;
+        }
+      } else {
+        --context.num_decode;
+      }
+      // Done.
+      const auto& record = request.record;
+      if (record.arrived_at_s >= tenant.warmup_s) {
+        TenantStats& stats = *tenant.stats;
+        const double latency = now - record.arrived_at_s;
+        ++stats.num_completed;
+        stats.latency.add(latency);
+        stats.queue_delay.add(request.started_at_s - record.arrived_at_s);
+        bool violated = tenant.sla_latency_s && latency > *tenant.sla_latency_s;
+        if (tenant.shape->llm) {
+          const double ttft = (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s;
+          stats.ttft.add(ttft);
+          violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
+          if (request.in_decode && record.output_tokens > 0.0) {
+            const double tpot = (now - request.prefill_done_at_s) / record.output_tokens;
+            stats.tpot.add(tpot);
+            violated = violated || (tenant.sla_tpot_s && tpot > *tenant.sla_tpot_s);
+          }
+        }
+        if (violated) ++stats.sla_violations;
+      }
+      const int user = request.user;
+      free_requests_.push_back(index);
+      if (on_complete) on_complete(context.tenant, user, now);
+    }
+    start_waiting(context, now);
+  }
+  return changed;
+}
+
+void DeviceState::recompute_rates() {
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    const auto& context = contexts_[i];
+    const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
+    const double prefill = batch_factor(context.num_prefill, shape.prefill.shared_frac);
+    const double decode = batch_factor(context.num_decode, shape.decode.shared_frac);
+    auto& demand = demands_[i];
+    demand.active = !context.heap.empty();
+    demand.demand_sm = (prefill * shape.prefill.sm + decode * shape.decode.sm) * context.norm_sm;
+    demand.demand_bw = (prefill * shape.prefill.bw + decode * shape.decode.bw) * context.norm_bw;
+  }
+  model_.compute(demands_, rates_);
+  double idle_probability = 1.0;
+  double sm = 0.0;
+  for (const auto& rate : rates_) {
+    idle_probability *= 1.0 - rate.gpu_phase_frac;
+    sm += rate.sm_usage_frac;
+  }
+  busy_now_ = 1.0 - idle_probability;
+  sm_now_ = std::min(1.0, sm);
+}
+
+double DeviceState::next_completion(double now) const {
+  double next = kNever;
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    const auto& context = contexts_[i];
+    if (context.heap.empty() || rates_[i].progress_rate <= 0.0) continue;
+    const double remaining = std::max(0.0, context.heap.front().finish_v - context.virtual_s);
+    next = std::min(next, now + remaining / rates_[i].progress_rate);
+  }
+  return next;
+}
+
+bool DeviceState::idle() const { return num_in_system() == 0; }
+
+std::int64_t DeviceState::num_in_system() const {
+  std::int64_t total = 0;
+  for (const auto& context : contexts_) {
+    total += static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
+  }
+  return total;
+}
+
+void DeviceState::count_in_system(std::vector<std::int64_t>& per_tenant) const {
+  for (const auto& context : contexts_) {
+    per_tenant[static_cast<std::size_t>(context.tenant)] +=
+        static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
+  }
+}
+
+int DeviceState::load_of(int slot) const {
+  const auto& context = contexts_[static_cast<std::size_t>(slot)];
+  return static_cast<int>(context.heap.size() + num_waiting(context));
+}
+
+}  // namespace slicewise::sim

@@ -1,0 +1,133 @@
+// The state of one simulated device between events: its contexts, their queues and in-service
+// requests, the fluid progress of each context and the metrics integrated over time. Pure C++:
+// the SimGrid actors (engine.cpp) only decide when to call it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "models/rate_model.hpp"
+#include "sim/log_histogram.hpp"
+#include "sim/placement.hpp"
+#include "sim/workload_shape.hpp"
+#include "traces/request_source.hpp"
+
+namespace slicewise::sim {
+
+inline constexpr double kNever = std::numeric_limits<double>::infinity();
+
+/// Per-tenant measurements, shared by the tenant's contexts on every device.
+struct TenantStats {
+  LogHistogram latency;
+  LogHistogram queue_delay;
+  LogHistogram ttft;
+  LogHistogram tpot;
+  std::int64_t num_arrived = 0;
+  std::int64_t num_completed = 0;
+  std::int64_t num_dropped = 0;
+  std::int64_t num_unfinished = 0;
+  std::int64_t sla_violations = 0;
+  std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
+};
+
+/// What a device needs to know about a tenant.
+struct TenantInfo {
+  const WorkloadShape* shape = nullptr;
+  double ref_tflops = 0.0;      ///< reference GPU dense BF16/FP16 TFLOPS; 0 when unknown
+  double ref_sms = 1.0;         ///< reference GPU SM count
+  double ref_bandwidth_gbps = 1.0;
+  int max_concurrency = 1;
+  double warmup_s = 0.0;
+  std::optional<double> sla_latency_s, sla_ttft_s, sla_tpot_s;
+  TenantStats* stats = nullptr;
+};
+
+/// A request in the system.
+struct Request {
+  traces::RequestRecord record;
+  int user = -1;                 ///< closed-loop user, -1 for open-loop load
+  double started_at_s = 0.0;
+  double prefill_done_at_s = 0.0;
+  bool in_decode = false;
+};
+
+class DeviceState {
+ public:
+  /// `tenants` outlives the device. Time series have `num_intervals` buckets of `interval_s`.
+  DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
+              std::size_t num_intervals);
+
+  /// Called when a request finishes: (tenant, user, now). Used by closed-loop sources.
+  std::function<void(int, int, double)> on_complete;
+
+  /// Moves the clock to `now`: progresses every context and integrates the metrics.
+  void advance(double now);
+  /// Accepts a request for local context `slot` at `now` (advance first). Starts it when the
+  /// context has a free concurrency slot, else it waits FIFO.
+  void arrive(int slot, const Request& request, double now);
+  /// Finishes every phase that is due at `now`, starting waiting requests in freed slots.
+  /// Returns true when something changed.
+  bool complete_due(double now);
+  /// Recomputes every context's progress rate from the rate model.
+  void recompute_rates();
+  /// Absolute time of the next phase completion, or kNever.
+  double next_completion(double now) const;
+
+  bool idle() const;
+  /// Requests still queued or in service (counted unfinished at the end of a run).
+  std::int64_t num_in_system() const;
+  /// Requests waiting (not in service) for local context `slot`, and in service.
+  int load_of(int slot) const;
+  /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
+  void count_in_system(std::vector<std::int64_t>& per_tenant) const;
+
+  double busy_integral() const { return busy_integral_; }
+  double sm_integral() const { return sm_integral_; }
+  const std::vector<double>& busy_series() const { return busy_series_; }
+  const std::vector<double>& sm_series() const { return sm_series_; }
+  const PlacedDevice& placed() const { return device_; }
+
+ private:
+  struct InService {
+    double finish_v;  ///< context virtual time at which the current phase is done
+    int request;
+  };
+  struct Context {
+    int tenant = 0;
+    double norm_sm = 1.0;  ///< reference-GPU demand -> this device's fraction
+    double norm_bw = 1.0;
+    std::vector<InService> heap;  ///< min-heap on finish_v
+    std::vector<int> waiting;     ///< FIFO ring (head index below)
+    std::size_t waiting_head = 0;
+    double virtual_s = 0.0;       ///< solo-seconds of progress since the start
+    int num_prefill = 0;          ///< in service, first phase
+    int num_decode = 0;
+  };
+
+  int allocate(const Request& request);
+  void start(Context& context, int request, double now);
+  void start_waiting(Context& context, double now);
+  std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
+  void integrate(double from, double to, double busy, double sm);
+
+  PlacedDevice device_;
+  const std::vector<TenantInfo>& tenants_;
+  std::vector<Context> contexts_;
+  std::vector<Request> requests_;
+  std::vector<int> free_requests_;
+  models::RateModel model_;
+  std::vector<models::ContextDemand> demands_;
+  std::vector<models::ContextRate> rates_;
+  double now_ = 0.0;
+  double busy_now_ = 0.0;
+  double sm_now_ = 0.0;
+  double busy_integral_ = 0.0;
+  double sm_integral_ = 0.0;
+  double interval_s_;
+  std::vector<double> busy_series_;
+  std::vector<double> sm_series_;
+};
+
+}  // namespace slicewise::sim

@@ -1,0 +1,399 @@
+// The SimGrid side of a run: one manager actor per device that sleeps until its next completion
+// or an arrival, one source actor per tenant replaying its load, and a monitor for progress.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <random>
+
+#include <simgrid/s4u.hpp>
+
+#include "core/error.hpp"
+#include "scenario/enum_tables.hpp"
+#include "sim/device_state.hpp"
+#include "sim/platform.hpp"
+#include "sim/simulation.hpp"
+#include "traces/poisson_source.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace slicewise::sim {
+
+using scenario::LoadKind;
+using scenario::Scenario;
+
+namespace {
+
+struct ContextRef {
+  int device = 0;
+  int slot = 0;
+};
+
+/// Closed-loop users of one tenant waiting to send their next request.
+struct UserQueue {
+  std::vector<std::pair<double, int>> heap;  ///< (send time, user), min-heap
+  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
+  sg4::MutexPtr mutex = sg4::Mutex::create();
+  void push(double at, int user) {
+    heap.emplace_back(at, user);
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  }
+};
+
+/// Everything a run shares between its actors (single-threaded: actors never run concurrently).
+struct Run {
+  explicit Run(const Scenario& s) : scenario(s) {}
+  const Scenario& scenario;
+  double horizon_s = 0.0;
+  double stop_s = 0.0;
+  std::vector<WorkloadShape> shapes;
+  std::vector<TenantStats> stats;
+  std::vector<TenantInfo> tenants;
+  std::vector<std::unique_ptr<DeviceState>> devices;
+  std::vector<sg4::ConditionVariablePtr> device_cv;
+  std::vector<sg4::MutexPtr> device_mutex;
+  std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
+  std::vector<std::size_t> round_robin;
+  std::vector<std::unique_ptr<UserQueue>> users;     ///< per tenant; null unless closed loop
+  std::vector<std::mt19937_64> rng;                  ///< per tenant: think times
+  int sources_running = 0;
+  std::int64_t events = 0;
+};
+
+double exponential(std::mt19937_64& rng, double mean) {
+  return mean <= 0.0 ? 0.0 : -mean * std::log1p(-traces::unit_interval(rng()));
+}
+
+void arrive(Run& run, int tenant, const Request& request) {
+  const double now = sg4::Engine::get_clock();
+  auto& info = run.tenants[static_cast<std::size_t>(tenant)];
+  const bool measured = request.record.arrived_at_s >= info.warmup_s;
+  if (measured) ++info.stats->num_arrived;
+  const auto& refs = run.contexts_of[static_cast<std::size_t>(tenant)];
+  if (refs.empty()) {
+    if (measured) {
+      ++info.stats->num_dropped;
+      ++info.stats->sla_violations;
+    }
+    return;
+  }
+  ContextRef ref;
+  if (run.scenario.tenants[static_cast<std::size_t>(tenant)].router == scenario::RouterPolicy::least_loaded) {
+    ref = *std::min_element(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
+      return run.devices[static_cast<std::size_t>(a.device)]->load_of(a.slot) <
+             run.devices[static_cast<std::size_t>(b.device)]->load_of(b.slot);
+    });
+  } else {
+    ref = refs[run.round_robin[static_cast<std::size_t>(tenant)]++ % refs.size()];
+  }
+  auto& device = *run.devices[static_cast<std::size_t>(ref.device)];
+  device.advance(now);
+  device.arrive(ref.slot, request, now);
+  device.recompute_rates();
+  run.device_cv[static_cast<std::size_t>(ref.device)]->notify_one();
+}
+
+void source_finished(Run& run) {
+  if (--run.sources_running == 0) {
+    for (auto& cv : run.device_cv) cv->notify_all();
+  }
+}
+
+void open_loop_source(Run* run, int tenant, std::shared_ptr<traces::RequestSource> source) {
+  traces::RequestRecord record;
+  while (source->next(record) && record.arrived_at_s < run->horizon_s) {
+    sg4::this_actor::sleep_until(record.arrived_at_s);
+    arrive(*run, tenant, Request{record, -1, 0.0, 0.0, false});
+  }
+  source_finished(*run);
+}
+
+void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
+  auto& queue = *run->users[static_cast<std::size_t>(tenant)];
+  std::unique_lock lock(*queue.mutex);
+  while (true) {
+    const double now = sg4::Engine::get_clock();
+    if (now >= run->horizon_s) break;
+    if (queue.heap.empty()) {  // every user awaits a reply
+      queue.cv->wait_until(lock, run->horizon_s);
+      continue;
+    }
+    const auto [at, user] = queue.heap.front();
+    if (at > now) {
+      queue.cv->wait_until(lock, std::min(at, run->horizon_s));
+      continue;
+    }
+    std::pop_heap(queue.heap.begin(), queue.heap.end(), std::greater<>());
+    queue.heap.pop_back();
+    traces::RequestRecord record = shape;
+    record.arrived_at_s = now;
+    if (run->scenario.tenants[static_cast<std::size_t>(tenant)].workload.service_dist ==
+        scenario::ServiceDistribution::exponential) {
+      record.work_scale = exponential(run->rng[static_cast<std::size_t>(tenant)], 1.0);
+    }
+    arrive(*run, tenant, Request{record, user, 0.0, 0.0, false});
+  }
+  source_finished(*run);
+}
+
+void device_manager(Run* run, int index) {
+  auto& device = *run->devices[static_cast<std::size_t>(index)];
+  auto& cv = run->device_cv[static_cast<std::size_t>(index)];
+  std::unique_lock lock(*run->device_mutex[static_cast<std::size_t>(index)]);
+  while (true) {
+    const double now = sg4::Engine::get_clock();
+    device.advance(now);
+    if (device.complete_due(now)) device.recompute_rates();
+    ++run->events;
+    if (now >= run->stop_s || (run->sources_running == 0 && device.idle())) break;
+    double next = std::min(device.next_completion(now), run->stop_s);
+    if (next == kNever) {
+      cv->wait(lock);
+    } else {
+      if (next <= now) next = std::nextafter(now, kNever);
+      cv->wait_until(lock, next);
+    }
+  }
+}
+
+void monitor(const RunOptions* options, double stop_s, double interval_s) {
+  sg4::Actor::self()->daemonize();
+  while (true) {
+    options->progress(sg4::Engine::get_clock(), stop_s);
+    sg4::this_actor::sleep_for(interval_s);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> expand_fleet(const Scenario& scenario, const scenario::Catalogs& catalogs) {
+  std::vector<std::string> ids;
+  std::optional<pricing::PriceTable> table;
+  for (const auto& entry : scenario.fleet) {
+    const std::string gpu = scenario::fleet_gpu_id(entry, scenario, catalogs);
+    SW_CHECK(!gpu.empty(), "fleet entry without a GPU (validate first)");
+    int per_unit = 1;
+    if (!entry.instance_type.empty()) {
+      if (!table) table = scenario::resolve_price_table(scenario, catalogs);
+      const auto* row = table->find(entry.instance_type, scenario.pricing.region);
+      SW_CHECK(row != nullptr, "instance " + entry.instance_type + " not priced (validate first)");
+      per_unit = row->num_gpus;
+    }
+    for (int i = 0; i < entry.count * per_unit; ++i) ids.push_back(gpu);
+  }
+  return ids;
+}
+
+scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& options) {
+  SW_CHECK(options.strategy_index >= 0 && options.strategy_index < static_cast<int>(scenario.strategies.size()),
+           "strategy index out of range");
+  const auto& strategy = scenario.strategies[static_cast<std::size_t>(options.strategy_index)];
+  const auto catalogs = scenario::Catalogs::shipped();
+  const auto fleet = expand_fleet(scenario, catalogs);
+  const Placement placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults);
+
+  Run run(scenario);
+  run.horizon_s = scenario.horizon_s;
+  run.stop_s = scenario.horizon_s * std::max(1.0, options.drain_factor);
+  const std::size_t num_tenants = scenario.tenants.size();
+  const auto num_intervals = static_cast<std::size_t>(std::ceil(scenario.horizon_s / scenario.metrics_interval_s));
+  run.shapes.reserve(num_tenants);
+  run.stats.resize(num_tenants);
+  for (std::size_t t = 0; t < num_tenants; ++t) {
+    const auto& tenant = scenario.tenants[t];
+    const std::string ref_id = tenant.workload.reference_gpu.empty() ? fleet.front() : tenant.workload.reference_gpu;
+    const auto* ref = catalogs.gpus->find(ref_id);
+    SW_CHECK(ref != nullptr, "reference GPU " + ref_id + " unknown (validate first)");
+    run.shapes.push_back(make_workload_shape(tenant.workload, *ref));
+    run.stats[t].queue_length_integral.assign(num_intervals, 0.0);
+    TenantInfo info;
+    info.shape = &run.shapes.back();
+    bool in_sms = false;
+    const double compute = compute_capacity(*ref, in_sms);
+    info.ref_tflops = in_sms ? 0.0 : compute;
+    info.ref_sms = ref->num_sms;
+    info.ref_bandwidth_gbps = ref->memory_bandwidth_gbps;
+    info.max_concurrency = tenant.workload.max_concurrency;
+    info.warmup_s = scenario.warmup_s;
+    info.sla_latency_s = tenant.sla.latency_s;
+    info.sla_ttft_s = tenant.sla.ttft_s;
+    info.sla_tpot_s = tenant.sla.tpot_s;
+    info.stats = &run.stats[t];
+    run.tenants.push_back(info);
+    run.rng.emplace_back(scenario.seed * 0x9E3779B97F4A7C15ULL + 2 * t + 1);
+  }
+
+  int argc = 2;
+  char arg0[] = "slicewise";
+  char arg1[] = "--log=root.thres:critical";
+  char* argv[] = {arg0, arg1, nullptr};
+  sg4::Engine engine(&argc, argv);
+  std::vector<DeviceSpec> hosts;
+  for (const auto& device : placement.devices) hosts.push_back({device.name});
+  hosts.push_back({"frontend"});
+  build_platform(hosts);
+
+  run.contexts_of.resize(num_tenants);
+  run.round_robin.assign(num_tenants, 0);
+  run.users.resize(num_tenants);
+  for (std::size_t d = 0; d < placement.devices.size(); ++d) {
+    run.devices.push_back(std::make_unique<DeviceState>(placement.devices[d], run.tenants, scenario.metrics_interval_s,
+                                                        num_intervals));
+    run.device_cv.push_back(sg4::ConditionVariable::create());
+    run.device_mutex.push_back(sg4::Mutex::create());
+    for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
+      const auto tenant = static_cast<std::size_t>(placement.devices[d].contexts[slot].tenant);
+      run.contexts_of[tenant].push_back({static_cast<int>(d), static_cast<int>(slot)});
+    }
+    run.devices.back()->on_complete = [&run](int tenant, int user, double now) {
+      auto& queue = run.users[static_cast<std::size_t>(tenant)];
+      if (!queue || user < 0) return;
+      const auto& load = run.scenario.tenants[static_cast<std::size_t>(tenant)].load;
+      queue->push(now + exponential(run.rng[static_cast<std::size_t>(tenant)], load.think_time_s), user);
+      queue->cv->notify_one();
+    };
+  }
+  // Contexts of a tenant in (replica) order so round-robin is the same whatever the packing.
+  for (auto& refs : run.contexts_of) {
+    std::sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
+      const auto& ca = placement.devices[static_cast<std::size_t>(a.device)].contexts[static_cast<std::size_t>(a.slot)];
+      const auto& cb = placement.devices[static_cast<std::size_t>(b.device)].contexts[static_cast<std::size_t>(b.slot)];
+      return ca.replica < cb.replica;
+    });
+  }
+
+  for (std::size_t d = 0; d < run.devices.size(); ++d) {
+    sg4::Actor::create("device-" + placement.devices[d].name, sg4::Host::by_name(placement.devices[d].name),
+                       device_manager, &run, static_cast<int>(d));
+  }
+  auto* frontend = sg4::Host::by_name("frontend");
+  for (std::size_t t = 0; t < num_tenants; ++t) {
+    const auto& tenant = scenario.tenants[t];
+    const auto& load = tenant.load;
+    traces::RequestRecord typical;
+    if (tenant.workload.llm) {
+      typical.prompt_tokens = tenant.workload.llm->prompt_tokens;
+      typical.output_tokens = tenant.workload.llm->output_tokens;
+    }
+    ++run.sources_running;
+    const std::uint64_t seed = scenario.seed * 0xD1B54A32D192ED03ULL + t;
+    switch (load.kind) {
+      case LoadKind::poisson: {
+        auto source = std::make_shared<traces::PoissonSource>(load.rate_per_s * load.multiplier, scenario.horizon_s,
+                                                              seed, typical.prompt_tokens, typical.output_tokens);
+        source->set_exponential_work(tenant.workload.service_dist == scenario::ServiceDistribution::exponential);
+        sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, static_cast<int>(t), source);
+        break;
+      }
+      case LoadKind::closed_loop: {
+        run.users[t] = std::make_unique<UserQueue>();
+        for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
+        sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t), typical);
+        break;
+      }
+      case LoadKind::trace:
+        throw ConfigError(scenario.source_file.string(), "/tenants/" + std::to_string(t) + "/load/kind",
+                          "trace replay is not available in this build yet; use poisson or closed_loop");
+    }
+  }
+  if (options.progress) {
+    const double interval = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.stop_s / 100.0;
+    sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, interval);
+  }
+  engine.run();
+  const double end_s = sg4::Engine::get_clock();
+  if (options.progress) options.progress(end_s, run.stop_s);
+
+  // --- results ---
+  scenario::SimResult result;
+  result.scenario = scenario.name;
+  result.seed = scenario.seed;
+  result.horizon_s = scenario.horizon_s;
+  scenario::StrategyResult out;
+  out.name = strategy.name;
+  out.kind = models::to_string(strategy.kind);
+  out.num_gpus_used = placement.num_gpus_used;
+  out.issues = placement.issues;
+  out.simulated_s = end_s;
+  out.num_events = run.events;
+  std::vector<std::int64_t> unfinished(num_tenants, 0);
+  for (const auto& device : run.devices) device->count_in_system(unfinished);
+  const double window_s = scenario.horizon_s - scenario.warmup_s;
+  for (std::size_t t = 0; t < num_tenants; ++t) {
+    const auto& tenant = scenario.tenants[t];
+    const auto& stats = run.stats[t];
+    scenario::TenantResult r;
+    r.name = tenant.name;
+    r.num_contexts_unplaced = placement.num_unplaced[t];
+    r.num_contexts = tenant.num_contexts - r.num_contexts_unplaced;
+    r.num_arrived = stats.num_arrived;
+    r.num_completed = stats.num_completed;
+    r.num_dropped = stats.num_dropped;
+    r.num_unfinished = unfinished[t];
+    r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
+    r.latency_s = stats.latency.summary();
+    r.queue_delay_s = stats.queue_delay.summary();
+    r.ttft_s = stats.ttft.summary();
+    r.tpot_s = stats.tpot.summary();
+    r.sla_violations = stats.sla_violations + r.num_unfinished;
+    r.sla_violation_frac = r.num_arrived > 0 ? static_cast<double>(r.sla_violations) / r.num_arrived : 0.0;
+    r.sla_max_violation_frac =
+        tenant.sla.max_violation_frac.value_or(scenario::default_max_violation_frac(tenant.sla.environment));
+    r.sla_met = r.sla_violation_frac <= r.sla_max_violation_frac && r.num_contexts_unplaced == 0;
+    out.tenants.push_back(std::move(r));
+  }
+
+  out.series.interval_s = scenario.metrics_interval_s;
+  std::vector<double> gpu_busy(fleet.size(), 0.0);
+  std::vector<double> gpu_sm(fleet.size(), 0.0);
+  std::vector<double> gpu_sms(fleet.size(), 0.0);
+  auto per_interval = [&](const std::vector<double>& integral) {
+    std::vector<double> series(integral.size());
+    for (std::size_t i = 0; i < integral.size(); ++i) {
+      const double start = static_cast<double>(i) * scenario.metrics_interval_s;
+      series[i] = integral[i] / (std::min(scenario.horizon_s, start + scenario.metrics_interval_s) - start);
+    }
+    return series;
+  };
+  for (const auto& device : run.devices) {
+    const auto& placed = device->placed();
+    scenario::DeviceResult r;
+    r.name = placed.name;
+    r.gpu = placed.gpu_id;
+    r.mig_profile = placed.mig_profile;
+    r.gpu_index = placed.gpu_index;
+    for (const auto& c : placed.contexts) {
+      r.contexts.push_back(scenario.tenants[static_cast<std::size_t>(c.tenant)].name + "#" + std::to_string(c.replica));
+      r.memory_allocated_gib += c.memory_gib;
+    }
+    r.memory_capacity_gib = placed.memory_gib;
+    r.oom_risk = placed.oom_risk;
+    double busy = 0.0;
+    double sm = 0.0;
+    for (double x : device->busy_series()) busy += x;
+    for (double x : device->sm_series()) sm += x;
+    r.busy_frac = busy / scenario.horizon_s;
+    r.sm_util_frac = sm / scenario.horizon_s;
+    const auto g = static_cast<std::size_t>(placed.gpu_index);
+    const auto* gpu = catalogs.gpus->find(placed.gpu_id);
+    const double weight = placed.mig_profile.empty() ? 1.0 : placed.num_sms / gpu->num_sms;
+    gpu_busy[g] += weight * r.busy_frac;
+    gpu_sm[g] += weight * r.sm_util_frac;
+    gpu_sms[g] = 1.0;
+    out.series.device_busy_frac.push_back(per_interval(device->busy_series()));
+    out.series.device_sm_util_frac.push_back(per_interval(device->sm_series()));
+    out.devices.push_back(std::move(r));
+  }
+  for (const auto& stats : run.stats) out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
+  if (out.num_gpus_used > 0) {
+    for (std::size_t g = 0; g < fleet.size(); ++g) {
+      if (gpu_sms[g] == 0.0) continue;
+      out.fleet_busy_frac += gpu_busy[g] / out.num_gpus_used;
+      out.fleet_sm_util_frac += gpu_sm[g] / out.num_gpus_used;
+    }
+  }
+  result.strategies.push_back(std::move(out));
+  return result;
+}
+
+}  // namespace slicewise::sim

@@ -1,0 +1,66 @@
+// Placement: which contexts run on which device under one strategy, and how that device shares
+// itself. Pure C++ (no SimGrid), so it is unit-tested directly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
+#include "models/rate_model.hpp"
+#include "scenario/scenario.hpp"
+
+namespace slicewise::sim {
+
+/// Uncalibrated defaults of the sharing constants (docs/model.md says where each comes from).
+struct SharingDefaults {
+  double quantum_ms = 2.0;             ///< time slice; NVIDIA documents 2 ms for vGPU best_effort (<= 8 vGPUs)
+  double switch_cost_ms = 0.1;         ///< context switch; no datacenter measurement published (gap)
+  double mps_efficiency = 1.0;         ///< MPS interference beyond the resource split
+  double hami_launch_overhead_frac = 0.02;
+};
+
+/// One context (server process / pod) of a tenant.
+struct PlacedContext {
+  int tenant = 0;          ///< index in Scenario::tenants
+  int replica = 0;         ///< 0 .. num_contexts - 1
+  double memory_gib = 0.0;
+  double weight = 1.0;     ///< time-slice / vGPU share weight
+  double cap = 1.0;        ///< MPS SM cap or HAMi time cap, fraction
+};
+
+/// A device the simulation runs: a whole GPU or one MIG instance.
+struct PlacedDevice {
+  std::string name;          ///< "gpu0" or "gpu0/1g.10gb@3"
+  std::string gpu_id;
+  std::string mig_profile;   ///< "" for a whole GPU
+  int gpu_index = 0;         ///< physical GPU in the expanded fleet
+  double compute = 0.0;      ///< dense TFLOPS (or SMs when the catalog lacks TFLOPS, see compute_in_sms)
+  bool compute_in_sms = false;
+  double num_sms = 0.0;      ///< SMs of the GPU or instance
+  double bandwidth_gbps = 0.0;
+  double memory_gib = 0.0;
+  std::vector<PlacedContext> contexts;
+  bool oom_risk = false;
+  models::SharingParams sharing;
+};
+
+struct Placement {
+  std::vector<PlacedDevice> devices;          ///< only devices with at least one context
+  std::vector<std::string> issues;            ///< one sentence each
+  std::vector<int> num_unplaced;              ///< per tenant
+  int num_gpus_used = 0;
+};
+
+/// Places every context of `scenario` under `strategy` on the scenario's fleet (expanded to GPUs:
+/// instance entries give count × GPUs per instance). Unplaceable contexts are counted and explained
+/// in `issues`, never dropped silently. The scenario must have passed validate_scenario.
+Placement place_contexts(const scenario::Scenario& scenario, const scenario::StrategySpec& strategy,
+                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                         const models::MigCatalog& mig, const SharingDefaults& defaults = {});
+
+/// Compute capacity of a whole GPU for the rate model: BF16 (else FP16) dense TFLOPS, or the SM
+/// count when the catalog has no TFLOPS (then both sides of a ratio use SMs).
+double compute_capacity(const models::GpuSpec& gpu, bool& in_sms);
+
+}  // namespace slicewise::sim

@@ -1,0 +1,35 @@
+// The one entry point of the simulator (STYLE.md §4): run one strategy of a scenario on SimGrid.
+// No printing, no exit(). One simulation per process: SimGrid allows one Engine per process, so
+// callers that run several strategies do so in child processes (cli/ forks one per strategy).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+#include "scenario/validate.hpp"
+#include "sim/placement.hpp"
+
+namespace slicewise::sim {
+
+struct RunOptions {
+  int strategy_index = 0;          ///< which of Scenario::strategies to run
+  /// The run stops at horizon × drain_factor; requests still in the system then are unfinished.
+  double drain_factor = 2.0;
+  SharingDefaults defaults;        ///< sharing constants where the scenario leaves them unset
+  /// Called about every `progress_interval_s` of simulated time with (simulated_s, stop_s).
+  std::function<void(double, double)> progress;
+  double progress_interval_s = 0.0;  ///< 0 = horizon / 100
+};
+
+/// Runs one strategy; the result holds exactly one StrategyResult. The scenario must have passed
+/// validate_scenario. Throws ConfigError for problems only the run finds (e.g. an LLM reference
+/// GPU without TFLOPS). Must be called at most once per process.
+scenario::SimResult run_simulation(const scenario::Scenario& scenario, const RunOptions& options);
+
+/// The scenario's fleet as one GPU id per physical GPU (instance entries expanded).
+std::vector<std::string> expand_fleet(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs);
+
+}  // namespace slicewise::sim

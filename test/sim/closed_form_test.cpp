@@ -1,0 +1,137 @@
+// Simulations whose answer is known in closed form (issue: engine tests).
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "test/sim/sim_fixture.hpp"
+
+namespace slicewise::test {
+namespace {
+
+using models::StrategyKind;
+
+TEST(ClosedForm, OneContextAloneRunsAtSoloSpeedUnderEveryStrategy) {
+  const std::vector<scenario::StrategySpec> strategies = {
+      strategy(StrategyKind::dedicated),   strategy(StrategyKind::time_slicing),
+      strategy(StrategyKind::mps),         strategy(StrategyKind::mig, "7g.80gb"),
+      strategy(StrategyKind::mig_time_slicing, "7g.80gb"),
+      strategy(StrategyKind::hami),        strategy(StrategyKind::vgpu)};
+  auto s = make_scenario("A100-80GB", 1, 100.0);
+  s.tenants.push_back(generic_tenant("solo", 0.5, /*sm=*/0.5, /*bw=*/0.5));
+  s.strategies = strategies;
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    const auto result = simulate(s, static_cast<int>(i));
+    const auto& tenant = result.strategies.at(0).tenants.at(0);
+    const double expected = strategies[i].kind == StrategyKind::hami ? 0.5 * 1.02 : 0.5;  // HAMi launch overhead
+    EXPECT_NEAR(tenant.latency_s.mean, expected, 1e-9) << strategies[i].name;
+    EXPECT_NEAR(tenant.latency_s.max, expected, 1e-9) << strategies[i].name;
+    EXPECT_EQ(tenant.num_completed, static_cast<std::int64_t>(std::ceil(100.0 / expected))) << strategies[i].name;
+  }
+}
+
+TEST(ClosedForm, NIdenticalSaturatedContextsTimeSlicedEachTakeNOverEtaTimesLonger) {
+  auto s = make_scenario("L40S", 1, 60.0);
+  for (int i = 0; i < 3; ++i) s.tenants.push_back(generic_tenant("t" + std::to_string(i), 0.2));
+  auto ts = strategy(StrategyKind::time_slicing);
+  ts.quantum_ms = 2.0;
+  ts.switch_cost_ms = 0.1;
+  s.strategies = {ts};
+  const auto result = simulate(s);
+  const double eta = 2.0 / 2.1;
+  for (const auto& tenant : result.strategies[0].tenants) {
+    EXPECT_NEAR(tenant.latency_s.mean, 3 * 0.2 / eta, 1e-9) << tenant.name;
+  }
+  // Busy time never exceeds capacity, and the work done fits in it.
+  const auto& device = result.strategies[0].devices.at(0);
+  EXPECT_LE(device.busy_frac, 1.0 + 1e-12);
+  EXPECT_LE(device.sm_util_frac, 1.0 + 1e-12);
+  double work_s = 0.0;
+  for (const auto& tenant : result.strategies[0].tenants) work_s += tenant.num_completed * 0.2;
+  EXPECT_LE(work_s, device.sm_util_frac * 60.0 + 1e-9);
+  EXPECT_NEAR(work_s, eta * 60.0, 3 * 0.2);  // eta of the time does useful work
+}
+
+TEST(ClosedForm, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
+  auto s = make_scenario("L40S", 1, 30.0);
+  s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3), generic_tenant("c", 0.1, 0.3, 0.4)};
+  s.strategies = {strategy(StrategyKind::mps)};
+  const auto result = simulate(s);
+  EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.25, 1e-9);
+  EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 0.5, 1e-9);
+  EXPECT_NEAR(result.strategies[0].tenants[2].latency_s.mean, 0.1, 1e-9);
+}
+
+TEST(ClosedForm, MigSliceCapacityFollowsSmsForComputeAndMemorySlicesForBandwidth) {
+  auto s = make_scenario("A100-80GB", 1, 200.0);
+  s.tenants = {generic_tenant("compute", 1.0, 1.0, 0.0)};
+  s.strategies = {strategy(StrategyKind::mig, "7g.80gb"), strategy(StrategyKind::mig, "1g.10gb")};
+  const double on_7g = simulate(s, 0).strategies[0].tenants[0].latency_s.mean;
+  const double on_1g = simulate(s, 1).strategies[0].tenants[0].latency_s.mean;
+  EXPECT_NEAR(on_7g / on_1g, 14.0 / 98.0, 1e-9);  // GPU-busy part runs at 14/98 of its 7g speed
+  EXPECT_NEAR(on_7g, 108.0 / 98.0, 1e-9);         // solo was measured on the whole 108-SM GPU
+
+  s.tenants = {generic_tenant("bandwidth", 1.0, 0.0, 1.0)};
+  const double bw_7g = simulate(s, 0).strategies[0].tenants[0].latency_s.mean;
+  const double bw_1g = simulate(s, 1).strategies[0].tenants[0].latency_s.mean;
+  EXPECT_NEAR(bw_7g / bw_1g, 1.0 / 8.0, 1e-9);
+}
+
+TEST(ClosedForm, TwoHalfDutyContextsTimeSlicedStretchByHalfPlusHalfRootTwo) {
+  auto s = make_scenario("L40S", 1, 100.0);
+  s.tenants = {generic_tenant("a", 0.4, 1.0, 0.0, 0.5), generic_tenant("b", 0.4, 1.0, 0.0, 0.5)};
+  auto ts = strategy(StrategyKind::time_slicing);
+  ts.switch_cost_ms = 0.0;
+  s.strategies = {ts};
+  const auto result = simulate(s);
+  for (const auto& tenant : result.strategies[0].tenants) {
+    EXPECT_NEAR(tenant.latency_s.mean, 0.4 * (0.5 + 0.5 * std::sqrt(2.0)), 1e-9);
+  }
+}
+
+scenario::Scenario queue_scenario(scenario::ServiceDistribution dist) {
+  // λ = 0.7 /s, mean service 1 s: about 200 k requests after a 1,000 s warm-up.
+  auto s = make_scenario("L40S", 1, 1000.0 + 200000.0 / 0.7);
+  s.warmup_s = 1000.0;
+  auto t = generic_tenant("queue", 1.0);
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = 0.7;
+  t.workload.service_dist = dist;
+  s.tenants = {t};
+  s.strategies = {strategy(StrategyKind::dedicated)};
+  return s;
+}
+
+TEST(ClosedForm, MM1TenantOnADedicatedGpuMatchesTheAnalyticMeanLatency) {
+  const auto result = simulate(queue_scenario(scenario::ServiceDistribution::exponential), 0, 1.1);
+  const auto& tenant = result.strategies[0].tenants[0];
+  EXPECT_GT(tenant.num_completed, 195000);
+  EXPECT_NEAR(tenant.latency_s.mean, 1.0 / (1.0 - 0.7), 0.03 / (1.0 - 0.7));  // W = 1/(μ-λ), within 3 %
+  EXPECT_NEAR(tenant.latency_s.p50, std::log(2.0) / 0.3, 0.03 * std::log(2.0) / 0.3);  // sojourn ~ Exp(μ-λ)
+}
+
+TEST(ClosedForm, MD1TenantMatchesPollaczekKhinchine) {
+  const auto result = simulate(queue_scenario(scenario::ServiceDistribution::fixed), 0, 1.1);
+  const double expected = 1.0 + 0.7 / (2.0 * (1.0 - 0.7));
+  EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, expected, 0.03 * expected);
+}
+
+TEST(Determinism, TheSameScenarioAndSeedGiveIdenticalJsonBytes) {
+  auto s = make_scenario("L40S", 1, 500.0);
+  auto a = generic_tenant("a", 0.05, 0.6, 0.3, 0.7);
+  a.load.kind = scenario::LoadKind::poisson;
+  a.load.rate_per_s = 6.0;
+  a.workload.max_concurrency = 4;
+  auto b = generic_tenant("b", 0.08, 0.5, 0.5, 0.8);
+  b.load.num_users = 3;
+  b.load.think_time_s = 0.2;
+  s.tenants = {a, b};
+  s.strategies = {strategy(StrategyKind::mps)};
+  const auto first = scenario::result_to_text(simulate(s));
+  const auto second = scenario::result_to_text(simulate(s));
+  EXPECT_EQ(first, second);
+  s.seed = 8;
+  EXPECT_NE(first, scenario::result_to_text(simulate(s)));
+}
+
+}  // namespace
+}  // namespace slicewise::test

@@ -1,0 +1,85 @@
+// Helpers for simulation tests: scenarios built in code, and a WRENCH-style fork so that each
+// run gets a fresh process (SimGrid allows one Engine per process) even when the whole test
+// binary runs in one go.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/json_file.hpp"
+#include "scenario/result_json.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/simulation.hpp"
+
+namespace slicewise::test {
+
+/// A generic tenant: `solo_s` per request, saturating demand by default, closed loop of one user.
+inline scenario::Tenant generic_tenant(const std::string& name, double solo_s, double sm = 1.0, double bw = 0.0,
+                                       double duty = 1.0) {
+  scenario::Tenant t;
+  t.name = name;
+  t.workload.kind = scenario::WorkloadKind::generic;
+  t.workload.solo_latency_s = solo_s;
+  t.workload.sm_occupancy_frac = sm;
+  t.workload.mem_bw_frac = bw;
+  t.workload.gpu_duty_frac = duty;
+  t.workload.memory_gib = 4.0;
+  t.load.kind = scenario::LoadKind::closed_loop;
+  t.load.num_users = 1;
+  t.load.think_time_s = 0.0;
+  return t;
+}
+
+inline scenario::StrategySpec strategy(models::StrategyKind kind, const std::string& layout = "") {
+  scenario::StrategySpec s;
+  s.kind = kind;
+  s.name = models::to_string(kind);
+  s.layout = layout;
+  return s;
+}
+
+/// A scenario on `count` GPUs of one model, priced from the AWS table (never used here).
+inline scenario::Scenario make_scenario(const std::string& gpu, int count, double horizon_s) {
+  scenario::Scenario s;
+  s.name = "test";
+  s.seed = 7;
+  s.horizon_s = horizon_s;
+  s.metrics_interval_s = horizon_s / 10.0;
+  s.fleet.push_back({gpu, "", count});
+  return s;
+}
+
+/// Runs one strategy in a child process and returns its result.
+inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("sw_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(strategy_index) + ".json");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int code = 0;
+    try {
+      sim::RunOptions options;
+      options.strategy_index = strategy_index;
+      options.drain_factor = drain_factor;
+      write_file_atomically(file, scenario::result_to_text(sim::run_simulation(s, options)));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "simulation failed: %s\n", e.what());
+      code = 1;
+    }
+    std::fflush(stderr);
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child failed";
+  auto result = scenario::load_result(file);
+  std::filesystem::remove(file);
+  return result;
+}
+
+}  // namespace slicewise::test
