@@ -27,7 +27,8 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
   sub->add_option("scenario", options.file, "Scenario JSON file")->required();
   sub->add_option("--strategy", options.strategies, "Run only this strategy (by name); repeatable");
   sub->add_option("--out", options.out, "Write the merged result JSON here");
-  sub->add_option("--progress", options.progress, "Progress on stderr: bar, json (one JSON object per line) or none")
+  sub->add_option("--progress", options.progress,
+                  "Progress on stderr: bar, json (one JSON object per line) or none; default: bar on a terminal")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
           CLI::ignore_case));
@@ -72,7 +73,11 @@ std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1);
 
 }  // namespace
 
-int run_simulate(const SimulateOptions& options, Io io) {
+int run_simulate(const SimulateOptions& given, Io io) {
+  SimulateOptions options = given;
+  if (options.progress == ProgressMode::automatic) {
+    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
+  }
   const auto scenario = scenario::load_scenario(options.file);
   std::vector<std::size_t> selected;
   if (options.strategies.empty()) {
@@ -100,6 +105,8 @@ int run_simulate(const SimulateOptions& options, Io io) {
   std::vector<Child> running;
   std::size_t next = 0;
   std::size_t finished = 0;
+  int last_percent = -1;
+  std::size_t last_finished = 0;
   auto report_progress = [&](std::size_t position, double simulated, double stop) {
     fraction[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
     if (options.progress == ProgressMode::json) {
@@ -111,6 +118,10 @@ int run_simulate(const SimulateOptions& options, Io io) {
       double total = 0.0;
       for (double f : fraction) total += f;
       total /= static_cast<double>(selected.size());
+      const int percent_now = static_cast<int>(100.0 * total);
+      if (percent_now == last_percent && finished == last_finished) return;
+      last_percent = percent_now;
+      last_finished = finished;
       const int filled = static_cast<int>(total * 30.0);
       io.err << "\rsimulating [" << std::string(static_cast<std::size_t>(filled), '#')
              << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << report::format_fixed(100.0 * total, 0)

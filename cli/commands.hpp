@@ -50,13 +50,13 @@ struct PricesOptions {
 CLI::App* setup_prices(CLI::App& app, PricesOptions& options);
 int run_prices(const PricesOptions& options, Io io);
 
-enum class ProgressMode { bar, json, none };
+enum class ProgressMode { automatic, bar, json, none };
 
 struct SimulateOptions {
   std::string file;
   std::vector<std::string> strategies;  ///< names to run; empty = all
   std::string out;                      ///< result JSON path; empty = none
-  ProgressMode progress = ProgressMode::bar;
+  ProgressMode progress = ProgressMode::automatic;
   int jobs = 1;                         ///< strategies simulated at once (one process each)
 };
 CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options);

@@ -56,16 +56,6 @@ std::string describe_json(const json& value) {
 }
 
 namespace {
-const char* type_of(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "boolean";
-    case json::value_t::string: return "string";
-    case json::value_t::array: return "array";
-    case json::value_t::object: return "object";
-    default: return "number";
-  }
-}
 bool is_object(const json& v) { return v.is_object(); }
 bool is_array(const json& v) { return v.is_array(); }
 bool is_string(const json& v) { return v.is_string(); }

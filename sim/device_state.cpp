@@ -171,6 +171,68 @@ bool DeviceState::complete_due(double now) {
   return changed;
 }
 
+void DeviceState::rotate_quantum(double now) {
+  // Called at every event: hand the GPU on when the quantum or switch is over, or when the holder
+  // has nothing left to run.
+  const auto n = static_cast<int>(contexts_.size());
+  auto next_active = [&](int from) {
+    for (int step = 1; step <= n; ++step) {
+      const int candidate = (from + step) % n;
+      if (!contexts_[static_cast<std::size_t>(candidate)].heap.empty()) return candidate;
+    }
+    return -1;
+  };
+  const bool holder_busy = holder_ >= 0 && !contexts_[static_cast<std::size_t>(holder_)].heap.empty();
+  if (switching_) {
+    if (now < slice_end_s_) return;
+    switching_ = false;  // the switch was paid for holder_; it runs now unless it has gone idle
+    if (!holder_busy) holder_ = next_active(holder_);
+    slice_end_s_ = holder_ >= 0 ? now + device_.quantum_s : kNever;
+    return;
+  }
+  if (holder_ < 0 || !holder_busy) {
+    const int next = next_active(holder_ < 0 ? n - 1 : holder_);
+    if (holder_ >= 0 && next >= 0 && next != holder_ && device_.switch_cost_s > 0.0) {
+      holder_ = next;  // the next holder pays the switch before its quantum
+      switching_ = true;
+      slice_end_s_ = now + device_.switch_cost_s;
+      return;
+    }
+    holder_ = next;
+    slice_end_s_ = holder_ >= 0 ? now + device_.quantum_s : kNever;
+    return;
+  }
+  if (now < slice_end_s_) return;
+  const int next = next_active(holder_);
+  if (next == holder_ || next < 0) {
+    slice_end_s_ = now + device_.quantum_s;  // alone: keep the GPU
+  } else if (device_.switch_cost_s > 0.0) {
+    holder_ = next;
+    switching_ = true;
+    slice_end_s_ = now + device_.switch_cost_s;
+  } else {
+    holder_ = next;
+    slice_end_s_ = now + device_.quantum_s;
+  }
+}
+
+void DeviceState::exact_rates() {
+  double sm = 0.0;
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    rates_[i] = models::ContextRate{};
+    const bool holds = !switching_ && holder_ == static_cast<int>(i) && demands_[i].active;
+    if (!holds) continue;
+    auto& rate = rates_[i];
+    rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i]);
+    rate.progress_rate = models::RateModel::progress_rate(demands_[i].duty, rate.gpu_rate);
+    rate.gpu_phase_frac = 1.0;
+    rate.sm_usage_frac = std::min(1.0, rate.gpu_rate * demands_[i].demand_sm);
+    sm += rate.sm_usage_frac;
+  }
+  busy_now_ = holder_ >= 0 && !switching_ ? 1.0 : 0.0;
+  sm_now_ = sm;
+}
+
 void DeviceState::recompute_rates() {
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& context = contexts_[i];
@@ -181,6 +243,11 @@ void DeviceState::recompute_rates() {
     demand.active = !context.heap.empty();
     demand.demand_sm = (prefill * shape.prefill.sm + decode * shape.decode.sm) * context.norm_sm;
     demand.demand_bw = (prefill * shape.prefill.bw + decode * shape.decode.bw) * context.norm_bw;
+  }
+  if (device_.exact_quanta) {
+    rotate_quantum(now_);
+    exact_rates();
+    return;
   }
   model_.compute(demands_, rates_);
   double idle_probability = 1.0;
@@ -194,7 +261,7 @@ void DeviceState::recompute_rates() {
 }
 
 double DeviceState::next_completion(double now) const {
-  double next = kNever;
+  double next = device_.exact_quanta ? slice_end_s_ : kNever;
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& context = contexts_[i];
     if (context.heap.empty() || rates_[i].progress_rate <= 0.0) continue;

@@ -72,10 +72,13 @@ class DeviceState {
   bool complete_due(double now);
   /// Recomputes every context's progress rate from the rate model.
   void recompute_rates();
-  /// Absolute time of the next phase completion, or kNever.
+  /// Absolute time of the next event: a phase completion or, in exact time-slicing, the end of
+  /// the current quantum or switch; kNever when nothing is pending.
   double next_completion(double now) const;
 
   bool idle() const;
+  /// True when rates change with time alone (exact time-slicing quanta), not only on events.
+  bool time_driven() const { return device_.exact_quanta; }
   /// Requests still queued or in service (counted unfinished at the end of a run).
   std::int64_t num_in_system() const;
   /// Requests waiting (not in service) for local context `slot`, and in service.
@@ -126,6 +129,12 @@ class DeviceState {
   double busy_integral_ = 0.0;
   double sm_integral_ = 0.0;
   double interval_s_;
+  // Exact time-slicing: which context holds the GPU, and until when.
+  int holder_ = -1;
+  bool switching_ = false;
+  double slice_end_s_ = kNever;
+  void rotate_quantum(double now);
+  void exact_rates();
   std::vector<double> busy_series_;
   std::vector<double> sm_series_;
 };

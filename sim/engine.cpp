@@ -143,7 +143,7 @@ void device_manager(Run* run, int index) {
   while (true) {
     const double now = sg4::Engine::get_clock();
     device.advance(now);
-    if (device.complete_due(now)) device.recompute_rates();
+    if (device.complete_due(now) || device.time_driven()) device.recompute_rates();
     ++run->events;
     if (now >= run->stop_s || (run->sources_running == 0 && device.idle())) break;
     double next = std::min(device.next_completion(now), run->stop_s);

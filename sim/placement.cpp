@@ -256,6 +256,14 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
       return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
     });
     device.sharing = sharing_for(strategy, defaults, static_cast<int>(device.contexts.size()));
+    if (strategy.exact && device.sharing.discipline == models::SharingDiscipline::time_sliced) {
+      device.exact_quanta = true;
+      const double quantum_ms = kind == StrategyKind::vgpu
+                                    ? strategy.timeslice_ms.value_or(device.contexts.size() > 8 ? 1.0 : 2.0)
+                                    : strategy.quantum_ms.value_or(defaults.quantum_ms);
+      device.quantum_s = quantum_ms / 1000.0;
+      device.switch_cost_s = strategy.switch_cost_ms.value_or(defaults.switch_cost_ms) / 1000.0;
+    }
     if (!slot.isolated_memory && slot.reserved_gib > device.memory_gib + 1e-9) {
       device.oom_risk = true;
       result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + format_number(slot.reserved_gib) +

@@ -43,6 +43,10 @@ struct PlacedDevice {
   std::vector<PlacedContext> contexts;
   bool oom_risk = false;
   models::SharingParams sharing;
+  /// Exact time-slicing: quantum events instead of the fluid share (time-sliced strategies only).
+  bool exact_quanta = false;
+  double quantum_s = 0.0;
+  double switch_cost_s = 0.0;
 };
 
 struct Placement {

@@ -45,14 +45,13 @@ WorkloadShape make_workload_shape(const scenario::Workload& workload, const mode
   shape.prefill_floor_s = weight_s;
   shape.decode_s_per_token = std::max(2.0 * params / flops, weight_s);
 
-  // Phase demands: the user's occupancy and bandwidth figures are peaks; the roofline says how
-  // compute- or memory-bound each phase is.
+  // Phase demands. The user's occupancy and bandwidth figures are what a running request keeps
+  // busy (DCGM SM_ACTIVE and DRAM_ACTIVE): decode keeps both; a compute-bound prefill streams the
+  // weights only once over a longer time, so its bandwidth share shrinks by the roofline ratio.
   const double prefill_compute = shape.prefill_s_per_token * std::max(1.0, llm.prompt_tokens);
   const double prefill_time = std::max(prefill_compute, weight_s);
-  shape.prefill = {workload.sm_occupancy_frac * prefill_compute / prefill_time,
-                   workload.mem_bw_frac * weight_s / prefill_time, 0.0};
-  shape.decode = {workload.sm_occupancy_frac * (2.0 * params / flops) / shape.decode_s_per_token,
-                  workload.mem_bw_frac * weight_s / shape.decode_s_per_token, kDecodeSharedFrac};
+  shape.prefill = {workload.sm_occupancy_frac, workload.mem_bw_frac * weight_s / prefill_time, 0.0};
+  shape.decode = {workload.sm_occupancy_frac, workload.mem_bw_frac, kDecodeSharedFrac};
 
   if (workload.solo_latency_s) {
     const double roofline_gpu_s = prefill_time + llm.output_tokens * shape.decode_s_per_token;
