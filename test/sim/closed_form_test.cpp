@@ -181,3 +181,66 @@ TEST(ExactTimeSlicing, SaturatedContextsGetEtaOverNOnAverage) {
 
 }  // namespace
 }  // namespace slicewise::test
+
+namespace slicewise::test {
+namespace {
+
+TEST(ClosedForm, LlmRooflineGivesTtftAndTpotAlone) {
+  // 1 B bf16 parameters on an L40S (362 TFLOPS, 864 GB/s): reading the 2 GB of weights takes
+  // 2.3148 ms, which bounds both the 100-token prefill (0.55 ms of compute) and each decode step.
+  auto s = make_scenario("L40S", 1, 20.0);
+  auto t = generic_tenant("llm", 0.0);
+  t.workload.kind = scenario::WorkloadKind::llm;
+  t.workload.solo_latency_s.reset();
+  t.workload.llm = scenario::LlmSpec{1.0, "bf16", 100.0, 50.0};
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto tenant = simulate(s).strategies[0].tenants[0];
+  const double weights_s = 2e9 / 864e9;
+  EXPECT_NEAR(tenant.ttft_s.mean, weights_s, 1e-12);
+  EXPECT_NEAR(tenant.tpot_s.mean, weights_s, 1e-12);
+  EXPECT_NEAR(tenant.latency_s.mean, 51 * weights_s, 1e-12);
+}
+
+TEST(Placement, UnplaceableContextsAreReportedNotDropped) {
+  auto s = make_scenario("L40S", 1, 10.0);
+  s.tenants = {generic_tenant("a", 0.1), generic_tenant("b", 0.1)};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0], "b#0 (4 GiB) is unplaceable: no device left that can take it");
+  EXPECT_EQ(result.tenants[1].num_contexts_unplaced, 1);
+  EXPECT_EQ(result.tenants[1].num_completed, 0);
+  EXPECT_FALSE(result.tenants[1].sla_met);
+  EXPECT_TRUE(result.tenants[0].sla_met);
+}
+
+TEST(Placement, TimeSlicingOvercommitIsAnOutOfMemoryRisk) {
+  auto s = make_scenario("L40S", 1, 10.0);
+  auto a = generic_tenant("a", 0.1);
+  auto b = generic_tenant("b", 0.1);
+  a.workload.memory_gib = 30.0;
+  b.workload.memory_gib = 30.0;
+  s.tenants = {a, b};
+  s.strategies = {strategy(models::StrategyKind::time_slicing)};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.devices.size(), 1u);
+  EXPECT_TRUE(result.devices[0].oom_risk);
+  EXPECT_EQ(result.issues.at(0), "gpu0: out-of-memory risk: contexts hold 60 GiB of 48 GiB and time_slicing does not "
+                                 "isolate memory");
+}
+
+TEST(Placement, HardwareIsolationKeepsATenantOffSharedTimeSlicedGpus) {
+  auto s = make_scenario("L40S", 2, 10.0);
+  auto secure = generic_tenant("secure", 0.1);
+  secure.isolation = models::IsolationLevel::hardware;
+  s.tenants = {secure, generic_tenant("b", 0.1), generic_tenant("c", 0.1)};
+  s.strategies = {strategy(models::StrategyKind::time_slicing)};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.devices.size(), 2u);
+  EXPECT_EQ(result.devices[0].contexts, (std::vector<std::string>{"secure#0"}));
+  EXPECT_EQ(result.devices[1].contexts, (std::vector<std::string>{"b#0", "c#0"}));
+}
+
+}  // namespace
+}  // namespace slicewise::test
