@@ -2,6 +2,9 @@
 // layouts, instance types, memory fit, trace files), all problems collected at once.
 #pragma once
 
+#include <filesystem>
+#include <string>
+
 #include "core/diagnostic.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
@@ -26,6 +29,11 @@ Diagnostics validate_scenario(const Scenario& scenario, const Catalogs& catalogs
 /// The GPU id behind a fleet entry (resolving instance types through the pricing table); "" when
 /// it cannot be resolved (validate_scenario reports why).
 std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, const Catalogs& catalogs);
+
+/// A path named inside a scenario (trace_file, a price-table file), resolved against the folder of
+/// the scenario file (Scenario::source_file; the working directory when that is empty) and
+/// lexically normalised; absolute paths are returned unchanged.
+std::filesystem::path resolve_relative_path(const Scenario& scenario, const std::string& path);
 
 /// The price table a scenario names: a shipped table by name, or a file relative to the scenario.
 /// Throws ConfigError when it cannot be found or loaded.

@@ -1,0 +1,75 @@
+// Field readers shared by the catalog loaders.
+#include "models/catalog_fields.hpp"
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace slicewise::models::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxInt = 1000000;
+
+/// "YYYY-MM" or "YYYY-MM-DD" with a month in 1..12 and a day in 1..31.
+bool is_date(const std::string& text) {
+  if (text.size() != 7 && text.size() != 10) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? text[i] != '-' : !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  }
+  const int month = std::stoi(text.substr(5, 2));
+  if (month < 1 || month > 12) return false;
+  if (text.size() == 10) {
+    const int day = std::stoi(text.substr(8, 2));
+    if (day < 1 || day > 31) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void read_schema_version(JsonReader& r) {
+  const bool present = r.has("schema_version");
+  if (!present) {
+    if (r.valid()) {
+      r.error_here("missing required key \"schema_version\" (this slicewise reads version " +
+                   std::to_string(kCatalogSchemaVersion) + ")");
+    }
+    return;
+  }
+  const std::size_t before = r.diagnostics().size();
+  const auto version = r.required_integer("schema_version");
+  if (r.diagnostics().size() == before && version != kCatalogSchemaVersion) {
+    r.error("schema_version", "unsupported schema version (got " + std::to_string(version) +
+                                  "; supported: " + std::to_string(kCatalogSchemaVersion) + ")");
+  }
+}
+
+std::string read_nonempty_string(JsonReader& r, std::string_view key) {
+  const std::size_t before = r.diagnostics().size();
+  std::string value = r.required_string(key);
+  if (r.diagnostics().size() == before && r.valid() && value.empty()) r.error(key, "must not be empty");
+  return value;
+}
+
+std::string read_date(JsonReader& r, std::string_view key) {
+  const std::size_t before = r.diagnostics().size();
+  std::string value = r.required_string(key);
+  if (r.diagnostics().size() == before && r.valid() && !is_date(value)) {
+    r.error(key, "expected a date YYYY-MM or YYYY-MM-DD (got \"" + value + "\")");
+    return {};
+  }
+  return value;
+}
+
+int read_int(JsonReader& r, std::string_view key, const NumberRange& range) {
+  // Checked before required_integer() so that a huge value never reaches an integer conversion.
+  if (const auto* raw = r.optional_value(key); raw && raw->is_number() && raw->get<double>() > kMaxInt) {
+    r.error(key, "must be <= " + std::to_string(kMaxInt) + " (got " + describe_json(*raw) + ")");
+    return 0;
+  }
+  return static_cast<int>(r.required_integer(key, range));
+}
+
+}  // namespace slicewise::models::detail

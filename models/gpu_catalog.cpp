@@ -1,0 +1,135 @@
+// GPU catalog (data/gpus.json): strict loading, lookup by id or alias.
+#include "models/gpu_catalog.hpp"
+
+#include <map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "core/data_dir.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/json_reader.hpp"
+#include "models/catalog_fields.hpp"
+
+namespace slicewise::models {
+
+using nlohmann::json;
+
+namespace {
+
+const EnumTable<std::string>& arch_table() {
+  static const EnumTable<std::string> table = {{"volta", "volta"},   {"turing", "turing"}, {"ampere", "ampere"},
+                                               {"ada", "ada"},       {"hopper", "hopper"}, {"blackwell", "blackwell"}};
+  return table;
+}
+
+/// Ids and aliases share one namespace; the first pointer that used a name keeps it.
+class NameRegistry {
+ public:
+  NameRegistry(Diagnostics& out, std::string file) : out_(&out), file_(std::move(file)) {}
+  void claim(const std::string& key, const std::string& pointer) {
+    if (key.empty()) return;
+    auto [it, inserted] = first_use_.emplace(key, pointer);
+    if (!inserted) {
+      out_->push_back(Diagnostic{file_, 0, 0, pointer,
+                                 "duplicate GPU id or alias \"" + key + "\" (also " + it->second + ")"});
+    }
+  }
+
+ private:
+  Diagnostics* out_;
+  std::string file_;
+  std::map<std::string, std::string, std::less<>> first_use_;
+};
+
+/// The "aliases" array: non-empty strings, each claimed in `names`.
+std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names) {
+  std::vector<std::string> aliases;
+  const json* array = r.optional_array("aliases");
+  if (!array) return aliases;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const json& value = (*array)[i];
+    const std::string pointer = r.pointer("aliases") + "/" + std::to_string(i);
+    if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
+      r.diagnostics().push_back(Diagnostic{r.file(), 0, 0, pointer,
+                                           "expected a non-empty string (got " + describe_json(value) + ")"});
+      continue;
+    }
+    aliases.push_back(value.get<std::string>());
+    names.claim(aliases.back(), pointer);
+  }
+  return aliases;
+}
+
+GpuSpec read_gpu(JsonReader& r, NameRegistry& names) {
+  GpuSpec gpu;
+  gpu.id = detail::read_nonempty_string(r, "id");
+  names.claim(gpu.id, r.pointer("id"));
+  gpu.aliases = read_aliases(r, names);
+  gpu.name = detail::read_nonempty_string(r, "name");
+  gpu.arch = r.required_enum("arch", arch_table());
+  gpu.form_factor = detail::read_nonempty_string(r, "form_factor");
+  gpu.num_sms = detail::read_int(r, "num_sms", NumberRange::positive());
+  gpu.memory_gib = r.required_number("memory_gib", NumberRange::positive());
+  gpu.memory_bandwidth_gbps = r.required_number("memory_bandwidth_gbps", NumberRange::positive());
+  gpu.fp16_dense_tflops = r.maybe_number("fp16_dense_tflops", NumberRange::positive());
+  gpu.bf16_dense_tflops = r.maybe_number("bf16_dense_tflops", NumberRange::positive());
+  gpu.tdp_w = r.maybe_number("tdp_w", NumberRange::positive());
+  gpu.mig_capable = r.optional_bool("mig_capable", false);
+  gpu.source = detail::read_nonempty_string(r, "source");
+  gpu.as_of = detail::read_date(r, "as_of");
+  r.finish();
+  return gpu;
+}
+
+}  // namespace
+
+GpuCatalog GpuCatalog::load(const std::filesystem::path& file) {
+  const json document = read_json_file(file);
+  const std::string name = file.string();
+  Diagnostics problems;
+  GpuCatalog catalog;
+  JsonReader top(document, "", problems, name);
+  detail::read_schema_version(top);
+  catalog.source_ = detail::read_nonempty_string(top, "source");
+  catalog.as_of_ = detail::read_date(top, "as_of");
+  top.optional_string("note", "");  // free text for maintainers
+  NameRegistry names(problems, name);
+  if (const json* gpus = top.required_array("gpus")) {
+    if (gpus->empty()) top.error("gpus", "must list at least one GPU (got [])");
+    for (std::size_t i = 0; i < gpus->size(); ++i) {
+      JsonReader r((*gpus)[i], "/gpus/" + std::to_string(i), problems, name);
+      catalog.gpus_.push_back(read_gpu(r, names));
+    }
+  }
+  top.finish();
+  if (!problems.empty()) throw ConfigError(std::move(problems));
+  return catalog;
+}
+
+const GpuCatalog& GpuCatalog::shipped() {
+  static const GpuCatalog catalog = load(data_dir() / "gpus.json");
+  return catalog;
+}
+
+const GpuSpec* GpuCatalog::find(std::string_view id_or_alias) const {
+  for (const auto& gpu : gpus_) {
+    if (gpu.id == id_or_alias) return &gpu;
+  }
+  for (const auto& gpu : gpus_) {
+    for (const auto& alias : gpu.aliases) {
+      if (alias == id_or_alias) return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::ids() const {
+  std::vector<std::string> out;
+  out.reserve(gpus_.size());
+  for (const auto& gpu : gpus_) out.push_back(gpu.id);
+  return out;
+}
+
+}  // namespace slicewise::models

@@ -1,0 +1,150 @@
+// Scenario -> JSON (the writing half of scenario/json_io.hpp). Every field is written, optional
+// ones only when set and kind-specific ones only for the kinds that use them, so that
+// parse_scenario(to_json(s)) == s for every valid scenario.
+#include <nlohmann/json.hpp>
+
+#include "scenario/enum_tables.hpp"
+#include "scenario/json_io.hpp"
+#include "scenario/kind_keys.hpp"
+
+namespace slicewise::scenario {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+template <class T>
+void put_if(ordered_json& out, const char* key, const std::optional<T>& value) {
+  if (value) out[key] = *value;
+}
+
+void put_if(ordered_json& out, const char* key, const std::string& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+ordered_json workload_json(const Workload& w) {
+  ordered_json out;
+  out["kind"] = name_of(workload_kind_table(), w.kind);
+  put_if(out, "solo_latency_s", w.solo_latency_s);
+  put_if(out, "reference_gpu", w.reference_gpu);
+  out["gpu_duty_frac"] = w.gpu_duty_frac;
+  out["sm_occupancy_frac"] = w.sm_occupancy_frac;
+  out["mem_bw_frac"] = w.mem_bw_frac;
+  out["memory_gib"] = w.memory_gib;
+  out["max_concurrency"] = w.max_concurrency;
+  if (uses(workload_keys(), "service_dist", w.kind)) {
+    out["service_dist"] = name_of(service_distribution_table(), w.service_dist);
+  }
+  if (w.llm) {
+    out["llm"] = ordered_json{{"params_b", w.llm->params_b},
+                              {"dtype", w.llm->dtype},
+                              {"prompt_tokens", w.llm->prompt_tokens},
+                              {"output_tokens", w.llm->output_tokens}};
+  }
+  return out;
+}
+
+ordered_json load_json(const LoadSpec& l) {
+  ordered_json out;
+  out["kind"] = name_of(load_kind_table(), l.kind);
+  auto use = [&](const char* key) { return uses(load_keys(), key, l.kind); };
+  if (use("rate_per_s")) out["rate_per_s"] = l.rate_per_s;
+  if (use("num_users")) out["num_users"] = l.num_users;
+  if (use("think_time_s")) out["think_time_s"] = l.think_time_s;
+  if (use("trace_file")) out["trace_file"] = l.trace_file;
+  if (use("trace_format")) put_if(out, "trace_format", l.trace_format);
+  if (use("multiplier")) out["multiplier"] = l.multiplier;
+  return out;
+}
+
+ordered_json tenant_json(const Tenant& t) {
+  ordered_json sla;
+  put_if(sla, "latency_s", t.sla.latency_s);
+  if (t.workload.kind == WorkloadKind::llm) {
+    put_if(sla, "ttft_s", t.sla.ttft_s);
+    put_if(sla, "tpot_s", t.sla.tpot_s);
+  }
+  sla["environment"] = name_of(environment_table(), t.sla.environment);
+  put_if(sla, "max_violation_frac", t.sla.max_violation_frac);
+  return ordered_json{{"name", t.name},
+                      {"workload", workload_json(t.workload)},
+                      {"load", load_json(t.load)},
+                      {"sla", sla},
+                      {"isolation", models::to_string(t.isolation)},
+                      {"num_contexts", t.num_contexts},
+                      {"router", name_of(router_policy_table(), t.router)}};
+}
+
+ordered_json setting_json(const TenantStrategySettings& t, models::StrategyKind kind) {
+  ordered_json out = ordered_json::object();
+  auto use = [&](const char* key) { return uses(tenant_setting_keys(), key, kind); };
+  if (use("mig_profile")) put_if(out, "mig_profile", t.mig_profile);
+  if (use("active_thread_pct")) put_if(out, "active_thread_pct", t.active_thread_pct);
+  if (use("gpucores_pct")) put_if(out, "gpucores_pct", t.gpucores_pct);
+  if (use("gpumem_gib")) put_if(out, "gpumem_gib", t.gpumem_gib);
+  if (use("weight")) put_if(out, "weight", t.weight);
+  return out;
+}
+
+ordered_json strategy_json(const StrategySpec& s) {
+  ordered_json out;
+  out["name"] = s.name;
+  out["kind"] = models::to_string(s.kind);
+  out["placement"] = name_of(placement_policy_table(), s.placement);
+  auto use = [&](const char* key) { return uses(strategy_keys(), key, s.kind); };
+  if (use("replicas")) out["replicas"] = s.replicas;
+  if (use("quantum_ms")) put_if(out, "quantum_ms", s.quantum_ms);
+  if (use("switch_cost_ms")) put_if(out, "switch_cost_ms", s.switch_cost_ms);
+  if (use("exact")) out["exact"] = s.exact;
+  if (use("active_thread_pct")) put_if(out, "active_thread_pct", s.active_thread_pct);
+  if (use("pinned_memory_limit_gib")) put_if(out, "pinned_memory_limit_gib", s.pinned_memory_limit_gib);
+  if (use("layout")) out["layout"] = s.layout;
+  if (use("gpucores_pct")) put_if(out, "gpucores_pct", s.gpucores_pct);
+  if (use("gpumem_gib")) put_if(out, "gpumem_gib", s.gpumem_gib);
+  if (use("vgpu_scheduler")) out["vgpu_scheduler"] = name_of(vgpu_scheduler_table(), s.vgpu_scheduler);
+  if (use("timeslice_ms")) put_if(out, "timeslice_ms", s.timeslice_ms);
+  if (!s.tenants.empty()) {
+    ordered_json tenants = ordered_json::object();
+    for (const auto& [name, settings] : s.tenants) tenants[name] = setting_json(settings, s.kind);
+    out["tenants"] = tenants;
+  }
+  if (!s.sidecars.empty()) {
+    ordered_json sidecars = ordered_json::array();
+    for (const auto& c : s.sidecars) sidecars.push_back({{"instance_type", c.instance_type}, {"count", c.count}});
+    out["sidecars"] = sidecars;
+  }
+  return out;
+}
+
+}  // namespace
+
+void to_json(ordered_json& out, const Scenario& s) {
+  out = ordered_json::object();
+  out["schema_version"] = s.schema_version;
+  out["name"] = s.name;
+  out["description"] = s.description;
+  out["seed"] = s.seed;
+  out["horizon_s"] = s.horizon_s;
+  out["warmup_s"] = s.warmup_s;
+  out["metrics_interval_s"] = s.metrics_interval_s;
+  ordered_json fleet = ordered_json::array();
+  for (const auto& e : s.fleet) {
+    // An instance entry's gpu is derived from the price table, not input.
+    fleet.push_back(e.instance_type.empty() ? ordered_json{{"gpu", e.gpu}, {"count", e.count}}
+                                            : ordered_json{{"instance_type", e.instance_type}, {"count", e.count}});
+  }
+  out["fleet"] = fleet;
+  ordered_json tenants = ordered_json::array();
+  for (const auto& t : s.tenants) tenants.push_back(tenant_json(t));
+  out["tenants"] = tenants;
+  ordered_json strategies = ordered_json::array();
+  for (const auto& strategy : s.strategies) strategies.push_back(strategy_json(strategy));
+  out["strategies"] = strategies;
+  ordered_json pricing;
+  pricing["table"] = s.pricing.table;
+  put_if(pricing, "region", s.pricing.region);
+  pricing["option"] = pricing::to_string(s.pricing.option);
+  out["pricing"] = pricing;
+}
+
+}  // namespace slicewise::scenario

@@ -1,0 +1,119 @@
+// The GPU catalog: the shipped data/gpus.json and the strict loader's messages.
+#include "models/gpu_catalog.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+
+namespace slicewise::models {
+namespace {
+
+const std::string kData = std::string(SW_TEST_DATA_DIR) + "/models/";
+
+/// what() of the ConfigError that loading `file` throws, or "" when it loads.
+std::string load_error(const std::string& file) {
+  try {
+    GpuCatalog::load(file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GpuCatalog, ShippedCatalogListsEveryReferenceGpuInOrder) {
+  const std::vector<std::string> expected = {
+      "A30-24GB",     "A100-40GB",  "A100-80GB",   "A100-PCIe-80GB", "H100-SXM-80GB", "H100-PCIe-80GB",
+      "H100-NVL-94GB", "H200",      "GH200-96GB",  "GH200-144GB",    "B200",          "L40S",
+      "L4",           "T4",         "A10G",        "V100-16GB",      "V100-32GB"};
+  EXPECT_EQ(GpuCatalog::shipped().ids(), expected);
+  EXPECT_EQ(GpuCatalog::shipped().as_of(), "2026-11-22");
+  EXPECT_FALSE(GpuCatalog::shipped().source().empty());
+}
+
+TEST(GpuCatalog, FindsGpusByIdAndByThePriceTableNames) {
+  const auto& catalog = GpuCatalog::shipped();
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"A100-80GB", "A100-80GB"},          {"A100-SXM4-80GB", "A100-80GB"},   {"A100-80GB PCIe", "A100-PCIe-80GB"},
+      {"A100-SXM4-40GB", "A100-40GB"},     {"H100-80GB", "H100-SXM-80GB"},    {"H100 SXM 80GB", "H100-SXM-80GB"},
+      {"H100 NVL 94GB", "H100-NVL-94GB"},  {"H200-141GB", "H200"},            {"GH200-144GB-HBM3e", "GH200-144GB"},
+      {"B200-180GB", "B200"},              {"V100-SXM2-32GB", "V100-32GB"}};
+  for (const auto& [name, id] : names) {
+    const GpuSpec* gpu = catalog.find(name);
+    ASSERT_NE(gpu, nullptr) << name;
+    EXPECT_EQ(gpu->id, id) << name;
+  }
+  EXPECT_EQ(catalog.find("A100"), nullptr);
+  EXPECT_EQ(catalog.find("a100-80gb"), nullptr);  // exact match only
+}
+
+TEST(GpuCatalog, ShippedFiguresMatchTheReference) {
+  const auto& catalog = GpuCatalog::shipped();
+  const GpuSpec& a100 = *catalog.find("A100-80GB");
+  EXPECT_EQ(a100.name, "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(a100.arch, "ampere");
+  EXPECT_EQ(a100.num_sms, 108);
+  EXPECT_EQ(a100.memory_gib, 80);
+  EXPECT_EQ(a100.memory_bandwidth_gbps, 2000);
+  EXPECT_EQ(a100.fp16_dense_tflops, 312);
+  EXPECT_EQ(a100.tdp_w, 400);
+  EXPECT_TRUE(a100.mig_capable);
+  const GpuSpec& l40s = *catalog.find("L40S");
+  EXPECT_EQ(l40s.num_sms, 142);
+  EXPECT_EQ(l40s.memory_gib, 48);
+  EXPECT_EQ(l40s.bf16_dense_tflops, 362);
+  EXPECT_FALSE(l40s.mig_capable);
+  EXPECT_EQ(catalog.find("V100-16GB")->memory_gib, 16);
+  EXPECT_EQ(catalog.find("V100-32GB")->memory_gib, 32);
+  EXPECT_EQ(catalog.find("H100-PCIe-80GB")->num_sms, 114);
+}
+
+TEST(GpuCatalog, FiguresTheReferenceLacksStayAbsent) {
+  const auto& catalog = GpuCatalog::shipped();
+  const GpuSpec& nvl = *catalog.find("H100-NVL-94GB");
+  EXPECT_FALSE(nvl.fp16_dense_tflops.has_value());
+  EXPECT_FALSE(nvl.bf16_dense_tflops.has_value());
+  EXPECT_FALSE(nvl.tdp_w.has_value());
+  for (const char* id : {"GH200-96GB", "GH200-144GB", "B200"}) EXPECT_FALSE(catalog.find(id)->tdp_w.has_value()) << id;
+  for (const char* id : {"T4", "V100-16GB", "V100-32GB"}) {
+    EXPECT_FALSE(catalog.find(id)->bf16_dense_tflops.has_value()) << id;
+    EXPECT_TRUE(catalog.find(id)->fp16_dense_tflops.has_value()) << id;
+  }
+}
+
+TEST(GpuCatalog, EveryEntryNamesItsSourceAndDate) {
+  for (const auto& gpu : GpuCatalog::shipped().gpus()) {
+    EXPECT_NE(gpu.source.find("via ../shared/reference/gpus.json"), std::string::npos) << gpu.id;
+    EXPECT_FALSE(gpu.as_of.empty()) << gpu.id;
+  }
+}
+
+TEST(GpuCatalog, ReportsEveryBadFieldAtOnce) {
+  const std::string file = kData + "gpus-bad-fields.json";
+  EXPECT_EQ(load_error(file),
+            file + ": /gpus/0/arch: unknown \"hoper\"; expected volta|turing|ampere|ada|hopper|blackwell (did you mean "
+                   "\"hopper\"?)\n" +
+                file + ": /gpus/0: missing required key \"num_sms\"\n" +
+                file + ": /gpus/0/num_smz: unknown key (did you mean \"num_sms\"?)\n" +
+                file + ": /gpus/1/aliases/0: duplicate GPU id or alias \"X100\" (also /gpus/0/id)\n" +
+                file + ": /gpus/1/aliases/1: expected a non-empty string (got \"\")\n" +
+                file + ": /gpus/1/num_sms: must be > 0 (got -4)\n" +
+                file + ": /gpus/1/memory_gib: must be > 0 (got 0)\n" +
+                file + ": /gpus/1/as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"22/11/2026\")");
+}
+
+TEST(GpuCatalog, RejectsAnotherSchemaVersionAndAnEmptyList) {
+  const std::string file = kData + "gpus-schema-version-2.json";
+  EXPECT_EQ(load_error(file), file + ": /schema_version: unsupported schema version (got 2; supported: 1)\n" +
+                                  file + ": /gpus: must list at least one GPU (got [])\n" +
+                                  file + ": /gpu: unknown key (did you mean \"gpus\"?)");
+}
+
+TEST(GpuCatalog, MissingFileIsAConfigError) {
+  EXPECT_THROW(GpuCatalog::load(kData + "no-such-file.json"), ConfigError);
+}
+
+}  // namespace
+}  // namespace slicewise::models

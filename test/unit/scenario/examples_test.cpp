@@ -1,0 +1,72 @@
+// Every scenario in examples/ loads cleanly against the shipped catalogs and round-trips.
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "scenario_test_util.hpp"
+
+namespace slicewise::scenario {
+namespace {
+
+std::vector<std::filesystem::path> example_files() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(SW_SOURCE_DIR) / "examples")) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(ScenarioExamples, TheThreeExamplesExist) {
+  std::vector<std::string> names;
+  for (const auto& file : example_files()) names.push_back(file.filename().string());
+  for (const char* expected : {"seed-l40s-timeslicing.json", "ten-light-jobs-a100.json", "mixed-mig-h100.json"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  }
+}
+
+TEST(ScenarioExamples, EveryExampleLoadsAndRoundTrips) {
+  for (const auto& file : example_files()) {
+    SCOPED_TRACE(file.string());
+    Scenario s;
+    try {
+      s = load_scenario(file);
+    } catch (const ConfigError& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
+    EXPECT_EQ(s.source_file, file);
+    nlohmann::ordered_json out;
+    to_json(out, s);
+    Scenario back = parse_scenario(nlohmann::json::parse(out.dump()), file.string());
+    // load_scenario fills an instance entry's gpu from the price table; the JSON carries only the type.
+    for (std::size_t i = 0; i < back.fleet.size() && i < s.fleet.size(); ++i) {
+      if (!back.fleet[i].instance_type.empty()) back.fleet[i].gpu = s.fleet[i].gpu;
+    }
+    EXPECT_EQ(back, s);
+  }
+}
+
+TEST(ScenarioExamples, SeedExampleIsTheMeasuredPair) {
+  const Scenario s = load_scenario(std::filesystem::path(SW_SOURCE_DIR) / "examples/seed-l40s-timeslicing.json");
+  ASSERT_EQ(s.fleet.size(), 1u);
+  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2}));
+  ASSERT_EQ(s.tenants.size(), 2u);
+  EXPECT_EQ(s.tenants[0].workload.solo_latency_s, 0.609);
+  EXPECT_EQ(s.tenants[1].workload.solo_latency_s, 1.135);
+  for (const auto& t : s.tenants) {
+    EXPECT_DOUBLE_EQ(t.workload.memory_gib, 0.4 * 48);
+    EXPECT_EQ(t.workload.max_concurrency, 16);
+    EXPECT_LE(t.workload.llm->prompt_tokens, 256);
+    EXPECT_LE(t.workload.llm->prompt_tokens + t.workload.llm->output_tokens, 512);
+    EXPECT_EQ(t.sla.latency_s, 2.0);
+  }
+  ASSERT_EQ(s.strategies.size(), 2u);
+  EXPECT_EQ(s.strategies[1].replicas, 10);
+  EXPECT_EQ(s.strategies[1].sidecars, (std::vector<Sidecar>{{"t3.large", 2}}));
+}
+
+}  // namespace
+}  // namespace slicewise::scenario

@@ -1,0 +1,198 @@
+// Scenario JSON: defaults of a minimal document and to_json/parse round trips.
+#include "scenario/json_io.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "scenario/enum_tables.hpp"
+#include "scenario_test_util.hpp"
+
+namespace slicewise::scenario {
+namespace {
+
+using models::StrategyKind;
+
+Scenario round_trip(const Scenario& s) {
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  return parse_scenario(nlohmann::json::parse(out.dump()), s.source_file.string());
+}
+
+/// A scenario that sets every field to a non-default value somewhere.
+Scenario rich_scenario() {
+  Scenario s;
+  s.name = "rich";
+  s.description = "every field set";
+  s.seed = 9007199254740992ULL;
+  s.horizon_s = 7200.5;
+  s.warmup_s = 60;
+  s.metrics_interval_s = 15;
+  s.fleet = {{"A100-80GB", "", 3}, {"", "g6e.2xlarge", 2}};
+  s.source_file = "dir/rich.json";
+
+  Tenant llm;
+  llm.name = "llm/one";  // '/' must be escaped in pointers, not in names
+  llm.workload.kind = WorkloadKind::llm;
+  llm.workload.solo_latency_s = 0.609;
+  llm.workload.reference_gpu = "L40S";
+  llm.workload.gpu_duty_frac = 0.8;
+  llm.workload.sm_occupancy_frac = 0.6;
+  llm.workload.mem_bw_frac = 0.7;
+  llm.workload.memory_gib = 19.2;
+  llm.workload.max_concurrency = 16;
+  llm.workload.llm = LlmSpec{3.8, "fp8", 200, 100};
+  llm.load.kind = LoadKind::trace;
+  llm.load.trace_file = "traces/a.csv";
+  llm.load.trace_format = "azure-llm";
+  llm.load.multiplier = 2.5;
+  llm.sla = SlaTargets{2.0, 0.5, 0.05, Environment::customer_facing, 0.02};
+  llm.isolation = models::IsolationLevel::hardware;
+  llm.num_contexts = 2;
+  llm.router = RouterPolicy::least_loaded;
+
+  Tenant batch;
+  batch.name = "batch";
+  batch.workload.solo_latency_s = 3.0;
+  batch.workload.memory_gib = 4;
+  batch.workload.service_dist = ServiceDistribution::exponential;
+  batch.load.kind = LoadKind::closed_loop;
+  batch.load.num_users = 4;
+  batch.load.think_time_s = 0.5;
+  batch.sla.environment = Environment::batch;
+
+  Tenant poisson;
+  poisson.name = "p";
+  poisson.workload.solo_latency_s = 0.1;
+  poisson.workload.memory_gib = 1;
+  poisson.load.rate_per_s = 3.5;
+  poisson.load.multiplier = 0.5;
+  s.tenants = {llm, batch, poisson};
+
+  StrategySpec dedicated;
+  dedicated.name = "dedicated";
+  StrategySpec ts;
+  ts.name = "ts-10";
+  ts.kind = StrategyKind::time_slicing;
+  ts.placement = PlacementPolicy::spread;
+  ts.replicas = 10;
+  ts.quantum_ms = 2;
+  ts.switch_cost_ms = 0.1;
+  ts.exact = true;
+  ts.tenants["batch"].weight = 2;
+  ts.sidecars = {{"t3.large", 2}};
+  StrategySpec mps;
+  mps.name = "mps";
+  mps.kind = StrategyKind::mps;
+  mps.replicas = 8;
+  mps.active_thread_pct = 50;
+  mps.pinned_memory_limit_gib = 20;
+  mps.tenants["p"].active_thread_pct = 25;
+  StrategySpec mig;
+  mig.name = "mig";
+  mig.kind = StrategyKind::mig_time_slicing;
+  mig.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
+  mig.replicas = 4;
+  mig.tenants["llm/one"].mig_profile = "3g.40gb";
+  StrategySpec hami;
+  hami.name = "hami";
+  hami.kind = StrategyKind::hami;
+  hami.gpucores_pct = 30;
+  hami.gpumem_gib = 10;
+  hami.tenants["p"].gpucores_pct = 10;
+  hami.tenants["p"].gpumem_gib = 2;
+  StrategySpec vgpu;
+  vgpu.name = "vgpu";
+  vgpu.kind = StrategyKind::vgpu;
+  vgpu.vgpu_scheduler = VgpuScheduler::fixed_share;
+  vgpu.replicas = 4;
+  vgpu.timeslice_ms = 1;
+  vgpu.switch_cost_ms = 0.05;
+  vgpu.tenants["batch"].weight = 3;
+  s.strategies = {dedicated, ts, mps, mig, hami, vgpu};
+  s.pricing = PricingSpec{"my/prices.json", "us-west-2", pricing::PurchaseOption::spot};
+  return s;
+}
+
+TEST(ScenarioJson, MinimalDocumentTakesEveryDefault) {
+  const Scenario s = parse_scenario(test::minimal_document(), "m.json");
+  EXPECT_EQ(s.source_file, "m.json");
+  EXPECT_EQ(s.schema_version, 1);
+  EXPECT_EQ(s.description, "");
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_EQ(s.horizon_s, 3600.0);
+  EXPECT_EQ(s.warmup_s, 0.0);
+  EXPECT_EQ(s.metrics_interval_s, 60.0);
+  ASSERT_EQ(s.fleet.size(), 1u);
+  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "", 1}));
+  ASSERT_EQ(s.tenants.size(), 1u);
+  const Tenant& t = s.tenants[0];
+  EXPECT_EQ(t.workload.kind, WorkloadKind::generic);
+  EXPECT_EQ(t.workload.reference_gpu, "");
+  EXPECT_EQ(t.workload.gpu_duty_frac, 1.0);
+  EXPECT_EQ(t.workload.sm_occupancy_frac, 1.0);
+  EXPECT_EQ(t.workload.mem_bw_frac, 0.0);
+  EXPECT_EQ(t.workload.max_concurrency, 1);
+  EXPECT_EQ(t.workload.service_dist, ServiceDistribution::fixed);
+  EXPECT_FALSE(t.workload.llm.has_value());
+  EXPECT_EQ(t.load.multiplier, 1.0);
+  EXPECT_EQ(t.sla, SlaTargets{});
+  EXPECT_EQ(t.isolation, models::IsolationLevel::none);
+  EXPECT_EQ(t.num_contexts, 1);
+  EXPECT_EQ(t.router, RouterPolicy::round_robin);
+  ASSERT_EQ(s.strategies.size(), 1u);
+  StrategySpec expected;
+  expected.name = "dedicated";
+  EXPECT_EQ(s.strategies[0], expected);
+  EXPECT_EQ(s.pricing, PricingSpec{});
+  EXPECT_EQ(s.pricing.table, "aws");
+}
+
+TEST(ScenarioJson, LlmDefaultsAndStrategyNameDefaultsToKind) {
+  auto doc = test::minimal_document();
+  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 19.2},
+                                   {"llm", {{"params_b", 3.8}, {"prompt_tokens", 200}, {"output_tokens", 100}}}};
+  doc["strategies"] = {{{"kind", "time_slicing"}}, {{"kind", "mps"}, {"name", "mps-half"}}};
+  const Scenario s = parse_scenario(doc, "s.json");
+  const auto& w = s.tenants[0].workload;
+  EXPECT_FALSE(w.solo_latency_s.has_value());
+  ASSERT_TRUE(w.llm.has_value());
+  EXPECT_EQ(*w.llm, (LlmSpec{3.8, "bf16", 200, 100}));
+  EXPECT_EQ(s.strategies[0].name, "time_slicing");
+  EXPECT_EQ(s.strategies[0].replicas, 0);
+  EXPECT_FALSE(s.strategies[0].exact);
+  EXPECT_EQ(s.strategies[1].name, "mps-half");
+}
+
+TEST(ScenarioJson, RichScenarioRoundTrips) {
+  const Scenario s = rich_scenario();
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(ScenarioJson, MinimalScenarioRoundTrips) {
+  const Scenario s = parse_scenario(test::minimal_document(), "m.json");
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(ScenarioJson, OutputKeepsFieldOrderAndOmitsUnsetOptionals) {
+  nlohmann::ordered_json out;
+  to_json(out, parse_scenario(test::minimal_document(), "m.json"));
+  EXPECT_EQ(out.dump(),
+            R"({"schema_version":1,"name":"minimal","description":"","seed":1,"horizon_s":3600.0,"warmup_s":0.0,)"
+            R"("metrics_interval_s":60.0,"fleet":[{"gpu":"L40S","count":1}],"tenants":[{"name":"a","workload":)"
+            R"({"kind":"generic","solo_latency_s":0.5,"gpu_duty_frac":1.0,"sm_occupancy_frac":1.0,"mem_bw_frac":0.0,)"
+            R"("memory_gib":8.0,"max_concurrency":1,"service_dist":"fixed"},"load":{"kind":"poisson","rate_per_s":1.0,)"
+            R"("multiplier":1.0},"sla":{"environment":"internal"},"isolation":"none","num_contexts":1,"router":)"
+            R"("round_robin"}],"strategies":[{"name":"dedicated","kind":"dedicated","placement":"pack"}],)"
+            R"("pricing":{"table":"aws","option":"on_demand"}})");
+}
+
+TEST(ScenarioJson, InstanceEntriesWriteOnlyTheInstanceType) {
+  Scenario s = parse_scenario(test::minimal_document(), "m.json");
+  s.fleet = {{"L40S", "g6e.2xlarge", 2}};  // gpu as load_scenario fills it in
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  EXPECT_EQ(out["fleet"].dump(), R"([{"instance_type":"g6e.2xlarge","count":2}])");
+}
+
+}  // namespace
+}  // namespace slicewise::scenario

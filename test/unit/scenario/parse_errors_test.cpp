@@ -1,0 +1,260 @@
+// Phase 1 (parse and type-map) errors: each test asserts the whole message, as ninja does.
+// GCC 12 reports -Warray-bounds false positives inside std::map when json members are assigned
+// strings under JSON_DIAGNOSTICS (GCC bug 105651; the ci preset turns the warning off globally).
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "scenario_test_util.hpp"
+
+namespace slicewise::scenario {
+namespace {
+
+using test::minimal_document;
+using test::parse_error;
+using test::parse_text_error;
+
+TEST(ScenarioParseErrors, MalformedJsonHasLineAndColumn) {
+  EXPECT_EQ(parse_text_error("{\n  \"schema_version\": 1,\n  \"name\": \"x\"\n  \"fleet\": []\n}"),
+            "s.json:4:9: parse error: syntax error while parsing object - unexpected string literal; expected '}'");
+}
+
+TEST(ScenarioParseErrors, DuplicateKey) {
+  EXPECT_EQ(parse_text_error(R"({"schema_version": 1, "name": "a", "name": "b"})"),
+            "s.json: /name: duplicate key (each key may appear once)");
+}
+
+TEST(ScenarioParseErrors, UnknownTopLevelKeySuggestsTheClosest) {
+  auto doc = minimal_document();
+  doc["horizon"] = 60;
+  EXPECT_EQ(parse_error(doc), "s.json: /horizon: unknown key (did you mean \"horizon_s\"?)");
+}
+
+TEST(ScenarioParseErrors, UnknownNestedKeySuggestsTheClosest) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"]["memroy_gib"] = 4;
+  doc["tenants"][0]["workload"].erase("memory_gib");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/workload: missing required key \"memory_gib\"\n"
+            "s.json: /tenants/0/workload/memroy_gib: unknown key (did you mean \"memory_gib\"?)");
+}
+
+TEST(ScenarioParseErrors, UnknownKeyWithoutSuggestionListsTheAllowedKeys) {
+  auto doc = minimal_document();
+  doc["fleet"][0]["xyzzy"] = 1;
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/xyzzy: unknown key; allowed here: gpu, instance_type, count");
+}
+
+TEST(ScenarioParseErrors, BadStrategyKindListsKindsAndSuggests) {
+  auto doc = minimal_document();
+  doc["strategies"][0]["kind"] = "mps2";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/kind: unknown \"mps2\"; expected "
+            "dedicated|time_slicing|mps|mig|mig_time_slicing|hami|vgpu (did you mean \"mps\"?)");
+}
+
+TEST(ScenarioParseErrors, BadIsolationLevel) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["isolation"] = "hardwre";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/isolation: unknown \"hardwre\"; expected none|software|hardware "
+            "(did you mean \"hardware\"?)");
+}
+
+TEST(ScenarioParseErrors, NegativeMemory) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"]["memory_gib"] = -4;
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/workload/memory_gib: must be > 0 (got -4)");
+}
+
+TEST(ScenarioParseErrors, FractionAboveOne) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"]["gpu_duty_frac"] = 1.5;
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/workload/gpu_duty_frac: must be in (0, 1] (got 1.5)");
+}
+
+TEST(ScenarioParseErrors, NonIntegerCount) {
+  auto doc = minimal_document();
+  doc["fleet"][0]["count"] = 2.5;
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/count: expected integer (got 2.5)");
+}
+
+TEST(ScenarioParseErrors, ZeroCount) {
+  auto doc = minimal_document();
+  doc["fleet"][0]["count"] = 0;
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/count: must be >= 1 (got 0)");
+}
+
+TEST(ScenarioParseErrors, WrongType) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["name"] = 7;
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/name: expected string (got 7)");
+}
+
+TEST(ScenarioParseErrors, MissingRequiredKey) {
+  auto doc = minimal_document();
+  doc["tenants"][0].erase("load");
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0: missing required key \"load\"");
+}
+
+TEST(ScenarioParseErrors, SchemaVersionTwoIsUnsupported) {
+  auto doc = minimal_document();
+  doc["schema_version"] = 2;
+  doc["something_new"] = true;  // not reported: version 2 may define it
+  EXPECT_EQ(parse_error(doc), "s.json: /schema_version: unsupported schema version (got 2; supported: 1)");
+}
+
+TEST(ScenarioParseErrors, MissingSchemaVersion) {
+  auto doc = minimal_document();
+  doc.erase("schema_version");
+  EXPECT_EQ(parse_error(doc), "s.json: /: missing required key \"schema_version\" (this slicewise reads version 1)");
+}
+
+TEST(ScenarioParseErrors, FleetEntryWithBothGpuAndInstanceType) {
+  auto doc = minimal_document();
+  doc["fleet"][0]["instance_type"] = "g6e.2xlarge";
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0: give either \"gpu\" or \"instance_type\", not both");
+}
+
+TEST(ScenarioParseErrors, FleetEntryWithNeither) {
+  auto doc = minimal_document();
+  doc["fleet"][0] = {{"count", 2}};
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0: missing required key \"gpu\" or \"instance_type\" (give exactly one)");
+}
+
+TEST(ScenarioParseErrors, EmptyFleet) {
+  auto doc = minimal_document();
+  doc["fleet"] = nlohmann::json::array();
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet: must list at least one entry (got [])");
+}
+
+TEST(ScenarioParseErrors, StrategyKeyOnTheWrongKind) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = {{"kind", "time_slicing"}, {"layout", "7x1g.10gb"}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/layout: unknown key for strategy kind \"time_slicing\" "
+            "(applies to mig, mig_time_slicing)");
+}
+
+TEST(ScenarioParseErrors, TenantSettingOnTheWrongKind) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = {{"kind", "mps"}, {"tenants", {{"a", {{"mig_profile", "1g.10gb"}}}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/tenants/a/mig_profile: unknown key for strategy kind \"mps\" "
+            "(applies to mig, mig_time_slicing)");
+}
+
+TEST(ScenarioParseErrors, MigNeedsALayout) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = {{"kind", "mig"}};
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0: missing required key \"layout\"");
+}
+
+TEST(ScenarioParseErrors, LoadKeyOnTheWrongKind) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "closed_loop"}, {"num_users", 2}, {"rate_per_s", 1}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson)");
+}
+
+TEST(ScenarioParseErrors, InvalidLoadKindGivesOneMessage) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"]["kind"] = "poison";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/kind: unknown \"poison\"; expected poisson|closed_loop|trace "
+            "(did you mean \"poisson\"?)");
+}
+
+TEST(ScenarioParseErrors, LlmObjectOnlyForLlmWorkloads) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"]["llm"] = {{"params_b", 8}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/workload/llm: unknown key for workload kind \"generic\" (applies to llm)");
+}
+
+TEST(ScenarioParseErrors, LlmWorkloadNeedsItsLlmObjectButNoSoloLatency) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 8}};
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/workload: missing required key \"llm\"");
+}
+
+TEST(ScenarioParseErrors, GeneratedLlmLoadNeedsTokenCounts) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"] = {
+      {"kind", "llm"}, {"memory_gib", 8}, {"llm", {{"params_b", 8}, {"output_tokens", 0}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/workload/llm: missing required key \"prompt_tokens\" (a poisson load generates "
+            "requests of this length; only trace loads carry their own)\n"
+            "s.json: /tenants/0/workload/llm/output_tokens: must be > 0 for a poisson load (got 0)");
+}
+
+TEST(ScenarioParseErrors, TtftTargetOnlyForLlmWorkloads) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["sla"] = {{"latency_s", 2}, {"ttft_s", 0.5}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/sla/ttft_s: unknown key for workload kind \"generic\" (applies to llm)");
+}
+
+TEST(ScenarioParseErrors, DuplicateTenantName) {
+  auto doc = minimal_document();
+  doc["tenants"].push_back(doc["tenants"][0]);
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/1/name: duplicate tenant name \"a\" (also /tenants/0/name)");
+}
+
+TEST(ScenarioParseErrors, DuplicateDefaultStrategyName) {
+  auto doc = minimal_document();
+  doc["strategies"] = {{{"kind", "mps"}}, {{"kind", "mps"}, {"active_thread_pct", 50}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/1: duplicate strategy name \"mps\" (also /strategies/0); give each strategy its "
+            "own \"name\"");
+}
+
+TEST(ScenarioParseErrors, WarmupMustEndBeforeTheHorizon) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 60;
+  doc["warmup_s"] = 60;
+  EXPECT_EQ(parse_error(doc), "s.json: /warmup_s: must be < horizon_s (got 60; horizon_s is 60)");
+}
+
+TEST(ScenarioParseErrors, NegativeSeed) {
+  auto doc = minimal_document();
+  doc["seed"] = -1;
+  EXPECT_EQ(parse_error(doc), "s.json: /seed: must be in [0, 9007199254740992] (got -1)");
+}
+
+TEST(ScenarioParseErrors, PercentageAboveHundred) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = {{"kind", "mps"}, {"active_thread_pct", 150}};
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0/active_thread_pct: must be in (0, 100] (got 150)");
+}
+
+TEST(ScenarioParseErrors, TenantThatIsNotAnObject) {
+  auto doc = minimal_document();
+  doc["tenants"].push_back("b");
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/1: expected object (got \"b\")");
+}
+
+TEST(ScenarioParseErrors, SeveralProblemsAreReportedAtOnce) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 0;
+  doc["fleet"][0]["count"] = 1.5;
+  doc["tenants"][0]["workload"]["mem_bw_frac"] = -0.1;
+  doc["tenants"][0]["load"]["rate_per_s"] = "fast";
+  doc["tenants"][0]["sla"] = {{"environment", "prod"}};
+  doc["strategies"][0]["kind"] = "timeslicing";
+  doc["pricing"] = {{"option", "ondemand"}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /horizon_s: must be > 0 (got 0)\n"
+            "s.json: /fleet/0/count: expected integer (got 1.5)\n"
+            "s.json: /tenants/0/workload/mem_bw_frac: must be in [0, 1] (got -0.1)\n"
+            "s.json: /tenants/0/load/rate_per_s: expected number (got \"fast\")\n"
+            "s.json: /tenants/0/sla/environment: unknown \"prod\"; expected "
+            "development|batch|internal|customer_facing\n"
+            "s.json: /strategies/0/kind: unknown \"timeslicing\"; expected "
+            "dedicated|time_slicing|mps|mig|mig_time_slicing|hami|vgpu (did you mean \"time_slicing\"?)\n"
+            "s.json: /pricing/option: unknown \"ondemand\"; expected on_demand|spot|reserved_1y|reserved_3y "
+            "(did you mean \"on_demand\"?)");
+}
+
+}  // namespace
+}  // namespace slicewise::scenario
