@@ -1,0 +1,88 @@
+// The command line driven in-process: exit codes, messages, and the simulate round trip.
+#include "cli/app.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "scenario/result_json.hpp"
+
+namespace slicewise::cli {
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const char* name) { return std::string(SW_SOURCE_DIR) + "/examples/" + name; }
+
+TEST(Cli, VersionNamesTheLibraries) {
+  const auto r = run({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("slicewise 0.1.0 (SimGrid 3.32", 0), 0u) << r.out;
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(run({}).code, 2);
+  EXPECT_EQ(run({"simulat"}).code, 2);
+  const auto r = run({"mig", "A100-80GB"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "slicewise: mig: one of --layout or --enumerate is required\nRun with --help for more information.\n");
+  EXPECT_EQ(run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "fancy"}).code, 2);
+}
+
+TEST(Cli, HelpOfASubcommandListsItsOptions) {
+  const auto r = run({"simulate", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--progress"), std::string::npos);
+  EXPECT_NE(r.out.find("--jobs"), std::string::npos);
+}
+
+TEST(Cli, BadInputExitsWithOneAndAMessage) {
+  auto r = run({"prices", "--cloud", "awz"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "slicewise prices: --cloud: unknown \"awz\"; expected aws|azure|gcp (did you mean \"aws\"?)\n");
+  r = run({"simulate", example("seed-l40s-timeslicing.json"), "--strategy", "mps"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "slicewise simulate: --strategy: unknown strategy \"mps\"; the scenario has dedicated|time_slicing\n");
+}
+
+TEST(Cli, ValidateSummarisesEachExample) {
+  const auto r = run({"validate", example("seed-l40s-timeslicing.json")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(": ok: 2 tenants, 2 strategies (dedicated, time_slicing); fleet 2 x g6e.2xlarge (L40S)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, SimulateWritesTheMergedResultAndJsonProgress) {
+  const auto out = std::filesystem::temp_directory_path() / "sw_cli_test_result.json";
+  const auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--out", out.string(), "--progress=json",
+                      "--jobs", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto result = scenario::load_result(out);
+  ASSERT_EQ(result.strategies.size(), 2u);
+  EXPECT_EQ(result.strategies[0].name, "dedicated");
+  EXPECT_EQ(result.strategies[1].name, "time_slicing");
+  EXPECT_EQ(result.strategies[0].num_gpus_used, 2);
+  EXPECT_EQ(result.strategies[1].num_gpus_used, 1);
+  // Solo latencies are the inputs: dedicated reproduces them exactly.
+  EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.609, 1e-9);
+  EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 1.135, 1e-9);
+  EXPECT_NE(r.err.find(R"({"event":"progress",)"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("time_slicing"), std::string::npos);
+  std::filesystem::remove(out);
+}
+
+}  // namespace
+}  // namespace slicewise::cli
