@@ -184,6 +184,7 @@ int run_simulate(const SimulateOptions& given, Io io) {
 
   scenario::SimResult merged;
   merged.scenario = scenario.name;
+  merged.input = scenario;
   merged.seed = scenario.seed;
   merged.horizon_s = scenario.horizon_s;
   bool any_failed = false;

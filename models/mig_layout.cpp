@@ -120,38 +120,37 @@ std::string collision_reason(const MigGpu& gpu, const std::vector<const MigProfi
   return reason;
 }
 
-/// The rule checks after name resolution, in the documented order, then the slot search.
-MigPlacement place_profiles(const MigGpu& gpu, const std::vector<const MigProfile*>& chosen) {
-  MigPlacement result;
+/// The counting rules, in the documented order: max_instances per profile, one +me instance per
+/// GPU, compute slices. "" when none is broken.
+std::string counting_violation(const MigGpu& gpu, const std::vector<const MigProfile*>& chosen) {
   std::map<const MigProfile*, int> counts;
   std::vector<std::string> media;
   int compute = 0;
-  int memory = 0;
   for (const MigProfile* profile : chosen) {
     ++counts[profile];
     compute += profile->compute_slices;
-    memory += profile->memory_slices;
     if (profile->media_extensions && counts[profile] == 1) media.push_back(profile->name);
   }
   for (const MigProfile* profile : chosen) {
     if (counts[profile] > profile->max_instances) {
-      result.reason = profile->name + " allows at most " + std::to_string(profile->max_instances) + " instance" +
-                      (profile->max_instances == 1 ? "" : "s") + " per GPU (got " + std::to_string(counts[profile]) + ")";
-      return result;
+      return profile->name + " allows at most " + std::to_string(profile->max_instances) + " instance" +
+             (profile->max_instances == 1 ? "" : "s") + " per GPU (got " + std::to_string(counts[profile]) + ")";
     }
   }
   if (media.size() > 1) {
-    result.reason = "at most one +me (media extensions) instance per GPU (got " + std::to_string(media.size()) + ": " +
-                    join(media, ", ") + ")";
-    return result;
+    return "at most one +me (media extensions) instance per GPU (got " + std::to_string(media.size()) + ": " +
+           join(media, ", ") + ")";
   }
   if (compute > gpu.compute_slices) {
-    result.reason = "needs " + std::to_string(compute) + " compute slices; " + gpu.gpu_id + " has " +
-                    std::to_string(gpu.compute_slices);
-    return result;
+    return "needs " + std::to_string(compute) + " compute slices; " + gpu.gpu_id + " has " +
+           std::to_string(gpu.compute_slices);
   }
-  // Placement order: most memory slices first, then the most constrained (fewest starts); equal
-  // profiles adjacent so that the search can skip their permutations.
+  return {};
+}
+
+/// Positions of `chosen` in placement order: most memory slices first, then the most constrained
+/// (fewest starts); equal profiles adjacent so that the search can skip their permutations.
+std::vector<std::size_t> placement_order(const std::vector<const MigProfile*>& chosen) {
   std::vector<std::size_t> position(chosen.size());
   for (std::size_t i = 0; i < position.size(); ++i) position[i] = i;
   std::stable_sort(position.begin(), position.end(), [&](std::size_t a, std::size_t b) {
@@ -162,8 +161,21 @@ MigPlacement place_profiles(const MigGpu& gpu, const std::vector<const MigProfil
     if (x.compute_slices != y.compute_slices) return x.compute_slices > y.compute_slices;
     return x.name < y.name;
   });
+  return position;
+}
+
+/// The rule checks after name resolution, then the slot search.
+MigPlacement place_profiles(const MigGpu& gpu, const std::vector<const MigProfile*>& chosen) {
+  MigPlacement result;
+  result.reason = counting_violation(gpu, chosen);
+  if (!result.reason.empty()) return result;
+  const std::vector<std::size_t> position = placement_order(chosen);
   std::vector<const MigProfile*> order;
-  for (std::size_t i : position) order.push_back(chosen[i]);
+  int memory = 0;
+  for (std::size_t i : position) {
+    order.push_back(chosen[i]);
+    memory += chosen[i]->memory_slices;
+  }
   SlotSearch search(order);
   if (!search.run()) {
     result.reason = collision_reason(gpu, order, search, memory);
@@ -225,6 +237,35 @@ bool split_count(std::string_view part, int& count, std::string& name, std::stri
     return false;
   }
   return true;
+}
+
+/// The layouts of `valid` (instance counts per candidate) to which no candidate can be added, as
+/// canonical text sorted by total compute slices (descending), then text.
+std::vector<std::string> maximal_layouts(const std::set<std::vector<int>>& valid,
+                                         const std::vector<const MigProfile*>& candidates) {
+  std::vector<std::pair<int, std::string>> maximal;  // (total compute slices, canonical text)
+  for (const auto& layout : valid) {
+    bool extendable = false;
+    for (std::size_t i = 0; i < layout.size() && !extendable; ++i) {
+      auto bigger = layout;
+      ++bigger[i];
+      extendable = valid.count(bigger) > 0;
+    }
+    if (extendable) continue;
+    std::vector<std::string> names;
+    int compute = 0;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      names.insert(names.end(), static_cast<std::size_t>(layout[i]), candidates[i]->name);
+      compute += layout[i] * candidates[i]->compute_slices;
+    }
+    maximal.emplace_back(compute, canonical_mig_layout(std::move(names)));
+  }
+  std::sort(maximal.begin(), maximal.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::vector<std::string> out;
+  out.reserve(maximal.size());
+  for (auto& entry : maximal) out.push_back(std::move(entry.second));
+  return out;
 }
 
 }  // namespace
@@ -333,31 +374,7 @@ std::vector<std::string> enumerate_mig_layouts(const MigGpu& gpu, bool include_m
     counts[i] = 0;
   };
   visit(visit, 0, 0, 0);
-
-  // Maximal: adding one more instance of any candidate gives no valid layout.
-  std::vector<std::pair<int, std::string>> maximal;  // (total compute slices, canonical text)
-  for (const auto& layout : valid) {
-    bool extendable = false;
-    for (std::size_t i = 0; i < layout.size() && !extendable; ++i) {
-      auto bigger = layout;
-      ++bigger[i];
-      extendable = valid.count(bigger) > 0;
-    }
-    if (extendable) continue;
-    std::vector<std::string> names;
-    int compute = 0;
-    for (std::size_t i = 0; i < layout.size(); ++i) {
-      names.insert(names.end(), static_cast<std::size_t>(layout[i]), candidates[i]->name);
-      compute += layout[i] * candidates[i]->compute_slices;
-    }
-    maximal.emplace_back(compute, canonical_mig_layout(std::move(names)));
-  }
-  std::sort(maximal.begin(), maximal.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-  std::vector<std::string> out;
-  out.reserve(maximal.size());
-  for (auto& entry : maximal) out.push_back(std::move(entry.second));
-  return out;
+  return maximal_layouts(valid, candidates);
 }
 
 }  // namespace slicewise::models

@@ -5,12 +5,13 @@
 
 #include "core/error.hpp"
 #include "core/json_file.hpp"
+#include "scenario/json_io.hpp"
 
 namespace slicewise::scenario {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, p90, p95, p99, max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
-                                                num_completed, num_dropped, num_unfinished, throughput_per_s, latency_s,
+                                                num_completed, num_dropped, num_unfinished, throughput_per_s, gpu_work_s, latency_s,
                                                 queue_delay_s, ttft_s, tpot_s, sla_violations, sla_violation_frac,
                                                 sla_max_violation_frac, sla_met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
@@ -20,7 +21,22 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_b
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrategyResult, name, kind, num_gpus_used, fleet_busy_frac,
                                                 fleet_sm_util_frac, issues, tenants, devices, series, simulated_s,
                                                 num_events)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimResult, schema_version, scenario, seed, horizon_s, strategies)
+void to_json(nlohmann::json& out, const SimResult& value) {
+  nlohmann::ordered_json input;
+  to_json(input, value.input);
+  out = nlohmann::json{{"schema_version", value.schema_version}, {"scenario", value.scenario}, {"seed", value.seed},
+                       {"horizon_s", value.horizon_s}, {"strategies", value.strategies},
+                       {"input", nlohmann::json::parse(input.dump())}};
+}
+
+void from_json(const nlohmann::json& in, SimResult& value) {
+  value.schema_version = in.value("schema_version", 0);
+  value.scenario = in.value("scenario", std::string());
+  value.seed = in.value("seed", std::uint64_t{0});
+  value.horizon_s = in.value("horizon_s", 0.0);
+  value.strategies = in.at("strategies").get<std::vector<StrategyResult>>();
+  if (in.contains("input")) value.input = parse_scenario(in.at("input"), "<result input>");
+}
 
 std::string result_to_text(const SimResult& result) {
   nlohmann::json out = result;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/scenario.hpp"
+
 namespace slicewise::scenario {
 
 /// Distribution summary of a latency-like quantity, seconds. Percentiles come from a log-bucketed
@@ -30,6 +32,7 @@ struct TenantResult {
   std::int64_t num_dropped = 0;      ///< arrived for a tenant with no placed context
   std::int64_t num_unfinished = 0;   ///< still queued or in service when the run stopped
   double throughput_per_s = 0.0;     ///< completed / measured window
+  double gpu_work_s = 0.0;           ///< solo GPU seconds of the completed requests (reference GPU): chargeback weight
   Distribution latency_s;            ///< arrival -> completion
   Distribution queue_delay_s;        ///< arrival -> start of service
   Distribution ttft_s;               ///< LLM: arrival -> end of prefill
@@ -82,6 +85,7 @@ struct StrategyResult {
 struct SimResult {
   int schema_version = 1;
   std::string scenario;
+  Scenario input;          ///< the scenario simulated, so that a result can be re-priced on its own
   std::uint64_t seed = 0;
   double horizon_s = 0.0;
   std::vector<StrategyResult> strategies;

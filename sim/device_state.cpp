@@ -161,6 +161,8 @@ bool DeviceState::complete_due(double now) {
           }
         }
         if (violated) ++stats.sla_violations;
+        const auto& shape = *tenant.shape;
+        stats.gpu_work_s += shape.duty * (shape.first_phase_s(record) + shape.decode_phase_s(record));
       }
       const int user = request.user;
       free_requests_.push_back(index);

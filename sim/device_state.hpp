@@ -29,6 +29,7 @@ struct TenantStats {
   std::int64_t num_dropped = 0;
   std::int64_t num_unfinished = 0;
   std::int64_t sla_violations = 0;
+  double gpu_work_s = 0.0;  ///< GPU seconds (on the reference GPU) of the measured completed requests
   std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
 };
 

@@ -307,6 +307,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   // --- results ---
   scenario::SimResult result;
   result.scenario = scenario.name;
+  result.input = scenario;
   result.seed = scenario.seed;
   result.horizon_s = scenario.horizon_s;
   scenario::StrategyResult out;
@@ -331,6 +332,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     r.num_dropped = stats.num_dropped;
     r.num_unfinished = unfinished[t];
     r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
+    r.gpu_work_s = stats.gpu_work_s;
     r.latency_s = stats.latency.summary();
     r.queue_delay_s = stats.queue_delay.summary();
     r.ttft_s = stats.ttft.summary();

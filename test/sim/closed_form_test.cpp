@@ -66,6 +66,7 @@ TEST(ClosedForm, MigSliceCapacityFollowsSmsForComputeAndMemorySlicesForBandwidth
   auto s = make_scenario("A100-80GB", 1, 200.0);
   s.tenants = {generic_tenant("compute", 1.0, 1.0, 0.0)};
   s.strategies = {strategy(StrategyKind::mig, "7g.80gb"), strategy(StrategyKind::mig, "1g.10gb")};
+  s.strategies[1].name = "mig-1g";
   const double on_7g = simulate(s, 0).strategies[0].tenants[0].latency_s.mean;
   const double on_1g = simulate(s, 1).strategies[0].tenants[0].latency_s.mean;
   EXPECT_NEAR(on_7g / on_1g, 14.0 / 98.0, 1e-9);  // GPU-busy part runs at 14/98 of its 7g speed
