@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -36,6 +37,11 @@ QTableView* make_table_view(QAbstractItemModel* model, const QString& object_nam
   view->verticalHeader()->hide();
   view->horizontalHeader()->setStretchLastSection(true);
   return view;
+}
+
+/// "1 tenant", "2 tenants".
+QString count_text(std::size_t count, const QString& one, const QString& many) {
+  return QStringLiteral("%1 %2").arg(count).arg(count == 1 ? one : many);
 }
 
 }  // namespace
@@ -132,19 +138,22 @@ void MainWindow::show_scenario(const scenario::Scenario& scenario, const QString
   diagnostics_list_->hide();
   setWindowTitle(tr("%1 - slicewise").arg(name));
   setWindowFilePath(path);
-  statusBar()->showMessage(tr("Loaded %1: %n tenant(s), ", nullptr, static_cast<int>(scenario.tenants.size())).arg(path) +
-                           tr("%n strategy(ies)", nullptr, static_cast<int>(scenario.strategies.size())));
+  statusBar()->showMessage(tr("Loaded %1: %2, %3")
+                               .arg(path, count_text(scenario.tenants.size(), tr("tenant"), tr("tenants")),
+                                    count_text(scenario.strategies.size(), tr("strategy"), tr("strategies"))));
 }
 
 void MainWindow::show_diagnostics(const Diagnostics& diagnostics, const QString& path) {
   diagnostics_list_->clear();
+  const QIcon warning_icon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
   for (const Diagnostic& d : diagnostics) {
     auto* item = new QListWidgetItem(to_qstring(d.format()), diagnostics_list_);
     item->setData(Qt::UserRole, to_qstring(d.pointer));
-    item->setForeground(palette().color(QPalette::Text));
+    item->setIcon(warning_icon);
   }
   diagnostics_list_->show();
-  statusBar()->showMessage(tr("Could not load %1: %n problem(s)", nullptr, static_cast<int>(diagnostics.size())).arg(path));
+  statusBar()->showMessage(
+      tr("Could not load %1: %2").arg(path, count_text(diagnostics.size(), tr("problem"), tr("problems"))));
 }
 
 }  // namespace slicewise::gui

@@ -72,7 +72,7 @@ TEST(ClosedForm, MigSliceCapacityFollowsSmsForComputeAndMemorySlicesForBandwidth
   EXPECT_NEAR(on_7g / on_1g, 14.0 / 98.0, 1e-9);  // GPU-busy part runs at 14/98 of its 7g speed
   EXPECT_NEAR(on_7g, 108.0 / 98.0, 1e-9);         // solo was measured on the whole 108-SM GPU
 
-  s.tenants = {generic_tenant("bandwidth", 1.0, 0.0, 1.0)};
+  s.tenants = {generic_tenant("bandwidth", 1.0, 1e-6, 1.0)};  // the format needs some SM occupancy
   const double bw_7g = simulate(s, 0).strategies[0].tenants[0].latency_s.mean;
   const double bw_1g = simulate(s, 1).strategies[0].tenants[0].latency_s.mean;
   EXPECT_NEAR(bw_7g / bw_1g, 1.0 / 8.0, 1e-9);

@@ -1,0 +1,43 @@
+// sw_gui_test's main: a headless QApplication at a fixed DPI (as hotspot's tests/testutils.h),
+// then every test class, or only the one named by the first argument:
+//   sw_gui_test                       all classes
+//   sw_gui_test TenantModelTest -v2   one class, the rest are QTest options
+#include <cstring>
+#include <vector>
+
+#include <QApplication>
+
+#include "gui_test.hpp"
+
+namespace {
+
+struct TestClass {
+  const char* name;
+  int (*run)(int argc, char** argv);
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace slicewise::gui::test;
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
+  qputenv("QT_FONT_DPI", "96");
+  QApplication app(argc, argv);
+
+  const std::vector<TestClass> classes = {
+      {"FleetModelTest", run_fleet_model_test},         {"TenantModelTest", run_tenant_model_test},
+      {"StrategyModelTest", run_strategy_model_test},   {"ScenarioLoaderTest", run_scenario_loader_test},
+      {"MainWindowTest", run_main_window_test},
+  };
+  if (argc > 1 && argv[1][0] != '-') {
+    for (const TestClass& test_class : classes) {
+      if (std::strcmp(argv[1], test_class.name) != 0) continue;
+      argv[1] = argv[0];  // drop the class name: QTest sees "<program> [options]"
+      return test_class.run(argc - 1, argv + 1);
+    }
+  }
+  int failures = 0;
+  for (const TestClass& test_class : classes) failures += test_class.run(argc, argv);
+  return failures == 0 ? 0 : 1;
+}

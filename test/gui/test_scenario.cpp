@@ -1,0 +1,43 @@
+// The in-memory fixture scenario of the GUI tests (see gui_test.hpp).
+#include "gui_test.hpp"
+
+namespace slicewise::gui::test {
+
+scenario::Scenario two_tenant_scenario() {
+  scenario::Scenario s;
+  s.name = "two-tenants";
+  s.description = "Two tenants on L40S, dedicated vs time-slicing.";
+  s.fleet = {{.gpu = "L40S", .instance_type = "", .count = 1},
+             {.gpu = "L40S", .instance_type = "g6e.2xlarge", .count = 2}};
+
+  scenario::Tenant phi;
+  phi.name = "phi-3.5-mini";
+  phi.workload.solo_latency_s = 0.609;
+  phi.workload.memory_gib = 19.2;
+  phi.workload.max_concurrency = 16;
+  phi.load.rate_per_s = 2.0;
+  phi.sla.latency_s = 2.0;
+
+  scenario::Tenant deepseek;
+  deepseek.name = "deepseek-8b";
+  deepseek.workload.kind = scenario::WorkloadKind::llm;
+  deepseek.workload.memory_gib = 24.5;
+  deepseek.workload.llm = scenario::LlmSpec{.params_b = 8.0};
+  deepseek.load = {.kind = scenario::LoadKind::closed_loop, .num_users = 3, .think_time_s = 1.5, .multiplier = 2.0};
+  deepseek.isolation = models::IsolationLevel::software;
+  s.tenants = {phi, deepseek};
+
+  scenario::StrategySpec dedicated;
+  dedicated.name = "dedicated";
+  scenario::StrategySpec time_slicing;
+  time_slicing.name = "ts-10";
+  time_slicing.kind = models::StrategyKind::time_slicing;
+  time_slicing.replicas = 10;
+  time_slicing.quantum_ms = 2.0;
+  time_slicing.sidecars = {{.instance_type = "t3.large", .count = 2}};
+  time_slicing.tenants["phi-3.5-mini"].weight = 2.0;
+  s.strategies = {dedicated, time_slicing};
+  return s;
+}
+
+}  // namespace slicewise::gui::test
