@@ -287,6 +287,8 @@ struct Reader {
     p.table = r.has("table") ? nonempty_string(r, "table", false) : p.table;
     p.region = nonempty_string(r, "region", false);
     p.option = r.optional_enum("option", pricing::PurchaseOption::on_demand, pricing::purchase_option_table());
+    p.monthly_revenue_usd = r.optional_number("monthly_revenue_usd", 0.0, NumberRange::non_negative());
+    p.abandonment_per_100ms_frac = r.optional_number("abandonment_per_100ms_frac", 0.01, NumberRange::fraction());
     r.finish();
     return p;
   }

@@ -144,6 +144,10 @@ void to_json(ordered_json& out, const Scenario& s) {
   pricing["table"] = s.pricing.table;
   put_if(pricing, "region", s.pricing.region);
   pricing["option"] = pricing::to_string(s.pricing.option);
+  if (s.pricing.monthly_revenue_usd > 0.0) pricing["monthly_revenue_usd"] = s.pricing.monthly_revenue_usd;
+  if (s.pricing.abandonment_per_100ms_frac != 0.01) {
+    pricing["abandonment_per_100ms_frac"] = s.pricing.abandonment_per_100ms_frac;
+  }
   out["pricing"] = pricing;
 }
 

@@ -149,6 +149,10 @@ struct PricingSpec {
   std::string table = "aws";   ///< a shipped table name (aws, gcp, azure) or a path to a table file
   std::string region;          ///< "" = the table's first region that lists the instance
   pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
+  /// Business view (SEEDS.md): monthly revenue exposed to latency; 0 = not evaluated.
+  double monthly_revenue_usd = 0.0;
+  /// Share of users lost per 100 ms of added p95 latency (the seed's default 1 %).
+  double abandonment_per_100ms_frac = 0.01;
   bool operator==(const PricingSpec&) const = default;
 };
 

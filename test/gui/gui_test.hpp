@@ -1,6 +1,8 @@
 // Shared by the GUI test classes: their entry points (run by gui_test_main.cpp) and fixtures.
 #pragma once
 
+#include <QByteArray>
+
 #include "scenario/scenario.hpp"
 
 namespace slicewise::gui::test {
@@ -21,5 +23,14 @@ int run_main_window_test(int argc, char** argv);
 /// - strategies: dedicated with defaults; "ts-10" time_slicing with replicas 10, quantum_ms 2,
 ///   sidecars 2×t3.large, and a weight 2 override for phi-3.5-mini
 scenario::Scenario two_tenant_scenario();
+
+/// A valid scenario document "gui-test" ("Two generic tenants on one L40S."): fleet L40S ×1;
+/// tenants "alpha" (solo 0.5 s, 19.2 GiB, poisson 1/s) and "beta" (solo 0.25 s, 8 GiB,
+/// poisson 2/s, SLA 1 s); strategies dedicated and time_slicing (replicas 4); pricing aws.
+QByteArray valid_scenario_json();
+
+/// valid_scenario_json() with a misspelt top-level key: "horizon" for "horizon_s", which the loader
+/// reports as `<file>: /horizon: unknown key (did you mean "horizon_s"?)`.
+QByteArray broken_scenario_json();
 
 }  // namespace slicewise::gui::test

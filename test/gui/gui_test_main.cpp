@@ -2,6 +2,7 @@
 // then every test class, or only the one named by the first argument:
 //   sw_gui_test                       all classes
 //   sw_gui_test TenantModelTest -v2   one class, the rest are QTest options
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
       argv[1] = argv[0];  // drop the class name: QTest sees "<program> [options]"
       return test_class.run(argc - 1, argv + 1);
     }
+    std::fprintf(stderr, "sw_gui_test: unknown test class \"%s\"; expected one of:", argv[1]);
+    for (const TestClass& test_class : classes) std::fprintf(stderr, " %s", test_class.name);
+    std::fprintf(stderr, "\n");
+    return 2;
   }
   int failures = 0;
   for (const TestClass& test_class : classes) failures += test_class.run(argc, argv);

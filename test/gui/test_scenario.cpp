@@ -23,7 +23,10 @@ scenario::Scenario two_tenant_scenario() {
   deepseek.workload.kind = scenario::WorkloadKind::llm;
   deepseek.workload.memory_gib = 24.5;
   deepseek.workload.llm = scenario::LlmSpec{.params_b = 8.0};
-  deepseek.load = {.kind = scenario::LoadKind::closed_loop, .num_users = 3, .think_time_s = 1.5, .multiplier = 2.0};
+  deepseek.load.kind = scenario::LoadKind::closed_loop;
+  deepseek.load.num_users = 3;
+  deepseek.load.think_time_s = 1.5;
+  deepseek.load.multiplier = 2.0;
   deepseek.isolation = models::IsolationLevel::software;
   s.tenants = {phi, deepseek};
 
@@ -38,6 +41,31 @@ scenario::Scenario two_tenant_scenario() {
   time_slicing.tenants["phi-3.5-mini"].weight = 2.0;
   s.strategies = {dedicated, time_slicing};
   return s;
+}
+
+QByteArray valid_scenario_json() {
+  return R"({
+  "schema_version": 1,
+  "name": "gui-test",
+  "description": "Two generic tenants on one L40S.",
+  "horizon_s": 60,
+  "fleet": [{"gpu": "L40S", "count": 1}],
+  "tenants": [
+    {"name": "alpha", "workload": {"kind": "generic", "solo_latency_s": 0.5, "memory_gib": 19.2},
+     "load": {"kind": "poisson", "rate_per_s": 1.0}},
+    {"name": "beta", "workload": {"kind": "generic", "solo_latency_s": 0.25, "memory_gib": 8},
+     "load": {"kind": "poisson", "rate_per_s": 2.0}, "sla": {"latency_s": 1.0}}
+  ],
+  "strategies": [{"kind": "dedicated"}, {"kind": "time_slicing", "replicas": 4}],
+  "pricing": {"table": "aws"}
+}
+)";
+}
+
+QByteArray broken_scenario_json() {
+  QByteArray text = valid_scenario_json();
+  text.replace("\"horizon_s\"", "\"horizon\"");
+  return text;
 }
 
 }  // namespace slicewise::gui::test

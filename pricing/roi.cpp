@@ -1,0 +1,82 @@
+// Fleet costing, savings, chargeback and the business view.
+#include "pricing/roi.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.hpp"
+
+namespace slicewise::pricing {
+
+std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::string_view gpu_id, int num_gpus,
+                                               PurchaseOption option, std::string_view region,
+                                               std::string_view instance_type) {
+  std::optional<CostLine> best;
+  for (const auto& row : table.instances) {
+    if (row.num_gpus <= 0 || row.gpu.value_or("") != gpu_id) continue;
+    if (!region.empty() && row.region != region) continue;
+    if (!instance_type.empty() && row.instance_type != instance_type) continue;
+    const auto price = row.usd_per_hour(option);
+    if (!price) continue;
+    CostLine line;
+    line.role = "gpu";
+    line.instance_type = row.instance_type;
+    line.region = row.region;
+    line.count = num_gpus <= 0 ? 0 : (num_gpus + row.num_gpus - 1) / row.num_gpus;
+    line.num_gpus = line.count * row.num_gpus;
+    line.usd_per_hour_each = *price;
+    line.monthly_usd = line.count * *price * kHoursPerMonth;
+    const double hourly = line.count * *price;
+    const double best_hourly = best ? best->count * best->usd_per_hour_each : 0.0;
+    if (!best || hourly < best_hourly - 1e-12 || (std::abs(hourly - best_hourly) <= 1e-12 && line.count < best->count)) {
+      best = line;
+    }
+  }
+  return best;
+}
+
+std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants) {
+  double total_work = 0.0;
+  for (const auto& t : tenants) total_work += t.gpu_work_s;
+  std::vector<TenantCharge> out;
+  for (const auto& t : tenants) {
+    TenantCharge charge;
+    charge.name = t.name;
+    charge.share_frac = total_work > 0.0 ? t.gpu_work_s / total_work : 1.0 / static_cast<double>(tenants.size());
+    charge.monthly_usd = monthly_usd * charge.share_frac;
+    const double requests_per_month = t.throughput_per_s * kHoursPerMonth * kSecondsPerHour;
+    charge.cost_per_1k_requests_usd = requests_per_month > 0.0 ? charge.monthly_usd / (requests_per_month / 1000.0) : 0.0;
+    out.push_back(std::move(charge));
+  }
+  return out;
+}
+
+void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<TenantUsage>& tenants,
+            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business) {
+  cost.hourly_usd = 0.0;
+  for (const auto& line : cost.lines) cost.hourly_usd += line.count * line.usd_per_hour_each;
+  cost.monthly_usd = cost.hourly_usd * kHoursPerMonth;
+  cost.annual_usd = cost.monthly_usd * kMonthsPerYear;
+  cost.three_year_usd = cost.monthly_usd * 3.0 * kMonthsPerYear;
+  cost.monthly_savings_usd = baseline_monthly_usd - cost.monthly_usd;
+  cost.annual_savings_usd = cost.monthly_savings_usd * kMonthsPerYear;
+  cost.savings_frac = baseline_monthly_usd > 0.0 ? cost.monthly_savings_usd / baseline_monthly_usd : 0.0;
+  double requests_per_s = 0.0;
+  for (const auto& t : tenants) requests_per_s += t.throughput_per_s;
+  const double requests_per_month = requests_per_s * kHoursPerMonth * kSecondsPerHour;
+  cost.cost_per_1k_requests_usd = requests_per_month > 0.0 ? cost.monthly_usd / (requests_per_month / 1000.0) : 0.0;
+  cost.chargeback = chargeback(cost.monthly_usd, tenants);
+
+  // Business view (SEEDS.md): latency increase (ms) / 100 × abandonment × revenue, on the worst
+  // added p95 over the tenants.
+  double added_s = 0.0;
+  for (std::size_t i = 0; i < cost.chargeback.size() && i < baseline_tenants.size(); ++i) {
+    cost.chargeback[i].added_p95_latency_s = tenants[i].p95_latency_s - baseline_tenants[i].p95_latency_s;
+    added_s = std::max(added_s, cost.chargeback[i].added_p95_latency_s);
+  }
+  cost.revenue_at_risk_usd =
+      std::min(1.0, added_s * kMsPerSecond / 100.0 * business.abandonment_per_100ms_frac) * business.monthly_revenue_usd;
+  cost.net_monthly_value_usd = cost.monthly_savings_usd - cost.revenue_at_risk_usd;
+}
+
+}  // namespace slicewise::pricing

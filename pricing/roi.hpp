@@ -1,0 +1,85 @@
+// Money (DESIGN.md §6, docs/roi.md): what a strategy's fleet costs per month, what it saves against
+// the dedicated baseline, what it costs per 1,000 requests, who pays for it (chargeback), and the
+// seed's business view (revenue at risk from added latency). Plain inputs: no simulation types.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pricing/price_table.hpp"
+
+namespace slicewise::pricing {
+
+/// Instances bought to carry a number of GPUs (or CPU sidecars).
+struct CostLine {
+  std::string role;             ///< "gpu" or "sidecar"
+  std::string instance_type;
+  std::string region;
+  int count = 0;                ///< instances
+  int num_gpus = 0;             ///< GPUs they carry in all
+  double usd_per_hour_each = 0.0;
+  double monthly_usd = 0.0;     ///< count × usd_per_hour_each × 730
+  bool operator==(const CostLine&) const = default;
+};
+
+/// The cheapest way to rent `num_gpus` GPUs of `gpu_id` under `option`: for each instance type
+/// carrying that GPU (only `instance_type` when given; only `region` when given), ceil(num_gpus /
+/// GPUs per instance) instances; the lowest hourly total wins, ties go to fewer instances, then to
+/// table order. nullopt when no row has a price under `option`. num_gpus 0 gives a zero line.
+std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::string_view gpu_id, int num_gpus,
+                                               PurchaseOption option, std::string_view region = {},
+                                               std::string_view instance_type = {});
+
+/// Per tenant, what the simulation measured that money is split by.
+struct TenantUsage {
+  std::string name;
+  double gpu_work_s = 0.0;        ///< GPU seconds of completed requests (chargeback weight)
+  double throughput_per_s = 0.0;  ///< completed requests per second
+  double p95_latency_s = 0.0;
+};
+
+/// The business view of the seed's calculator.
+struct BusinessInputs {
+  double monthly_revenue_usd = 0.0;            ///< revenue exposed to latency
+  double abandonment_per_100ms_frac = 0.01;    ///< users lost per 100 ms of added latency (default 1 %)
+};
+
+struct TenantCharge {
+  std::string name;
+  double monthly_usd = 0.0;       ///< share of the strategy's whole monthly cost, idle capacity included
+  double share_frac = 0.0;
+  double cost_per_1k_requests_usd = 0.0;
+  double added_p95_latency_s = 0.0;  ///< p95 under this strategy minus p95 under the baseline
+  bool operator==(const TenantCharge&) const = default;
+};
+
+/// Money of one strategy.
+struct StrategyCost {
+  std::string strategy;
+  std::vector<CostLine> lines;
+  double hourly_usd = 0.0;
+  double monthly_usd = 0.0;                 ///< hourly × 730
+  double annual_usd = 0.0;                  ///< monthly × 12
+  double three_year_usd = 0.0;              ///< monthly × 36
+  double monthly_savings_usd = 0.0;         ///< baseline monthly − monthly
+  double annual_savings_usd = 0.0;          ///< monthly savings × 12
+  double savings_frac = 0.0;                ///< monthly savings / baseline monthly
+  double cost_per_1k_requests_usd = 0.0;    ///< monthly / (requests per month / 1000)
+  double revenue_at_risk_usd = 0.0;         ///< business view, per month
+  double net_monthly_value_usd = 0.0;       ///< monthly savings − revenue at risk
+  std::vector<TenantCharge> chargeback;
+  bool operator==(const StrategyCost&) const = default;
+};
+
+/// Splits `monthly_usd` over tenants in proportion to their GPU work (equally when nobody did any),
+/// so that the charges add up to the whole cost, idle capacity included.
+std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants);
+
+/// Fills the money figures of `cost` (whose `lines` are set) against the baseline's monthly cost,
+/// tenants' usage under this strategy and under the baseline (same order), and the business inputs.
+void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<TenantUsage>& tenants,
+            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business);
+
+}  // namespace slicewise::pricing

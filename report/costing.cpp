@@ -1,0 +1,110 @@
+// Pricing a simulation result.
+#include "report/costing.hpp"
+
+#include <map>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace slicewise::report {
+
+namespace {
+
+std::vector<pricing::TenantUsage> usage_of(const scenario::StrategyResult& strategy) {
+  std::vector<pricing::TenantUsage> out;
+  for (const auto& t : strategy.tenants) out.push_back({t.name, t.gpu_work_s, t.throughput_per_s, t.latency_s.p95});
+  return out;
+}
+
+/// The instance type the scenario's fleet names for a GPU, if any.
+std::string fleet_instance_for(const scenario::Scenario& scenario, const std::string& gpu_id) {
+  for (const auto& entry : scenario.fleet) {
+    if (!entry.instance_type.empty() && entry.gpu == gpu_id) return entry.instance_type;
+  }
+  return {};
+}
+
+std::string option_text(pricing::PurchaseOption option) { return pricing::to_string(option); }
+
+pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
+                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus) {
+  const std::string preferred = fleet_instance_for(scenario, gpu_id);
+  const auto line = pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
+  if (!line) {
+    throw ConfigError(scenario.source_file.string(), "/pricing",
+                      "table \"" + table.name + "\" has no " + option_text(option) + " price for " +
+                          (preferred.empty() ? "any instance with " + gpu_id : preferred) +
+                          (scenario.pricing.region.empty() ? "" : " in " + scenario.pricing.region));
+  }
+  return *line;
+}
+
+}  // namespace
+
+CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
+                       const pricing::PriceTable& table, pricing::PurchaseOption option) {
+  CostReport report;
+  report.table = table.name;
+  report.currency = table.currency;
+  report.as_of = table.as_of;
+  report.region = scenario.pricing.region;
+  report.option = option;
+
+  std::vector<pricing::StrategyCost> costs;
+  for (const auto& strategy : result.strategies) {
+    pricing::StrategyCost cost;
+    cost.strategy = strategy.name;
+    // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
+    std::map<std::string, std::map<int, bool>> gpus;
+    for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
+    for (const auto& [gpu_id, indices] : gpus) {
+      cost.lines.push_back(gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size())));
+    }
+    for (const auto& spec : scenario.strategies) {
+      if (spec.name != strategy.name) continue;
+      for (const auto& sidecar : spec.sidecars) {
+        const auto* row = table.find(sidecar.instance_type, scenario.pricing.region);
+        const auto price = row ? row->usd_per_hour(option) : std::nullopt;
+        if (!price) {
+          throw ConfigError(scenario.source_file.string(), "/pricing",
+                            "table \"" + table.name + "\" has no " + option_text(option) + " price for sidecar " +
+                                sidecar.instance_type);
+        }
+        cost.lines.push_back({"sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price,
+                              sidecar.count * *price * kHoursPerMonth});
+      }
+    }
+    costs.push_back(std::move(cost));
+  }
+
+  // Baseline: the dedicated strategy, else one GPU per context on the fleet's first GPU model.
+  double baseline_monthly = 0.0;
+  std::vector<pricing::TenantUsage> baseline_usage;
+  std::size_t baseline_index = result.strategies.size();
+  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+    if (result.strategies[i].kind == "dedicated") {
+      baseline_index = i;
+      break;
+    }
+  }
+  if (baseline_index < result.strategies.size()) {
+    report.baseline = result.strategies[baseline_index].name;
+    for (const auto& line : costs[baseline_index].lines) baseline_monthly += line.count * line.usd_per_hour_each * kHoursPerMonth;
+    baseline_usage = usage_of(result.strategies[baseline_index]);
+  } else if (!scenario.fleet.empty()) {
+    int contexts = 0;
+    for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
+    const auto line = gpu_line(scenario, table, option, scenario.fleet.front().gpu, contexts);
+    report.baseline = "dedicated (sized: one GPU per context)";
+    baseline_monthly = line.count * line.usd_per_hour_each * kHoursPerMonth;
+  }
+  const pricing::BusinessInputs business{scenario.pricing.monthly_revenue_usd, scenario.pricing.abandonment_per_100ms_frac};
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    pricing::settle(costs[i], baseline_monthly, usage_of(result.strategies[i]),
+                    baseline_usage.empty() ? usage_of(result.strategies[i]) : baseline_usage, business);
+  }
+  report.strategies = std::move(costs);
+  return report;
+}
+
+}  // namespace slicewise::report

@@ -1,0 +1,31 @@
+// Prices a finished simulation: each strategy's fleet (the GPUs its placement used, as the cheapest
+// instances carrying them, plus its sidecars) against the dedicated baseline sized for the same
+// tenants. Shared by `slicewise simulate`, `slicewise roi` and the reports.
+#pragma once
+
+#include <vector>
+
+#include "pricing/price_table.hpp"
+#include "pricing/roi.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+
+namespace slicewise::report {
+
+struct CostReport {
+  std::string table;                        ///< price table name
+  std::string currency;
+  std::string as_of;
+  std::string region;
+  pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
+  std::string baseline;                     ///< strategy the savings are measured against
+  std::vector<pricing::StrategyCost> strategies;  ///< same order as the result's
+};
+
+/// Prices every strategy of `result` with `table` under `option`. The baseline is the result's
+/// dedicated strategy when there is one; otherwise one GPU per placed context, priced the same way.
+/// Throws ConfigError when an instance or GPU has no price under `option`.
+CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
+                       const pricing::PriceTable& table, pricing::PurchaseOption option);
+
+}  // namespace slicewise::report
