@@ -27,11 +27,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   MigOptions mig;
   PricesOptions prices;
   SimulateOptions simulate;
+  RoiOptions roi;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
       {setup_validate(app, validate), [&] { return run_validate(validate, io); }},
       {setup_simulate(app, simulate), [&] { return run_simulate(simulate, io); }},
+      {setup_roi(app, roi), [&] { return run_roi(roi, io); }},
       {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},

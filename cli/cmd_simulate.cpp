@@ -16,6 +16,7 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "report/costing.hpp"
+#include "report/money_tables.hpp"
 #include "report/text_table.hpp"
 #include "scenario/validate.hpp"
 #include "scenario/json_io.hpp"
@@ -228,21 +229,12 @@ int run_simulate(const SimulateOptions& given, Io io) {
   // Money: every strategy's fleet priced against the dedicated baseline.
   const auto price_table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
   const auto costs = report::cost_result(merged, scenario, price_table, scenario.pricing.option);
-  report::TextTable money({{"strategy"}, {"instances"}, {"$/hour", Align::right}, {"$/month", Align::right},
-                           {"saving $/month", Align::right}, {"saving %", Align::right}, {"$/1k requests", Align::right}});
-  for (const auto& cost : costs.strategies) {
-    std::string instances;
-    for (const auto& line : cost.lines) {
-      instances += (instances.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
-    }
-    money.add_row({cost.strategy, instances, report::format_fixed(cost.hourly_usd, 5), report::format_fixed(cost.monthly_usd, 2),
-                   report::format_fixed(cost.monthly_savings_usd, 2), percent(cost.savings_frac),
-                   report::format_fixed(cost.cost_per_1k_requests_usd, 4)});
+  io.out << "\n" << report::money_table_text(costs);
+  if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
+                                                  scenario.pricing.abandonment_per_100ms_frac);
+      !business.empty()) {
+    io.out << "\n" << business;
   }
-  io.out << "\nMonthly cost (" << costs.table << " " << pricing::to_string(costs.option)
-         << (costs.region.empty() ? "" : ", " + costs.region) << ", 730 h/month, prices as of " << costs.as_of
-         << "; savings against " << costs.baseline << "):\n\n"
-         << money.to_text();
   for (const auto& strategy : merged.strategies) {
     for (const auto& issue : strategy.issues) io.out << strategy.name << ": " << issue << "\n";
   }

@@ -62,4 +62,14 @@ struct SimulateOptions {
 CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options);
 int run_simulate(const SimulateOptions& options, Io io);
 
+struct RoiOptions {
+  std::string result;
+  std::string pricing;  ///< table name or file; empty = the scenario's
+  std::string region;   ///< region; empty = the scenario's (none when pricing is given)
+  std::string option;   ///< purchase option; empty = the scenario's
+  bool json = false;
+};
+CLI::App* setup_roi(CLI::App& app, RoiOptions& options);
+int run_roi(const RoiOptions& options, Io io);
+
 }  // namespace slicewise::cli

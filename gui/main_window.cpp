@@ -96,6 +96,7 @@ QWidget* MainWindow::create_central_widget() {
   diagnostics_list_ = new QListWidget(splitter);
   diagnostics_list_->setObjectName(QStringLiteral("diagnosticsList"));
   diagnostics_list_->setWordWrap(true);
+  diagnostics_list_->setIconSize(QSize(16, 16));
   diagnostics_list_->hide();
   splitter->addWidget(diagnostics_list_);
   splitter->setStretchFactor(0, 3);

@@ -23,7 +23,8 @@ class TenantModel;
 
 /// Object names, for tests and style sheets: "scenarioHeader" (QLabel), "scenarioTabs"
 /// (QTabWidget), "fleetView", "tenantView", "strategyView" (QTableView), "diagnosticsList"
-/// (QListWidget, hidden while empty), "openAction", "quitAction" (QAction).
+/// (QListWidget, hidden while empty; each item's text is Diagnostic::format() and its Qt::UserRole
+/// the JSON pointer), "openAction", "quitAction" (QAction).
 class MainWindow : public QMainWindow {
   Q_OBJECT
 

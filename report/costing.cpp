@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -28,7 +30,9 @@ std::string option_text(pricing::PurchaseOption option) { return pricing::to_str
 
 pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
                            pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus) {
-  const std::string preferred = fleet_instance_for(scenario, gpu_id);
+  // The fleet's own instance type when this table sells it; otherwise the cheapest carrier.
+  std::string preferred = fleet_instance_for(scenario, gpu_id);
+  if (!preferred.empty() && !table.find(preferred, scenario.pricing.region)) preferred.clear();
   const auto line = pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
   if (!line) {
     throw ConfigError(scenario.source_file.string(), "/pricing",
@@ -105,6 +109,44 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
   }
   report.strategies = std::move(costs);
   return report;
+}
+
+namespace {
+nlohmann::json line_json(const pricing::CostLine& l) {
+  return {{"role", l.role},   {"instance_type", l.instance_type}, {"region", l.region}, {"count", l.count},
+          {"num_gpus", l.num_gpus}, {"usd_per_hour_each", l.usd_per_hour_each}, {"monthly_usd", l.monthly_usd}};
+}
+}  // namespace
+
+std::string cost_report_to_text(const CostReport& report) {
+  nlohmann::json out = {{"table", report.table},       {"currency", report.currency},
+                        {"as_of", report.as_of},       {"region", report.region},
+                        {"option", pricing::to_string(report.option)}, {"baseline", report.baseline},
+                        {"hours_per_month", kHoursPerMonth}};
+  out["strategies"] = nlohmann::json::array();
+  for (const auto& c : report.strategies) {
+    nlohmann::json s = {{"strategy", c.strategy},
+                        {"hourly_usd", c.hourly_usd},
+                        {"monthly_usd", c.monthly_usd},
+                        {"annual_usd", c.annual_usd},
+                        {"three_year_usd", c.three_year_usd},
+                        {"monthly_savings_usd", c.monthly_savings_usd},
+                        {"annual_savings_usd", c.annual_savings_usd},
+                        {"savings_frac", c.savings_frac},
+                        {"cost_per_1k_requests_usd", c.cost_per_1k_requests_usd},
+                        {"revenue_at_risk_usd", c.revenue_at_risk_usd},
+                        {"net_monthly_value_usd", c.net_monthly_value_usd}};
+    s["lines"] = nlohmann::json::array();
+    for (const auto& l : c.lines) s["lines"].push_back(line_json(l));
+    s["chargeback"] = nlohmann::json::array();
+    for (const auto& t : c.chargeback) {
+      s["chargeback"].push_back({{"tenant", t.name}, {"share_frac", t.share_frac}, {"monthly_usd", t.monthly_usd},
+                                 {"cost_per_1k_requests_usd", t.cost_per_1k_requests_usd},
+                                 {"added_p95_latency_s", t.added_p95_latency_s}});
+    }
+    out["strategies"].push_back(std::move(s));
+  }
+  return out.dump(1) + "\n";
 }
 
 }  // namespace slicewise::report

@@ -28,4 +28,7 @@ struct CostReport {
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
                        const pricing::PriceTable& table, pricing::PurchaseOption option);
 
+/// The report as indented JSON text (keys sorted, trailing newline).
+std::string cost_report_to_text(const CostReport& report);
+
 }  // namespace slicewise::report

@@ -94,10 +94,10 @@ TEST(Cli, SimulatePricesTheSeedCaseToTheCent) {
   const auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--progress=none", "--jobs", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   // 2 x g6e.2xlarge at $2.24208/h vs 1 x g6e.2xlarge + 2 x t3.large at $0.0832/h, 730 h/month.
-  EXPECT_NE(r.out.find("dedicated     2 x g6e.2xlarge                 4.48416  3273.44            0.00       0.0"),
+  EXPECT_NE(r.out.find("dedicated        2  2 x g6e.2xlarge                 4.48416  3273.44            0.00       0.0"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("time_slicing  1 x g6e.2xlarge + 2 x t3.large  2.40848  1758.19         1515.25      46.3"),
+  EXPECT_NE(r.out.find("time_slicing     1  1 x g6e.2xlarge + 2 x t3.large  2.40848  1758.19         1515.25      46.3"),
             std::string::npos)
       << r.out;
 }

@@ -1,0 +1,75 @@
+// `slicewise roi RESULT.json`: re-price a finished simulation (another table, region file or
+// purchase option) without running it again.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/spell.hpp"
+#include "report/costing.hpp"
+#include "report/money_tables.hpp"
+#include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::cli {
+
+CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
+  auto* sub = app.add_subcommand("roi", "Re-price a simulation result: monthly cost, savings, chargeback");
+  sub->add_option("result", options.result, "Result JSON written by `slicewise simulate --out`")->required();
+  sub->add_option("--pricing", options.pricing, "Price table: aws, azure, gcp or a table file (default: the scenario's)");
+  sub->add_option("--region", options.region, "Region (default: the scenario's; none when --pricing is given)");
+  sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y");
+  sub->add_flag("--json", options.json, "Print the cost report as JSON");
+  return sub;
+}
+
+int run_roi(const RoiOptions& options, Io io) {
+  const auto result = scenario::load_result(options.result);
+  scenario::Scenario scenario = result.input;
+  if (scenario.tenants.empty()) {
+    throw ConfigError(options.result, "/input", "the result carries no scenario; re-run `slicewise simulate --out`");
+  }
+  if (!options.pricing.empty()) {
+    scenario.pricing.table = options.pricing;
+    scenario.pricing.region.clear();  // regions are the table's own
+  }
+  if (!options.region.empty()) scenario.pricing.region = options.region;
+  auto option = scenario.pricing.option;
+  if (!options.option.empty()) {
+    std::vector<std::string> names;
+    bool found = false;
+    for (const auto& [name, value] : pricing::purchase_option_table()) {
+      names.push_back(name);
+      if (name == options.option) {
+        option = value;
+        found = true;
+      }
+    }
+    if (!found) {
+      throw ConfigError("slicewise roi", "--option",
+                        "unknown \"" + options.option + "\"; expected " + join(names, "|") +
+                            did_you_mean_suffix(options.option, names));
+    }
+  }
+  // A table given on the command line is resolved from the working directory.
+  scenario.source_file = std::filesystem::path("slicewise roi");
+  const auto catalogs = scenario::Catalogs::shipped();
+  for (auto& entry : scenario.fleet) {
+    if (entry.gpu.empty()) entry.gpu = scenario::fleet_gpu_id(entry, scenario, catalogs);
+  }
+  const auto table = scenario::resolve_price_table(scenario, catalogs);
+  const auto costs = report::cost_result(result, scenario, table, option);
+  if (options.json) {
+    io.out << report::cost_report_to_text(costs);
+    return 0;
+  }
+  io.out << result.scenario << " (" << options.result << ")\n\n" << report::money_table_text(costs) << "\n"
+         << report::chargeback_table_text(costs);
+  if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
+                                                  scenario.pricing.abandonment_per_100ms_frac);
+      !business.empty()) {
+    io.out << "\n" << business;
+  }
+  return 0;
+}
+
+}  // namespace slicewise::cli

@@ -1,0 +1,58 @@
+// Money tables for the terminal.
+#include "report/money_tables.hpp"
+
+#include "report/text_table.hpp"
+
+namespace slicewise::report {
+
+namespace {
+std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
+}  // namespace
+
+std::string money_table_text(const CostReport& costs) {
+  TextTable money({{"strategy"}, {"GPUs", Align::right}, {"instances"}, {"$/hour", Align::right}, {"$/month", Align::right},
+                   {"saving $/month", Align::right}, {"saving %", Align::right}, {"$/year saved", Align::right},
+                   {"$/1k requests", Align::right}});
+  for (const auto& cost : costs.strategies) {
+    std::string instances;
+    int gpus = 0;
+    for (const auto& line : cost.lines) {
+      instances += (instances.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
+      gpus += line.num_gpus;
+    }
+    money.add_row({cost.strategy, std::to_string(gpus), instances.empty() ? "-" : instances, format_fixed(cost.hourly_usd, 5),
+                   format_fixed(cost.monthly_usd, 2), format_fixed(cost.monthly_savings_usd, 2), percent(cost.savings_frac),
+                   format_fixed(cost.annual_savings_usd, 2), format_fixed(cost.cost_per_1k_requests_usd, 4)});
+  }
+  return "Monthly cost (" + costs.table + " " + pricing::to_string(costs.option) +
+         (costs.region.empty() ? "" : ", " + costs.region) + ", 730 h/month, prices as of " + costs.as_of +
+         "; savings against " + costs.baseline + "):\n\n" + money.to_text();
+}
+
+std::string chargeback_table_text(const CostReport& costs) {
+  TextTable table({{"strategy"}, {"tenant"}, {"share %", Align::right}, {"$/month", Align::right},
+                   {"$/1k requests", Align::right}, {"added p95 s", Align::right}});
+  for (const auto& cost : costs.strategies) {
+    bool first = true;
+    for (const auto& charge : cost.chargeback) {
+      table.add_row({first ? cost.strategy : "", charge.name, percent(charge.share_frac), format_fixed(charge.monthly_usd, 2),
+                     format_fixed(charge.cost_per_1k_requests_usd, 4), format_fixed(charge.added_p95_latency_s, 3)});
+      first = false;
+    }
+  }
+  return "Chargeback (monthly cost split by GPU work, idle capacity included):\n\n" + table.to_text();
+}
+
+std::string business_text(const CostReport& costs, double monthly_revenue_usd, double abandonment_per_100ms_frac) {
+  if (monthly_revenue_usd <= 0.0) return {};
+  TextTable table({{"strategy"}, {"saving $/month", Align::right}, {"revenue at risk $/month", Align::right},
+                   {"net value $/month", Align::right}});
+  for (const auto& cost : costs.strategies) {
+    table.add_row({cost.strategy, format_fixed(cost.monthly_savings_usd, 2), format_fixed(cost.revenue_at_risk_usd, 2),
+                   format_fixed(cost.net_monthly_value_usd, 2)});
+  }
+  return "Business view (revenue $" + format_fixed(monthly_revenue_usd, 2) + "/month, " +
+         percent(abandonment_per_100ms_frac) + " % of users lost per 100 ms of added p95):\n\n" + table.to_text();
+}
+
+}  // namespace slicewise::report

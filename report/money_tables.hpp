@@ -1,0 +1,17 @@
+// Terminal tables of a CostReport: the per-strategy money table and the per-tenant chargeback.
+#pragma once
+
+#include <string>
+
+#include "report/costing.hpp"
+
+namespace slicewise::report {
+
+/// Header line + per-strategy table (instances, $/hour, $/month, savings, $/1k requests).
+std::string money_table_text(const CostReport& costs);
+/// Per strategy and tenant: share of the monthly cost, $/1k requests, added p95.
+std::string chargeback_table_text(const CostReport& costs);
+/// Business view lines (only when a monthly revenue is set).
+std::string business_text(const CostReport& costs, double monthly_revenue_usd, double abandonment_per_100ms_frac);
+
+}  // namespace slicewise::report
