@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/spell.hpp"
 #include "sim/platform.hpp"
 
 namespace slicewise::cli {
@@ -39,6 +40,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
   };
 
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    std::vector<std::string> names;
+    for (const auto& [subcommand, handler] : commands) names.push_back(subcommand->get_name());
+    if (std::find(names.begin(), names.end(), args[0]) == names.end()) {
+      err << "slicewise: unknown command \"" << args[0] << "\"; expected " << join(names, "|")
+          << did_you_mean_suffix(args[0], names) << "\nRun with --help for more information.\n";
+      return 2;
+    }
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);
