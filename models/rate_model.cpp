@@ -31,13 +31,18 @@ double RateModel::progress_rate(double duty, double gpu_rate) {
 void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
   const std::size_t n = contexts.size();
   out.assign(n, ContextRate{});
-  phase_.assign(n, 0.0);
+  // Warm start: events change one context at a time, so the last solution is usually close.
+  // A phase is never below its duty (g <= 1 means x >= duty).
+  const bool warm = phase_.size() == n;
+  phase_.resize(n, 0.0);
   share_.assign(n, 0.0);
   active_.clear();
   for (std::size_t i = 0; i < n; ++i) {
     if (contexts[i].active) {
       active_.push_back(static_cast<int>(i));
-      phase_[i] = contexts[i].duty;  // the least it can be: g <= 1 means x >= duty
+      phase_[i] = warm ? std::clamp(phase_[i], contexts[i].duty, 1.0) : contexts[i].duty;
+    } else {
+      phase_[i] = 0.0;
     }
   }
   if (active_.empty()) return;
@@ -65,8 +70,9 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
       change = std::max(change, std::abs(x - phase_[i]));
       phase_[i] = x;
     }
-    // The phases only grow from their lower bound (more contention, more time in GPU phases),
-    // so the iteration is monotone and bounded by 1; a single active context converges at once.
+    // From the lower bound the phases only grow (more contention, more time in GPU phases), so
+    // the iteration is monotone and bounded by 1; from a warm start it contracts to the same fixed
+    // point. A single active context converges at once.
     if (change < kTolerance || active_.size() == 1) break;
   }
 
