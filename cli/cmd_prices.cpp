@@ -37,9 +37,7 @@ int run_prices(const PricesOptions& options, Io io) {
   if (!options.cloud.empty() && !pricing::find_shipped_price_table(options.cloud)) {
     std::vector<std::string> names;
     for (const auto& table : tables) names.push_back(table.name);
-    throw ConfigError("slicewise prices", "--cloud",
-                      "unknown \"" + options.cloud + "\"; expected " + join(names, "|") +
-                          did_you_mean_suffix(options.cloud, names));
+    throw ConfigError("slicewise prices", "--cloud", unknown_choice(options.cloud, names));
   }
 
   using report::Align;

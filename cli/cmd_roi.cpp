@@ -45,9 +45,7 @@ int run_roi(const RoiOptions& options, Io io) {
       }
     }
     if (!found) {
-      throw ConfigError("slicewise roi", "--option",
-                        "unknown \"" + options.option + "\"; expected " + join(names, "|") +
-                            did_you_mean_suffix(options.option, names));
+      throw ConfigError("slicewise roi", "--option", unknown_choice(options.option, names));
     }
   }
   // A table given on the command line is resolved from the working directory.

@@ -188,7 +188,7 @@ int JsonReader::choose(std::string_view key, const std::vector<std::string>& nam
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == text) return static_cast<int>(i);
   }
-  error(key, "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
+  error(key, unknown_choice(text, names));
   return required ? 0 : -2;
 }
 

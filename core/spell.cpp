@@ -40,6 +40,10 @@ std::string did_you_mean_suffix(std::string_view word, const std::vector<std::st
   return best ? " (did you mean \"" + *best + "\"?)" : std::string();
 }
 
+std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed) {
+  return "unknown \"" + std::string(value) + "\"; expected " + join(allowed, "|") + did_you_mean_suffix(value, allowed);
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -19,6 +19,9 @@ std::optional<std::string> did_you_mean(std::string_view word, const std::vector
 /// " (did you mean \"x\"?)" or "" when nothing is close.
 std::string did_you_mean_suffix(std::string_view word, const std::vector<std::string>& candidates);
 
+/// `unknown "X"; expected a|b|c (did you mean "b"?)`: the message for a value outside a fixed set.
+std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed);
+
 /// Joins with a separator: join({"a","b"}, "|") == "a|b".
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
