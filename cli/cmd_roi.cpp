@@ -18,6 +18,8 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   sub->add_option("--pricing", options.pricing, "Price table: aws, azure, gcp or a table file (default: the scenario's)");
   sub->add_option("--region", options.region, "Region (default: the scenario's; none when --pricing is given)");
   sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y");
+  sub->add_option("--onprem", options.onprem,
+                  "Also compare buying servers: \"onprem\" (the shipped table) or an on-prem table file");
   sub->add_flag("--json", options.json, "Print the cost report as JSON");
   return sub;
 }
@@ -62,6 +64,11 @@ int run_roi(const RoiOptions& options, Io io) {
   }
   io.out << result.scenario << " (" << options.result << ")\n\n" << report::money_table_text(costs) << "\n"
          << report::chargeback_table_text(costs);
+  if (!options.onprem.empty()) {
+    const auto onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table()
+                                                   : pricing::OnPremTable::load(options.onprem);
+    io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, onprem, costs), onprem);
+  }
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
                                                   scenario.pricing.abandonment_per_100ms_frac);
       !business.empty()) {

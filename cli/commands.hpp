@@ -67,6 +67,7 @@ struct RoiOptions {
   std::string pricing;  ///< table name or file; empty = the scenario's
   std::string region;   ///< region; empty = the scenario's (none when pricing is given)
   std::string option;   ///< purchase option; empty = the scenario's
+  std::string onprem;   ///< on-prem table ("onprem" = shipped, or a file); empty = none
   bool json = false;
 };
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "report/text_table.hpp"
 
 namespace slicewise::report {
 
@@ -147,6 +148,54 @@ std::string cost_report_to_text(const CostReport& report) {
     out["strategies"].push_back(std::move(s));
   }
   return out.dump(1) + "\n";
+}
+
+}  // namespace slicewise::report
+
+namespace slicewise::report {
+
+std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pricing::OnPremTable& table,
+                                   const CostReport& cloud) {
+  std::vector<OnPremRow> rows;
+  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+    const auto& strategy = result.strategies[i];
+    std::map<std::string, std::map<int, bool>> gpus;
+    for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
+    for (const auto& [gpu_id, indices] : gpus) {
+      OnPremRow row;
+      row.strategy = strategy.name;
+      row.gpu = gpu_id;
+      row.cloud_monthly_usd = i < cloud.strategies.size() ? cloud.strategies[i].monthly_usd : 0.0;
+      if (const auto* server = table.server_for(gpu_id)) {
+        row.server = server->name;
+        row.cost = pricing::onprem_cost(*server, static_cast<int>(indices.size()), strategy.fleet_busy_frac);
+        row.payback_months = pricing::payback_months(row.cost, row.cloud_monthly_usd);
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
+  TextTable out({{"strategy"}, {"servers"}, {"capex $", Align::right}, {"opex $/month", Align::right},
+                 {"$/month", Align::right}, {"3-year TCO $", Align::right}, {"cloud $/month", Align::right},
+                 {"payback months", Align::right}});
+  std::string missing;
+  for (const auto& row : rows) {
+    if (row.server.empty()) {
+      missing += row.strategy + ": no server model with " + row.gpu + " in table \"" + table.name + "\"\n";
+      continue;
+    }
+    out.add_row({row.strategy, std::to_string(row.cost.num_servers) + " x " + row.server, format_fixed(row.cost.capex_usd, 0),
+                 format_fixed(row.cost.opex_monthly_usd, 2), format_fixed(row.cost.monthly_usd, 2),
+                 format_fixed(row.cost.three_year_usd, 0), format_fixed(row.cloud_monthly_usd, 2),
+                 row.payback_months ? format_fixed(*row.payback_months, 1) : "never"});
+  }
+  std::string text = "On-prem (" + table.name + ", prices as of " + table.as_of +
+                     "; power at each strategy's simulated GPU utilisation; depreciation straight-line):\n\n";
+  if (out.num_rows() > 0) text += out.to_text();
+  return text + missing;
 }
 
 }  // namespace slicewise::report

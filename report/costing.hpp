@@ -32,3 +32,27 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
 std::string cost_report_to_text(const CostReport& report);
 
 }  // namespace slicewise::report
+
+#include "pricing/onprem.hpp"
+
+namespace slicewise::report {
+
+/// One strategy bought on-prem instead of rented.
+struct OnPremRow {
+  std::string strategy;
+  std::string server;                 ///< server model; empty when the table has none for the GPU
+  std::string gpu;
+  pricing::OnPremCost cost;
+  double cloud_monthly_usd = 0.0;     ///< the same strategy rented (from the CostReport)
+  std::optional<double> payback_months;
+};
+
+/// Prices every strategy's GPUs as servers of `table` at the strategy's simulated utilisation
+/// (fleet busy fraction) and compares them with `cloud` (same strategies, same order).
+std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pricing::OnPremTable& table,
+                                   const CostReport& cloud);
+
+/// Terminal table of the rows (strategies without a server model are listed below it).
+std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table);
+
+}  // namespace slicewise::report

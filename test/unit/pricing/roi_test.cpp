@@ -1,6 +1,12 @@
 // Money arithmetic: fleet costing, savings, chargeback, business view.
 #include "pricing/roi.hpp"
 
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "pricing/onprem.hpp"
+
 #include <gtest/gtest.h>
 
 namespace slicewise::pricing {
@@ -76,6 +82,72 @@ TEST(Roi, BusinessViewChargesTheAddedLatency) {
   EXPECT_NEAR(shared.chargeback[0].added_p95_latency_s, 0.618, 1e-12);
   EXPECT_NEAR(shared.revenue_at_risk_usd, 6180.0, 1e-6);
   EXPECT_NEAR(shared.net_monthly_value_usd, 3273.4368 - 2.24208 * 730 - 6180.0, 1e-6);
+}
+
+}  // namespace
+}  // namespace slicewise::pricing
+
+
+
+namespace slicewise::pricing {
+namespace {
+
+OnPremServer h100_server() {
+  OnPremServer s;
+  s.name = "hgx";
+  s.gpu = "H100-SXM-80GB";
+  s.num_gpus = 8;
+  s.capex_usd = 317000;
+  s.depreciation_years = 5;
+  s.gpu_tdp_w = 700;
+  s.host_power_w = 4600;
+  s.pue = 1.5;
+  s.usd_per_kwh = 0.1;
+  s.support_frac_per_year = 0.1;
+  s.license_usd_per_gpu_year = 4500;
+  return s;
+}
+
+TEST(OnPrem, MonthlyCostAddsDepreciationPowerSupportAndLicences) {
+  // 3 GPUs at 50 % utilisation on one 8-GPU server.
+  const auto cost = onprem_cost(h100_server(), 3, 0.5);
+  EXPECT_EQ(cost.num_servers, 1);
+  EXPECT_DOUBLE_EQ(cost.capex_usd, 317000);
+  EXPECT_NEAR(cost.depreciation_monthly_usd, 317000.0 / 60.0, 1e-9);
+  EXPECT_NEAR(cost.power_monthly_usd, (3 * 700 * 0.5 + 4600) * 1.5 * 730 / 1000 * 0.1, 1e-9);  // 629.625
+  EXPECT_NEAR(cost.support_monthly_usd, 317000 * 0.1 / 12, 1e-9);
+  EXPECT_NEAR(cost.license_monthly_usd, 8 * 4500.0 / 12, 1e-9);  // every installed GPU is licensed
+  EXPECT_NEAR(cost.opex_monthly_usd, cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd, 1e-9);
+  EXPECT_NEAR(cost.three_year_usd, 317000 + 36 * cost.opex_monthly_usd, 1e-6);
+  EXPECT_EQ(onprem_cost(h100_server(), 9, 0.5).num_servers, 2);
+}
+
+TEST(OnPrem, PaybackIsCapexOverTheMonthlyDifference) {
+  const auto cost = onprem_cost(h100_server(), 8, 1.0);
+  const double cloud = 40000.0;
+  EXPECT_NEAR(*payback_months(cost, cloud), 317000 / (cloud - cost.opex_monthly_usd), 1e-9);
+  EXPECT_FALSE(payback_months(cost, cost.opex_monthly_usd));  // never pays back
+}
+
+TEST(OnPrem, ShippedTableLoadsAndBadTablesAreRejected) {
+  const auto table = OnPremTable::load(std::string(SW_SOURCE_DIR) + "/data/onprem.json");
+  ASSERT_NE(table.server_for("H100-SXM-80GB"), nullptr);
+  EXPECT_EQ(table.server_for("L40S"), nullptr);
+  const auto path = std::filesystem::temp_directory_path() / "sw_bad_onprem.json";
+  std::ofstream(path) << R"({"schema_version": 1, "name": "x", "currency": "USD", "source": "s", "as_of": "d",
+    "servers": [{"name": "a", "gpu": "H100-SXM-80GB", "num_gpus": 0, "capex_usd": -1, "depreciation_years": 5,
+                 "gpu_tdp_w": 700, "pue": 0.9, "usd_per_kwh": 0.1, "source": "s", "as_of": "d", "licence": 1}]})";
+  try {
+    OnPremTable::load(path);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": /servers/0/num_gpus: must be >= 1 (got 0)\n" + path.string() +
+                                         ": /servers/0/capex_usd: must be > 0 (got -1)\n" + path.string() +
+                                         ": /servers/0/pue: must be >= 1 (got 0.9)\n" + path.string() +
+                                         ": /servers/0/licence: unknown key; allowed here: name, gpu, num_gpus, capex_usd, "
+                                         "depreciation_years, gpu_tdp_w, host_power_w, pue, usd_per_kwh, "
+                                         "support_frac_per_year, license_usd_per_gpu_year, source, as_of, note");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+// On-premises TCO.
+#include "pricing/onprem.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/data_dir.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/json_reader.hpp"
+#include "core/units.hpp"
+
+namespace slicewise::pricing {
+
+OnPremTable OnPremTable::load(const std::filesystem::path& file) {
+  const auto document = read_json_file(file);
+  const std::string name = file.string();
+  Diagnostics problems;
+  OnPremTable table;
+  JsonReader top(document, "", problems, name);
+  if (top.valid() && top.has("schema_version")) {
+    const auto version = top.required_integer("schema_version");
+    if (version != 1) top.error("schema_version", "unsupported version " + std::to_string(version) + "; this build reads 1");
+  } else {
+    top.required_integer("schema_version");
+  }
+  table.name = top.required_string("name");
+  table.currency = top.required_string("currency");
+  table.source = top.required_string("source");
+  table.as_of = top.required_string("as_of");
+  top.optional_string("note", "");
+  if (const auto* servers = top.required_array("servers")) {
+    for (std::size_t i = 0; i < servers->size(); ++i) {
+      JsonReader r((*servers)[i], "/servers/" + std::to_string(i), problems, name);
+      OnPremServer s;
+      s.name = r.required_string("name");
+      s.gpu = r.required_string("gpu");
+      s.num_gpus = static_cast<int>(r.required_integer("num_gpus", NumberRange::at_least(1)));
+      s.capex_usd = r.required_number("capex_usd", NumberRange::positive());
+      s.depreciation_years = r.required_number("depreciation_years", NumberRange::positive());
+      s.gpu_tdp_w = r.required_number("gpu_tdp_w", NumberRange::positive());
+      s.host_power_w = r.optional_number("host_power_w", 0.0, NumberRange::non_negative());
+      s.pue = r.required_number("pue", NumberRange::at_least(1.0));
+      s.usd_per_kwh = r.required_number("usd_per_kwh", NumberRange::non_negative());
+      s.support_frac_per_year = r.optional_number("support_frac_per_year", 0.0, NumberRange::fraction());
+      s.license_usd_per_gpu_year = r.optional_number("license_usd_per_gpu_year", 0.0, NumberRange::non_negative());
+      s.source = r.required_string("source");
+      s.as_of = r.required_string("as_of");
+      s.note = r.optional_string("note", "");
+      r.finish();
+      table.servers.push_back(std::move(s));
+    }
+  }
+  top.finish();
+  if (!problems.empty()) throw ConfigError(std::move(problems));
+  return table;
+}
+
+const OnPremServer* OnPremTable::server_for(const std::string& gpu) const {
+  const OnPremServer* best = nullptr;
+  for (const auto& server : servers) {
+    if (server.gpu != gpu) continue;
+    if (!best || server.capex_usd / server.num_gpus < best->capex_usd / best->num_gpus) best = &server;
+  }
+  return best;
+}
+
+const OnPremTable& shipped_onprem_table() {
+  static const OnPremTable table = OnPremTable::load(data_dir() / "onprem.json");
+  return table;
+}
+
+OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac) {
+  OnPremCost cost;
+  cost.num_servers = num_gpus <= 0 ? 0 : (num_gpus + server.num_gpus - 1) / server.num_gpus;
+  const int installed_gpus = cost.num_servers * server.num_gpus;
+  cost.capex_usd = cost.num_servers * server.capex_usd;
+  cost.depreciation_monthly_usd = cost.capex_usd / (server.depreciation_years * kMonthsPerYear);
+  // The GPUs in use draw TDP × utilisation; idle board power of unused GPUs is not modelled.
+  const double it_watts = std::max(0, num_gpus) * server.gpu_tdp_w * std::clamp(gpu_utilization_frac, 0.0, 1.0) +
+                          cost.num_servers * server.host_power_w;
+  cost.power_monthly_usd = it_watts * server.pue * kHoursPerMonth / 1000.0 * server.usd_per_kwh;
+  cost.support_monthly_usd = cost.capex_usd * server.support_frac_per_year / kMonthsPerYear;
+  cost.license_monthly_usd = installed_gpus * server.license_usd_per_gpu_year / kMonthsPerYear;
+  cost.opex_monthly_usd = cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd;
+  cost.monthly_usd = cost.depreciation_monthly_usd + cost.opex_monthly_usd;
+  cost.three_year_usd = cost.capex_usd + 3.0 * kMonthsPerYear * cost.opex_monthly_usd;
+  return cost;
+}
+
+std::optional<double> payback_months(const OnPremCost& onprem, double cloud_monthly_usd) {
+  const double saved_per_month = cloud_monthly_usd - onprem.opex_monthly_usd;
+  if (saved_per_month <= 0.0) return std::nullopt;
+  return onprem.capex_usd / saved_per_month;
+}
+
+}  // namespace slicewise::pricing

@@ -1,0 +1,69 @@
+// On-premises TCO (issue: pricing): buying servers instead of renting instances. Capex is
+// depreciated straight-line; power is the GPUs' TDP times their simulated utilisation plus the
+// host, times PUE and the electricity price; support is a yearly share of capex; licences are per
+// GPU-year (NVIDIA AI Enterprise / vGPU).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace slicewise::pricing {
+
+/// One server model one can buy.
+struct OnPremServer {
+  std::string name;                       ///< "hgx-h100-8gpu"
+  std::string gpu;                        ///< GPU catalog id
+  int num_gpus = 0;                       ///< GPUs per server, >= 1
+  double capex_usd = 0.0;                 ///< purchase price per server
+  double depreciation_years = 5.0;        ///< straight-line life
+  double gpu_tdp_w = 0.0;                 ///< board power per GPU at full load
+  double host_power_w = 0.0;              ///< CPUs, memory, fans, NICs per server
+  double pue = 1.0;                       ///< facility power / IT power, >= 1
+  double usd_per_kwh = 0.0;               ///< electricity price
+  double support_frac_per_year = 0.0;     ///< support contract per year, as a share of capex
+  double license_usd_per_gpu_year = 0.0;  ///< software licence per GPU per year
+  std::string source;
+  std::string as_of;
+  std::string note;
+  bool operator==(const OnPremServer&) const = default;
+};
+
+struct OnPremTable {
+  std::string name;
+  std::string currency;
+  std::string source;
+  std::string as_of;
+  std::vector<OnPremServer> servers;
+
+  /// Loads and strictly validates a file; throws ConfigError listing every problem.
+  static OnPremTable load(const std::filesystem::path& file);
+  /// The cheapest server model carrying `gpu` (lowest capex per GPU); nullptr when none does.
+  const OnPremServer* server_for(const std::string& gpu) const;
+};
+
+/// The shipped on-prem table (data_dir()/onprem.json), loaded once.
+const OnPremTable& shipped_onprem_table();
+
+/// Monthly cost of the servers that carry `num_gpus` GPUs busy `gpu_utilization_frac` of the time;
+/// licences count every installed GPU.
+struct OnPremCost {
+  int num_servers = 0;
+  double capex_usd = 0.0;
+  double depreciation_monthly_usd = 0.0;  ///< capex / (years × 12)
+  double power_monthly_usd = 0.0;         ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h × $/kWh / 1000
+  double support_monthly_usd = 0.0;       ///< capex × support share / 12
+  double license_monthly_usd = 0.0;       ///< GPUs × licence / 12
+  double opex_monthly_usd = 0.0;          ///< power + support + licence
+  double monthly_usd = 0.0;               ///< depreciation + opex
+  double three_year_usd = 0.0;            ///< capex + 36 × opex
+  bool operator==(const OnPremCost&) const = default;
+};
+OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac);
+
+/// Months until buying pays back against renting at `cloud_monthly_usd`: capex / (cloud − on-prem
+/// opex); nullopt when the on-prem opex is not below the cloud bill (it never pays back).
+std::optional<double> payback_months(const OnPremCost& onprem, double cloud_monthly_usd);
+
+}  // namespace slicewise::pricing
