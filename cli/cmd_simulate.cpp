@@ -178,6 +178,10 @@ int run_simulate(const SimulateOptions& given, Io io) {
       int status = 0;
       ::waitpid(child.pid, &status, 0);
       failed[child.strategy] = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+      if (WIFSIGNALED(status)) {  // a crash prints nothing of its own
+        io.err << "slicewise simulate: strategy \"" << scenario.strategies[selected[child.strategy]].name
+               << "\" was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")\n";
+      }
       ++finished;
       report_progress(child.strategy, 1.0, 1.0);
       running.erase(running.begin() + static_cast<long>(i));

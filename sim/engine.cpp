@@ -40,6 +40,32 @@ struct UserQueue {
   }
 };
 
+/// Wakes a sleeping device manager. A semaphore is one simcall per wait, where a condition variable
+/// needs a second one to take its mutex back; `pending` keeps a burst of arrivals at one instant
+/// from queueing several wake-ups.
+struct DeviceWake {
+  sg4::SemaphorePtr semaphore = sg4::Semaphore::create(0);
+  bool pending = false;
+  void notify() {
+    if (pending) return;
+    pending = true;
+    semaphore->release();
+  }
+  /// Sleeps until notified or until `until` (kNever: no timeout).
+  void wait(double now, double until) {
+    if (until == kNever) {
+      semaphore->acquire();
+    } else {
+      semaphore->acquire_timeout(until - now);
+    }
+    if (pending) {
+      pending = false;
+      // A release and a timeout at the same instant leave a token: take it so it wakes no one later.
+      if (!semaphore->would_block()) semaphore->acquire();
+    }
+  }
+};
+
 /// Everything a run shares between its actors (single-threaded: actors never run concurrently).
 struct Run {
   explicit Run(const Scenario& s) : scenario(s) {}
@@ -50,8 +76,7 @@ struct Run {
   std::vector<TenantStats> stats;
   std::vector<TenantInfo> tenants;
   std::vector<std::unique_ptr<DeviceState>> devices;
-  std::vector<sg4::ConditionVariablePtr> device_cv;
-  std::vector<sg4::MutexPtr> device_mutex;
+  std::vector<DeviceWake> wakes;
   std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
   std::vector<std::size_t> round_robin;
   std::vector<std::unique_ptr<UserQueue>> users;     ///< per tenant; null unless closed loop
@@ -90,12 +115,12 @@ void arrive(Run& run, int tenant, const Request& request) {
   device.advance(now);
   device.arrive(ref.slot, request, now);
   device.recompute_rates();
-  run.device_cv[static_cast<std::size_t>(ref.device)]->notify_one();
+  run.wakes[static_cast<std::size_t>(ref.device)].notify();
 }
 
 void source_finished(Run& run) {
   if (--run.sources_running == 0) {
-    for (auto& cv : run.device_cv) cv->notify_all();
+    for (auto& wake : run.wakes) wake.notify();
   }
 }
 
@@ -138,8 +163,7 @@ void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
 
 void device_manager(Run* run, int index) {
   auto& device = *run->devices[static_cast<std::size_t>(index)];
-  auto& cv = run->device_cv[static_cast<std::size_t>(index)];
-  std::unique_lock lock(*run->device_mutex[static_cast<std::size_t>(index)]);
+  auto& wake = run->wakes[static_cast<std::size_t>(index)];
   while (true) {
     const double now = sg4::Engine::get_clock();
     device.advance(now);
@@ -147,12 +171,8 @@ void device_manager(Run* run, int index) {
     ++run->events;
     if (now >= run->stop_s || (run->sources_running == 0 && device.idle())) break;
     double next = std::min(device.next_completion(now), run->stop_s);
-    if (next == kNever) {
-      cv->wait(lock);
-    } else {
-      if (next <= now) next = std::nextafter(now, kNever);
-      cv->wait_until(lock, next);
-    }
+    if (next != kNever && next <= now) next = std::nextafter(now, kNever);
+    wake.wait(now, next);
   }
 }
 
@@ -239,8 +259,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     run.devices.push_back(std::make_unique<DeviceState>(placement.devices[d], run.tenants, scenario.metrics_interval_s,
                                                         num_intervals));
-    run.device_cv.push_back(sg4::ConditionVariable::create());
-    run.device_mutex.push_back(sg4::Mutex::create());
+    run.wakes.emplace_back();
     for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
       const auto tenant = static_cast<std::size_t>(placement.devices[d].contexts[slot].tenant);
       run.contexts_of[tenant].push_back({static_cast<int>(d), static_cast<int>(slot)});
