@@ -104,6 +104,7 @@ void read_header(JsonReader& r, PriceTable& table) {
     r.error("as_of", "expected a date YYYY-MM or YYYY-MM-DD (got \"" + table.as_of + "\")");
   }
   r.optional_string("note", "");  // free text for readers of the file (what was left out and why)
+  table.extends = r.optional_string("extends", "");
 }
 
 /// The GPU of a row: required when the row has GPUs, forbidden when it has none (both only when
@@ -198,6 +199,7 @@ void to_json(ordered_json& out, const PriceTable& table) {
   out = ordered_json::object();
   out["schema_version"] = kSchemaVersion;
   out["name"] = table.name;
+  if (!table.extends.empty()) out["extends"] = table.extends;
   out["currency"] = table.currency;
   out["source"] = table.source;
   out["as_of"] = table.as_of;

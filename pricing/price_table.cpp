@@ -9,6 +9,7 @@
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
+#include "core/spell.hpp"
 #include "pricing/json_io.hpp"
 
 namespace slicewise::pricing {
@@ -40,7 +41,23 @@ std::optional<double> InstancePrice::usd_per_hour(PurchaseOption option) const {
 }
 
 PriceTable PriceTable::load(const std::filesystem::path& file, const std::vector<std::string>& known_gpu_ids) {
-  return parse_price_table(read_json_file(file), file.string(), known_gpu_ids);
+  PriceTable table = parse_price_table(read_json_file(file), file.string(), known_gpu_ids);
+  if (table.extends.empty()) return table;
+  const PriceTable* base = find_shipped_price_table(table.extends);
+  if (!base) {
+    std::vector<std::string> names;
+    for (const auto& shipped : shipped_price_tables()) names.push_back(shipped.name);
+    throw ConfigError(file.string(), "/extends", unknown_choice(table.extends, names));
+  }
+  if (base->currency != table.currency) {
+    throw ConfigError(file.string(), "/currency",
+                      "must match the extended table \"" + base->name + "\" (got " + table.currency + "; expected " +
+                          base->currency + ")");
+  }
+  for (const auto& row : base->instances) {
+    if (!table.find(row.instance_type, row.region)) table.instances.push_back(row);
+  }
+  return table;
 }
 
 const InstancePrice* PriceTable::find(std::string_view instance_type, std::string_view region) const {

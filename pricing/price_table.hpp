@@ -44,9 +44,13 @@ struct PriceTable {
   std::string source;
   std::string as_of;
   std::vector<InstancePrice> instances;
+  /// A shipped table this one extends: its rows are added unless this table has a row for the
+  /// same instance type and region (which then overrides it). Empty for a self-contained table.
+  std::string extends;
 
   /// Loads and strictly validates a table file. When `known_gpu_ids` is not empty, every `gpu`
-  /// must be one of them (did-you-mean). Throws ConfigError listing every problem.
+  /// must be one of them (did-you-mean). A table with `extends` gets the named shipped table's rows
+  /// it does not override. Throws ConfigError listing every problem.
   static PriceTable load(const std::filesystem::path& file, const std::vector<std::string>& known_gpu_ids = {});
 
   /// The row for an instance type; in `region` when given, else the first row of that type.

@@ -2,6 +2,8 @@
 #include "pricing/price_table.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -190,6 +192,53 @@ TEST(PriceTable, LoadRejectsDuplicateKeysAndSyntaxErrors) {
                                        "literal; expected '}'");
   EXPECT_EQ(load_error(kData + "no-such-table.json"),
             kData + "no-such-table.json: cannot open file: No such file or directory");
+}
+
+}  // namespace
+}  // namespace slicewise::pricing
+
+namespace slicewise::pricing {
+namespace {
+
+std::filesystem::path write_table(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(PriceTableExtends, AUserTableOverridesAndExtendsAShippedOne) {
+  // Our negotiated price for g6e.2xlarge, and an instance type the shipped table does not have.
+  const auto path = write_table("sw_extends.json", R"({"schema_version": 1, "name": "ours", "extends": "aws",
+    "currency": "USD", "source": "our contract", "as_of": "2026-11",
+    "instances": [
+      {"instance_type": "g6e.2xlarge", "region": "us-east-1", "gpu": "L40S", "num_gpus": 1, "on_demand_usd_per_hour": 1.5},
+      {"instance_type": "our-box", "region": "dc1", "gpu": "H100-SXM-80GB", "num_gpus": 8, "on_demand_usd_per_hour": 40}]})");
+  const auto table = PriceTable::load(path);
+  EXPECT_EQ(table.find("g6e.2xlarge", "us-east-1")->on_demand_usd_per_hour, 1.5);       // overridden
+  EXPECT_EQ(table.find("g6e.2xlarge", "us-west-2")->on_demand_usd_per_hour, 2.24208);   // inherited
+  EXPECT_EQ(table.find("t3.large", "us-east-1")->on_demand_usd_per_hour, 0.0832);       // inherited
+  EXPECT_EQ(table.find("our-box")->num_gpus, 8);
+  EXPECT_EQ(table.instances.size(), find_shipped_price_table("aws")->instances.size() + 1);
+}
+
+TEST(PriceTableExtends, AnUnknownBaseOrAnotherCurrencyIsRejected) {
+  auto path = write_table("sw_extends_bad.json", R"({"schema_version": 1, "name": "ours", "extends": "awz",
+    "currency": "USD", "source": "s", "as_of": "2026-11", "instances": []})");
+  try {
+    PriceTable::load(path);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": /extends: unknown \"awz\"; expected aws|azure|gcp (did you mean \"aws\"?)");
+  }
+  path = write_table("sw_extends_eur.json", R"({"schema_version": 1, "name": "ours", "extends": "aws",
+    "currency": "EUR", "source": "s", "as_of": "2026-11", "instances": []})");
+  try {
+    PriceTable::load(path);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": /currency: must match the extended table \"aws\" (got EUR; expected USD)");
+  }
 }
 
 }  // namespace
