@@ -66,6 +66,10 @@ void render_bar_chart_svg(const BarChartSpec& spec, const std::filesystem::path&
   QChartView view(chart);  // owns the chart
   view.setRenderHint(QPainter::Antialiasing);
   view.resize(spec.width_px, spec.height_px);
+  // The chart lays itself out on the view's resize event, which only comes once the view is shown
+  // (offscreen in the CLI): without it the labels are elided to "...".
+  view.show();
+  QCoreApplication::processEvents();
 
   QSvgGenerator generator;
   generator.setFileName(QString::fromStdString(out.string()));

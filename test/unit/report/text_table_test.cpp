@@ -1,0 +1,53 @@
+#include "report/text_table.hpp"
+
+#include <gtest/gtest.h>
+
+namespace slicewise::report {
+namespace {
+
+TextTable sample() {
+  TextTable t({{"strategy"}, {"$/month", Align::right}, {"note"}});
+  t.add_row({"dedicated", "3273.44", "2 x g6e.2xlarge"});
+  t.add_row({"time_slicing", "1758.19", "a, \"quoted\" | piped"});
+  return t;
+}
+
+TEST(TextTable, AlignsColumnsAndTrimsTrailingSpaces) {
+  EXPECT_EQ(sample().to_text(),
+            "strategy      $/month  note\n"
+            "------------  -------  -------------------\n"
+            "dedicated     3273.44  2 x g6e.2xlarge\n"
+            "time_slicing  1758.19  a, \"quoted\" | piped\n");
+}
+
+TEST(TextTable, CsvQuotesCellsThatNeedIt) {
+  EXPECT_EQ(sample().to_csv(),
+            "strategy,$/month,note\n"
+            "dedicated,3273.44,2 x g6e.2xlarge\n"
+            "time_slicing,1758.19,\"a, \"\"quoted\"\" | piped\"\n");
+}
+
+TEST(TextTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
+  EXPECT_EQ(sample().to_markdown(),
+            "| strategy | $/month | note |\n"
+            "|---|---:|---|\n"
+            "| dedicated | 3273.44 | 2 x g6e.2xlarge |\n"
+            "| time_slicing | 1758.19 | a, \"quoted\" \\| piped |\n");
+}
+
+TEST(TextTable, WidthCountsCharactersNotBytes) {
+  TextTable t({{"x"}, {"y"}});
+  t.add_row({"×2", "a"});
+  t.add_row({"abc", "b"});
+  EXPECT_EQ(t.to_text(), "x    y\n---  -\n×2   a\nabc  b\n");
+}
+
+TEST(FormatFixed, RoundsHalfAwayAndNeverPrintsMinusZero) {
+  EXPECT_EQ(format_fixed(3273.4368, 2), "3273.44");
+  EXPECT_EQ(format_fixed(1758.1904, 2), "1758.19");
+  EXPECT_EQ(format_fixed(-0.001, 2), "0.00");
+  EXPECT_EQ(format_fixed(0.4631, 3), "0.463");
+}
+
+}  // namespace
+}  // namespace slicewise::report
