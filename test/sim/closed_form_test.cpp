@@ -245,3 +245,29 @@ TEST(Placement, HardwareIsolationKeepsATenantOffSharedTimeSlicedGpus) {
 
 }  // namespace
 }  // namespace slicewise::test
+
+namespace slicewise::test {
+namespace {
+
+TEST(Router, LeastLoadedBeatsRoundRobinAndBothUseEveryContext) {
+  auto s = make_scenario("L40S", 2, 3000.0);
+  auto t = generic_tenant("svc", 1.0);
+  t.num_contexts = 2;
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = 1.4;  // 70 % of two servers
+  t.workload.service_dist = scenario::ServiceDistribution::exponential;
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto round_robin = simulate(s).strategies[0];
+  s.tenants[0].router = scenario::RouterPolicy::least_loaded;
+  const auto least_loaded = simulate(s).strategies[0];
+  EXPECT_EQ(round_robin.devices.size(), 2u);
+  EXPECT_EQ(least_loaded.devices.size(), 2u);
+  // Round-robin splits Poisson(1.4) into two Erlang-2 streams (GI/M/1, mean about 2.6 s); joining
+  // the shorter queue comes close to M/M/2 (mean 1.96 s).
+  EXPECT_LT(least_loaded.tenants[0].latency_s.mean, 0.85 * round_robin.tenants[0].latency_s.mean);
+  EXPECT_NEAR(least_loaded.tenants[0].latency_s.mean, 1.0 / (1.0 - 0.7 * 0.7) , 0.25);
+}
+
+}  // namespace
+}  // namespace slicewise::test
