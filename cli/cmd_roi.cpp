@@ -26,6 +26,11 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
 
 int run_roi(const RoiOptions& options, Io io) {
   const auto result = scenario::load_result(options.result);
+  // Every input is read before anything is printed: a bad file never leaves half a report.
+  std::optional<pricing::OnPremTable> onprem;
+  if (!options.onprem.empty()) {
+    onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table() : pricing::OnPremTable::load(options.onprem);
+  }
   scenario::Scenario scenario = result.input;
   if (scenario.tenants.empty()) {
     throw ConfigError(options.result, "/input", "the result carries no scenario; re-run `slicewise simulate --out`");
@@ -64,11 +69,7 @@ int run_roi(const RoiOptions& options, Io io) {
   }
   io.out << result.scenario << " (" << options.result << ")\n\n" << report::money_table_text(costs) << "\n"
          << report::chargeback_table_text(costs);
-  if (!options.onprem.empty()) {
-    const auto onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table()
-                                                   : pricing::OnPremTable::load(options.onprem);
-    io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, onprem, costs), onprem);
-  }
+  if (onprem) io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, *onprem, costs), *onprem);
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
                                                   scenario.pricing.abandonment_per_100ms_frac);
       !business.empty()) {
