@@ -3,6 +3,10 @@
 
 #include <memory>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include <QApplication>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -23,8 +27,13 @@ void ensure_qt_application() {
   static int argc = 1;
   static char name[] = "slicewise";
   static char* argv[] = {name, nullptr};
-  static auto* app = new QApplication(argc, argv);  // lives until exit, like any QApplication
+  // Lives until exit on purpose: destroying a QApplication during static destruction crashes Qt.
+  static auto* app = new QApplication(argc, argv);
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_ignore_object(app);
+#else
   (void)app;
+#endif
 }
 
 void render_bar_chart_svg(const BarChartSpec& spec, const std::filesystem::path& out) {
