@@ -18,10 +18,12 @@ CLI::App* setup_prices(CLI::App& app, PricesOptions& options) {
   sub->add_option("--cloud", options.cloud, "Only this table: aws, azure or gcp");
   sub->add_option("--region", options.region, "Only this region");
   sub->add_flag("--json", options.json, "Print JSON instead of a table");
+  setup_prices_import(*sub, options);
   return sub;
 }
 
 int run_prices(const PricesOptions& options, Io io) {
+  if (options.importing) return run_prices_import(options, io);
   const auto& tables = pricing::shipped_price_tables();
   std::string gpu_id;
   if (!options.gpu.empty()) {

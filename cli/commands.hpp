@@ -46,9 +46,17 @@ struct PricesOptions {
   std::string cloud;
   std::string region;
   bool json = false;
+  // `prices import`
+  bool importing = false;
+  std::vector<std::string> import_files;
+  std::string import_format;
+  std::string import_out;
+  std::string import_name;
 };
 CLI::App* setup_prices(CLI::App& app, PricesOptions& options);
 int run_prices(const PricesOptions& options, Io io);
+void setup_prices_import(CLI::App& prices, PricesOptions& options);
+int run_prices_import(const PricesOptions& options, Io io);
 
 enum class ProgressMode { automatic, bar, json, none };
 

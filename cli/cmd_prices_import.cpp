@@ -1,0 +1,47 @@
+// `slicewise prices import FILE... --format aws-offer|azure-retail --out table.json`: turn the
+// providers' own price feeds into a slicewise price table.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/spell.hpp"
+#include "models/gpu_catalog.hpp"
+#include "pricing/price_import.hpp"
+
+namespace slicewise::cli {
+
+void setup_prices_import(CLI::App& prices, PricesOptions& options) {
+  auto* sub = prices.add_subcommand("import", "Import an AWS Price List offer file or Azure Retail Prices pages");
+  sub->add_option("files", options.import_files, "Provider files (several Azure pages may be given)")->required();
+  sub->add_option("--format", options.import_format, "aws-offer or azure-retail")
+      ->required()
+      ->check(CLI::IsMember({"aws-offer", "azure-retail"}));
+  sub->add_option("--out", options.import_out, "Write the slicewise table here")->required();
+  sub->add_option("--name", options.import_name, "Table name (default: aws or azure)");
+  sub->callback([&options] { options.importing = true; });
+}
+
+int run_prices_import(const PricesOptions& options, Io io) {
+  const auto format = options.import_format == "aws-offer" ? pricing::ImportFormat::aws_offer
+                                                            : pricing::ImportFormat::azure_retail;
+  const std::string name = !options.import_name.empty() ? options.import_name
+                           : format == pricing::ImportFormat::aws_offer ? "aws" : "azure";
+  std::vector<std::filesystem::path> files(options.import_files.begin(), options.import_files.end());
+  const auto& gpus = models::GpuCatalog::shipped();
+  const auto result = pricing::import_prices(files, format, name, [&gpus](const std::string& type) {
+    auto known = pricing::known_instance_gpu(type);
+    if (known && known->second > 0 && !gpus.find(known->first)) return std::optional<std::pair<std::string, int>>();
+    return known;
+  });
+  write_file_atomically(options.import_out, pricing::price_table_to_text(result.table));
+  io.out << options.import_out << ": " << result.num_rows_kept << " rows kept of " << result.num_rows_read
+         << " read (" << result.table.instance_types().size() << " instance types, " << result.table.regions().size()
+         << " regions, currency " << result.table.currency << ", as of " << result.table.as_of << ")\n";
+  if (!result.skipped_types.empty()) {
+    io.out << "skipped (GPU not known for the instance type): " << join(result.skipped_types, ", ") << "\n";
+  }
+  return 0;
+}
+
+}  // namespace slicewise::cli

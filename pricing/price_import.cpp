@@ -1,0 +1,253 @@
+// AWS offer files and Azure Retail Prices pages -> PriceTable.
+#include "pricing/price_import.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/json_reader.hpp"
+#include "pricing/json_io.hpp"
+
+namespace slicewise::pricing {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr double kHoursPerYear = 8760.0;
+
+struct Collector {
+  std::map<std::pair<std::string, std::string>, InstancePrice> rows;  // (type, region) -> row
+  std::set<std::string> skipped;
+  std::string newest_date;
+  std::string currency;
+  int read = 0;
+};
+
+const json& member(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
+  if (!object.is_object() || !object.contains(key)) {
+    throw ConfigError(file, pointer, "missing required key \"" + key + "\"");
+  }
+  return object.at(key);
+}
+
+std::string string_at(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
+  const json& value = member(object, key, file, pointer);
+  if (!value.is_string()) {
+    throw ConfigError(file, pointer + "/" + json_pointer_token(key), "expected string (got " + describe_json(value) + ")");
+  }
+  return value.get<std::string>();
+}
+
+std::string text_or_empty(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+double number_text(const std::string& text, const std::string& file, const std::string& pointer) {
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw ConfigError(file, pointer, "expected a decimal number (got \"" + text + "\")");
+  }
+  return value;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+InstancePrice* row_for(Collector& c, const std::string& type, const std::string& region, const InstanceGpuMap& map,
+                       bool cpu_only = false) {
+  auto gpu = map(type);
+  if (!gpu && cpu_only) gpu = std::pair<std::string, int>("", 0);
+  if (!gpu) {
+    c.skipped.insert(type);
+    return nullptr;
+  }
+  auto& row = c.rows[{type, region}];
+  row.instance_type = type;
+  row.region = region;
+  row.num_gpus = gpu->second;
+  if (gpu->second > 0) row.gpu = gpu->first;
+  return &row;
+}
+
+void note_date(Collector& c, const std::string& date) {
+  const std::string day = date.substr(0, 10);
+  if (day > c.newest_date) c.newest_date = day;
+}
+
+/// The hourly USD price of an AWS term (its "Hrs" dimension).
+std::optional<double> aws_hourly(const json& term, const std::string& file, const std::string& pointer) {
+  const json& dimensions = member(term, "priceDimensions", file, pointer);
+  for (const auto& [key, dimension] : dimensions.items()) {
+    if (text_or_empty(dimension, "unit") != "Hrs") continue;
+    const std::string where = pointer + "/priceDimensions/" + json_pointer_token(key) + "/pricePerUnit/USD";
+    const json& per_unit = member(dimension, "pricePerUnit", file, pointer + "/priceDimensions/" + json_pointer_token(key));
+    return number_text(string_at(per_unit, "USD", file, where.substr(0, where.size() - 4)), file, where);
+  }
+  return std::nullopt;
+}
+
+void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
+  c.currency = "USD";
+  note_date(c, text_or_empty(doc, "publicationDate"));
+  const json& products = member(doc, "products", file, "");
+  const json& terms = member(doc, "terms", file, "");
+  std::map<std::string, std::pair<std::string, std::string>> sku_to_row;
+  for (const auto& [sku, product] : products.items()) {
+    const std::string pointer = "/products/" + json_pointer_token(sku);
+    if (text_or_empty(product, "productFamily") != "Compute Instance") continue;
+    const json& a = member(product, "attributes", file, pointer);
+    if (text_or_empty(a, "operatingSystem") != "Linux" || text_or_empty(a, "tenancy") != "Shared" ||
+        text_or_empty(a, "preInstalledSw") != "NA" || text_or_empty(a, "capacitystatus") != "Used") {
+      continue;
+    }
+    const std::string type = string_at(a, "instanceType", file, pointer + "/attributes");
+    const std::string region = string_at(a, "regionCode", file, pointer + "/attributes");
+    ++c.read;
+    // The offer says how many GPUs an instance has: one without any is a CPU instance (a sidecar).
+    const std::string gpus = text_or_empty(a, "gpu");
+    InstancePrice* row = row_for(c, type, region, map, gpus.empty() || gpus == "0");
+    if (!row) continue;
+    if (const auto vcpu = text_or_empty(a, "vcpu"); !vcpu.empty()) {
+      row->num_vcpus = static_cast<int>(number_text(vcpu, file, pointer + "/attributes/vcpu"));
+    }
+    if (auto memory = text_or_empty(a, "memory"); ends_with(memory, " GiB")) {
+      memory.erase(memory.size() - 4);
+      std::erase(memory, ',');
+      row->memory_gib = number_text(memory, file, pointer + "/attributes/memory");
+    }
+    sku_to_row[sku] = {type, region};
+  }
+  auto each_term = [&](const char* kind, auto&& handle) {
+    if (!terms.contains(kind)) return;
+    for (const auto& [sku, offers] : terms.at(kind).items()) {
+      const auto found = sku_to_row.find(sku);
+      if (found == sku_to_row.end()) continue;
+      auto& row = c.rows.at(found->second);
+      for (const auto& [code, term] : offers.items()) {
+        handle(row, term, std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
+      }
+    }
+  };
+  each_term("OnDemand", [&](InstancePrice& row, const json& term, const std::string& pointer) {
+    note_date(c, text_or_empty(term, "effectiveDate"));
+    if (const auto price = aws_hourly(term, file, pointer); price && *price > 0.0) row.on_demand_usd_per_hour = *price;
+  });
+  each_term("Reserved", [&](InstancePrice& row, const json& term, const std::string& pointer) {
+    const json& attributes = member(term, "termAttributes", file, pointer);
+    if (text_or_empty(attributes, "PurchaseOption") != "No Upfront" ||
+        text_or_empty(attributes, "OfferingClass") != "standard") {
+      return;
+    }
+    const auto price = aws_hourly(term, file, pointer);
+    if (!price || *price <= 0.0) return;
+    const std::string length = text_or_empty(attributes, "LeaseContractLength");
+    if (length == "1yr") row.reserved_1y_usd_per_hour = *price;
+    if (length == "3yr") row.reserved_3y_usd_per_hour = *price;
+  });
+}
+
+void import_azure(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
+  const json& items = member(doc, "Items", file, "");
+  if (!items.is_array()) throw ConfigError(file, "/Items", "expected array (got " + describe_json(items) + ")");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const json& item = items[i];
+    const std::string pointer = "/Items/" + std::to_string(i);
+    if (text_or_empty(item, "serviceName") != "Virtual Machines" || text_or_empty(item, "unitOfMeasure") != "1 Hour" ||
+        ends_with(text_or_empty(item, "productName"), " Windows")) {
+      continue;
+    }
+    const std::string sku_name = text_or_empty(item, "skuName");
+    if (ends_with(sku_name, " Low Priority")) continue;
+    const std::string currency = string_at(item, "currencyCode", file, pointer);
+    if (!c.currency.empty() && currency != c.currency) {
+      throw ConfigError(file, pointer + "/currencyCode",
+                        "all items must share one currency (got " + currency + "; expected " + c.currency + ")");
+    }
+    c.currency = currency;
+    const json& price_value = member(item, "retailPrice", file, pointer);
+    if (!price_value.is_number()) {
+      throw ConfigError(file, pointer + "/retailPrice", "expected number (got " + describe_json(price_value) + ")");
+    }
+    const double price = price_value.get<double>();
+    ++c.read;
+    note_date(c, text_or_empty(item, "effectiveStartDate"));
+    InstancePrice* row = row_for(c, string_at(item, "armSkuName", file, pointer),
+                                 string_at(item, "armRegionName", file, pointer), map);
+    if (!row || price <= 0.0) continue;
+    const std::string type = text_or_empty(item, "type");
+    if (type == "Consumption") {
+      if (ends_with(sku_name, " Spot")) row->spot_usd_per_hour = price;
+      else row->on_demand_usd_per_hour = price;
+    } else if (type == "Reservation") {
+      const std::string term = text_or_empty(item, "reservationTerm");
+      if (term == "1 Year") row->reserved_1y_usd_per_hour = price / kHoursPerYear;
+      if (term == "3 Years") row->reserved_3y_usd_per_hour = price / (3.0 * kHoursPerYear);
+    }
+  }
+}
+
+}  // namespace
+
+ImportResult import_prices(const std::vector<std::filesystem::path>& files, ImportFormat format,
+                           const std::string& table_name, const InstanceGpuMap& gpu_of_instance) {
+  Collector c;
+  std::string names;
+  for (const auto& file : files) {
+    const json doc = read_json_file(file);
+    if (format == ImportFormat::aws_offer) import_aws(doc, file.string(), gpu_of_instance, c);
+    else import_azure(doc, file.string(), gpu_of_instance, c);
+    names += (names.empty() ? "" : ", ") + file.filename().string();
+  }
+  ImportResult result;
+  result.table.name = table_name;
+  result.table.currency = c.currency.empty() ? "USD" : c.currency;
+  result.table.source = "imported from " + names + " (" +
+                        (format == ImportFormat::aws_offer ? "AWS Price List offer file" : "Azure Retail Prices API") + ")";
+  result.table.as_of = c.newest_date;
+  for (auto& [key, row] : c.rows) {
+    if (row.on_demand_usd_per_hour <= 0.0) continue;  // no on-demand price: not a usable row
+    row.source = result.table.source;
+    row.as_of = c.newest_date;
+    result.table.instances.push_back(std::move(row));
+  }
+  result.num_rows_read = c.read;
+  result.num_rows_kept = static_cast<int>(result.table.instances.size());
+  result.skipped_types.assign(c.skipped.begin(), c.skipped.end());
+  return result;
+}
+
+std::optional<std::pair<std::string, int>> known_instance_gpu(const std::string& type) {
+  static const std::map<std::string, std::pair<std::string, int>> known = {
+      {"t3.large", {"", 0}},          {"g4dn.xlarge", {"T4", 1}},       {"g4dn.12xlarge", {"T4", 4}},
+      {"g5.xlarge", {"A10G", 1}},     {"g5.12xlarge", {"A10G", 4}},     {"g6.xlarge", {"L4", 1}},
+      {"g6e.xlarge", {"L40S", 1}},    {"g6e.2xlarge", {"L40S", 1}},     {"g6e.4xlarge", {"L40S", 1}},
+      {"g6e.12xlarge", {"L40S", 4}},  {"g6e.48xlarge", {"L40S", 8}},    {"p3.2xlarge", {"V100-16GB", 1}},
+      {"p3.8xlarge", {"V100-16GB", 4}}, {"p3.16xlarge", {"V100-16GB", 8}}, {"p3dn.24xlarge", {"V100-32GB", 8}},
+      {"p4d.24xlarge", {"A100-40GB", 8}}, {"p4de.24xlarge", {"A100-80GB", 8}}, {"p5.4xlarge", {"H100-SXM-80GB", 1}},
+      {"p5.48xlarge", {"H100-SXM-80GB", 8}}, {"p5en.48xlarge", {"H200", 8}}, {"p6-b200.48xlarge", {"B200", 8}},
+      {"Standard_NC24ads_A100_v4", {"A100-PCIe-80GB", 1}}, {"Standard_NC48ads_A100_v4", {"A100-PCIe-80GB", 2}},
+      {"Standard_NC96ads_A100_v4", {"A100-PCIe-80GB", 4}}, {"Standard_NC40ads_H100_v5", {"H100-NVL-94GB", 1}},
+      {"Standard_NC80adis_H100_v5", {"H100-NVL-94GB", 2}}, {"Standard_ND96isr_H100_v5", {"H100-SXM-80GB", 8}},
+      {"Standard_ND96amsr_A100_v4", {"A100-80GB", 8}}, {"Standard_ND96asr_v4", {"A100-40GB", 8}},
+      {"Standard_NC4as_T4_v3", {"T4", 1}}, {"Standard_NC6s_v3", {"V100-16GB", 1}}};
+  const auto it = known.find(type);
+  if (it == known.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string price_table_to_text(const PriceTable& table) {
+  nlohmann::ordered_json out;
+  to_json(out, table);
+  return out.dump(1) + "\n";
+}
+
+}  // namespace slicewise::pricing
