@@ -33,7 +33,8 @@ ConfigError::ConfigError(std::string file, std::string pointer, std::string mess
     : ConfigError(Diagnostics{Diagnostic{std::move(file), 0, 0, std::move(pointer), std::move(message)}}) {}
 
 TraceError::TraceError(std::string file, long line, std::string column, std::string message)
-    : Error(file + ":" + std::to_string(line) + ": " + (column.empty() ? "" : column + ": ") + message),
+    : Error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
+            (column.empty() ? "" : column + ": ") + message),
       file_(std::move(file)),
       line_(line) {}
 

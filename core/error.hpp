@@ -31,7 +31,8 @@ class ConfigError : public Error {
   std::vector<Diagnostic> diagnostics_;
 };
 
-/// A malformed trace row or trace file: `file:line: column: problem`.
+/// A malformed trace row or trace file: `file:line: column: problem`. Line 0 means the file as a
+/// whole (`file: problem`); in a JSON-array trace the column is the entry's JSON pointer.
 class TraceError : public Error {
  public:
   TraceError(std::string file, long line, std::string column, std::string message);

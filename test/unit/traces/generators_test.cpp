@@ -1,0 +1,75 @@
+// Generators: seeded, and their counts match the rates in closed form.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "traces/generators.hpp"
+#include "traces/poisson_source.hpp"
+
+namespace slicewise::traces {
+namespace {
+
+template <class Source>
+std::vector<double> arrivals(Source& source) {
+  std::vector<double> out;
+  RequestRecord r;
+  while (source.next(r)) out.push_back(r.arrived_at_s);
+  return out;
+}
+
+TEST(Diurnal, RateFollowsTheHourOfDay) {
+  std::array<double, 24> profile{};
+  profile.fill(1.0);
+  for (int h = 9; h < 17; ++h) profile[h] = 4.0;  // office hours at 4 × the night rate
+  // mean(profile) = (16 + 32) / 24 = 2, so the night rate is 0.5 × mean and the day rate 2 × mean.
+  DiurnalSource source(10.0, profile, 0.0, 86400.0, 42);
+  EXPECT_DOUBLE_EQ(source.rate_at(3600.0 * 3), 5.0);
+  EXPECT_DOUBLE_EQ(source.rate_at(3600.0 * 12.5), 20.0);
+  const auto a = arrivals(source);
+  // Expected arrivals = 10/s × 86400 s = 864000 (sd ≈ 930).
+  EXPECT_NEAR(static_cast<double>(a.size()), 864000.0, 4000.0);
+  const auto in_hour = [&](int h) {
+    return std::count_if(a.begin(), a.end(), [&](double t) { return t >= 3600.0 * h && t < 3600.0 * (h + 1); });
+  };
+  EXPECT_NEAR(static_cast<double>(in_hour(12)), 72000.0, 1500.0);
+  EXPECT_NEAR(static_cast<double>(in_hour(2)), 18000.0, 700.0);
+}
+
+TEST(Diurnal, StartHourShiftsTheProfileAndSeedRepeats) {
+  std::array<double, 24> profile{};
+  profile.fill(1.0);
+  profile[23] = 25.0;
+  DiurnalSource a(1.0, profile, 23.0, 100.0, 5);
+  DiurnalSource b(1.0, profile, 23.0, 100.0, 5);
+  EXPECT_DOUBLE_EQ(a.rate_at(0.0), 12.5);         // 25 / mean 2
+  EXPECT_DOUBLE_EQ(a.rate_at(3600.0), 0.5);        // midnight
+  EXPECT_EQ(arrivals(a), arrivals(b));
+}
+
+TEST(Mmpp, LongRunRateIsTheTimeWeightedMean) {
+  // Calm 1/s for 90 s on average, bursts of 21/s for 10 s: long-run rate (90 + 210) / 100 = 3/s.
+  MmppSource source({{1.0, 90.0}, {21.0, 10.0}}, 2e5, 11);
+  const auto a = arrivals(source);
+  EXPECT_NEAR(static_cast<double>(a.size()) / 2e5, 3.0, 0.15);
+  for (std::size_t i = 1; i < a.size(); ++i) ASSERT_LE(a[i - 1], a[i]);
+}
+
+TEST(Mmpp, BurstierThanPoissonAtTheSameRate) {
+  // Index of dispersion of counts in 10 s windows: 1 for Poisson, well above 1 for the MMPP.
+  auto dispersion = [](const std::vector<double>& a, double horizon) {
+    std::vector<double> counts(static_cast<std::size_t>(horizon / 10.0), 0.0);
+    for (double t : a) counts[static_cast<std::size_t>(t / 10.0)] += 1.0;
+    double mean = 0.0, var = 0.0;
+    for (double c : counts) mean += c;
+    mean /= static_cast<double>(counts.size());
+    for (double c : counts) var += (c - mean) * (c - mean);
+    return var / static_cast<double>(counts.size()) / mean;
+  };
+  MmppSource mmpp({{1.0, 90.0}, {21.0, 10.0}}, 1e5, 3);
+  PoissonSource poisson(3.0, 1e5, 3);
+  EXPECT_NEAR(dispersion(arrivals(poisson), 1e5), 1.0, 0.15);
+  EXPECT_GT(dispersion(arrivals(mmpp), 1e5), 5.0);
+}
+
+}  // namespace
+}  // namespace slicewise::traces

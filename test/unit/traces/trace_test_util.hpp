@@ -1,0 +1,41 @@
+// Paths and helpers shared by the trace tests.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "traces/trace_reader.hpp"
+
+namespace slicewise::traces::test {
+
+inline std::string fixture(const std::string& name) { return std::string(SW_TEST_DATA_DIR) + "/traces/" + name; }
+
+/// A public trace from ../shared/traces; the calling test skips when it is absent.
+inline std::string shared_trace(const std::string& name) { return std::string(SW_SHARED_DIR) + "/traces/" + name; }
+
+#define SW_REQUIRE_FILE(path)                                                          \
+  do {                                                                                 \
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "not present: " << (path);     \
+  } while (0)
+
+inline std::vector<TraceRow> read_all(TraceReader& reader) {
+  std::vector<TraceRow> rows;
+  TraceRow row;
+  while (reader.next(row)) rows.push_back(row);
+  return rows;
+}
+
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace slicewise::traces::test

@@ -1,0 +1,138 @@
+// Field parsers shared by every trace reader.
+#include "traces/fields.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace slicewise::traces {
+
+namespace {
+
+[[noreturn]] void bad_field(std::string_view column, const FieldContext& at, const std::string& problem) {
+  throw TraceError(at.file != nullptr ? *at.file : std::string(), at.line, std::string(column), problem);
+}
+
+std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+/// `width` digits at `pos` as an int, or -1.
+int digits(std::string_view s, std::size_t pos, std::size_t width) {
+  if (pos + width > s.size()) return -1;
+  int value = 0;
+  for (std::size_t i = pos; i < pos + width; ++i) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    value = value * 10 + (s[i] - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_missing(std::string_view text) {
+  text = trim(text);
+  return text.empty() || text == "None" || text == "NULL" || text == "NA" || text == "NaN" || text == "nan";
+}
+
+double parse_number(std::string_view text, std::string_view column, const FieldContext& at) {
+  const std::string_view t = trim(text);
+  if (t.empty()) bad_field(column, at, "expected a number, got an empty field");
+  const char* first = t.data();
+  if (*first == '+') ++first;  // from_chars takes no leading plus
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(first, t.data() + t.size(), value);
+  if (ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value)) {
+    bad_field(column, at, "expected a number, got " + quoted(text));
+  }
+  return value;
+}
+
+double parse_non_negative(std::string_view text, std::string_view column, const FieldContext& at) {
+  const double value = parse_number(text, column, at);
+  if (value < 0.0) bad_field(column, at, "must be >= 0 (got " + std::string(trim(text)) + ")");
+  return value;
+}
+
+std::int64_t parse_count(std::string_view text, std::string_view column, const FieldContext& at) {
+  const std::string_view t = trim(text);
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec == std::errc() && end == t.data() + t.size() && !t.empty()) {
+    if (value < 0) bad_field(column, at, "must be >= 0 (got " + std::string(t) + ")");
+    return value;
+  }
+  const double d = parse_non_negative(text, column, at);
+  if (d != std::floor(d) || d > 9e15) bad_field(column, at, "expected a whole number, got " + quoted(text));
+  return static_cast<std::int64_t>(d);
+}
+
+std::optional<std::int64_t> parse_datetime_ns(std::string_view s) {
+  s = trim(s);
+  // YYYY-MM-DD?HH:MM:SS
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
+      s[16] != ':') {
+    return std::nullopt;
+  }
+  const int year = digits(s, 0, 4);
+  const int month = digits(s, 5, 2);
+  const int day = digits(s, 8, 2);
+  const int hour = digits(s, 11, 2);
+  const int minute = digits(s, 14, 2);
+  const int second = digits(s, 17, 2);
+  if (year < 0 || month < 1 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 ||
+      second > 60) {
+    return std::nullopt;
+  }
+  const std::chrono::year_month_day ymd{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+                                        std::chrono::day{static_cast<unsigned>(day)}};
+  if (!ymd.ok()) return std::nullopt;
+  std::size_t pos = 19;
+  std::int64_t fraction_ns = 0;
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    std::int64_t scale = 100'000'000;
+    const std::size_t start = pos;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+      if (pos - start >= 9) return std::nullopt;  // finer than a nanosecond
+      fraction_ns += (s[pos] - '0') * scale;
+      scale /= 10;
+      ++pos;
+    }
+    if (pos == start) return std::nullopt;
+  }
+  std::int64_t offset_s = 0;
+  if (pos < s.size()) {
+    if (s[pos] == 'Z' && pos + 1 == s.size()) {
+      ++pos;
+    } else if ((s[pos] == '+' || s[pos] == '-') && pos + 6 == s.size() && s[pos + 3] == ':') {
+      const int oh = digits(s, pos + 1, 2);
+      const int om = digits(s, pos + 4, 2);
+      if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
+      offset_s = (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+      pos += 6;
+    } else {
+      return std::nullopt;
+    }
+  }
+  const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
+  const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+  return seconds * 1'000'000'000 + fraction_ns;
+}
+
+std::int64_t parse_datetime_field(std::string_view text, std::string_view column, const FieldContext& at) {
+  const auto ns = parse_datetime_ns(text);
+  if (!ns) {
+    bad_field(column, at,
+              "expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got " + quoted(text));
+  }
+  return *ns;
+}
+
+}  // namespace slicewise::traces

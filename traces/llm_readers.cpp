@@ -1,0 +1,141 @@
+// Readers of request-level inference traces: Azure LLM (2023, 2024, multimodal 2025), BurstGPT,
+// Mooncake and Alibaba GenTD26. ../shared/traces/README.md lists the gotchas handled here.
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "traces/csv_trace_reader.hpp"
+#include "traces/readers.hpp"
+
+namespace slicewise::traces {
+
+namespace {
+
+/// TIMESTAMP,[NumImages,]ContextTokens,GeneratedTokens. Three timestamp styles: 2023 has 7
+/// fractional digits; 2024 has +00:00 and leaves the fraction out when it is zero; 2025 is ISO-8601
+/// with Z. parse_datetime_ns takes all three.
+class AzureLlmReader final : public CsvTraceReader {
+ public:
+  using CsvTraceReader::CsvTraceReader;
+  bool absolute_time() const override { return true; }
+
+ private:
+  void bind(const CsvHeader& h) override {
+    timestamp_ = require(h, "TIMESTAMP");
+    context_ = require(h, "ContextTokens");
+    generated_ = require(h, "GeneratedTokens");
+  }
+  void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
+    row.at_s = since_epoch_s(parse_datetime_field(f[timestamp_], "TIMESTAMP", at));
+    row.prompt_tokens = static_cast<double>(parse_count(f[context_], "ContextTokens", at));
+    row.output_tokens = static_cast<double>(parse_count(f[generated_], "GeneratedTokens", at));
+  }
+  std::size_t timestamp_ = 0, context_ = 0, generated_ = 0;
+};
+
+/// Timestamp,[Session ID,Elapsed time,]Model,Request tokens,Response tokens,Total tokens,Log Type.
+/// Timestamp is whole seconds from the first day's midnight. Response tokens == 0 marks a failed
+/// request: kept (prefill only) and counted.
+class BurstGptReader final : public CsvTraceReader {
+ public:
+  using CsvTraceReader::CsvTraceReader;
+
+ private:
+  void bind(const CsvHeader& h) override {
+    timestamp_ = require(h, "Timestamp");
+    request_ = require(h, "Request tokens");
+    response_ = require(h, "Response tokens");
+  }
+  void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
+    row.at_s = parse_non_negative(f[timestamp_], "Timestamp", at);
+    row.prompt_tokens = static_cast<double>(parse_count(f[request_], "Request tokens", at));
+    row.output_tokens = static_cast<double>(parse_count(f[response_], "Response tokens", at));
+    row.failed = row.output_tokens == 0.0;
+  }
+  std::size_t timestamp_ = 0, request_ = 0, response_ = 0;
+};
+
+/// gmt_create,predict_type,predict_status,exec_time_seconds,... gmt_create has 1 s resolution and
+/// no zone; exec_time_seconds is the request's run time. FAILED requests are marked.
+class GenAiReader final : public CsvTraceReader {
+ public:
+  using CsvTraceReader::CsvTraceReader;
+  bool absolute_time() const override { return true; }
+
+ private:
+  void bind(const CsvHeader& h) override {
+    created_ = require(h, "gmt_create");
+    status_ = require(h, "predict_status");
+    exec_ = require(h, "exec_time_seconds");
+  }
+  void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
+    row.at_s = since_epoch_s(parse_datetime_field(f[created_], "gmt_create", at));
+    row.duration_s = parse_non_negative(f[exec_], "exec_time_seconds", at);
+    row.failed = trim(f[status_]) == "FAILED";
+  }
+  std::size_t created_ = 0, status_ = 0, exec_ = 0;
+};
+
+/// One JSON object per line: timestamp (ms from the trace start), input_length, output_length,
+/// hash_ids. Many requests share one timestamp (arrivals bucketed at about 3 s).
+class MooncakeReader final : public TraceReader {
+ public:
+  MooncakeReader(std::string path, const ReadOptions& options)
+      : TraceReader(path, TraceFormat::mooncake, options), lines_(std::move(path)) {}
+
+ private:
+  bool read_row(TraceRow& row) override {
+    std::string_view line;
+    do {
+      if (!lines_.next(line)) return false;
+    } while (trim(line).empty());
+    const FieldContext at{&path_, lines_.line_number()};
+    const auto doc = nlohmann::json::parse(line, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+      throw TraceError(path_, at.line, "", "expected one JSON object per line");
+    }
+    row = TraceRow{};
+    row.line = at.line;
+    row.at_s = field(doc, "timestamp", at) / 1000.0;
+    row.prompt_tokens = field(doc, "input_length", at);
+    row.output_tokens = field(doc, "output_length", at);
+    if (!options_.key_column.empty()) {
+      const auto it = doc.find(options_.key_column);
+      if (it == doc.end()) {
+        throw TraceError(path_, at.line, options_.key_column, "no such key to split by in this row");
+      }
+      row.key = it->is_string() ? it->get<std::string>() : it->dump();
+    }
+    return true;
+  }
+
+  double field(const nlohmann::json& doc, const char* key, const FieldContext& at) const {
+    const auto it = doc.find(key);
+    if (it == doc.end()) throw TraceError(path_, at.line, key, "missing");
+    if (!it->is_number() || it->get<double>() < 0.0) {
+      throw TraceError(path_, at.line, key, "expected a number >= 0, got " + it->dump());
+    }
+    return it->get<double>();
+  }
+
+  LineReader lines_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceReader> open_azure_llm(const std::string& path, const ReadOptions& options) {
+  return open_csv<AzureLlmReader>(path, TraceFormat::azure_llm, options);
+}
+
+std::unique_ptr<TraceReader> open_burstgpt(const std::string& path, const ReadOptions& options) {
+  return open_csv<BurstGptReader>(path, TraceFormat::burstgpt, options);
+}
+
+std::unique_ptr<TraceReader> open_genai(const std::string& path, const ReadOptions& options) {
+  return open_csv<GenAiReader>(path, TraceFormat::genai_2026, options);
+}
+
+std::unique_ptr<TraceReader> open_mooncake(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<MooncakeReader>(path, options);
+}
+
+}  // namespace slicewise::traces

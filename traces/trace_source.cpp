@@ -1,0 +1,109 @@
+// TraceSource: trace rows -> a tenant's arrivals.
+#include "traces/trace_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace slicewise::traces {
+
+TraceSource::TraceSource(std::unique_ptr<TraceReader> reader, TraceMapping mapping)
+    : reader_(std::move(reader)), mapping_(std::move(mapping)), rng_(mapping_.seed) {
+  SW_CHECK(mapping_.time_compression > 0.0 && mapping_.multiplier > 0.0, "trace mapping factors must be positive");
+  SW_CHECK(mapping_.sample_frac > 0.0 && mapping_.sample_frac <= 1.0, "sample_frac must be in (0, 1]");
+  SW_CHECK(mapping_.horizon_s > 0.0, "trace replay needs a horizon");
+}
+
+bool TraceSource::next_row(TraceRow& row) {
+  if (!formats_sorted(reader_->format())) {
+    if (!sorted_loaded_) {
+      TraceRow r;
+      while (reader_->next(r)) {
+        if (r.has_time) {
+          sorted_.push_back(std::move(r));
+        } else {
+          ++num_without_time_;
+        }
+      }
+      std::stable_sort(sorted_.begin(), sorted_.end(), [](const TraceRow& a, const TraceRow& b) { return a.at_s < b.at_s; });
+      sorted_loaded_ = true;
+    }
+    if (sorted_next_ == sorted_.size()) return false;
+    row = std::move(sorted_[sorted_next_++]);
+    return true;
+  }
+  while (reader_->next(row)) {
+    if (!row.has_time) {
+      ++num_without_time_;
+      continue;
+    }
+    if (origin_s_ && row.at_s < last_at_s_) {
+      throw TraceError(reader_->path(), row.line, "",
+                       "arrival goes back in time (" + std::to_string(row.at_s - *origin_s_) + " s after the first row, line " +
+                           std::to_string(last_line_) + " was at " + std::to_string(last_at_s_ - *origin_s_) +
+                           " s); this format must be in arrival order");
+    }
+    last_at_s_ = row.at_s;
+    last_line_ = row.line;
+    return true;
+  }
+  return false;
+}
+
+bool TraceSource::next_kept(RequestRecord& record, int& copies) {
+  TraceRow row;
+  while (!done_ && next_row(row)) {
+    if (!origin_s_) origin_s_ = row.at_s;
+    const double t = row.at_s - *origin_s_;
+    if (t < mapping_.window_start_s) continue;
+    if (mapping_.window_end_s && t >= *mapping_.window_end_s) break;
+    const double sim_s = (t - mapping_.window_start_s) / mapping_.time_compression;
+    if (sim_s >= mapping_.horizon_s) break;
+    if (!mapping_.select.empty() &&
+        std::find(mapping_.select.begin(), mapping_.select.end(), row.key) == mapping_.select.end()) {
+      continue;
+    }
+    // Two draws per row whatever the outcome, so one tenant's sampling never shifts another's.
+    const double keep = unit_interval(rng_());
+    const double extra = unit_interval(rng_());
+    if (keep >= mapping_.sample_frac) continue;
+    const double whole = std::floor(mapping_.multiplier);
+    copies = static_cast<int>(whole) + (extra < mapping_.multiplier - whole ? 1 : 0);
+    if (copies == 0) continue;
+    record = RequestRecord{sim_s, row.prompt_tokens, row.output_tokens, 1.0};
+    if (mapping_.solo_latency_s > 0.0 && row.duration_s >= 0.0) record.work_scale = row.duration_s / mapping_.solo_latency_s;
+    return true;
+  }
+  done_ = true;
+  return false;
+}
+
+bool TraceSource::next(RequestRecord& out) {
+  while (ready_.empty()) {
+    RequestRecord record;
+    int copies = 0;
+    const bool more = next_kept(record, copies);
+    if (held_) {
+      // Spread the held row's extra copies evenly over the gap to this row (none at the end).
+      const double gap = more ? record.arrived_at_s - held_->arrived_at_s : 0.0;
+      for (int j = 1; j < held_copies_; ++j) {
+        RequestRecord copy = *held_;
+        copy.arrived_at_s += gap * j / held_copies_;
+        ready_.push_back(copy);
+      }
+      held_.reset();
+    }
+    if (!more) break;
+    ready_.push_back(record);
+    held_ = record;
+    held_copies_ = copies;
+  }
+  if (ready_.empty()) return false;
+  out = ready_.front();
+  ready_.pop_front();
+  ++num_emitted_;
+  return true;
+}
+
+}  // namespace slicewise::traces
