@@ -29,6 +29,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   PricesOptions prices;
   SimulateOptions simulate;
   RoiOptions roi;
+  TraceOptions trace;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
@@ -38,6 +39,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
+      {setup_trace(app, trace), [&] { return run_trace(trace, io); }},
   };
 
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

@@ -81,4 +81,17 @@ struct RoiOptions {
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options);
 int run_roi(const RoiOptions& options, Io io);
 
+struct TraceOptions {
+  std::string action;        ///< "inspect" or "convert"
+  std::string file;
+  std::string format;        ///< empty = detect
+  std::string on_bad_row = "fail";
+  std::string split_column;  ///< inspect: rows per value; convert: written as a last column
+  std::string to;            ///< convert: target format (native)
+  std::string out;           ///< convert: output file; empty = standard output
+};
+
+CLI::App* setup_trace(CLI::App& app, TraceOptions& options);
+int run_trace(const TraceOptions& options, Io io);
+
 }  // namespace slicewise::cli

@@ -14,9 +14,24 @@ const EnumTable<ServiceDistribution>& service_distribution_table() {
   return table;
 }
 
+const EnumTable<traces::TraceFormat>& trace_format_table() {
+  static const EnumTable<traces::TraceFormat> table = [] {
+    EnumTable<traces::TraceFormat> out;
+    for (const auto& name : traces::trace_format_names()) out.emplace_back(name, *traces::trace_format_from_string(name));
+    return out;
+  }();
+  return table;
+}
+
+const EnumTable<BadRowPolicy>& bad_row_policy_table() {
+  static const EnumTable<BadRowPolicy> table = {{"fail", BadRowPolicy::fail}, {"skip", BadRowPolicy::skip}};
+  return table;
+}
+
 const EnumTable<LoadKind>& load_kind_table() {
   static const EnumTable<LoadKind> table = {
-      {"poisson", LoadKind::poisson}, {"closed_loop", LoadKind::closed_loop}, {"trace", LoadKind::trace}};
+      {"poisson", LoadKind::poisson}, {"closed_loop", LoadKind::closed_loop}, {"trace", LoadKind::trace},
+      {"diurnal", LoadKind::diurnal}, {"mmpp", LoadKind::mmpp}};
   return table;
 }
 

@@ -6,12 +6,15 @@
 
 #include "core/json_reader.hpp"
 #include "scenario/scenario.hpp"
+#include "traces/trace_format.hpp"
 
 namespace slicewise::scenario {
 
 const EnumTable<WorkloadKind>& workload_kind_table();    ///< generic | llm
 const EnumTable<ServiceDistribution>& service_distribution_table();  ///< fixed | exponential
-const EnumTable<LoadKind>& load_kind_table();            ///< poisson | closed_loop | trace
+const EnumTable<LoadKind>& load_kind_table();            ///< poisson | closed_loop | trace | diurnal | mmpp
+const EnumTable<BadRowPolicy>& bad_row_policy_table();   ///< fail | skip
+const EnumTable<traces::TraceFormat>& trace_format_table();  ///< azure-llm | mooncake | ... (traces/trace_format.hpp)
 const EnumTable<Environment>& environment_table();       ///< development | batch | internal | customer_facing
 const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded
 const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread

@@ -159,14 +159,85 @@ struct Reader {
       l.num_users = read_count(r, "num_users", std::nullopt);
       l.think_time_s = r.optional_number("think_time_s", 0.0, NumberRange::non_negative());
     } else if (known && l.kind == LoadKind::trace) {
-      l.trace_file = nonempty_string(r, "trace_file", true);
-      l.trace_format = nonempty_string(r, "trace_format", false);
+      trace_load(r, l);
+    } else if (known && l.kind == LoadKind::diurnal) {
+      l.rate_per_s = r.required_number("rate_per_s", NumberRange::positive());
+      l.hourly_profile = numbers(r, "hourly_profile", 24, NumberRange::non_negative());
+      if (l.hourly_profile.size() == 24 && *std::max_element(l.hourly_profile.begin(), l.hourly_profile.end()) <= 0.0) {
+        r.error("hourly_profile", "needs at least one hour with a rate > 0");
+      }
+      l.start_hour = r.optional_number("start_hour", 0.0, NumberRange{0.0, false, 24.0, true});
+    } else if (known && l.kind == LoadKind::mmpp) {
+      if (const json* states = r.required_array("states")) {
+        if (states->size() < 2) r.error("states", "an MMPP needs at least two states (got " + std::to_string(states->size()) + ")");
+        for (std::size_t i = 0; i < states->size(); ++i) {
+          JsonReader st((*states)[i], r.pointer("states") + "/" + std::to_string(i), out, file);
+          MmppStateSpec spec;
+          spec.rate_per_s = st.required_number("rate_per_s", NumberRange::non_negative());
+          spec.mean_duration_s = st.required_number("mean_duration_s", NumberRange::positive());
+          st.finish();
+          l.states.push_back(spec);
+        }
+      }
     }
     if (known && uses(load_keys(), "multiplier", l.kind)) {
       l.multiplier = r.optional_number("multiplier", 1.0, NumberRange::positive());
     }
     r.finish();
     return l;
+  }
+
+  void trace_load(JsonReader& r, LoadSpec& l) {
+    l.trace_file = nonempty_string(r, "trace_file", true);
+    l.trace_format = r.has("trace_format") ? name_of(trace_format_table(), r.required_enum("trace_format", trace_format_table()))
+                                           : std::string();
+    l.split_column = nonempty_string(r, "split_column", false);
+    if (const json* values = r.optional_array("split_values")) {
+      for (std::size_t i = 0; i < values->size(); ++i) {
+        if (!(*values)[i].is_string()) {
+          r.error("split_values", "element " + std::to_string(i) + " must be a string (got " + (*values)[i].dump() + ")");
+        } else {
+          l.split_values.push_back((*values)[i].get<std::string>());
+        }
+      }
+    }
+    if (!l.split_column.empty() && l.split_values.empty()) {
+      r.error("split_values", "give the values of \"" + l.split_column + "\" this tenant takes (a non-empty array)");
+    } else if (l.split_column.empty() && r.has("split_values")) {
+      r.error("split_values", "needs \"split_column\"");
+    }
+    l.window_start_s = r.optional_number("window_start_s", 0.0, NumberRange::non_negative());
+    l.window_end_s = r.maybe_number("window_end_s", NumberRange::positive());
+    if (l.window_end_s && *l.window_end_s <= l.window_start_s) {
+      r.error("window_end_s", "must be > window_start_s (got " + format_number(*l.window_end_s) + "; window_start_s is " +
+                                  format_number(l.window_start_s) + ")");
+    }
+    l.time_compression = r.optional_number("time_compression", 1.0, NumberRange::positive());
+    l.sample_frac = r.optional_number("sample_frac", 1.0, NumberRange::positive_fraction());
+    l.on_bad_row = r.optional_enum("on_bad_row", BadRowPolicy::fail, bad_row_policy_table());
+  }
+
+  /// An array of exactly `size` numbers in `range`.
+  std::vector<double> numbers(JsonReader& r, std::string_view key, std::size_t size, const NumberRange& range) {
+    std::vector<double> values;
+    const json* array = r.required_array(key);
+    if (array == nullptr) return values;
+    if (array->size() != size) {
+      r.error(key, "expected " + std::to_string(size) + " numbers (got " + std::to_string(array->size()) + ")");
+      return values;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const auto& v = (*array)[i];
+      const std::string at = r.pointer(key) + "/" + std::to_string(i);
+      if (!v.is_number()) {
+        out.push_back({file, 0, 0, at, "expected a number (got " + v.dump() + ")"});
+      } else if (const auto problem = range.violation(v.get<double>()); !problem.empty()) {
+        out.push_back({file, 0, 0, at, problem + " (got " + format_number(v.get<double>()) + ")"});
+      } else {
+        values.push_back(v.get<double>());
+      }
+    }
+    return values;
   }
 
   SlaTargets sla(const json& value, const std::string& pointer, WorkloadKind kind, bool kind_known) {

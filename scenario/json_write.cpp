@@ -53,6 +53,23 @@ ordered_json load_json(const LoadSpec& l) {
   if (use("think_time_s")) out["think_time_s"] = l.think_time_s;
   if (use("trace_file")) out["trace_file"] = l.trace_file;
   if (use("trace_format")) put_if(out, "trace_format", l.trace_format);
+  if (use("split_column") && !l.split_column.empty()) {
+    out["split_column"] = l.split_column;
+    out["split_values"] = l.split_values;
+  }
+  if (use("window_start_s")) out["window_start_s"] = l.window_start_s;
+  if (use("window_end_s")) put_if(out, "window_end_s", l.window_end_s);
+  if (use("time_compression")) out["time_compression"] = l.time_compression;
+  if (use("sample_frac")) out["sample_frac"] = l.sample_frac;
+  if (use("on_bad_row")) out["on_bad_row"] = name_of(bad_row_policy_table(), l.on_bad_row);
+  if (use("hourly_profile")) out["hourly_profile"] = l.hourly_profile;
+  if (use("start_hour")) out["start_hour"] = l.start_hour;
+  if (use("states")) {
+    out["states"] = ordered_json::array();
+    for (const auto& st : l.states) {
+      out["states"].push_back(ordered_json{{"rate_per_s", st.rate_per_s}, {"mean_duration_s", st.mean_duration_s}});
+    }
+  }
   if (use("multiplier")) out["multiplier"] = l.multiplier;
   return out;
 }

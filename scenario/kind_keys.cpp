@@ -37,12 +37,22 @@ const KeyKinds<StrategyKind>& tenant_setting_keys() {
 
 const KeyKinds<LoadKind>& load_keys() {
   static const KeyKinds<LoadKind> table = {
-      {"rate_per_s", {LoadKind::poisson}},
+      {"rate_per_s", {LoadKind::poisson, LoadKind::diurnal}},
       {"num_users", {LoadKind::closed_loop}},
       {"think_time_s", {LoadKind::closed_loop}},
       {"trace_file", {LoadKind::trace}},
       {"trace_format", {LoadKind::trace}},
-      {"multiplier", {LoadKind::poisson, LoadKind::trace}},
+      {"split_column", {LoadKind::trace}},
+      {"split_values", {LoadKind::trace}},
+      {"window_start_s", {LoadKind::trace}},
+      {"window_end_s", {LoadKind::trace}},
+      {"time_compression", {LoadKind::trace}},
+      {"sample_frac", {LoadKind::trace}},
+      {"on_bad_row", {LoadKind::trace}},
+      {"hourly_profile", {LoadKind::diurnal}},
+      {"start_hour", {LoadKind::diurnal}},
+      {"states", {LoadKind::mmpp}},
+      {"multiplier", {LoadKind::poisson, LoadKind::trace, LoadKind::diurnal, LoadKind::mmpp}},
   };
   return table;
 }

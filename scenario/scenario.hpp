@@ -55,16 +55,36 @@ struct Workload {
   bool operator==(const Workload&) const = default;
 };
 
-enum class LoadKind { poisson, closed_loop, trace };
+enum class LoadKind { poisson, closed_loop, trace, diurnal, mmpp };
 
-/// Where a tenant's requests come from.
+/// What a trace replay does with a malformed row.
+enum class BadRowPolicy { fail, skip };
+
+/// One state of an MMPP load (traces/generators.hpp).
+struct MmppStateSpec {
+  double rate_per_s = 0.0;        ///< arrivals per second in this state, >= 0
+  double mean_duration_s = 0.0;   ///< mean (exponential) time in this state, > 0
+  bool operator==(const MmppStateSpec&) const = default;
+};
+
+/// Where a tenant's requests come from. docs/trace-formats.md explains the trace mapping.
 struct LoadSpec {
   LoadKind kind = LoadKind::poisson;
-  double rate_per_s = 0.0;        ///< poisson: mean arrivals per second, > 0
+  double rate_per_s = 0.0;        ///< poisson: mean arrivals per second; diurnal: daily mean; > 0
   int num_users = 0;              ///< closed_loop: concurrent users, >= 1
   double think_time_s = 0.0;      ///< closed_loop: mean think time between a reply and the next request
   std::string trace_file;         ///< trace: path, relative to the scenario file's folder
   std::string trace_format;       ///< trace: reader name (azure-llm, mooncake, native, ...); "" = detect
+  std::string split_column;       ///< trace: column whose value picks this tenant's rows ("" = every row)
+  std::vector<std::string> split_values;  ///< trace: the values of split_column this tenant takes
+  double window_start_s = 0.0;    ///< trace: replay from this trace time (first row = 0), >= 0
+  std::optional<double> window_end_s;  ///< trace: ... up to this trace time (> window_start_s)
+  double time_compression = 1.0;  ///< trace: > 0; 2 replays the trace twice as fast
+  double sample_frac = 1.0;       ///< trace: keep each row with this probability, (0, 1]
+  BadRowPolicy on_bad_row = BadRowPolicy::fail;  ///< trace: fail on the first bad row, or skip (counted)
+  std::vector<double> hourly_profile;  ///< diurnal: 24 relative rates, hour 0 first (>= 0, mean > 0)
+  double start_hour = 0.0;        ///< diurnal: hour of day at simulated time 0, [0, 24)
+  std::vector<MmppStateSpec> states;  ///< mmpp: at least two states
   double multiplier = 1.0;        ///< scales the arrival rate (> 0)
   bool operator==(const LoadSpec&) const = default;
 };

@@ -171,7 +171,23 @@ class Checker {
         add(pointer + "/load/trace_file", "trace file not found: " + path.string());
       } else if (std::filesystem::is_directory(path, ec)) {
         add(pointer + "/load/trace_file", "trace file is a directory: " + path.string());
+      } else {
+        trace(t.load, pointer + "/load");
       }
+    }
+  }
+
+  /// Opens the trace to check its format, header and split column (the rows are read by the run).
+  void trace(const LoadSpec& load, const std::string& pointer) {
+    try {
+      const auto reader = open_load_trace(s_, load);
+      if (!traces::carries_load(reader->format())) {
+        add(pointer + "/trace_format",
+            "a " + std::string(traces::to_string(reader->format())) +
+                " file describes machines or per-instance averages, not arrivals; see \"slicewise trace inspect\"");
+      }
+    } catch (const TraceError& e) {
+      add(pointer + "/trace_file", e.what());
     }
   }
 
@@ -371,6 +387,15 @@ std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, cons
   }
   const auto* gpu = catalogs.gpus->find(id);
   return gpu ? gpu->id : std::string();
+}
+
+std::unique_ptr<traces::TraceReader> open_load_trace(const Scenario& scenario, const LoadSpec& load) {
+  std::optional<traces::TraceFormat> format;
+  if (!load.trace_format.empty()) format = traces::trace_format_from_string(load.trace_format);
+  traces::ReadOptions options;
+  options.on_bad_row = load.on_bad_row == BadRowPolicy::skip ? traces::BadRowPolicy::skip : traces::BadRowPolicy::fail;
+  options.key_column = load.split_column;
+  return traces::open_trace(resolve_relative_path(scenario, load.trace_file).string(), format, options);
 }
 
 pricing::PriceTable resolve_price_table(const Scenario& scenario, const Catalogs& catalogs) {

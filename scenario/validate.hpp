@@ -2,6 +2,10 @@
 // layouts, instance types, memory fit, trace files), all problems collected at once.
 #pragma once
 
+#include <memory>
+
+#include "traces/trace_reader.hpp"
+
 #include <filesystem>
 #include <string>
 
@@ -34,6 +38,10 @@ std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, cons
 /// the scenario file (Scenario::source_file; the working directory when that is empty) and
 /// lexically normalised; absolute paths are returned unchanged.
 std::filesystem::path resolve_relative_path(const Scenario& scenario, const std::string& path);
+
+/// Opens the trace of a `trace` load (path resolved as above, format named or detected, split
+/// column and bad-row policy applied). Throws TraceError.
+std::unique_ptr<traces::TraceReader> open_load_trace(const Scenario& scenario, const LoadSpec& load);
 
 /// The price table a scenario names: a shipped table by name, or a file relative to the scenario.
 /// Throws ConfigError when it cannot be found or loaded.

@@ -1,6 +1,8 @@
 // The SimGrid side of a run: one manager actor per device that sleeps until its next completion
 // or an arrival, one source actor per tenant replaying its load, and a monitor for progress.
 #include <algorithm>
+#include <array>
+#include <exception>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -13,7 +15,9 @@
 #include "sim/device_state.hpp"
 #include "sim/platform.hpp"
 #include "sim/simulation.hpp"
+#include "traces/generators.hpp"
 #include "traces/poisson_source.hpp"
+#include "traces/trace_source.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -83,6 +87,7 @@ struct Run {
   std::vector<std::mt19937_64> rng;                  ///< per tenant: think times
   int sources_running = 0;
   std::int64_t events = 0;
+  std::exception_ptr source_error;  ///< a bad trace row met during the run, rethrown after it
 };
 
 double exponential(std::mt19937_64& rng, double mean) {
@@ -126,11 +131,59 @@ void source_finished(Run& run) {
 
 void open_loop_source(Run* run, int tenant, std::shared_ptr<traces::RequestSource> source) {
   traces::RequestRecord record;
-  while (source->next(record) && record.arrived_at_s < run->horizon_s) {
-    sg4::this_actor::sleep_until(record.arrived_at_s);
-    arrive(*run, tenant, Request{record, -1, 0.0, 0.0, false});
+  try {
+    while (source->next(record) && record.arrived_at_s < run->horizon_s) {
+      sg4::this_actor::sleep_until(record.arrived_at_s);
+      arrive(*run, tenant, Request{record, -1, 0.0, 0.0, false});
+    }
+  } catch (const Error&) {
+    // An exception must not unwind through SimGrid: keep it, stop every source, rethrow after run().
+    if (!run->source_error) run->source_error = std::current_exception();
+    run->horizon_s = sg4::Engine::get_clock();
   }
   source_finished(*run);
+}
+
+/// The open-loop request stream of a tenant's load.
+std::shared_ptr<traces::RequestSource> make_source(const Scenario& scenario, const scenario::Tenant& tenant,
+                                                   const traces::RequestRecord& typical, std::uint64_t seed) {
+  const auto& load = tenant.load;
+  switch (load.kind) {
+    case LoadKind::poisson: {
+      auto source = std::make_shared<traces::PoissonSource>(load.rate_per_s * load.multiplier, scenario.horizon_s, seed,
+                                                            typical.prompt_tokens, typical.output_tokens);
+      source->set_exponential_work(tenant.workload.service_dist == scenario::ServiceDistribution::exponential);
+      return source;
+    }
+    case LoadKind::diurnal: {
+      std::array<double, 24> profile{};
+      std::copy_n(load.hourly_profile.begin(), 24, profile.begin());
+      return std::make_shared<traces::DiurnalSource>(load.rate_per_s * load.multiplier, profile, load.start_hour,
+                                                     scenario.horizon_s, seed, typical);
+    }
+    case LoadKind::mmpp: {
+      std::vector<traces::MmppState> states;
+      for (const auto& st : load.states) states.push_back({st.rate_per_s * load.multiplier, st.mean_duration_s});
+      return std::make_shared<traces::MmppSource>(std::move(states), scenario.horizon_s, seed, typical);
+    }
+    case LoadKind::trace: {
+      traces::TraceMapping mapping;
+      mapping.window_start_s = load.window_start_s;
+      mapping.window_end_s = load.window_end_s;
+      mapping.time_compression = load.time_compression;
+      mapping.multiplier = load.multiplier;
+      mapping.sample_frac = load.sample_frac;
+      mapping.select = load.split_values;
+      mapping.horizon_s = scenario.horizon_s;
+      mapping.solo_latency_s = tenant.workload.kind == scenario::WorkloadKind::generic
+                                   ? tenant.workload.solo_latency_s.value_or(0.0)
+                                   : 0.0;
+      mapping.seed = seed;
+      return std::make_shared<traces::TraceSource>(scenario::open_load_trace(scenario, load), std::move(mapping));
+    }
+    case LoadKind::closed_loop: break;
+  }
+  SW_CHECK(false, "closed-loop load has no open-loop source");
 }
 
 void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
@@ -296,23 +349,13 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     }
     ++run.sources_running;
     const std::uint64_t seed = scenario.seed * 0xD1B54A32D192ED03ULL + t;
-    switch (load.kind) {
-      case LoadKind::poisson: {
-        auto source = std::make_shared<traces::PoissonSource>(load.rate_per_s * load.multiplier, scenario.horizon_s,
-                                                              seed, typical.prompt_tokens, typical.output_tokens);
-        source->set_exponential_work(tenant.workload.service_dist == scenario::ServiceDistribution::exponential);
-        sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, static_cast<int>(t), source);
-        break;
-      }
-      case LoadKind::closed_loop: {
-        run.users[t] = std::make_unique<UserQueue>();
-        for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
-        sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t), typical);
-        break;
-      }
-      case LoadKind::trace:
-        throw ConfigError(scenario.source_file.string(), "/tenants/" + std::to_string(t) + "/load/kind",
-                          "trace replay is not available in this build yet; use poisson or closed_loop");
+    if (load.kind == LoadKind::closed_loop) {
+      run.users[t] = std::make_unique<UserQueue>();
+      for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
+      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t), typical);
+    } else {
+      sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, static_cast<int>(t),
+                         make_source(scenario, tenant, typical, seed));
     }
   }
   if (options.progress) {
@@ -320,6 +363,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, interval);
   }
   engine.run();
+  if (run.source_error) std::rethrow_exception(run.source_error);
   const double end_s = sg4::Engine::get_clock();
   if (options.progress) options.progress(end_s, run.stop_s);
 
