@@ -98,6 +98,13 @@ QString load_text(const scenario::LoadSpec& load) {
     case scenario::LoadKind::trace:
       text += " " + load.trace_file;
       if (!load.trace_format.empty()) text += " (" + load.trace_format + ")";
+      if (!load.split_column.empty()) text += " where " + load.split_column + " in " + join(load.split_values, "|");
+      break;
+    case scenario::LoadKind::diurnal:
+      text += " " + format_number(load.rate_per_s) + "/s daily mean, from " + format_number(load.start_hour) + " h";
+      break;
+    case scenario::LoadKind::mmpp:
+      text += " " + std::to_string(load.states.size()) + " states";
       break;
   }
   if (load.multiplier != 1.0) text += " ×" + format_number(load.multiplier);

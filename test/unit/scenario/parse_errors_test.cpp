@@ -154,14 +154,14 @@ TEST(ScenarioParseErrors, LoadKeyOnTheWrongKind) {
   auto doc = minimal_document();
   doc["tenants"][0]["load"] = {{"kind", "closed_loop"}, {"num_users", 2}, {"rate_per_s", 1}};
   EXPECT_EQ(parse_error(doc),
-            "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson)");
+            "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson, diurnal)");
 }
 
 TEST(ScenarioParseErrors, InvalidLoadKindGivesOneMessage) {
   auto doc = minimal_document();
   doc["tenants"][0]["load"]["kind"] = "poison";
   EXPECT_EQ(parse_error(doc),
-            "s.json: /tenants/0/load/kind: unknown \"poison\"; expected poisson|closed_loop|trace "
+            "s.json: /tenants/0/load/kind: unknown \"poison\"; expected poisson|closed_loop|trace|diurnal|mmpp "
             "(did you mean \"poisson\"?)");
 }
 
