@@ -54,8 +54,6 @@ class LineReader::Decoder {
   Decoder(const Decoder&) = delete;
   Decoder& operator=(const Decoder&) = delete;
 
-  Compression compression() const { return compression_; }
-
   /// Up to `size` decoded bytes into `out`; 0 at the end.
   std::size_t read(char* out, std::size_t size) {
     switch (compression_) {
@@ -150,8 +148,6 @@ LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kChun
 }
 
 LineReader::~LineReader() = default;
-
-Compression LineReader::compression() const { return decoder_->compression(); }
 
 bool LineReader::fill() {
   if (eof_) return false;

@@ -27,7 +27,6 @@ class LineReader {
   /// 1-based number of the line last returned (0 before the first).
   long line_number() const { return line_number_; }
   const std::string& path() const { return path_; }
-  Compression compression() const;
 
   class Decoder;  ///< bytes from the file, decompressed
 
