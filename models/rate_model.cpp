@@ -16,11 +16,22 @@ constexpr double kEpsilon = 1e-15;
 constexpr std::size_t kExactDistributionLimit = 24;
 }  // namespace
 
-double RateModel::solo_gpu_rate(const ContextDemand& c) {
-  double rate = 1.0;
-  if (c.demand_sm > 1.0) rate = std::min(rate, 1.0 / c.demand_sm);
-  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
-  return rate;
+double RateModel::roofline_slowdown(double x, double y, double sharpness) {
+  const double top = std::max({1.0, x, y});
+  if (std::isinf(sharpness)) return top;
+  // top · ((1/top)^p + (x/top)^p + (y/top)^p)^(1/p): every base is <= 1, so nothing overflows.
+  const double sum = std::pow(1.0 / top, sharpness) + std::pow(x / top, sharpness) + std::pow(y / top, sharpness);
+  return top * std::pow(sum, 1.0 / sharpness);
+}
+
+double RateModel::solo_gpu_rate(const ContextDemand& c, double sharpness) {
+  if (std::isinf(sharpness)) {
+    double rate = 1.0;
+    if (c.demand_sm > 1.0) rate = std::min(rate, 1.0 / c.demand_sm);
+    if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
+    return rate;
+  }
+  return roofline_slowdown(c.ref_sm, c.ref_bw, sharpness) / roofline_slowdown(c.demand_sm, c.demand_bw, sharpness);
 }
 
 double RateModel::progress_rate(double duty, double gpu_rate) {
@@ -64,7 +75,7 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     double change = 0.0;
     for (int index : active_) {
       const auto i = static_cast<std::size_t>(index);
-      const double g = solo_gpu_rate(contexts[i]) * share_[i] * overhead;
+      const double g = solo_gpu_rate(contexts[i], params_.roofline_sharpness) * share_[i] * overhead;
       const double rho = progress_rate(contexts[i].duty, g);
       const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
       change = std::max(change, std::abs(x - phase_[i]));
@@ -80,7 +91,7 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     const auto i = static_cast<std::size_t>(index);
     const auto& c = contexts[i];
     ContextRate& r = out[i];
-    r.gpu_rate = solo_gpu_rate(c) * share_[i] * overhead;
+    r.gpu_rate = solo_gpu_rate(c, params_.roofline_sharpness) * share_[i] * overhead;
     r.progress_rate = progress_rate(c.duty, r.gpu_rate);
     r.gpu_phase_frac = phase_[i];
     r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
@@ -197,6 +208,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   }
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
+    // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
     const double solo = solo_gpu_rate(contexts[i]);
     double share = solo > 0.0 ? level[a] / solo : 0.0;
     if (m > 1 && params_.concurrent_efficiency < 1.0) {

@@ -14,6 +14,7 @@
 // iteration (see docs/model.md).
 #pragma once
 
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct SharingParams {
   bool cap_when_alone = false;
   /// fixed_share: the sum of the weights of every context placed on the device (active or not).
   double total_placed_weight = 0.0;
+  /// Sharpness p of the roofline (docs/model.md §2): a context demanding x = sm and y = bw of the
+  /// device runs at 1 / S_p(x, y), S_p = (1 + x^p + y^p)^(1/p), relative to S_p at its reference
+  /// demand. Infinity (the default) is the hard roofline min(1, 1/x, 1/y); a finite p, fitted on MIG
+  /// slice measurements, rounds the knee where a workload starts to fill the device.
+  double roofline_sharpness = std::numeric_limits<double>::infinity();
   bool operator==(const SharingParams&) const = default;
 };
 
@@ -51,6 +57,8 @@ struct ContextDemand {
   double duty = 1.0;          ///< GPU-busy fraction of its requests' solo time, (0, 1]
   double weight = 1.0;        ///< share weight (time_sliced, fixed_share), > 0
   double cap = 1.0;           ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
+  double ref_sm = 0.0;        ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
+  double ref_bw = 0.0;
 };
 
 /// The model's answer for one context.
@@ -70,8 +78,12 @@ class RateModel {
 
   void compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
 
-  /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw).
-  static double solo_gpu_rate(const ContextDemand& context);
+  /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw)
+  /// for the hard roofline, S_p(ref_sm, ref_bw) / S_p(demand_sm, demand_bw) for a finite sharpness.
+  static double solo_gpu_rate(const ContextDemand& context,
+                              double sharpness = std::numeric_limits<double>::infinity());
+  /// S_p(x, y) = (1 + x^p + y^p)^(1/p), computed without overflow; max(1, x, y) for p = infinity.
+  static double roofline_slowdown(double x, double y, double sharpness);
   /// 1 / ((1 - duty) + duty / gpu_rate); 0 when gpu_rate is 0.
   static double progress_rate(double duty, double gpu_rate);
 

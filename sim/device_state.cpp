@@ -225,7 +225,7 @@ void DeviceState::exact_rates() {
     const bool holds = !switching_ && holder_ == static_cast<int>(i) && demands_[i].active;
     if (!holds) continue;
     auto& rate = rates_[i];
-    rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i]);
+    rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i], device_.sharing.roofline_sharpness);
     rate.progress_rate = models::RateModel::progress_rate(demands_[i].duty, rate.gpu_rate);
     rate.gpu_phase_frac = 1.0;
     rate.sm_usage_frac = std::min(1.0, rate.gpu_rate * demands_[i].demand_sm);
@@ -243,8 +243,10 @@ void DeviceState::recompute_rates() {
     const double decode = batch_factor(context.num_decode, shape.decode.shared_frac);
     auto& demand = demands_[i];
     demand.active = !context.heap.empty();
-    demand.demand_sm = (prefill * shape.prefill.sm + decode * shape.decode.sm) * context.norm_sm;
-    demand.demand_bw = (prefill * shape.prefill.bw + decode * shape.decode.bw) * context.norm_bw;
+    demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;
+    demand.ref_bw = prefill * shape.prefill.bw + decode * shape.decode.bw;
+    demand.demand_sm = demand.ref_sm * context.norm_sm;
+    demand.demand_bw = demand.ref_bw * context.norm_bw;
   }
   if (device_.exact_quanta) {
     rotate_quantum(now_);

@@ -256,6 +256,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
       return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
     });
     device.sharing = sharing_for(strategy, defaults, static_cast<int>(device.contexts.size()));
+    device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
     if (strategy.exact && device.sharing.discipline == models::SharingDiscipline::time_sliced) {
       device.exact_quanta = true;
       const double quantum_ms = kind == StrategyKind::vgpu

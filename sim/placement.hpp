@@ -2,6 +2,8 @@
 // itself. Pure C++ (no SimGrid), so it is unit-tested directly.
 #pragma once
 
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,13 @@ struct SharingDefaults {
   double switch_cost_ms = 0.1;         ///< context switch; no datacenter measurement published (gap)
   double mps_efficiency = 1.0;         ///< MPS interference beyond the resource split
   double hami_launch_overhead_frac = 0.02;
+  /// Roofline sharpness per GPU id (a calibration profile fills it); GPUs not listed use the hard
+  /// roofline (infinity).
+  std::map<std::string, double> roofline_sharpness;
+  double roofline_sharpness_for(const std::string& gpu_id) const {
+    const auto it = roofline_sharpness.find(gpu_id);
+    return it == roofline_sharpness.end() ? std::numeric_limits<double>::infinity() : it->second;
+  }
 };
 
 /// One context (server process / pod) of a tenant.

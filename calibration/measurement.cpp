@@ -1,0 +1,363 @@
+// Strict loader of measurement files (docs/measurement-format.md).
+#include "calibration/measurement.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "core/error.hpp"
+#include "core/spell.hpp"
+#include "traces/csv.hpp"
+#include "traces/fields.hpp"
+#include "traces/line_reader.hpp"
+
+namespace slicewise::calibration {
+
+namespace {
+
+using models::StrategyKind;
+
+const std::vector<std::pair<std::string, Metric>>& metric_table() {
+  static const std::vector<std::pair<std::string, Metric>> table = {
+      {"time_mean", Metric::time_mean},   {"time_median", Metric::time_median},
+      {"time_p90", Metric::time_p90},     {"time_p99", Metric::time_p99},
+      {"throughput", Metric::throughput}, {"mem_bandwidth", Metric::mem_bandwidth},
+  };
+  return table;
+}
+
+/// Units a metric accepts and their factor to the base unit.
+std::vector<std::pair<std::string, double>> units_of(Metric metric) {
+  if (is_time(metric)) return {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}};
+  if (metric == Metric::throughput) return {{"1/s", 1.0}};
+  return {{"GB/s", 1.0}, {"TB/s", 1e3}};
+}
+
+/// Allowed range of one workload parameter.
+struct ParamRule {
+  std::string key;
+  double min = 0.0;
+  bool min_inclusive = false;
+  double max = HUGE_VAL;
+  bool integer = false;
+  std::string allowed;  // in words, for the message
+};
+
+const std::vector<ParamRule>& param_rules() {
+  static const std::vector<ParamRule> rules = {
+      {"batch_size", 1, true, HUGE_VAL, true, "an integer >= 1"},
+      {"gpu_duty_frac", 0, false, 1, false, "in (0, 1]"},
+      {"sm_occupancy_frac", 0, false, 1, false, "in (0, 1]"},
+      {"mem_bw_frac", 0, false, 1, false, "in (0, 1]"},
+      {"kernel_ms", 0, false, HUGE_VAL, false, "> 0"},
+      {"active_thread_pct", 0, false, 100, false, "in (0, 100]"},
+      {"sm_count", 1, true, HUGE_VAL, true, "an integer >= 1"},
+      {"gpucores", 0, false, 100, false, "in (0, 100]"},
+      {"quantum_ms", 0, false, HUGE_VAL, false, "> 0"},
+      {"prompt_tokens", 0, true, HUGE_VAL, true, "an integer >= 0"},
+      {"output_tokens", 0, true, HUGE_VAL, true, "an integer >= 0"},
+  };
+  return rules;
+}
+
+[[noreturn]] void fail(const std::string& file, long line, std::string_view column, const std::string& message) {
+  throw TraceError(file, line, std::string(column), message);
+}
+
+bool is_name(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_valid_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  const auto number = [&](std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (text[i] - '0');
+    return v;
+  };
+  const std::chrono::year_month_day ymd{std::chrono::year{number(0, 4)},
+                                        std::chrono::month{static_cast<unsigned>(number(5, 2))},
+                                        std::chrono::day{static_cast<unsigned>(number(8, 2))}};
+  return ymd.ok();
+}
+
+template <typename T>
+T choose(std::string_view text, const std::vector<std::pair<std::string, T>>& table, const std::string& file,
+         long line, std::string_view column) {
+  for (const auto& [name, value] : table) {
+    if (name == text) return value;
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : table) names.push_back(entry.first);
+  fail(file, line, column, unknown_choice(text, names));
+}
+
+std::map<std::string, double> parse_params(std::string_view text, const std::string& file, long line) {
+  std::map<std::string, double> params;
+  const traces::FieldContext at{&file, line};
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(';', begin), text.size());
+    const std::string_view pair = traces::trim(text.substr(begin, end - begin));
+    begin = end + 1;
+    if (pair.empty()) continue;
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) {
+      fail(file, line, "workload_params", "expected key=value pairs separated by ';', got \"" + std::string(pair) + "\"");
+    }
+    const std::string key(traces::trim(pair.substr(0, eq)));
+    const auto& rules = param_rules();
+    const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ParamRule& r) { return r.key == key; });
+    if (rule == rules.end()) {
+      fail(file, line, "workload_params", "unknown parameter \"" + key + "\"; allowed: " +
+                                              join(workload_param_keys(), ", ") +
+                                              did_you_mean_suffix(key, workload_param_keys()));
+    }
+    if (params.count(key) != 0) fail(file, line, "workload_params", "parameter \"" + key + "\" given twice");
+    const double value = traces::parse_number(pair.substr(eq + 1), "workload_params: " + key, at);
+    const bool low_ok = rule->min_inclusive ? value >= rule->min : value > rule->min;
+    if (!low_ok || value > rule->max || (rule->integer && value != std::floor(value))) {
+      fail(file, line, "workload_params",
+           key + " must be " + rule->allowed + ", got " + std::string(traces::trim(pair.substr(eq + 1))));
+    }
+    params[key] = value;
+  }
+  return params;
+}
+
+/// Checks that hold between columns: MIG profile vs strategy and GPU, contexts vs strategy.
+void check_consistency(const Measurement& m, const models::MigCatalog& mig) {
+  const bool is_mig = m.strategy == StrategyKind::mig || m.strategy == StrategyKind::mig_time_slicing;
+  if (is_mig && m.mig_profile.empty()) {
+    fail(m.file, m.line, "mig_profile", "strategy " + models::to_string(m.strategy) + " needs a MIG profile");
+  }
+  if (!is_mig && !m.mig_profile.empty()) {
+    fail(m.file, m.line, "mig_profile",
+         "a MIG profile is only allowed with strategy mig or mig_time_slicing, not " + models::to_string(m.strategy));
+  }
+  if (is_mig) {
+    const models::MigGpu* gpu = mig.find(m.gpu);
+    if (gpu == nullptr) fail(m.file, m.line, "gpu", m.gpu + " does not support MIG");
+    if (gpu->find(m.mig_profile) == nullptr) {
+      fail(m.file, m.line, "mig_profile",
+           "\"" + m.mig_profile + "\" is not a MIG profile of " + m.gpu + "; allowed: " +
+               join(gpu->profile_names(), ", ") + did_you_mean_suffix(m.mig_profile, gpu->profile_names()));
+    }
+  }
+  if ((m.strategy == StrategyKind::dedicated || m.strategy == StrategyKind::mig) && m.n_contexts != 1) {
+    fail(m.file, m.line, "n_contexts",
+         "strategy " + models::to_string(m.strategy) + " runs one context per device, got " +
+             std::to_string(m.n_contexts));
+  }
+}
+
+class Loader {
+ public:
+  Loader(const std::string& path, const models::GpuCatalog& gpus, const models::MigCatalog& mig)
+      : reader_(path), gpus_(gpus), mig_(mig) {}
+
+  std::vector<Measurement> load() {
+    std::string_view line;
+    while (reader_.next(line)) {
+      if (skip(line)) continue;
+      split(line);
+      header_ = traces::CsvHeader(std::vector<std::string>(fields_.begin(), fields_.end()));
+      break;
+    }
+    if (header_.size() == 0) fail(reader_.path(), 0, "", "no header row: the file is empty");
+    const bool miso = header_.find("step_time_median_s") >= 0;
+    locate_columns(miso);
+    std::vector<Measurement> out;
+    while (reader_.next(line)) {
+      if (skip(line)) continue;
+      split(line);
+      if (fields_.size() != header_.size()) {
+        fail(reader_.path(), reader_.line_number(), "",
+             "expected " + std::to_string(header_.size()) + " fields (" + header_.joined() + "), got " +
+                 std::to_string(fields_.size()));
+      }
+      if (miso) {
+        read_miso_row(out);
+      } else {
+        out.push_back(read_row());
+      }
+    }
+    if (out.empty()) fail(reader_.path(), 0, "", "no measurements after the header");
+    return out;
+  }
+
+ private:
+  static bool skip(std::string_view line) {
+    const std::string_view text = traces::trim(line);
+    return text.empty() || text.front() == '#';
+  }
+
+  void split(std::string_view line) {
+    if (!traces::split_csv(line, fields_, scratch_)) {
+      fail(reader_.path(), reader_.line_number(), "", "a quoted field is not closed");
+    }
+  }
+
+  void locate_columns(bool miso) {
+    const std::vector<std::string> names =
+        miso ? std::vector<std::string>{"gpu", "mig_profile", "workload", "batch_size", "step_time_median_s",
+                                        "step_time_p90_s"}
+             : std::vector<std::string>{"gpu",    "strategy", "mig_profile", "n_contexts", "workload", "workload_params",
+                                        "metric", "value",    "unit",        "source",     "date"};
+    for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), reader_.line_number());
+    columns_["run"] = header_.find("run");
+  }
+
+  std::string_view field(const std::string& name) const {
+    const int at = columns_.at(name);
+    return at < 0 ? std::string_view{} : traces::trim(fields_[static_cast<std::size_t>(at)]);
+  }
+
+  std::string gpu_id(std::string_view text) const {
+    const models::GpuSpec* gpu = gpus_.find(text);
+    if (gpu == nullptr) {
+      fail(reader_.path(), reader_.line_number(), "gpu",
+           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" +
+               did_you_mean_suffix(text, gpus_.ids()));
+    }
+    return gpu->id;
+  }
+
+  std::string required_text(const std::string& column) const {
+    const std::string_view text = field(column);
+    if (text.empty()) fail(reader_.path(), reader_.line_number(), column, "must not be empty");
+    return std::string(text);
+  }
+
+  Measurement read_row() const {
+    const std::string& file = reader_.path();
+    const long line = reader_.line_number();
+    const traces::FieldContext at{&file, line};
+    Measurement m;
+    m.file = file;
+    m.line = line;
+    m.gpu = gpu_id(field("gpu"));
+    m.strategy = choose(field("strategy"), models::strategy_kind_table(), file, line, "strategy");
+    m.mig_profile = std::string(field("mig_profile"));
+    const std::int64_t contexts = traces::parse_count(field("n_contexts"), "n_contexts", at);
+    if (contexts < 1 || contexts > 1024) fail(file, line, "n_contexts", "must be an integer in [1, 1024]");
+    m.n_contexts = static_cast<int>(contexts);
+    m.workload = required_text("workload");
+    if (!is_name(m.workload)) {
+      fail(file, line, "workload", "\"" + m.workload + "\" is not a name (letters, digits, _ - . only)");
+    }
+    m.params = parse_params(field("workload_params"), file, line);
+    m.metric = choose(field("metric"), metric_table(), file, line, "metric");
+    const double value = traces::parse_number(field("value"), "value", at);
+    if (!(value > 0.0)) fail(file, line, "value", "must be > 0, got " + std::string(field("value")));
+    const auto units = units_of(m.metric);
+    const double factor = choose(field("unit"), units, file, line, "unit");
+    m.value = value * factor;
+    m.source = required_text("source");
+    m.date = required_text("date");
+    if (!is_valid_date(m.date)) fail(file, line, "date", "expected a date YYYY-MM-DD, got \"" + m.date + "\"");
+    m.run = std::string(field("run"));
+    if (!m.run.empty() && !is_name(m.run)) {
+      fail(file, line, "run", "\"" + m.run + "\" is not a name (letters, digits, _ - . only)");
+    }
+    check_consistency(m, mig_);
+    return m;
+  }
+
+  void read_miso_row(std::vector<Measurement>& out) const {
+    const std::string& file = reader_.path();
+    const long line = reader_.line_number();
+    const traces::FieldContext at{&file, line};
+    Measurement m;
+    m.file = file;
+    m.line = line;
+    m.gpu = gpu_id(field("gpu"));
+    m.strategy = StrategyKind::mig;
+    m.mig_profile = required_text("mig_profile");
+    m.workload = required_text("workload");
+    const std::int64_t batch = traces::parse_count(field("batch_size"), "batch_size", at);
+    if (batch < 1) fail(file, line, "batch_size", "must be >= 1");
+    m.params["batch_size"] = static_cast<double>(batch);
+    m.source = "MISO artifact (SoCC '22), boringlee24/socc22-miso@39b1ee6";
+    m.date = "2022-11-07";
+    check_consistency(m, mig_);
+    for (const auto& [column, metric] : {std::pair{"step_time_median_s", Metric::time_median},
+                                         std::pair{"step_time_p90_s", Metric::time_p90}}) {
+      m.metric = metric;
+      m.value = traces::parse_number(field(column), column, at);
+      if (!(m.value > 0.0)) fail(file, line, column, "must be > 0");
+      out.push_back(m);
+    }
+  }
+
+  traces::LineReader reader_;
+  const models::GpuCatalog& gpus_;
+  const models::MigCatalog& mig_;
+  traces::CsvHeader header_;
+  std::map<std::string, int> columns_;
+  std::vector<std::string_view> fields_;
+  std::string scratch_;
+};
+
+}  // namespace
+
+std::string to_string(Metric metric) {
+  for (const auto& [name, value] : metric_table()) {
+    if (value == metric) return name;
+  }
+  return "unknown";
+}
+
+bool is_time(Metric metric) {
+  return metric == Metric::time_mean || metric == Metric::time_median || metric == Metric::time_p90 ||
+         metric == Metric::time_p99;
+}
+
+const std::vector<std::string>& workload_param_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const auto& rule : param_rules()) out.push_back(rule.key);
+    return out;
+  }();
+  return keys;
+}
+
+std::string Measurement::workload_key() const {
+  std::string key = workload;
+  if (!params.empty()) {
+    key += '[';
+    bool first = true;
+    for (const auto& [name, number] : params) {
+      if (!first) key += ';';
+      first = false;
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%g", number);
+      key += name + '=' + buffer;
+    }
+    key += ']';
+  }
+  return key;
+}
+
+double Measurement::param(const std::string& key, double fallback) const {
+  const auto it = params.find(key);
+  return it == params.end() ? fallback : it->second;
+}
+
+std::vector<Measurement> load_measurements(const std::string& path, const models::GpuCatalog& gpus,
+                                           const models::MigCatalog& mig) {
+  return Loader(path, gpus, mig).load();
+}
+
+}  // namespace slicewise::calibration

@@ -1,0 +1,164 @@
+// MIG slice scaling fit and its leave-one-workload-out cross-validation.
+#include "calibration/mig_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "calibration/nonlinear_fit.hpp"
+#include "models/rate_model.hpp"
+
+namespace slicewise::calibration {
+
+namespace {
+
+constexpr double kInitialSharpness = 4.0;
+constexpr double kInitialOccupancy = 0.5;
+const double kHard = std::numeric_limits<double>::infinity();
+
+/// Instances in first-seen order, each with the indices of its points.
+std::vector<std::pair<std::string, std::vector<std::size_t>>> group_by_instance(const std::vector<MigPoint>& points) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == points[i].instance; });
+    if (it == groups.end()) {
+      groups.push_back({points[i].instance, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(i);
+  }
+  return groups;
+}
+
+double abs_error(double predicted, double observed) { return std::abs(predicted - observed) / observed; }
+
+}  // namespace
+
+std::vector<MigPoint> mig_points(const std::vector<Measurement>& rows, const std::string& gpu,
+                                 const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
+  const models::GpuSpec* spec = gpus.find(gpu);
+  const models::MigGpu* mig_gpu = mig.find(gpu);
+  if (spec == nullptr || mig_gpu == nullptr) return {};
+  // Per instance, the median if any row has it, else the mean.
+  std::set<std::string> with_median;
+  for (const auto& m : rows) {
+    if (m.gpu == gpu && m.strategy == models::StrategyKind::mig && m.metric == Metric::time_median) {
+      with_median.insert(m.workload_key());
+    }
+  }
+  std::vector<MigPoint> points;
+  for (const auto& m : rows) {
+    if (m.gpu != gpu || m.strategy != models::StrategyKind::mig || m.n_contexts != 1) continue;
+    const Metric wanted = with_median.count(m.workload_key()) != 0 ? Metric::time_median : Metric::time_mean;
+    if (m.metric != wanted) continue;
+    const models::MigProfile* profile = mig_gpu->find(m.mig_profile);
+    MigPoint point;
+    point.row = &m;
+    point.instance = m.workload_key();
+    point.compute = static_cast<double>(profile->num_sms) / static_cast<double>(spec->num_sms);
+    point.memory = static_cast<double>(profile->memory_slices) / static_cast<double>(mig_gpu->memory_slots);
+    point.bw_demand = m.param("mem_bw_frac", 0.0);
+    point.observed = m.value;
+    points.push_back(point);
+  }
+  return points;
+}
+
+double predict_mig(const MigPoint& point, double full_gpu_time_s, double occupancy, double sharpness) {
+  using models::RateModel;
+  const double slowdown = RateModel::roofline_slowdown(occupancy / point.compute, point.bw_demand / point.memory, sharpness) /
+                          RateModel::roofline_slowdown(occupancy, point.bw_demand, sharpness);
+  return full_gpu_time_s * slowdown;
+}
+
+FitReport fit_mig_scaling(const std::vector<MigPoint>& points, std::optional<double> fixed_sharpness,
+                          bool allow_exact) {
+  const auto groups = group_by_instance(points);
+  NonlinearProblem problem;
+  problem.allow_exact = allow_exact;
+  const std::size_t first = fixed_sharpness ? 0 : 1;
+  if (!fixed_sharpness) problem.params.push_back({"roofline_sharpness", kInitialSharpness, true});
+  std::vector<std::size_t> group_of(points.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    double fastest = HUGE_VAL;
+    for (std::size_t i : groups[g].second) {
+      fastest = std::min(fastest, points[i].observed);
+      group_of[i] = g;
+    }
+    problem.params.push_back({"T[" + groups[g].first + "]", fastest, true});
+    problem.params.push_back({"o[" + groups[g].first + "]", kInitialOccupancy, true});
+  }
+  for (const auto& point : points) problem.observed.push_back(point.observed);
+  problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
+    const double p = fixed_sharpness ? *fixed_sharpness : theta[0];
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::size_t at = first + 2 * group_of[i];
+      predicted[i] = predict_mig(points[i], theta[at], theta[at + 1], p);
+    }
+  };
+  return fit_nonlinear(problem);
+}
+
+MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {
+  std::vector<std::string> workloads;
+  for (const auto& point : points) {
+    if (std::find(workloads.begin(), workloads.end(), point.row->workload) == workloads.end()) {
+      workloads.push_back(point.row->workload);
+    }
+  }
+  MigCvReport report;
+  double sum_fitted = 0.0, sum_hard = 0.0, sum_prop = 0.0;
+  for (const auto& workload : workloads) {
+    std::vector<MigPoint> train, held_out;
+    for (const auto& point : points) (point.row->workload == workload ? held_out : train).push_back(point);
+    const FitReport family = fit_mig_scaling(train);
+    if (!family.usable()) continue;
+    MigCvFold fold;
+    fold.workload = workload;
+    fold.sharpness = family.params[0].value;
+    for (const auto& [instance, indices] : group_by_instance(held_out)) {
+      // The two baseline points: largest and smallest slice; the rest are predicted.
+      std::vector<std::size_t> order = indices;
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return held_out[a].compute < held_out[b].compute;
+      });
+      if (order.size() < 3) continue;
+      const std::vector<MigPoint> pins = {held_out[order.front()], held_out[order.back()]};
+      const MigPoint& largest = held_out[order.back()];
+      for (const double p : {fold.sharpness, kHard}) {
+        const FitReport pinned = fit_mig_scaling(pins, p, true);
+        if (pinned.params.size() != 2) continue;
+        for (std::size_t k = 1; k + 1 < order.size(); ++k) {
+          const MigPoint& target = held_out[order[k]];
+          const double error =
+              abs_error(predict_mig(target, pinned.params[0].value, pinned.params[1].value, p), target.observed);
+          (p == kHard ? fold.mape_hard : fold.mape_fitted) += error;
+        }
+      }
+      for (std::size_t k = 1; k + 1 < order.size(); ++k) {
+        const MigPoint& target = held_out[order[k]];
+        fold.mape_proportional += abs_error(largest.observed * largest.compute / target.compute, target.observed);
+        ++fold.num_predicted;
+      }
+    }
+    if (fold.num_predicted == 0) continue;
+    sum_fitted += fold.mape_fitted;
+    sum_hard += fold.mape_hard;
+    sum_prop += fold.mape_proportional;
+    report.num_predicted += fold.num_predicted;
+    fold.mape_fitted /= fold.num_predicted;
+    fold.mape_hard /= fold.num_predicted;
+    fold.mape_proportional /= fold.num_predicted;
+    report.folds.push_back(fold);
+  }
+  if (report.num_predicted > 0) {
+    report.mape_fitted = sum_fitted / report.num_predicted;
+    report.mape_hard = sum_hard / report.num_predicted;
+    report.mape_proportional = sum_prop / report.num_predicted;
+  }
+  return report;
+}
+
+}  // namespace slicewise::calibration

@@ -1,0 +1,58 @@
+// Fits of the sharing constants from co-run measurements: each shared row is predicted by the
+// simulator's own rate model (models/rate_model.hpp) from its dedicated baseline and its
+// co-runners, so the fitted constant is exactly the one the simulator uses.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibration/fit_report.hpp"
+#include "calibration/measurement.hpp"
+#include "models/rate_model.hpp"
+
+namespace slicewise::calibration {
+
+/// A constant of the rate model that co-run measurements determine.
+enum class SharingConstant {
+  time_slicing_efficiency,    ///< η of time_slicing (SharingParams::efficiency)
+  mps_efficiency,             ///< interference of MPS beyond the split (concurrent_efficiency)
+  hami_launch_overhead_frac,  ///< HAMi interposer overhead (launch_overhead_frac)
+};
+std::string to_string(SharingConstant constant);
+/// The strategy whose rows determine the constant.
+models::StrategyKind strategy_of(SharingConstant constant);
+
+/// One shared measurement, ready to predict: the contexts that ran together and which one it is.
+struct CoRunPoint {
+  const Measurement* row = nullptr;
+  double baseline = 0.0;                     ///< the same metric alone on a dedicated device
+  std::vector<models::ContextDemand> contexts;
+  std::vector<std::string> context_keys;     ///< workload key per context
+  std::size_t self = 0;                      ///< index of the measured context in `contexts`
+};
+
+/// The shared rows of `strategy` that have a dedicated baseline (same GPU, workload and
+/// parameters, metric), with their co-runners: the other rows of the same `run`, or n_contexts − 1
+/// copies of itself when the run is empty. Rows without a baseline are listed in `skipped`, one
+/// sentence each. Throws CalibrationError when a run's rows contradict its n_contexts.
+std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, models::StrategyKind strategy,
+                                      std::vector<std::string>& skipped);
+
+/// The model's prediction of one point under `params`: baseline / progress rate for times,
+/// baseline × progress rate for throughput and bandwidth.
+double predict_co_run(const CoRunPoint& point, const models::SharingParams& params);
+
+/// SharingParams of the constant's strategy with `base` for everything else (η for HAMi).
+models::SharingParams params_for(SharingConstant constant, double value, const models::SharingParams& base);
+
+/// Fits one constant to the points (relative least squares, Levenberg–Marquardt). The report's
+/// only parameter is the constant.
+FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingConstant constant,
+                               const models::SharingParams& base = {});
+
+/// Fits the GPU duty of each workload (by workload key) that appears in the points, holding the
+/// sharing constants of `params` fixed: the per-workload gpu_duty_frac a user would otherwise
+/// read from DCGM. Parameters are named "gpu_duty_frac[<workload key>]".
+FitReport fit_workload_duties(const std::vector<CoRunPoint>& points, const models::SharingParams& params);
+
+}  // namespace slicewise::calibration

@@ -1,0 +1,90 @@
+// The strict measurement loader: units, parameters, the MISO layout, and line-precise errors.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "calibration_test_util.hpp"
+
+namespace slicewise::calibration {
+namespace {
+
+using test::error_of;
+using test::kHeader;
+using test::load;
+using test::write_file;
+
+TEST(Measurements, ARowIsReadInBaseUnitsWithItsParametersAndRun) {
+  const auto path = write_file("good.csv", std::string("# probe header\n\n") + kHeader +
+                                               "A100-SXM4-40GB,mig,3g.20gb,1,resnet,batch_size=64,time_p99,12.5,ms,probe:x,2026-11-20,\n"
+                                               "H100-SXM-80GB,time_slicing,,2,spin,\"kernel_ms=2; gpu_duty_frac=1\",throughput,480,1/s,probe:ts,2026-11-21,r1\n"
+                                               "H100-SXM-80GB,dedicated,,1,stream,,mem_bandwidth,2.9,TB/s,probe:bw,2026-11-21,\n");
+  const auto rows = load(path);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].gpu, "A100-40GB");  // the alias resolves to the catalog id
+  EXPECT_EQ(rows[0].mig_profile, "3g.20gb");
+  EXPECT_DOUBLE_EQ(rows[0].value, 0.0125);
+  EXPECT_EQ(rows[0].line, 4);
+  EXPECT_EQ(rows[0].workload_key(), "resnet[batch_size=64]");
+  EXPECT_EQ(rows[1].run, "r1");
+  EXPECT_EQ(rows[1].n_contexts, 2);
+  EXPECT_DOUBLE_EQ(rows[1].param("kernel_ms", 0), 2.0);
+  EXPECT_DOUBLE_EQ(rows[1].param("gpu_duty_frac", 0), 1.0);
+  EXPECT_EQ(rows[1].metric, Metric::throughput);
+  EXPECT_DOUBLE_EQ(rows[2].value, 2900.0);
+}
+
+TEST(Measurements, TheMisoTableBecomesMedianAndP90Rows) {
+  const std::string miso = std::string(SW_SHARED_DIR) + "/calibration/miso-a100-40gb-mig-steps.csv";
+  if (!std::filesystem::exists(miso)) GTEST_SKIP() << "not present: " << miso;
+  const auto rows = load(miso);
+  ASSERT_EQ(rows.size(), 2u * 87u);
+  EXPECT_EQ(rows[0].gpu, "A100-40GB");
+  EXPECT_EQ(rows[0].strategy, models::StrategyKind::mig);
+  EXPECT_EQ(rows[0].workload_key(), "bert[batch_size=2]");
+  EXPECT_EQ(rows[0].metric, Metric::time_median);
+  EXPECT_DOUBLE_EQ(rows[0].value, 0.1213);
+  EXPECT_EQ(rows[1].metric, Metric::time_p90);
+  EXPECT_DOUBLE_EQ(rows[1].value, 0.1225);
+  EXPECT_EQ(rows[0].line, 2);
+}
+
+struct BadCase {
+  const char* name;
+  std::string row;
+  std::string expected;  // after "file:3: "
+};
+
+TEST(Measurements, EachBadFieldGetsALinePreciseMessage) {
+  const std::vector<BadCase> cases = {
+      {"gpu", "A100-40G,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,", "gpu: unknown GPU \"A100-40G\"; see `slicewise gpus` (did you mean \"A100-40GB\"?)"},
+      {"strategy", "L4,timeslicing,,1,w,,time_mean,1,s,x,2026-01-01,", "strategy: unknown \"timeslicing\""},
+      {"unit", "L4,dedicated,,1,w,,time_mean,1,sec,x,2026-01-01,", "unit: unknown \"sec\"; expected s|ms|us"},
+      {"param", "L4,dedicated,,1,w,batch=4,time_mean,1,s,x,2026-01-01,", "workload_params: unknown parameter \"batch\""},
+      {"range", "L4,dedicated,,1,w,gpu_duty_frac=1.5,time_mean,1,s,x,2026-01-01,", "workload_params: gpu_duty_frac must be in (0, 1], got 1.5"},
+      {"value", "L4,dedicated,,1,w,,time_mean,-2,s,x,2026-01-01,", "value: must be > 0, got -2"},
+      {"date", "L4,dedicated,,1,w,,time_mean,1,s,x,2026-02-30,", "date: expected a date YYYY-MM-DD, got \"2026-02-30\""},
+      {"profile", "A100-40GB,mig,3g.40gb,1,w,,time_mean,1,s,x,2026-01-01,", "mig_profile: \"3g.40gb\" is not a MIG profile of A100-40GB"},
+      {"nomig", "L4,mig,1g.6gb,1,w,,time_mean,1,s,x,2026-01-01,", "gpu: L4 does not support MIG"},
+      {"contexts", "L4,dedicated,,2,w,,time_mean,1,s,x,2026-01-01,", "n_contexts: strategy dedicated runs one context per device, got 2"},
+      {"source", "L4,dedicated,,1,w,,time_mean,1,s,,2026-01-01,", "source: must not be empty"},
+      {"fields", "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01", "expected 12 fields"},
+  };
+  for (const auto& c : cases) {
+    const auto path = write_file(std::string("bad-") + c.name + ".csv",
+                                 std::string(kHeader) + "L4,dedicated,,1,ok,,time_mean,1,s,x,2026-01-01,\n" + c.row + "\n");
+    const std::string message = error_of([&] { load(path); });
+    EXPECT_NE(message.find(path + ":3: " + c.expected), std::string::npos) << c.name << ": " << message;
+  }
+}
+
+TEST(Measurements, AMissingColumnOrAnEmptyFileIsNamed) {
+  const auto no_unit = write_file("no-unit.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,source,date\n");
+  EXPECT_NE(error_of([&] { load(no_unit); }).find("missing column"), std::string::npos);
+  const auto empty = write_file("empty.csv", "# nothing\n");
+  EXPECT_NE(error_of([&] { load(empty); }).find("no header row"), std::string::npos);
+  const auto header_only = write_file("header-only.csv", kHeader);
+  EXPECT_NE(error_of([&] { load(header_only); }).find("no measurements after the header"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slicewise::calibration
