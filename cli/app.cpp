@@ -30,6 +30,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   SimulateOptions simulate;
   RoiOptions roi;
   TraceOptions trace;
+  CalibrateOptions calibrate;
+  ValidateModelOptions validate_model;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
@@ -40,6 +42,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
       {setup_trace(app, trace), [&] { return run_trace(trace, io); }},
+      {setup_calibrate(app, calibrate), [&] { return run_calibrate(calibrate, io); }},
+      {setup_validate_model(app, validate_model), [&] { return run_validate_model(validate_model, io); }},
   };
 
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

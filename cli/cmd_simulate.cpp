@@ -4,12 +4,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
+#include "calibration/calibrate.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
@@ -36,6 +39,12 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
           std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
           CLI::ignore_case));
   sub->add_option("--jobs", options.jobs, "Strategies simulated at once, one process each")->check(CLI::Range(1, 64));
+  sub->add_option("--calibration", options.calibration,
+                  "Calibration profile JSON (default: data/calibration/default.json)");
+  sub->add_option("--uncertainty", options.uncertainty,
+                  "Also re-run N times with the fitted constants sampled from their errors; report savings and "
+                  "SLA violations as median and 90 % interval")
+      ->check(CLI::Range(0, 1000));
   return sub;
 }
 
@@ -50,12 +59,13 @@ struct Child {
 };
 
 /// In the child: run one strategy, write its result, report progress lines "simulated stop\n".
-[[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy, const std::string& result_file,
-                            int progress_fd) {
+[[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy,
+                            const sim::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
   int code = 0;
   try {
     sim::RunOptions options;
     options.strategy_index = static_cast<int>(strategy);
+    options.defaults = defaults;
     options.progress = [progress_fd](double simulated, double stop) {
       char line[96];
       const int n = std::snprintf(line, sizeof line, "%.9g %.9g\n", simulated, stop);
@@ -76,29 +86,12 @@ std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1);
 
 }  // namespace
 
-int run_simulate(const SimulateOptions& given, Io io) {
-  SimulateOptions options = given;
-  if (options.progress == ProgressMode::automatic) {
-    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
-  }
-  const auto scenario = scenario::load_scenario(options.file);
-  std::vector<std::size_t> selected;
-  if (options.strategies.empty()) {
-    for (std::size_t i = 0; i < scenario.strategies.size(); ++i) selected.push_back(i);
-  } else {
-    std::vector<std::string> names;
-    for (const auto& s : scenario.strategies) names.push_back(s.name);
-    for (const auto& wanted : options.strategies) {
-      const auto it = std::find(names.begin(), names.end(), wanted);
-      if (it == names.end()) {
-        throw ConfigError("slicewise simulate", "--strategy",
-                          "unknown strategy \"" + wanted + "\"; the scenario has " + join(names, "|") +
-                              did_you_mean_suffix(wanted, names));
-      }
-      selected.push_back(static_cast<std::size_t>(it - names.begin()));
-    }
-  }
-
+/// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
+/// io.err; nullopt when one failed (its message is already on stderr).
+std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
+                                                       const std::vector<std::size_t>& selected,
+                                                       const sim::SharingDefaults& defaults,
+                                                       const SimulateOptions& options, Io io) {
   char directory_template[] = "/tmp/slicewise-simulate-XXXXXX";
   const char* directory = ::mkdtemp(directory_template);
   if (!directory) throw Error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
@@ -145,7 +138,7 @@ int run_simulate(const SimulateOptions& given, Io io) {
       if (child.pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
       if (child.pid == 0) {
         ::close(fds[0]);
-        run_child(scenario, selected[next], child.result_file, fds[1]);
+        run_child(scenario, selected[next], defaults, child.result_file, fds[1]);
       }
       ::close(fds[1]);
       child.progress_fd = fds[0];
@@ -206,7 +199,134 @@ int run_simulate(const SimulateOptions& given, Io io) {
     for (auto& strategy : part.strategies) merged.strategies.push_back(std::move(strategy));
   }
   std::filesystem::remove_all(directory);
-  if (any_failed) return 1;
+  if (any_failed) return std::nullopt;
+  return merged;
+}
+
+/// The sharing constants of a calibration profile, as the simulator's defaults. The time-slicing
+/// efficiency becomes a switch cost at the default quantum: c = q (1/η − 1).
+sim::SharingDefaults defaults_from(const calibration::CalibrationProfile& profile) {
+  sim::SharingDefaults d;
+  if (const auto* c = profile.find("time_slicing_efficiency")) {
+    d.switch_cost_ms = d.quantum_ms * std::max(0.0, 1.0 / c->value - 1.0);
+  }
+  if (const auto* c = profile.find("mps_efficiency")) d.mps_efficiency = std::min(1.0, c->value);
+  if (const auto* c = profile.find("hami_launch_overhead_frac")) d.hami_launch_overhead_frac = c->value;
+  for (const auto& c : profile.constants) {
+    if (c.name == "roofline_sharpness" && c.gpu != "*") d.roofline_sharpness[c.gpu] = c.value;
+  }
+  return d;
+}
+
+scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile) {
+  scenario::CalibrationRecord record;
+  record.profile_id = profile.id;
+  record.fit_mape = profile.worst_fit_mape();
+  record.sources = profile.sources();
+  for (const auto& c : profile.constants) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s (%s) = %.4g", c.name.c_str(), c.gpu.c_str(), c.value);
+    std::string line = text;
+    if (c.fitted) {
+      std::snprintf(text, sizeof text, " ± %.2g, fitted, MAPE %.1f %%", c.std_error, 100.0 * c.mape);
+      line += text;
+    } else {
+      line += ", uncalibrated default";
+    }
+    record.constants.push_back(line);
+  }
+  return record;
+}
+
+/// The q-quantile (linear interpolation) of `values`, sorted in place.
+double quantile(std::vector<double>& values, double q) {
+  std::sort(values.begin(), values.end());
+  const double at = q * static_cast<double>(values.size() - 1);
+  const auto lo = static_cast<std::size_t>(at);
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (at - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+/// Re-runs the strategies with the profile's fitted constants drawn N times (seeded by the
+/// scenario's seed), prices each run, and gives each strategy's savings and SLA-violation rate as a
+/// median with a 90 % interval. Empty when a run failed.
+std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenario& scenario,
+                                                          const std::vector<std::size_t>& selected,
+                                                          const calibration::CalibrationProfile& profile,
+                                                          const pricing::PriceTable& price_table,
+                                                          const SimulateOptions& options, Io io) {
+  const auto n = static_cast<std::size_t>(options.uncertainty);
+  std::vector<std::vector<double>> savings(selected.size()), violations(selected.size());
+  SimulateOptions quiet = options;
+  quiet.progress = ProgressMode::none;
+  for (std::size_t sample = 0; sample < n; ++sample) {
+    if (options.progress != ProgressMode::none) {
+      io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
+    }
+    const auto drawn = calibration::sample_profile(profile, scenario.seed * 1000003ULL + sample + 1);
+    const auto run = simulate_strategies(scenario, selected, defaults_from(drawn), quiet, io);
+    if (!run) return {};
+    const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
+    for (std::size_t i = 0; i < run->strategies.size(); ++i) {
+      savings[i].push_back(costs.strategies[i].monthly_savings_usd);
+      double violated = 0.0, arrived = 0.0;
+      for (const auto& tenant : run->strategies[i].tenants) {
+        violated += static_cast<double>(tenant.sla_violations);
+        arrived += static_cast<double>(tenant.num_arrived);
+      }
+      violations[i].push_back(arrived > 0.0 ? violated / arrived : 0.0);
+    }
+  }
+  std::vector<scenario::UncertaintyBand> bands;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    scenario::UncertaintyBand band;
+    band.strategy = scenario.strategies[selected[i]].name;
+    band.num_samples = static_cast<int>(n);
+    band.monthly_savings_p05_usd = quantile(savings[i], 0.05);
+    band.monthly_savings_p50_usd = quantile(savings[i], 0.5);
+    band.monthly_savings_p95_usd = quantile(savings[i], 0.95);
+    band.sla_violation_p05_frac = quantile(violations[i], 0.05);
+    band.sla_violation_p50_frac = quantile(violations[i], 0.5);
+    band.sla_violation_p95_frac = quantile(violations[i], 0.95);
+    bands.push_back(band);
+  }
+  return bands;
+}
+
+int run_simulate(const SimulateOptions& given, Io io) {
+  SimulateOptions options = given;
+  if (options.progress == ProgressMode::automatic) {
+    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
+  }
+  const auto scenario = scenario::load_scenario(options.file);
+  std::vector<std::size_t> selected;
+  if (options.strategies.empty()) {
+    for (std::size_t i = 0; i < scenario.strategies.size(); ++i) selected.push_back(i);
+  } else {
+    std::vector<std::string> names;
+    for (const auto& s : scenario.strategies) names.push_back(s.name);
+    for (const auto& wanted : options.strategies) {
+      const auto it = std::find(names.begin(), names.end(), wanted);
+      if (it == names.end()) {
+        throw ConfigError("slicewise simulate", "--strategy",
+                          "unknown strategy \"" + wanted + "\"; the scenario has " + join(names, "|") +
+                              did_you_mean_suffix(wanted, names));
+      }
+      selected.push_back(static_cast<std::size_t>(it - names.begin()));
+    }
+  }
+
+  const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
+                                                   : calibration::CalibrationProfile::load(options.calibration);
+  auto simulated = simulate_strategies(scenario, selected, defaults_from(profile), options, io);
+  if (!simulated) return 1;
+  scenario::SimResult merged = std::move(*simulated);
+  merged.calibration = record_of(profile);
+  const auto price_table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
+  if (options.uncertainty > 0) {
+    merged.uncertainty = sample_uncertainty(scenario, selected, profile, price_table, options, io);
+    if (merged.uncertainty.empty()) return 1;
+  }
 
   if (!options.out.empty()) write_file_atomically(options.out, scenario::result_to_text(merged));
 
@@ -231,7 +351,6 @@ int run_simulate(const SimulateOptions& given, Io io) {
          << table.to_text();
 
   // Money: every strategy's fleet priced against the dedicated baseline.
-  const auto price_table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
   const auto costs = report::cost_result(merged, scenario, price_table, scenario.pricing.option);
   io.out << "\n" << report::money_table_text(costs);
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
@@ -242,6 +361,19 @@ int run_simulate(const SimulateOptions& given, Io io) {
   for (const auto& strategy : merged.strategies) {
     for (const auto& issue : strategy.issues) io.out << strategy.name << ": " << issue << "\n";
   }
+  if (!merged.uncertainty.empty()) {
+    report::TextTable bands({{"strategy"}, {"samples", Align::right}, {"savings $/month p50", Align::right},
+                             {"90 % interval", Align::right}, {"SLA viol % p50", Align::right}, {"90 % interval", Align::right}});
+    for (const auto& b : merged.uncertainty) {
+      bands.add_row({b.strategy, std::to_string(b.num_samples), report::format_fixed(b.monthly_savings_p50_usd, 2),
+                     report::format_fixed(b.monthly_savings_p05_usd, 2) + " .. " + report::format_fixed(b.monthly_savings_p95_usd, 2),
+                     percent(b.sla_violation_p50_frac),
+                     percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac)});
+    }
+    io.out << "\nuncertainty of the fitted constants\n" << bands.to_text();
+  }
+  io.out << "\ncalibration: " << merged.calibration.profile_id << " (worst fit MAPE "
+         << percent(merged.calibration.fit_mape) << " %)\n";
   if (!options.out.empty()) io.out << "result written to " << options.out << "\n";
   return 0;
 }

@@ -60,12 +60,32 @@ int run_prices_import(const PricesOptions& options, Io io);
 
 enum class ProgressMode { automatic, bar, json, none };
 
+struct CalibrateOptions {
+  std::vector<std::string> files;
+  std::string out;        ///< profile JSON to write
+  std::string id;         ///< profile id; empty = calibrated-<date>
+  std::string created;    ///< date written into the profile; empty = today (UTC)
+  bool cross_validate = false;
+};
+CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options);
+int run_calibrate(const CalibrateOptions& options, Io io);
+
+struct ValidateModelOptions {
+  std::vector<std::string> files;
+  std::string calibration;  ///< profile JSON; empty = the shipped default
+  bool all_rows = false;    ///< also print the baseline rows
+};
+CLI::App* setup_validate_model(CLI::App& app, ValidateModelOptions& options);
+int run_validate_model(const ValidateModelOptions& options, Io io);
+
 struct SimulateOptions {
   std::string file;
   std::vector<std::string> strategies;  ///< names to run; empty = all
   std::string out;                      ///< result JSON path; empty = none
   ProgressMode progress = ProgressMode::automatic;
   int jobs = 1;                         ///< strategies simulated at once (one process each)
+  std::string calibration;              ///< calibration profile JSON; empty = the shipped default
+  int uncertainty = 0;                  ///< samples of the fitted constants (0 = none)
 };
 CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options);
 int run_simulate(const SimulateOptions& options, Io io);

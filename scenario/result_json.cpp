@@ -21,12 +21,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_b
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrategyResult, name, kind, num_gpus_used, fleet_busy_frac,
                                                 fleet_sm_util_frac, issues, tenants, devices, series, simulated_s,
                                                 num_events)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,
+                                                monthly_savings_p50_usd, monthly_savings_p95_usd, sla_violation_p05_frac,
+                                                sla_violation_p50_frac, sla_violation_p95_frac)
 void to_json(nlohmann::json& out, const SimResult& value) {
   nlohmann::ordered_json input;
   to_json(input, value.input);
   out = nlohmann::json{{"schema_version", value.schema_version}, {"scenario", value.scenario}, {"seed", value.seed},
                        {"horizon_s", value.horizon_s}, {"strategies", value.strategies},
-                       {"input", nlohmann::json::parse(input.dump())}};
+                       {"calibration", value.calibration}, {"input", nlohmann::json::parse(input.dump())}};
+  if (!value.uncertainty.empty()) out["uncertainty"] = value.uncertainty;
 }
 
 void from_json(const nlohmann::json& in, SimResult& value) {
@@ -35,6 +40,8 @@ void from_json(const nlohmann::json& in, SimResult& value) {
   value.seed = in.value("seed", std::uint64_t{0});
   value.horizon_s = in.value("horizon_s", 0.0);
   value.strategies = in.at("strategies").get<std::vector<StrategyResult>>();
+  if (in.contains("calibration")) value.calibration = in.at("calibration").get<CalibrationRecord>();
+  if (in.contains("uncertainty")) value.uncertainty = in.at("uncertainty").get<std::vector<UncertaintyBand>>();
   if (in.contains("input")) value.input = parse_scenario(in.at("input"), "<result input>");
 }
 

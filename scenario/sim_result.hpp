@@ -82,6 +82,28 @@ struct StrategyResult {
   bool operator==(const StrategyResult&) const = default;
 };
 
+/// The calibration profile a result was simulated with (docs/calibration.md).
+struct CalibrationRecord {
+  std::string profile_id;
+  double fit_mape = 0.0;               ///< worst in-sample MAPE of its fitted constants
+  std::vector<std::string> constants;  ///< "time_slicing_efficiency (*) = 0.978 ± 0.149, fitted" per constant
+  std::vector<std::string> sources;    ///< data sources of the fitted constants
+  bool operator==(const CalibrationRecord&) const = default;
+};
+
+/// A strategy's figures over samples of the fitted constants (`simulate --uncertainty N`).
+struct UncertaintyBand {
+  std::string strategy;
+  int num_samples = 0;
+  double monthly_savings_p05_usd = 0.0;
+  double monthly_savings_p50_usd = 0.0;
+  double monthly_savings_p95_usd = 0.0;
+  double sla_violation_p05_frac = 0.0;  ///< violations / arrivals over all tenants
+  double sla_violation_p50_frac = 0.0;
+  double sla_violation_p95_frac = 0.0;
+  bool operator==(const UncertaintyBand&) const = default;
+};
+
 struct SimResult {
   int schema_version = 1;
   std::string scenario;
@@ -89,6 +111,8 @@ struct SimResult {
   std::uint64_t seed = 0;
   double horizon_s = 0.0;
   std::vector<StrategyResult> strategies;
+  CalibrationRecord calibration;
+  std::vector<UncertaintyBand> uncertainty;  ///< empty unless sampled
   bool operator==(const SimResult&) const = default;
 };
 

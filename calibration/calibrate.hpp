@@ -1,0 +1,67 @@
+// `slicewise calibrate`: every constant the measurements determine, fitted, cross-validated and
+// collected into a CalibrationProfile; and `validate-model`: a profile's predictions against
+// measured rows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "calibration/calibration_profile.hpp"
+#include "calibration/fit_report.hpp"
+#include "calibration/measurement.hpp"
+
+namespace slicewise::calibration {
+
+struct CalibrateOptions {
+  std::string id;               ///< profile id; empty = "calibrated-<created>"
+  std::string created;          ///< YYYY-MM-DD written into the profile
+  bool cross_validate = false;  ///< leave-one-workload-out per constant (profile.validation)
+};
+
+/// A fit that ran, for the report: which constant, on which GPU, and how it went.
+struct FitRun {
+  std::string constant;
+  std::string gpu;
+  FitReport report;
+};
+
+struct CalibrationOutcome {
+  CalibrationProfile profile;
+  std::vector<FitRun> fits;
+  std::vector<std::string> notes;  ///< rows no fit could use, and constants left at their default
+};
+
+/// Fits every constant the rows determine; the others keep their uncalibrated default. Throws
+/// CalibrationError naming the constant when a fit is unusable (too few points, undetermined,
+/// not converged), so no profile is written from it.
+CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::vector<std::string>& files,
+                             const CalibrateOptions& options, const models::GpuCatalog& gpus,
+                             const models::MigCatalog& mig);
+
+/// One row compared with the profile's prediction.
+struct ValidationRow {
+  const Measurement* row = nullptr;
+  std::string constant;      ///< the constant whose model predicts it
+  bool baseline = false;     ///< used as an input (a dedicated run, or a MIG instance's pinning point)
+  double predicted = 0.0;
+  double error = 0.0;        ///< (predicted − measured) / measured
+};
+struct ModelValidation {
+  std::vector<ValidationRow> rows;
+  int num_predicted = 0;
+  double mape = 0.0;
+  std::vector<std::string> notes;
+};
+
+/// Predicts every shared row from its baseline and co-runners, and every MIG row from its
+/// instance's largest and smallest profile, with the profile's constants.
+ModelValidation validate_model(const std::vector<Measurement>& rows, const CalibrationProfile& profile,
+                               const models::GpuCatalog& gpus, const models::MigCatalog& mig);
+
+/// A profile with every fitted constant drawn from its sampling distribution (log-normal with
+/// the fitted value as median and std_error / value as log-scale σ, so it stays positive);
+/// efficiencies are capped at 1. Uncalibrated constants are kept.
+CalibrationProfile sample_profile(const CalibrationProfile& profile, std::uint64_t seed);
+
+}  // namespace slicewise::calibration

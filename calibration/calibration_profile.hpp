@@ -1,0 +1,75 @@
+// A calibration profile (docs/calibration.md): the fitted value, standard error, fit quality and
+// data sources of every model constant, as JSON the simulator loads (`--calibration FILE`; the
+// shipped data/calibration/default.json otherwise). Constants the data does not cover keep their
+// uncalibrated defaults and say so.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace slicewise::calibration {
+
+/// Names of the constants a profile may carry, in documentation order.
+const std::vector<std::string>& constant_names();
+
+/// One constant: for every GPU ("*") or for one GPU id.
+struct CalibratedConstant {
+  std::string name;
+  std::string gpu = "*";
+  double value = 0.0;
+  double std_error = 0.0;        ///< 0 for an uncalibrated default
+  bool fitted = false;
+  int num_points = 0;
+  double rmse = 0.0;             ///< in the data's unit (s for times)
+  double mape = 0.0;             ///< in-sample, fraction
+  double r2 = 0.0;
+  std::string fit_message;       ///< why the solver stopped
+  std::vector<std::string> sources;  ///< "source (date)", one per distinct source
+  std::string note;
+  bool operator==(const CalibratedConstant&) const = default;
+};
+
+/// Out-of-sample error of one constant's model (leave-one-workload-out).
+struct CrossValidation {
+  std::string constant;
+  std::string gpu;
+  std::string protocol;          ///< how it was held out, in words
+  int num_predicted = 0;
+  double mape = 0.0;             ///< with the fitted constant
+  double mape_uncalibrated = 0.0;  ///< same protocol, the uncalibrated default
+  double mape_naive = 0.0;       ///< same protocol, the simplest rule (documented per constant)
+  bool operator==(const CrossValidation&) const = default;
+};
+
+struct CalibrationProfile {
+  std::string id;
+  std::string description;
+  std::string created;                     ///< YYYY-MM-DD
+  std::vector<std::string> data_files;     ///< file names the fits read (no directories)
+  std::vector<CalibratedConstant> constants;
+  std::vector<CrossValidation> validation;
+
+  /// The constant for `gpu`: its own entry, else the "*" entry; nullptr when neither exists.
+  const CalibratedConstant* find(const std::string& name, const std::string& gpu = "*") const;
+  /// Largest in-sample MAPE of a fitted constant (0 when nothing is fitted): the profile's fit error.
+  double worst_fit_mape() const;
+  /// Distinct sources of the fitted constants, sorted.
+  std::vector<std::string> sources() const;
+
+  nlohmann::ordered_json to_json() const;
+  /// Strict: unknown keys, unknown constant names, bad numbers get `file: /pointer: message`
+  /// (ConfigError, every problem at once).
+  static CalibrationProfile from_json(const nlohmann::json& json, const std::string& file);
+  static CalibrationProfile load(const std::filesystem::path& path);
+  /// data/calibration/default.json.
+  static const CalibrationProfile& shipped();
+  bool operator==(const CalibrationProfile&) const = default;
+};
+
+/// The uncalibrated defaults of docs/model.md §3 as a profile (nothing fitted).
+CalibrationProfile uncalibrated_profile();
+
+}  // namespace slicewise::calibration

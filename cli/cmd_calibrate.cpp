@@ -1,0 +1,126 @@
+// `slicewise calibrate DATA... --out profile.json [--cv]` fits the model constants to measurements;
+// `slicewise validate-model DATA [--calibration profile.json]` shows predicted against measured.
+#include <chrono>
+#include <filesystem>
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "calibration/calibrate.hpp"
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "report/text_table.hpp"
+
+namespace slicewise::cli {
+
+namespace {
+
+using report::Align;
+
+std::vector<calibration::Measurement> load_all(const std::vector<std::string>& files) {
+  std::vector<calibration::Measurement> rows;
+  for (const auto& file : files) {
+    auto part = calibration::load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+    rows.insert(rows.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+  }
+  return rows;
+}
+
+std::string today_utc() {
+  const std::chrono::year_month_day day{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+  char text[16];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(day.year()), static_cast<unsigned>(day.month()),
+                static_cast<unsigned>(day.day()));
+  return text;
+}
+
+std::string pct(double frac) { return report::format_fixed(100.0 * frac, 1); }
+
+std::string value_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+}  // namespace
+
+CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options) {
+  auto* sub = app.add_subcommand("calibrate", "Fit the model constants to measurements and write a calibration profile");
+  sub->add_option("data", options.files, "Measurement files (docs/measurement-format.md)")->required();
+  sub->add_option("--out", options.out, "Profile JSON to write")->required();
+  sub->add_option("--id", options.id, "Profile id (default calibrated-<date>)");
+  sub->add_option("--date", options.created, "Date written into the profile, YYYY-MM-DD (default today, UTC)");
+  sub->add_flag("--cv", options.cross_validate, "Leave-one-workload-out cross-validation of every fitted constant");
+  return sub;
+}
+
+int run_calibrate(const CalibrateOptions& options, Io io) {
+  const auto rows = load_all(options.files);
+  calibration::CalibrateOptions fit_options;
+  fit_options.id = options.id;
+  fit_options.created = options.created.empty() ? today_utc() : options.created;
+  fit_options.cross_validate = options.cross_validate;
+  std::vector<std::string> names;
+  for (const auto& file : options.files) names.push_back(std::filesystem::path(file).filename().string());
+  const auto outcome =
+      calibration::calibrate(rows, names, fit_options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+
+  report::TextTable table({{"constant"}, {"gpu"}, {"value", Align::right}, {"± std err", Align::right},
+                           {"points", Align::right}, {"MAPE %", Align::right}, {"R²", Align::right}, {"source"}});
+  for (const auto& c : outcome.profile.constants) {
+    table.add_row({c.name, c.gpu, value_text(c.value), c.fitted ? value_text(c.std_error) : "-",
+                   c.fitted ? std::to_string(c.num_points) : "-", c.fitted ? pct(c.mape) : "-",
+                   c.fitted ? report::format_fixed(c.r2, 3) : "-", c.fitted ? c.sources.front() : "uncalibrated default"});
+  }
+  io.out << outcome.profile.id << ": " << rows.size() << " measurements from " << options.files.size() << " file(s)\n\n"
+         << table.to_text();
+  for (const auto& fit : outcome.fits) io.out << fit.constant << " (" << fit.gpu << "): " << fit.report.message << "\n";
+  if (!outcome.profile.validation.empty()) {
+    report::TextTable cv({{"constant"}, {"gpu"}, {"predicted", Align::right}, {"CV MAPE %", Align::right},
+                          {"uncalibrated %", Align::right}, {"naive %", Align::right}});
+    for (const auto& v : outcome.profile.validation) {
+      cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), pct(v.mape), pct(v.mape_uncalibrated),
+                  pct(v.mape_naive)});
+    }
+    io.out << "\nleave-one-workload-out cross-validation\n" << cv.to_text();
+  }
+  io.out.flush();
+  for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
+  write_file_atomically(options.out, outcome.profile.to_json().dump(1) + "\n");
+  io.out << "profile written to " << options.out << "\n";
+  return 0;
+}
+
+CLI::App* setup_validate_model(CLI::App& app, ValidateModelOptions& options) {
+  auto* sub = app.add_subcommand("validate-model", "Compare a calibration profile's predictions with measurements");
+  sub->add_option("data", options.files, "Measurement files (docs/measurement-format.md)")->required();
+  sub->add_option("--calibration", options.calibration, "Calibration profile JSON (default: the shipped one)");
+  sub->add_flag("--all", options.all_rows, "Also list the rows used as inputs (baselines, MIG pinning points)");
+  return sub;
+}
+
+int run_validate_model(const ValidateModelOptions& options, Io io) {
+  const auto rows = load_all(options.files);
+  const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
+                                                   : calibration::CalibrationProfile::load(options.calibration);
+  const auto result =
+      calibration::validate_model(rows, profile, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  report::TextTable table({{"row"}, {"gpu"}, {"strategy"}, {"n", Align::right}, {"workload"}, {"metric"},
+                           {"measured", Align::right}, {"predicted", Align::right}, {"error %", Align::right}});
+  for (const auto& v : result.rows) {
+    if (v.baseline && !options.all_rows) continue;
+    const auto& m = *v.row;
+    const std::string where = std::filesystem::path(m.file).filename().string() + ":" + std::to_string(m.line);
+    const std::string strategy = models::to_string(m.strategy) + (m.mig_profile.empty() ? "" : " " + m.mig_profile);
+    table.add_row({where, m.gpu, strategy, std::to_string(m.n_contexts), m.workload_key(), to_string(m.metric),
+                   value_text(m.value), value_text(v.predicted), v.baseline ? "input" : report::format_fixed(100.0 * v.error, 1)});
+  }
+  io.out << "profile " << profile.id << " against " << rows.size() << " measurements\n\n" << table.to_text();
+  io.out << "\n" << result.num_predicted << " rows predicted, MAPE " << pct(result.mape) << " %\n";
+  io.out.flush();
+  for (const auto& note : result.notes) io.err << "note: " << note << "\n";
+  return result.num_predicted > 0 ? 0 : 1;
+}
+
+}  // namespace slicewise::cli
