@@ -29,6 +29,18 @@ models::ContextDemand demand_of(const Measurement& m) {
 
 std::string where(const Measurement& m) { return m.file + ":" + std::to_string(m.line); }
 
+/// The workload without the sharing settings of its run (MPS thread %, HAMi cores, quantum), so a
+/// shared row finds the dedicated baseline of the same workload.
+std::string baseline_key(const Measurement& m) {
+  Measurement plain = m;
+  for (const char* key : {"active_thread_pct", "gpucores", "quantum_ms"}) plain.params.erase(key);
+  return plain.workload_key();
+}
+
+/// Tail percentiles under sharing depend on the quantum, not on the mean slowdown the rate model
+/// predicts; only means, medians and rates enter these fits.
+bool fits_mean_field(Metric metric) { return metric != Metric::time_p90 && metric != Metric::time_p99; }
+
 }  // namespace
 
 std::string to_string(SharingConstant constant) {
@@ -56,14 +68,14 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
   std::map<std::tuple<std::string, std::string, Metric>, std::vector<const Measurement*>> runs;  // gpu, run, metric
   for (const auto& m : rows) {
     if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
-      baselines.emplace(Key{m.gpu, m.workload_key(), m.metric}, &m);
+      baselines.emplace(Key{m.gpu, baseline_key(m), m.metric}, &m);
     }
     if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run, m.metric}].push_back(&m);
   }
   std::vector<CoRunPoint> points;
   for (const auto& m : rows) {
-    if (m.strategy != strategy) continue;
-    const auto base = baselines.find(Key{m.gpu, m.workload_key(), m.metric});
+    if (m.strategy != strategy || !fits_mean_field(m.metric)) continue;
+    const auto base = baselines.find(Key{m.gpu, baseline_key(m), m.metric});
     if (base == baselines.end()) {
       skipped.push_back(where(m) + ": no dedicated baseline for " + m.workload_key() + " " + to_string(m.metric) +
                         " on " + m.gpu);

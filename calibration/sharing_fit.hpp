@@ -31,8 +31,9 @@ struct CoRunPoint {
   std::size_t self = 0;                      ///< index of the measured context in `contexts`
 };
 
-/// The shared rows of `strategy` that have a dedicated baseline (same GPU, workload and
-/// parameters, metric), with their co-runners: the other rows of the same `run`, or n_contexts − 1
+/// The shared rows of `strategy` (means, medians and rates; p90/p99 are left out) that have a
+/// dedicated baseline (same GPU, workload and parameters other than active_thread_pct, gpucores
+/// and quantum_ms, metric), with their co-runners: the other rows of the same `run`, or n_contexts − 1
 /// copies of itself when the run is empty. Rows without a baseline are listed in `skipped`, one
 /// sentence each. Throws CalibrationError when a run's rows contradict its n_contexts.
 std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, models::StrategyKind strategy,
