@@ -240,14 +240,20 @@ class Loader {
     return std::string(text);
   }
 
+  /// A measurement of the current line with its position and GPU filled in.
+  Measurement start_row() const {
+    Measurement m;
+    m.file = reader_.path();
+    m.line = reader_.line_number();
+    m.gpu = gpu_id(field("gpu"));
+    return m;
+  }
+
   Measurement read_row() const {
     const std::string& file = reader_.path();
     const long line = reader_.line_number();
     const traces::FieldContext at{&file, line};
-    Measurement m;
-    m.file = file;
-    m.line = line;
-    m.gpu = gpu_id(field("gpu"));
+    Measurement m = start_row();
     m.strategy = choose(field("strategy"), models::strategy_kind_table(), file, line, "strategy");
     m.mig_profile = std::string(field("mig_profile"));
     const std::int64_t contexts = traces::parse_count(field("n_contexts"), "n_contexts", at);
@@ -279,10 +285,7 @@ class Loader {
     const std::string& file = reader_.path();
     const long line = reader_.line_number();
     const traces::FieldContext at{&file, line};
-    Measurement m;
-    m.file = file;
-    m.line = line;
-    m.gpu = gpu_id(field("gpu"));
+    Measurement m = start_row();
     m.strategy = StrategyKind::mig;
     m.mig_profile = required_text("mig_profile");
     m.workload = required_text("workload");

@@ -3,10 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <string>
 
 #include "calibration/measurement.hpp"
+#include "test/test_util.hpp"
 
 namespace slicewise::calibration::test {
 
@@ -25,13 +25,6 @@ inline std::vector<Measurement> load(const std::string& path) {
   return load_measurements(path, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
 }
 
-inline std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using slicewise::test::error_of;
 
 }  // namespace slicewise::calibration::test

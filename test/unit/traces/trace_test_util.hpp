@@ -2,11 +2,12 @@
 #pragma once
 
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "test/test_util.hpp"
 
 #include "traces/trace_reader.hpp"
 
@@ -29,13 +30,6 @@ inline std::vector<TraceRow> read_all(TraceReader& reader) {
   return rows;
 }
 
-inline std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using slicewise::test::error_of;
 
 }  // namespace slicewise::traces::test
