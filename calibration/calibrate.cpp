@@ -8,13 +8,22 @@
 #include <set>
 
 #include "calibration/mig_fit.hpp"
-#include "calibration/nonlinear_fit.hpp"
 #include "calibration/sharing_fit.hpp"
 #include "core/error.hpp"
+#include "core/spell.hpp"
 
 namespace slicewise::calibration {
 
 namespace {
+
+/// GPUs with MIG rows, sorted.
+std::set<std::string> mig_gpus(const std::vector<Measurement>& rows) {
+  std::set<std::string> out;
+  for (const auto& m : rows) {
+    if (m.strategy == models::StrategyKind::mig) out.insert(m.gpu);
+  }
+  return out;
+}
 
 std::vector<std::string> sources_of(const std::vector<const Measurement*>& rows) {
   std::set<std::string> out;
@@ -73,14 +82,7 @@ CrossValidation cross_validate_sharing(const std::vector<CoRunPoint>& points, Sh
     std::vector<CoRunPoint> train, test;
     for (const auto& p : points) (p.row->workload == workload ? test : train).push_back(p);
     if (train.empty()) continue;
-    NonlinearProblem problem;
-    problem.params = {{cv.constant, uncalibrated, true}};
-    problem.allow_exact = true;
-    for (const auto& p : train) problem.observed.push_back(p.row->value);
-    problem.predict = [&](const std::vector<double>& theta, std::vector<double>& out) {
-      for (std::size_t i = 0; i < train.size(); ++i) out[i] = predict_co_run(train[i], params_for(constant, theta[0], base));
-    };
-    const FitReport fit = fit_nonlinear(problem);
+    const FitReport fit = fit_sharing_constant(train, constant, base, true);
     if (fit.params.empty()) continue;
     for (const auto& p : test) {
       const double y = p.row->value;
@@ -116,11 +118,7 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
     gpus.insert(p.row->gpu);
   }
   CalibratedConstant c = constant_from(to_string(constant), "*", fit, used);
-  c.note = "measured on " + [&] {
-    std::string list;
-    for (const auto& g : gpus) list += (list.empty() ? "" : ", ") + g;
-    return list;
-  }() + "; applied to every GPU (the driver's scheduling, not the chip, sets it)";
+  c.note = "measured on " + join({gpus.begin(), gpus.end()}, ", ") + "; applied to every GPU (the driver's scheduling, not the chip, sets it)";
   auto& constants = out.profile.constants;
   const auto slot = std::find_if(constants.begin(), constants.end(), [&](const auto& e) { return e.name == c.name; });
   if (slot == constants.end()) {
@@ -134,11 +132,7 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
 
 void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& options, const models::GpuCatalog& gpus,
              const models::MigCatalog& mig, CalibrationOutcome& out) {
-  std::set<std::string> mig_gpus;
-  for (const auto& m : rows) {
-    if (m.strategy == models::StrategyKind::mig) mig_gpus.insert(m.gpu);
-  }
-  for (const auto& gpu : mig_gpus) {
+  for (const auto& gpu : mig_gpus(rows)) {
     const auto points = mig_points(rows, gpu, gpus, mig);
     const FitReport fit = fit_mig_scaling(points);
     require_usable(fit, "roofline_sharpness on " + gpu);
@@ -203,11 +197,7 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
       out.rows.push_back(v);
     }
   }
-  std::set<std::string> mig_gpus;
-  for (const auto& m : rows) {
-    if (m.strategy == models::StrategyKind::mig) mig_gpus.insert(m.gpu);
-  }
-  for (const auto& gpu : mig_gpus) {
+  for (const auto& gpu : mig_gpus(rows)) {
     const auto* sharpness = profile.find("roofline_sharpness", gpu);
     const double p = sharpness ? sharpness->value : std::numeric_limits<double>::infinity();
     const auto points = mig_points(rows, gpu, gpus, mig);

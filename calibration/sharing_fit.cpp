@@ -135,8 +135,9 @@ models::SharingParams params_for(SharingConstant constant, double value, const m
 }
 
 FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingConstant constant,
-                               const models::SharingParams& base) {
+                               const models::SharingParams& base, bool allow_exact) {
   NonlinearProblem problem;
+  problem.allow_exact = allow_exact;
   const double initial = constant == SharingConstant::hami_launch_overhead_frac ? 0.02 : 0.9;
   problem.params = {{to_string(constant), initial, true}};
   for (const auto& point : points) problem.observed.push_back(point.row->value);

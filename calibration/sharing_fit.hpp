@@ -47,9 +47,10 @@ double predict_co_run(const CoRunPoint& point, const models::SharingParams& para
 models::SharingParams params_for(SharingConstant constant, double value, const models::SharingParams& base);
 
 /// Fits one constant to the points (relative least squares, Levenberg–Marquardt). The report's
-/// only parameter is the constant.
+/// only parameter is the constant. `allow_exact` accepts a single point (no standard error), as
+/// cross-validation folds need.
 FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingConstant constant,
-                               const models::SharingParams& base = {});
+                               const models::SharingParams& base = {}, bool allow_exact = false);
 
 /// Fits the GPU duty of each workload (by workload key) that appears in the points, holding the
 /// sharing constants of `params` fixed: the per-workload gpu_duty_frac a user would otherwise
