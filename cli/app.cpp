@@ -32,6 +32,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   TraceOptions trace;
   CalibrateOptions calibrate;
   ValidateModelOptions validate_model;
+  SweepOptions sweep;
+  MergeOptions merge;
+  ReportOptions report;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
@@ -44,6 +47,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_trace(app, trace), [&] { return run_trace(trace, io); }},
       {setup_calibrate(app, calibrate), [&] { return run_calibrate(calibrate, io); }},
       {setup_validate_model(app, validate_model), [&] { return run_validate_model(validate_model, io); }},
+      {setup_sweep(app, sweep), [&] { return run_sweep(sweep, io); }},
+      {setup_merge(app, merge), [&] { return run_merge(merge, io); }},
+      {setup_report(app, report), [&] { return run_report(report, io); }},
   };
 
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

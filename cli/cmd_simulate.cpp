@@ -14,6 +14,7 @@
 
 #include "calibration/calibrate.hpp"
 #include "cli/commands.hpp"
+#include "cli/simulate_run.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"

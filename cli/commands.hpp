@@ -114,4 +114,33 @@ struct TraceOptions {
 CLI::App* setup_trace(CLI::App& app, TraceOptions& options);
 int run_trace(const TraceOptions& options, Io io);
 
+struct SweepOptions {
+  std::string file;
+  std::string out;                   ///< the sweep folder
+  int jobs = 1;                      ///< points run at once, one process each
+  std::string shard;                 ///< "K/N": run the points whose index % N == K - 1
+  bool resume = false;               ///< continue a sweep folder, skipping the points already done
+  ProgressMode progress = ProgressMode::automatic;
+  std::vector<std::string> fail_if;  ///< gates: exit 3 when one trips
+};
+CLI::App* setup_sweep(CLI::App& app, SweepOptions& options);
+int run_sweep(const SweepOptions& options, Io io);
+
+struct MergeOptions {
+  std::vector<std::string> folders;
+  std::string out;
+  std::vector<std::string> fail_if;
+};
+CLI::App* setup_merge(CLI::App& app, MergeOptions& options);
+int run_merge(const MergeOptions& options, Io io);
+
+struct ReportOptions {
+  std::string input;   ///< a result JSON or a sweep folder
+  std::string format;  ///< md | html | pdf | xlsx; empty = from the extension of out
+  std::string out;
+  std::string point;   ///< sweep folder: the point to detail; empty = the first
+};
+CLI::App* setup_report(CLI::App& app, ReportOptions& options);
+int run_report(const ReportOptions& options, Io io);
+
 }  // namespace slicewise::cli

@@ -19,10 +19,18 @@ std::vector<pricing::TenantUsage> usage_of(const scenario::StrategyResult& strat
   return out;
 }
 
-/// The instance type the scenario's fleet names for a GPU, if any.
-std::string fleet_instance_for(const scenario::Scenario& scenario, const std::string& gpu_id) {
+/// The instance type the scenario's fleet names for a GPU, if any. A scenario read back from a
+/// result has not been through validation, so its entries' GPUs may still be unresolved: the
+/// table says which GPU the instance carries.
+std::string fleet_instance_for(const scenario::Scenario& scenario, const pricing::PriceTable& table,
+                               const std::string& gpu_id) {
   for (const auto& entry : scenario.fleet) {
-    if (!entry.instance_type.empty() && entry.gpu == gpu_id) return entry.instance_type;
+    if (entry.instance_type.empty()) continue;
+    std::string gpu = entry.gpu;
+    if (gpu.empty()) {
+      if (const auto* row = table.find(entry.instance_type, scenario.pricing.region); row && row->gpu) gpu = *row->gpu;
+    }
+    if (gpu == gpu_id) return entry.instance_type;
   }
   return {};
 }
@@ -32,7 +40,7 @@ std::string option_text(pricing::PurchaseOption option) { return pricing::to_str
 pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
                            pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus) {
   // The fleet's own instance type when this table sells it; otherwise the cheapest carrier.
-  std::string preferred = fleet_instance_for(scenario, gpu_id);
+  std::string preferred = fleet_instance_for(scenario, table, gpu_id);
   if (!preferred.empty() && !table.find(preferred, scenario.pricing.region)) preferred.clear();
   const auto line = pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
   if (!line) {
@@ -99,7 +107,11 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
   } else if (!scenario.fleet.empty()) {
     int contexts = 0;
     for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
-    const auto line = gpu_line(scenario, table, option, scenario.fleet.front().gpu, contexts);
+    std::string gpu = scenario.fleet.front().gpu;
+    if (gpu.empty()) {
+      if (const auto* row = table.find(scenario.fleet.front().instance_type, scenario.pricing.region); row && row->gpu) gpu = *row->gpu;
+    }
+    const auto line = gpu_line(scenario, table, option, gpu, contexts);
     report.baseline = "dedicated (sized: one GPU per context)";
     baseline_monthly = line.count * line.usd_per_hour_each * kHoursPerMonth;
   }

@@ -12,6 +12,7 @@ namespace slicewise::scenario {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, p90, p95, p99, max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
                                                 num_completed, num_dropped, num_unfinished, throughput_per_s, gpu_work_s, latency_s,
+                                                latency_cdf_s,
                                                 queue_delay_s, ttft_s, tpot_s, sla_violations, sla_violation_frac,
                                                 sla_max_violation_frac, sla_met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,

@@ -2,6 +2,7 @@
 // docs/metrics.md defines every metric with its formula.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ struct Distribution {
   bool operator==(const Distribution&) const = default;
 };
 
+/// Quantile levels of TenantResult::latency_cdf_s (the report's latency CDF).
+inline constexpr std::array<double, 22> kLatencyCdfLevels = {0.01, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35,
+                                                             0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70, 0.75,
+                                                             0.80, 0.85, 0.90, 0.95, 0.99, 0.999};
+
 struct TenantResult {
   std::string name;
   int num_contexts = 0;              ///< contexts placed
@@ -34,6 +40,7 @@ struct TenantResult {
   double throughput_per_s = 0.0;     ///< completed / measured window
   double gpu_work_s = 0.0;           ///< solo GPU seconds of the completed requests (reference GPU): chargeback weight
   Distribution latency_s;            ///< arrival -> completion
+  std::vector<double> latency_cdf_s; ///< latency at each of kLatencyCdfLevels; empty when nothing completed
   Distribution queue_delay_s;        ///< arrival -> start of service
   Distribution ttft_s;               ///< LLM: arrival -> end of prefill
   Distribution tpot_s;               ///< LLM: decode time / output tokens

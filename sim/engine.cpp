@@ -397,6 +397,9 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
     r.gpu_work_s = stats.gpu_work_s;
     r.latency_s = stats.latency.summary();
+    if (stats.latency.count() > 0) {
+      for (const double level : scenario::kLatencyCdfLevels) r.latency_cdf_s.push_back(stats.latency.quantile(level));
+    }
     r.queue_delay_s = stats.queue_delay.summary();
     r.ttft_s = stats.ttft.summary();
     r.tpot_s = stats.tpot.summary();

@@ -1,6 +1,7 @@
 // Offscreen Qt Charts rendering.
 #include "report/render/bar_chart.hpp"
 
+#include <cstdio>
 #include <memory>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -21,9 +22,19 @@
 
 namespace slicewise::render {
 
+namespace {
+/// The offscreen platform warns about things that do not matter when nothing is on screen; the
+/// CLI's stderr is for the user, so those lines are dropped and everything else passes through.
+void quiet_offscreen_messages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (message.contains("propagateSizeHints") || message.contains("XDG_RUNTIME_DIR")) return;
+  std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+}  // namespace
+
 void ensure_qt_application() {
   if (QCoreApplication::instance()) return;
   qputenv("QT_QPA_PLATFORM", "offscreen");
+  qInstallMessageHandler(quiet_offscreen_messages);
   static int argc = 1;
   static char name[] = "slicewise";
   static char* argv[] = {name, nullptr};

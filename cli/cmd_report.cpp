@@ -1,0 +1,119 @@
+// `slicewise report RESULT.json|SWEEP_DIR --format md|html|pdf|xlsx --out FILE` (docs/reports.md).
+#include <cmath>
+#include <limits>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/sweep_folder.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/spell.hpp"
+#include "report/costing.hpp"
+#include "report/render/report_render.hpp"
+#include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* setup_report(CLI::App& app, ReportOptions& options) {
+  auto* sub = app.add_subcommand("report", "Write the ROI report of a result or a sweep folder (md, html, pdf, xlsx)");
+  sub->add_option("input", options.input, "Result JSON (simulate --out) or sweep folder (sweep --out)")->required();
+  sub->add_option("--out", options.out, "Report file to write")->required();
+  sub->add_option("--format", options.format, "md, html, pdf or xlsx; default: from the extension of --out");
+  sub->add_option("--point", options.point, "Sweep folder: the point to detail (default: the first that ran)");
+  return sub;
+}
+
+namespace {
+
+/// Prices a result with the price table its scenario names (relative paths against `scenario_file`).
+report::RoiReport priced_report(scenario::SimResult result, const fs::path& scenario_file) {
+  auto scenario = result.input;
+  scenario.source_file = scenario_file;
+  const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
+  const auto costs = report::cost_result(result, scenario, table, scenario.pricing.option);
+  return report::build_roi_report(result, costs);
+}
+
+report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
+  const auto manifest = read_manifest(folder);
+  std::map<std::size_t, report::SweepPointRecord> points;
+  read_points(folder, manifest.at("fingerprint").get<std::string>(), points);
+  const auto table = table_of(manifest, points);
+  std::vector<std::string> ids;
+  const report::SweepPointRecord* detail = nullptr;
+  for (const auto& point : table.points) {
+    ids.push_back(point.id);
+    if (!detail && point.error.empty() && (wanted.empty() || point.id == wanted)) detail = &point;
+  }
+  if (!detail) {
+    if (!wanted.empty()) {
+      throw ConfigError("--point", "", "no finished point \"" + wanted + "\" in " + folder.string() + "; it has " +
+                                           (ids.empty() ? std::string("none") : join(ids, "|")) + did_you_mean_suffix(wanted, ids));
+    }
+    throw ConfigError(folder.string(), "", "no point of this sweep has finished yet; run `slicewise sweep` first");
+  }
+  const auto document = read_json_file(point_file(folder, detail->id));
+  scenario::SimResult result;
+  try {
+    result = document.at("result").get<scenario::SimResult>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(point_file(folder, detail->id).string(), "/result", std::string("not a slicewise result: ") + e.what());
+  }
+  auto roi = priced_report(std::move(result), manifest.value("base_file", std::string()));
+
+  report::SweepSection section;
+  section.name = table.name;
+  section.axes = table.axes;
+  section.strategies = table.strategies;
+  section.detail_point = detail->id;
+  for (const auto& point : table.points) {
+    report::SweepSection::Row row;
+    row.point = point.id;
+    row.labels = point.labels;
+    row.failed = !point.error.empty();
+    for (const auto& name : table.strategies) {
+      double savings = std::numeric_limits<double>::quiet_NaN();
+      bool met = false;
+      for (const auto& s : point.strategies) {
+        if (s.name == name) savings = s.monthly_savings_usd, met = s.sla_met;
+      }
+      row.savings_usd.push_back(savings);
+      row.sla_met.push_back(met);
+    }
+    if (const int best = report::recommend(point.strategies); best >= 0) {
+      row.recommended = point.strategies[static_cast<std::size_t>(best)].name;
+    }
+    section.rows.push_back(std::move(row));
+  }
+  roi.sweep = std::move(section);
+  roi.title = "ROI report: sweep " + table.name;
+  return roi;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& options, Io io) {
+  const fs::path out = options.out;
+  const auto format = options.format.empty() ? render::report_format_from(out.extension().string(), "--out " + options.out)
+                                             : render::report_format_from(options.format, "--format");
+  const fs::path input = options.input;
+  report::RoiReport roi;
+  if (fs::is_directory(input)) {
+    roi = sweep_report(input, options.point);
+  } else {
+    if (!options.point.empty()) throw ConfigError("--point", "", "applies only to a sweep folder, not to a result file");
+    roi = priced_report(scenario::load_result(input), {});
+  }
+  if (!out.parent_path().empty() && !fs::is_directory(out.parent_path())) {
+    throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
+  }
+  render::write_report(roi, format, out);
+  io.out << "report written to " << out.string() << "\n";
+  return 0;
+}
+
+}  // namespace slicewise::cli

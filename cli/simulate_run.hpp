@@ -1,0 +1,28 @@
+// The parts of `slicewise simulate` that `slicewise sweep` reuses: running a scenario's strategies
+// as child processes, and turning a calibration profile into simulator defaults and a record.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "calibration/calibration_profile.hpp"
+#include "cli/commands.hpp"
+#include "scenario/sim_result.hpp"
+#include "sim/placement.hpp"
+
+namespace slicewise::cli {
+
+/// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
+/// io.err; nullopt when one failed (its message is already on stderr).
+std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
+                                                       const std::vector<std::size_t>& selected,
+                                                       const sim::SharingDefaults& defaults,
+                                                       const SimulateOptions& options, Io io);
+
+/// The sharing constants of a calibration profile, as the simulator's defaults.
+sim::SharingDefaults defaults_from(const calibration::CalibrationProfile& profile);
+
+/// What a result records about the profile it was simulated with.
+scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile);
+
+}  // namespace slicewise::cli

@@ -1,0 +1,125 @@
+// The ROI report's content, computed once from a priced result and shared by every format
+// (Markdown here; HTML and PDF in report/render; XLSX in report/xlsx_report). docs/reports.md
+// explains each section and the recommendation rule.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/costing.hpp"
+#include "scenario/sim_result.hpp"
+
+namespace slicewise::report {
+
+/// One strategy's row of the report.
+struct StrategySummary {
+  std::string name;
+  std::string kind;
+  std::string isolation;             ///< "none" | "software" | "hardware" (SEEDS.md isolation matrix)
+  int num_gpus = 0;
+  double monthly_usd = 0.0;
+  double monthly_savings_usd = 0.0;  ///< against the baseline
+  double annual_savings_usd = 0.0;
+  double savings_frac = 0.0;
+  double fleet_busy_frac = 0.0;
+  double fleet_sm_util_frac = 0.0;
+  std::int64_t num_arrived = 0;
+  std::int64_t num_violations = 0;
+  double sla_violation_frac = 0.0;   ///< violations / arrivals over every tenant
+  int num_tenants_missing_sla = 0;
+  bool sla_met = true;               ///< every tenant within its allowed violation fraction, all placed
+  std::vector<std::string> issues;
+};
+
+/// One tenant under one strategy.
+struct TenantRow {
+  std::string strategy;
+  std::string tenant;
+  double p50_s = 0.0;
+  double p95_s = 0.0;
+  double p99_s = 0.0;
+  double sla_target_s = 0.0;         ///< end-to-end latency target; 0 when none
+  double sla_violation_frac = 0.0;
+  double sla_max_violation_frac = 0.0;
+  bool sla_met = true;
+  double monthly_chargeback_usd = 0.0;
+};
+
+/// A sweep's overview, when the report is made from a sweep folder.
+struct SweepSection {
+  std::string name;
+  std::vector<std::string> axes;
+  std::vector<std::string> strategies;
+  struct Row {
+    std::string point;
+    std::vector<std::string> labels;    ///< one per axis
+    std::vector<double> savings_usd;    ///< monthly, one per strategy (NaN when the point lacks it)
+    std::vector<bool> sla_met;          ///< one per strategy
+    std::string recommended;            ///< by the same rule as the report's; "" when none qualifies
+    bool failed = false;
+  };
+  std::vector<Row> rows;
+  std::string detail_point;             ///< the point the rest of the report details
+};
+
+struct RoiReport {
+  std::string title;                 ///< "ROI report: <scenario>"
+  std::string scenario;
+  std::string description;           ///< the scenario's own description
+  scenario::SimResult result;
+  CostReport costs;
+  std::vector<StrategySummary> strategies;  ///< result order
+  std::vector<TenantRow> tenants;           ///< strategy-major, result order
+  int baseline = -1;                 ///< index of the baseline strategy; -1 when sized (not simulated)
+  int recommended = -1;              ///< index; -1 when no shared strategy meets every SLA
+  /// Executive summary: one sentence each.
+  std::string recommendation;
+  std::string savings;
+  std::string sla_risk;
+  /// Assumptions and provenance, one line each (price table and as_of, calibration, load sources).
+  std::vector<std::string> assumptions;
+  /// Methodology paragraphs.
+  std::vector<std::string> methodology;
+  std::optional<SweepSection> sweep;
+};
+
+/// Builds the report. The recommendation is the strategy with the largest monthly savings among
+/// those that meet every tenant's SLA and leave no context unplaced (ties: fewer GPUs, then result
+/// order); the baseline is recommended when no other strategy qualifies.
+RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs);
+
+/// A figure of the report, drawn by report/render.
+struct Figure {
+  std::string id;       ///< "cost", "savings", "latency-cdf", "utilization", "mig-layout"
+  std::string title;
+  std::string caption;
+  std::string file;     ///< path the Markdown links to (relative to the .md file)
+};
+
+/// Index of the recommended strategy among `strategies` by the report's rule; -1 when none.
+int recommend(const std::vector<StrategySummary>& strategies);
+
+/// The figures a report has, in order (MIG layout only when a strategy uses MIG; latency CDF only
+/// when the result carries latency quantiles).
+std::vector<Figure> report_figures(const RoiReport& report);
+
+/// A table of the report, already formatted, shared by every format.
+struct ReportTable {
+  std::string id;          ///< "sweep", "strategies", "tenants", "uncertainty"
+  std::string title;
+  std::string intro;       ///< a sentence above the table; may be empty
+  std::vector<std::string> columns;
+  std::vector<bool> numeric;  ///< right-aligned columns
+  std::vector<std::vector<std::string>> rows;
+};
+/// The report's tables in order (sweep only from a sweep folder, uncertainty only when sampled).
+std::vector<ReportTable> report_tables(const RoiReport& report);
+
+/// The report as GitHub-flavoured Markdown; figures link to `figure.file`.
+std::string roi_report_markdown(const RoiReport& report, const std::vector<Figure>& figures);
+
+/// Money in the report's style: "$1,515.25".
+std::string format_usd(double value, int decimals = 2);
+
+}  // namespace slicewise::report
