@@ -408,15 +408,14 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
   html += "<ul class=\"summary\">\n<li>" + html_escape(r.recommendation) + "</li>\n<li>" + html_escape(r.savings) +
           "</li>\n<li>" + html_escape(r.sla_risk) + "</li>\n</ul>\n";
   const auto tables = report_tables(r);
-  bool first_page = true;
-  for (const auto& t : tables) {
-    // Page 1 holds the summary and the strategy table; each other table starts a page in the PDF.
-    const bool new_page = pdf && !(t.id == "strategies" && first_page) && t.id != "uncertainty";
-    if (t.id != "sweep") first_page = first_page && t.id != "strategies";
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    // Page 1 holds the summary and the first table (the sweep overview, or the strategies); in the
+    // PDF every other table starts a page, except the uncertainty bands under the tenants.
+    const auto& t = tables[i];
+    const bool new_page = pdf && i > 0 && t.id != "uncertainty";
     html += "<h2" + std::string(new_page ? page_break : "") + ">" + html_escape(t.title) + "</h2>\n";
     if (!t.intro.empty()) html += "<p>" + html_escape(t.intro) + "</p>\n";
     html += table_html(t, table_attributes);
-    if (t.id == "sweep") first_page = false;
   }
   html += "<h2" + page_break + ">Figures</h2>\n";
   for (std::size_t i = 0; i < figures.size(); ++i) {
