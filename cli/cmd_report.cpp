@@ -89,6 +89,9 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
     }
     section.rows.push_back(std::move(row));
   }
+  std::vector<std::string> values;
+  for (std::size_t a = 0; a < table.axes.size() && a < detail->labels.size(); ++a) values.push_back(table.axes[a] + "=" + detail->labels[a]);
+  roi.recommendation = "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
   roi.sweep = std::move(section);
   roi.title = "ROI report: sweep " + table.name;
   return roi;

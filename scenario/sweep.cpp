@@ -53,11 +53,15 @@ std::string value_problem(AxisKind kind, const json& value) {
   return "";
 }
 
-SweepAxis read_axis(JsonReader& r) {
+SweepAxis read_axis(const json& value, JsonReader& r) {
   SweepAxis axis;
   axis.name = r.required_string("name");
   axis.kind = r.required_enum("kind", axis_kind_table());
-  if (axis.kind == AxisKind::pointer) {
+  // An unknown kind is reported once, not again as a pointer axis missing its pointer.
+  const bool is_pointer = value.is_object() && value.value("kind", json()) == "pointer";
+  if (!is_pointer && axis.kind == AxisKind::pointer) {
+    r.allow("pointer");
+  } else if (axis.kind == AxisKind::pointer) {
     axis.pointer = r.required_string("pointer");
     try {
       if (axis.pointer.empty() || axis.pointer[0] != '/') throw std::invalid_argument("");
@@ -296,7 +300,7 @@ Sweep load_sweep(const std::filesystem::path& file) {
   if (const auto* axes = r.required_array("axes")) {
     for (std::size_t i = 0; i < axes->size(); ++i) {
       JsonReader axis_reader((*axes)[i], "/axes/" + std::to_string(i), problems, file.string());
-      sweep.axes.push_back(read_axis(axis_reader));
+      sweep.axes.push_back(read_axis((*axes)[i], axis_reader));
     }
   }
   r.finish();

@@ -1,1 +1,50 @@
-// placeholder
+// Report rendering offscreen: figures as SVG, the self-contained HTML page, format names.
+#include "report/render/report_render.hpp"
+
+#include <gtest/gtest.h>
+
+#include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
+#include "test/test_util.hpp"
+
+namespace slicewise::render {
+namespace {
+
+report::RoiReport seed_report() {
+  const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  return report::build_roi_report(result, report::cost_result(result, result.input, table, result.input.pricing.option));
+}
+
+TEST(ReportRender, FiguresAreSvgWithTheirTitlesAndSeries) {
+  const auto r = seed_report();
+  for (const auto& f : report::report_figures(r)) {
+    const auto svg = figure_svg(r, f, 600, 400);
+    EXPECT_NE(svg.find("<svg"), std::string::npos) << f.id;
+    EXPECT_GT(svg.size(), 3000u) << f.id;
+    if (f.id != "latency-cdf") {
+      EXPECT_NE(svg.find("time_slicing"), std::string::npos) << f.id;
+    }
+  }
+}
+
+TEST(ReportRender, HtmlIsOneSelfContainedPage) {
+  const auto html = report_html(seed_report());
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* text : {"<figure id=\"figure-cost\"><svg", "<figure id=\"figure-utilization\"><svg",
+                           "<td>time_slicing (recommended)</td>", "Executive summary", "Methodology"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+  }
+  EXPECT_EQ(html.find("src=\""), std::string::npos);  // nothing loaded from elsewhere
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);   // SVG prologs stripped
+}
+
+TEST(ReportRender, FormatNames) {
+  EXPECT_EQ(report_format_from(".PDF", "--out"), ReportFormat::pdf);
+  EXPECT_EQ(report_format_from("markdown", "--format"), ReportFormat::markdown);
+  EXPECT_EQ(test::error_of([] { report_format_from(".docx", "--out r.docx"); }),
+            "--out r.docx: unknown report format \".docx\"; expected md|html|pdf|xlsx");
+}
+
+}  // namespace
+}  // namespace slicewise::render

@@ -1,1 +1,89 @@
-// placeholder
+// The ROI report's content from the seed result (test/data/results/seed-report.json, priced with the
+// shipped AWS table): figures worked out by hand from docs/roi.md.
+#include "report/roi_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::report {
+namespace {
+
+RoiReport seed_report() {
+  const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  return build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+}
+
+TEST(RoiReport, FormatsMoneyWithThousandsSeparators) {
+  EXPECT_EQ(format_usd(1515.2464), "$1,515.25");
+  EXPECT_EQ(format_usd(18182.9568, 0), "$18,183");
+  EXPECT_EQ(format_usd(-1234567.891), "-$1,234,567.89");
+  EXPECT_EQ(format_usd(-0.001), "$0.00");
+  EXPECT_EQ(format_usd(999.995), "$1,000.00");
+}
+
+TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
+  const auto r = seed_report();
+  ASSERT_EQ(r.strategies.size(), 2u);
+  EXPECT_EQ(r.baseline, 0);
+  EXPECT_EQ(r.recommended, 1);
+  // 2 x g6e.2xlarge = 2 x 2.24208 x 730; time-slicing = (2.24208 + 2 x 0.0832) x 730.
+  EXPECT_NEAR(r.strategies[0].monthly_usd, 3273.4368, 1e-6);
+  EXPECT_NEAR(r.strategies[1].monthly_usd, 1758.1904, 1e-6);
+  EXPECT_NEAR(r.strategies[1].monthly_savings_usd, 1515.2464, 1e-6);
+  EXPECT_EQ(r.strategies[1].isolation, "none");
+  EXPECT_EQ(r.recommendation.substr(0, 56), "Share with time_slicing (time_slicing, isolation none): ");
+  EXPECT_NE(r.savings.find("time_slicing saves $1,515.25 per month ($18,183 per year, 46.3 %) against dedicated"),
+            std::string::npos) << r.savings;
+  EXPECT_EQ(r.tenants.size(), 4u);
+  EXPECT_EQ(report_tables(r).size(), 2u);  // strategies, tenants (no sweep, no uncertainty)
+}
+
+TEST(RoiReport, RecommendationRuleTakesTheLargestSavingThatMeetsEverySla) {
+  std::vector<StrategySummary> s(3);
+  s[0].name = "dedicated";
+  s[0].num_gpus = 4;
+  s[1].name = "time_slicing";
+  s[1].monthly_savings_usd = 3000.0;
+  s[1].num_gpus = 1;
+  s[1].sla_met = false;  // cheapest, but misses an SLA
+  s[2].name = "mig";
+  s[2].monthly_savings_usd = 2000.0;
+  s[2].num_gpus = 1;
+  EXPECT_EQ(recommend(s), 2);
+  s[0].monthly_savings_usd = 2000.0;  // a tie within half a cent goes to fewer GPUs
+  EXPECT_EQ(recommend(s), 2);
+  for (auto& row : s) row.sla_met = false;
+  EXPECT_EQ(recommend(s), -1);
+}
+
+TEST(RoiReport, WhenNothingSharedQualifiesTheBaselineIsKept) {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  for (auto& t : result.strategies[1].tenants) t.sla_met = false;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto r = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  EXPECT_EQ(r.recommended, 0);
+  EXPECT_EQ(r.recommendation, "Keep dedicated: every cheaper strategy misses an SLA (time_slicing).");
+}
+
+TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
+  const auto r = seed_report();
+  auto figures = report_figures(r);
+  std::vector<std::string> ids;
+  for (auto& f : figures) {
+    ids.push_back(f.id);
+    f.file = "fig/" + f.id + ".svg";
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"cost", "savings", "latency-cdf", "utilization"}));
+  const auto md = roi_report_markdown(r, figures);
+  for (const char* text : {"# ROI report: seed-l40s-timeslicing", "## Executive summary", "**Recommended strategy: time_slicing**",
+                           "## Strategies", "| time_slicing (recommended) |", "| dedicated (baseline) |", "## Tenants",
+                           "](fig/latency-cdf.svg)", "## Assumptions and provenance", "## Methodology"}) {
+    EXPECT_NE(md.find(text), std::string::npos) << text;
+  }
+}
+
+}  // namespace
+}  // namespace slicewise::report

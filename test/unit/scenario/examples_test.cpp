@@ -13,7 +13,10 @@ namespace {
 std::vector<std::filesystem::path> example_files() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(SW_SOURCE_DIR) / "examples")) {
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
+    // sweep-*.json are sweep files (test/e2e/sweep_test.sh runs them), not scenarios.
+    if (entry.path().extension() == ".json" && entry.path().filename().string().rfind("sweep-", 0) != 0) {
+      files.push_back(entry.path());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -1,0 +1,91 @@
+// Sweep files: grid and zip order, each axis kind applied to the base document, and errors.
+#include "scenario/sweep.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "test/test_util.hpp"
+
+namespace slicewise::scenario {
+namespace {
+
+using nlohmann::json;
+
+Sweep in_memory(json base, std::vector<SweepAxis> axes, SweepMode mode = SweepMode::grid) {
+  Sweep sweep;
+  sweep.file = "sweep.json";
+  sweep.base_file = std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json";
+  sweep.base = std::move(base);
+  sweep.axes = std::move(axes);
+  sweep.mode = mode;
+  return sweep;
+}
+
+json seed_base() { return read_json_file(std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"); }
+
+TEST(Sweep, GridVariesTheLastAxisFastestAndZipPairsValues) {
+  SweepAxis a{"a", AxisKind::seed, "", {}, {1, 2, 3}};
+  SweepAxis b{"b", AxisKind::pricing_option, "", {}, {"on_demand", "spot"}};
+  auto grid = in_memory(seed_base(), {a, b});
+  ASSERT_EQ(num_points(grid), 6u);
+  EXPECT_EQ(sweep_point(grid, 0).values, (std::vector<json>{1, "on_demand"}));
+  EXPECT_EQ(sweep_point(grid, 1).values, (std::vector<json>{1, "spot"}));
+  EXPECT_EQ(sweep_point(grid, 5).values, (std::vector<json>{3, "spot"}));
+  EXPECT_EQ(sweep_point(grid, 5).id, "p0005");
+  EXPECT_EQ(point_label(grid, sweep_point(grid, 4)), "a=3, b=on_demand");
+
+  b.values = {"on_demand", "spot", "reserved_1y"};
+  auto zip = in_memory(seed_base(), {a, b}, SweepMode::zip);
+  ASSERT_EQ(num_points(zip), 3u);
+  EXPECT_EQ(sweep_point(zip, 2).values, (std::vector<json>{3, "reserved_1y"}));
+}
+
+TEST(Sweep, EachAxisKindRewritesTheBaseDocument) {
+  auto sweep = in_memory(seed_base(), {{"users", AxisKind::load_multiplier, "", {"phi-3.5-mini-instruct"}, {4}},
+                                       {"q", AxisKind::pointer, "/strategies/1/quantum_ms", {}, {2.5}},
+                                       {"gpu", AxisKind::gpu, "", {}, {"A100-80GB"}},
+                                       {"option", AxisKind::pricing_option, "", {}, {"spot"}},
+                                       {"seed", AxisKind::seed, "", {}, {7}}});
+  const json doc = point_document(sweep, sweep_point(sweep, 0));
+  EXPECT_EQ(doc["tenants"][0]["load"]["num_users"], 4);  // closed loop: users x 4
+  EXPECT_EQ(doc["tenants"][1]["load"]["num_users"], 1);  // not listed
+  EXPECT_EQ(doc["strategies"][1]["quantum_ms"], 2.5);
+  EXPECT_EQ(doc["fleet"][0], (json{{"gpu", "A100-80GB"}, {"count", 2}}));
+  EXPECT_EQ(doc["pricing"]["option"], "spot");
+  EXPECT_EQ(doc["seed"], 7);
+  EXPECT_EQ(doc["name"], "seed-l40s-timeslicing [p0000]");
+
+  // A Poisson tenant's multiplier is multiplied, not replaced.
+  json base = seed_base();
+  base["tenants"][0]["load"] = {{"kind", "poisson"}, {"rate_per_s", 2.0}, {"multiplier", 1.5}};
+  auto poisson = in_memory(base, {{"load", AxisKind::load_multiplier, "", {"phi-3.5-mini-instruct"}, {2}}});
+  EXPECT_EQ(point_document(poisson, sweep_point(poisson, 0))["tenants"][0]["load"]["multiplier"], 3.0);
+}
+
+TEST(Sweep, AValueThatCannotApplyNamesThePointAndAxis) {
+  auto half_user = in_memory(seed_base(), {{"load", AxisKind::load_multiplier, "", {}, {0.5}}});
+  EXPECT_EQ(test::error_of([&] { point_document(half_user, sweep_point(half_user, 0)); }),
+            "sweep.json: /axes/0: point p0000 (load=0.5): tenant \"phi-3.5-mini-instruct\" has a closed_loop load: 0.5 x 1 "
+            "users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")");
+  auto no_parent = in_memory(seed_base(), {{"x", AxisKind::pointer, "/nothing/here", {}, {1}}});
+  EXPECT_EQ(test::error_of([&] { point_document(no_parent, sweep_point(no_parent, 0)); }),
+            "sweep.json: /axes/0: point p0000 (x=1): pointer /nothing/here: the base scenario has no object or array at "
+            "/nothing");
+  auto no_trace = in_memory(seed_base(), {{"w", AxisKind::trace_window, "", {}, {json::array({0, 60})}}});
+  EXPECT_EQ(test::error_of([&] { point_document(no_trace, sweep_point(no_trace, 0)); }),
+            "sweep.json: /axes/0: point p0000 (w=0..60): no tenant of the base scenario has a trace load");
+}
+
+TEST(Sweep, TheFingerprintChangesWithTheSweepAndTheBase) {
+  auto sweep = in_memory(seed_base(), {{"seed", AxisKind::seed, "", {}, {1, 2}}});
+  sweep.document = {{"name", "s"}};
+  const auto first = sweep_fingerprint(sweep);
+  EXPECT_EQ(first.size(), 16u);
+  EXPECT_EQ(sweep_fingerprint(sweep), first);
+  sweep.base["seed"] = 43;
+  EXPECT_NE(sweep_fingerprint(sweep), first);
+}
+
+}  // namespace
+}  // namespace slicewise::scenario
