@@ -459,8 +459,9 @@ int run_sweep(const SweepOptions& given, Io io) {
   const auto gates = parse_gates(options.fail_if, table);
   const int gate_code = write_outputs(folder, table, gates, io);
   for (const auto& [index, message] : failures) {
-    io.err << "slicewise sweep: point " << scenario::sweep_point(sweep, index).id << " ("
-           << scenario::point_label(sweep, scenario::sweep_point(sweep, index)) << ") failed:\n" << message << "\n";
+    const auto point = scenario::sweep_point(sweep, index);
+    io.err << "slicewise sweep: point " << point.id << " (" << scenario::point_label(sweep, point) << ") failed:\n"
+           << message << "\n";
   }
   if (g_interrupted) {
     io.err << "slicewise sweep: interrupted; " << done.size() - failures.size() << " of " << in_shard

@@ -75,27 +75,6 @@ std::optional<double> row_metric(const SweepPointRecord& point, const StrategySu
 
 std::string number(double value) { return format_number(value); }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
 bool compare(double value, const std::string& op, double threshold) {
   if (op == ">") return value > threshold;
   if (op == ">=") return value >= threshold;
@@ -400,22 +379,22 @@ std::string sweep_junit_xml(const SweepTable& table, const std::vector<Gate>& ga
     tests += static_cast<int>(cases.size());
     failures += suite_failures;
     errors += suite_errors;
-    const std::string classname = xml_escape(table.name + "." + suite);
+    const std::string classname = escape_markup(table.name + "." + suite);
     body += "  <testsuite name=\"" + classname + "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
             std::to_string(suite_failures) + "\" errors=\"" + std::to_string(suite_errors) + "\" skipped=\"0\">\n";
     for (const auto& c : cases) {
-      body += "    <testcase classname=\"" + classname + "\" name=\"" + xml_escape(c.name) + "\"";
+      body += "    <testcase classname=\"" + classname + "\" name=\"" + escape_markup(c.name) + "\"";
       if (c.failure.empty()) {
         body += "/>\n";
         continue;
       }
       const char* tag = c.error ? "error" : "failure";
-      body += ">\n      <" + std::string(tag) + " message=\"" + xml_escape(c.failure) + "\" type=\"" +
-              (c.error ? "error" : "sla") + "\">" + xml_escape(c.detail) + "</" + tag + ">\n    </testcase>\n";
+      body += ">\n      <" + std::string(tag) + " message=\"" + escape_markup(c.failure) + "\" type=\"" +
+              (c.error ? "error" : "sla") + "\">" + escape_markup(c.detail) + "</" + tag + ">\n    </testcase>\n";
     }
     body += "  </testsuite>\n";
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + xml_escape(table.name) + "\" tests=\"" +
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + escape_markup(table.name) + "\" tests=\"" +
          std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
          "\">\n" + body + "</testsuites>\n";
 }

@@ -36,6 +36,10 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+/// Text made safe inside XML or HTML content and attribute values: & < > " ' as entities, and the
+/// control characters XML 1.0 forbids (all below 0x20 but tab, newline, carriage return) as spaces.
+std::string escape_markup(const std::string& text);
+
 /// Fixed-point formatting: format_fixed(3273.4368, 2) == "3273.44". Never prints "-0.00".
 std::string format_fixed(double value, int decimals);
 

@@ -350,11 +350,11 @@ Sweep load_sweep(const std::filesystem::path& file) {
   // The base must be a valid scenario on its own, and every point a valid scenario.
   sweep.base = read_json_file(sweep.base_file);
   parse_scenario(sweep.base, sweep.base_file.string());
+  std::vector<std::string> names;
+  for (const auto& tenant : sweep.base.at("tenants")) names.push_back(tenant.value("name", ""));
   for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
     const auto& axis = sweep.axes[i];
     for (const auto& wanted : axis.tenants) {
-      std::vector<std::string> names;
-      for (const auto& tenant : sweep.base.at("tenants")) names.push_back(tenant.value("name", ""));
       if (std::find(names.begin(), names.end(), wanted) == names.end()) {
         problems.push_back({file.string(), 0, 0, "/axes/" + std::to_string(i) + "/tenants",
                             "unknown tenant \"" + wanted + "\"; the base scenario has " + join(names, "|") +

@@ -120,6 +120,22 @@ void draw_sweep_savings(const RoiReport& r, QPainter& painter, const QRectF& tar
   paint_chart(bar_chart("Monthly savings per sweep point", points, series, r.costs.currency + " per month"), painter, target);
 }
 
+/// Puts `x` under a line chart and a 0-100 % axis titled `y_title` beside it, attaches every line
+/// to both, and the legend below the plot.
+void add_percent_axes(QChart* chart, const std::vector<QLineSeries*>& lines, QAbstractAxis* x, const char* y_title) {
+  auto* y = new QValueAxis();
+  y->setRange(0.0, 100.0);
+  y->setLabelFormat("%.0f");
+  y->setTitleText(y_title);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (auto* line : lines) {
+    line->attachAxis(x);
+    line->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
 void draw_latency_cdf(const RoiReport& r, QPainter& painter, const QRectF& target) {
   std::vector<std::string> tenants;
   for (const auto& s : r.result.strategies) {
@@ -165,17 +181,7 @@ void draw_latency_cdf(const RoiReport& r, QPainter& painter, const QRectF& targe
       x = linear;
     }
     x->setTitleText("latency, s");
-    auto* y = new QValueAxis();
-    y->setRange(0.0, 100.0);
-    y->setLabelFormat("%.0f");
-    y->setTitleText("% of requests");
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (auto* line : lines) {
-      line->attachAxis(x);
-      line->attachAxis(y);
-    }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    add_percent_axes(chart, lines, x, "% of requests");
     const QRectF cell(target.left() + w * static_cast<double>(k % static_cast<std::size_t>(columns)),
                       target.top() + h * static_cast<double>(k / static_cast<std::size_t>(columns)), w, h);
     paint_chart(chart, painter, cell);
@@ -213,17 +219,7 @@ void draw_utilization(const RoiReport& r, QPainter& painter, const QRectF& targe
   x->setRange(0.0, std::max(end, 1e-9) * 1.02);
   x->setLabelFormat("%g");
   x->setTitleText(minutes ? "simulated time, min" : "simulated time, s");
-  auto* y = new QValueAxis();
-  y->setRange(0.0, 100.0);
-  y->setLabelFormat("%.0f");
-  y->setTitleText("GPU busy %");
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (auto* line : lines) {
-    line->attachAxis(x);
-    line->attachAxis(y);
-  }
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  add_percent_axes(chart, lines, x, "GPU busy %");
   paint_chart(chart, painter, target);
 }
 
@@ -355,24 +351,10 @@ QImage figure_image(const RoiReport& r, const Figure& figure, int width, int hei
   return image;
 }
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string table_html(const report::ReportTable& t, const char* table_attributes) {
   std::string html = "<table " + std::string(table_attributes) + ">\n<thead><tr>";
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    html += std::string("<th") + (t.numeric[c] ? " align=\"right\"" : " align=\"left\"") + ">" + html_escape(t.columns[c]) + "</th>";
+    html += std::string("<th") + (t.numeric[c] ? " align=\"right\"" : " align=\"left\"") + ">" + report::escape_markup(t.columns[c]) + "</th>";
   }
   html += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.rows) {
@@ -380,7 +362,7 @@ std::string table_html(const report::ReportTable& t, const char* table_attribute
     for (std::size_t c = 0; c < row.size(); ++c) {
       const bool missed = row[c].find("missed") != std::string::npos || row[c] == "failed";
       html += std::string("<td") + (t.numeric[c] ? " align=\"right\"" : "") + (missed ? " class=\"missed\"" : "") + ">" +
-              html_escape(row[c]) + "</td>";
+              report::escape_markup(row[c]) + "</td>";
     }
     html += "</tr>\n";
   }
@@ -393,42 +375,42 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
                       const std::function<std::string(const Figure&)>& figure_markup, bool pdf) {
   const char* table_attributes = pdf ? "border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\"" : "";
   const std::string page_break = pdf ? " style=\"page-break-before: always\"" : "";
-  std::string html = "<h1>" + html_escape(r.title) + "</h1>\n";
-  html += "<p class=\"sub\">" + html_escape(r.costs.table + " prices as of " + r.costs.as_of + " · calibration " +
+  std::string html = "<h1>" + report::escape_markup(r.title) + "</h1>\n";
+  html += "<p class=\"sub\">" + report::escape_markup(r.costs.table + " prices as of " + r.costs.as_of + " · calibration " +
                                             (r.result.calibration.profile_id.empty() ? "none" : r.result.calibration.profile_id) +
                                             " · seed " + std::to_string(r.result.seed)) +
           "</p>\n";
   html += "<h2>Executive summary</h2>\n";
   if (r.recommended >= 0) {
     const auto& best = r.strategies[static_cast<std::size_t>(r.recommended)];
-    html += "<p class=\"rec\"><b>Recommended strategy: " + html_escape(best.name) + "</b> — monthly savings " +
-            html_escape(report::format_usd(best.monthly_savings_usd)) + ", annual " +
-            html_escape(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
+    html += "<p class=\"rec\"><b>Recommended strategy: " + report::escape_markup(best.name) + "</b> — monthly savings " +
+            report::escape_markup(report::format_usd(best.monthly_savings_usd)) + ", annual " +
+            report::escape_markup(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
   }
-  html += "<ul class=\"summary\">\n<li>" + html_escape(r.recommendation) + "</li>\n<li>" + html_escape(r.savings) +
-          "</li>\n<li>" + html_escape(r.sla_risk) + "</li>\n</ul>\n";
+  html += "<ul class=\"summary\">\n<li>" + report::escape_markup(r.recommendation) + "</li>\n<li>" + report::escape_markup(r.savings) +
+          "</li>\n<li>" + report::escape_markup(r.sla_risk) + "</li>\n</ul>\n";
   const auto tables = report_tables(r);
   for (std::size_t i = 0; i < tables.size(); ++i) {
     // Page 1 holds the summary and the first table (the sweep overview, or the strategies); in the
     // PDF every other table starts a page, except the uncertainty bands under the tenants.
     const auto& t = tables[i];
     const bool new_page = pdf && i > 0 && t.id != "uncertainty";
-    html += "<h2" + std::string(new_page ? page_break : "") + ">" + html_escape(t.title) + "</h2>\n";
-    if (!t.intro.empty()) html += "<p>" + html_escape(t.intro) + "</p>\n";
+    html += "<h2" + std::string(new_page ? page_break : "") + ">" + report::escape_markup(t.title) + "</h2>\n";
+    if (!t.intro.empty()) html += "<p>" + report::escape_markup(t.intro) + "</p>\n";
     html += table_html(t, table_attributes);
   }
   html += "<h2" + page_break + ">Figures</h2>\n";
   for (std::size_t i = 0; i < figures.size(); ++i) {
     const auto& f = figures[i];
-    html += "<p" + std::string(pdf && i > 0 && i % 2 == 0 ? page_break : "") + "><b>" + html_escape(f.title) + "</b></p>\n";
-    html += "<p>" + figure_markup(f) + "</p>\n<p class=\"caption\">" + html_escape(f.caption) + "</p>\n";
+    html += "<p" + std::string(pdf && i > 0 && i % 2 == 0 ? page_break : "") + "><b>" + report::escape_markup(f.title) + "</b></p>\n";
+    html += "<p>" + figure_markup(f) + "</p>\n<p class=\"caption\">" + report::escape_markup(f.caption) + "</p>\n";
   }
   html += "<h2" + page_break + ">Assumptions and provenance</h2>\n";
-  if (!r.description.empty()) html += "<p>Scenario: " + html_escape(r.description) + "</p>\n";
+  if (!r.description.empty()) html += "<p>Scenario: " + report::escape_markup(r.description) + "</p>\n";
   html += "<ul>\n";
-  for (const auto& line : r.assumptions) html += "<li>" + html_escape(line) + "</li>\n";
+  for (const auto& line : r.assumptions) html += "<li>" + report::escape_markup(line) + "</li>\n";
   html += "</ul>\n<h2>Methodology</h2>\n";
-  for (const auto& paragraph : r.methodology) html += "<p>" + html_escape(paragraph) + "</p>\n";
+  for (const auto& paragraph : r.methodology) html += "<p>" + report::escape_markup(paragraph) + "</p>\n";
   html += "<p class=\"sub\">Generated by slicewise. Every figure can be reproduced from the result file and the "
           "price table named above.</p>\n";
   return html;
@@ -521,7 +503,7 @@ std::string figure_svg(const RoiReport& r, const Figure& figure, int width, int 
 std::string report_html(const RoiReport& r) {
   const auto figures = report_figures(r);
   std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(r.title) +
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + report::escape_markup(r.title) +
       "</title>\n<style>\n"
       "body { font-family: 'DejaVu Sans', Arial, sans-serif; max-width: 1000px; margin: 2em auto; color: #222; "
       "font-size: 14px; line-height: 1.45; }\n"
