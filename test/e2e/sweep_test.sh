@@ -73,6 +73,22 @@ set -e
 [ $code -eq 1 ] && grep -q 'did you mean "sla_violation_rate"' "$work/bad-gate.err" || fail "bad gate: $(cat "$work/bad-gate.err")"
 [ $code2 -eq 1 ] && grep -q "already holds a sweep; pass --resume" "$work/no-resume.err" || fail "reuse without --resume"
 
+# --- merge refuses another sweep; report --point names what exists ------------------------------
+"$exe" sweep examples/sweep-mixed-h100-load.json --out "$work/other" --shard 1/8 --progress none >/dev/null
+set +e
+"$exe" merge "$work/serial" "$work/other" --out "$work/mixed" 2>"$work/mixed.err"
+code=$?
+"$exe" report "$work/serial" --point p0009 --out "$work/x.md" 2>"$work/point.err"
+code2=$?
+set -e
+fingerprint() { sed -n 's/.*"fingerprint": "\([0-9a-f]*\)".*/\1/p' "$1/sweep.json"; }
+[ $code -eq 1 ] || fail "merging two different sweeps exited $code"
+[ "$(cat "$work/mixed.err")" = "$work/other: is a different sweep (fingerprint $(fingerprint "$work/other")) than $work/serial ($(fingerprint "$work/serial"))" ] \
+  || fail "merge of different sweeps: $(cat "$work/mixed.err")"
+[ $code2 -eq 1 ] || fail "report --point p0009 exited $code2"
+[ "$(cat "$work/point.err")" = "--point: no finished point \"p0009\" in $work/serial; it has p0000|p0001|p0002|p0003|p0004|p0005|p0006|p0007 (did you mean \"p0000\"?)" ] \
+  || fail "report --point p0009: $(cat "$work/point.err")"
+
 # --- kill and resume -----------------------------------------------------------------------------
 "$exe" sweep examples/sweep-mixed-h100-load.json --out "$work/reference" --jobs 2 --progress none >/dev/null
 for signal in TERM KILL; do
