@@ -13,11 +13,9 @@
 #include "core/error.hpp"
 #include "scenario/enum_tables.hpp"
 #include "sim/device_state.hpp"
+#include "sim/load_source.hpp"
 #include "sim/platform.hpp"
 #include "sim/simulation.hpp"
-#include "traces/generators.hpp"
-#include "traces/poisson_source.hpp"
-#include "traces/trace_source.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -142,48 +140,6 @@ void open_loop_source(Run* run, int tenant, std::shared_ptr<traces::RequestSourc
     run->horizon_s = sg4::Engine::get_clock();
   }
   source_finished(*run);
-}
-
-/// The open-loop request stream of a tenant's load.
-std::shared_ptr<traces::RequestSource> make_source(const Scenario& scenario, const scenario::Tenant& tenant,
-                                                   const traces::RequestRecord& typical, std::uint64_t seed) {
-  const auto& load = tenant.load;
-  switch (load.kind) {
-    case LoadKind::poisson: {
-      auto source = std::make_shared<traces::PoissonSource>(load.rate_per_s * load.multiplier, scenario.horizon_s, seed,
-                                                            typical.prompt_tokens, typical.output_tokens);
-      source->set_exponential_work(tenant.workload.service_dist == scenario::ServiceDistribution::exponential);
-      return source;
-    }
-    case LoadKind::diurnal: {
-      std::array<double, 24> profile{};
-      std::copy_n(load.hourly_profile.begin(), 24, profile.begin());
-      return std::make_shared<traces::DiurnalSource>(load.rate_per_s * load.multiplier, profile, load.start_hour,
-                                                     scenario.horizon_s, seed, typical);
-    }
-    case LoadKind::mmpp: {
-      std::vector<traces::MmppState> states;
-      for (const auto& st : load.states) states.push_back({st.rate_per_s * load.multiplier, st.mean_duration_s});
-      return std::make_shared<traces::MmppSource>(std::move(states), scenario.horizon_s, seed, typical);
-    }
-    case LoadKind::trace: {
-      traces::TraceMapping mapping;
-      mapping.window_start_s = load.window_start_s;
-      mapping.window_end_s = load.window_end_s;
-      mapping.time_compression = load.time_compression;
-      mapping.multiplier = load.multiplier;
-      mapping.sample_frac = load.sample_frac;
-      mapping.select = load.split_values;
-      mapping.horizon_s = scenario.horizon_s;
-      mapping.solo_latency_s = tenant.workload.kind == scenario::WorkloadKind::generic
-                                   ? tenant.workload.solo_latency_s.value_or(0.0)
-                                   : 0.0;
-      mapping.seed = seed;
-      return std::make_shared<traces::TraceSource>(scenario::open_load_trace(scenario, load), std::move(mapping));
-    }
-    case LoadKind::closed_loop: break;
-  }
-  SW_CHECK(false, "closed-loop load has no open-loop source");
 }
 
 void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
@@ -342,20 +298,15 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   for (std::size_t t = 0; t < num_tenants; ++t) {
     const auto& tenant = scenario.tenants[t];
     const auto& load = tenant.load;
-    traces::RequestRecord typical;
-    if (tenant.workload.llm) {
-      typical.prompt_tokens = tenant.workload.llm->prompt_tokens;
-      typical.output_tokens = tenant.workload.llm->output_tokens;
-    }
     ++run.sources_running;
-    const std::uint64_t seed = scenario.seed * 0xD1B54A32D192ED03ULL + t;
     if (load.kind == LoadKind::closed_loop) {
       run.users[t] = std::make_unique<UserQueue>();
       for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
-      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t), typical);
+      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t),
+                         typical_request(tenant));
     } else {
       sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, static_cast<int>(t),
-                         make_source(scenario, tenant, typical, seed));
+                         open_loop_source_of(scenario, t));
     }
   }
   if (options.progress) {
