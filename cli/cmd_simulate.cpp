@@ -1,18 +1,19 @@
 // `slicewise simulate SCENARIO`: run each strategy in its own child process (SimGrid allows one
 // engine per process), merge the results, print a side-by-side table and optionally write JSON.
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "calibration/calibrate.hpp"
+#include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate_run.hpp"
 #include "core/error.hpp"
@@ -51,14 +52,6 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
 
 namespace {
 
-struct Child {
-  pid_t pid = -1;
-  int progress_fd = -1;
-  std::size_t strategy = 0;
-  std::string result_file;
-  std::string buffer;
-};
-
 /// In the child: run one strategy, write its result, report progress lines "simulated stop\n".
 [[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy,
                             const sim::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
@@ -82,125 +75,141 @@ struct Child {
   ::_exit(code);
 }
 
+/// A folder made by mkdtemp in $TMPDIR (default /tmp), removed with its contents when this goes out
+/// of scope.
+class TemporaryFolder {
+ public:
+  explicit TemporaryFolder(const std::string& prefix) {
+    std::string name_template = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+    if (!::mkdtemp(name_template.data())) {
+      throw Error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
+    }
+    path_ = name_template;
+  }
+  ~TemporaryFolder() { remove(); }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  void remove() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// The strategies' progress on stderr: a bar, or JSON lines `progress` and `done`
+/// (docs/architecture.md), or nothing.
+class StrategyProgress {
+ public:
+  StrategyProgress(const scenario::Scenario& scenario, const std::vector<std::size_t>& selected, ProgressMode mode,
+                   std::ostream& err)
+      : scenario_(scenario), selected_(selected), mode_(mode), err_(err), fraction_(selected.size(), 0.0) {}
+
+  /// Strategy `position` (in `selected`) reached `simulated` of `stop` seconds.
+  void update(std::size_t position, double simulated, double stop) {
+    fraction_[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
+    if (mode_ == ProgressMode::json) {
+      emit({{"event", "progress"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()},
+            {"simulated_s", simulated}, {"stop_s", stop}, {"fraction", fraction_[position]}});
+    } else if (mode_ == ProgressMode::bar) {
+      double total = 0.0;
+      for (double f : fraction_) total += f;
+      total /= static_cast<double>(selected_.size());
+      const int percent_now = static_cast<int>(100.0 * total);
+      if (percent_now == last_percent_ && num_finished_ == last_finished_) return;
+      last_percent_ = percent_now;
+      last_finished_ = num_finished_;
+      const int filled = static_cast<int>(total * 30.0);
+      err_ << "\rsimulating [" << std::string(static_cast<std::size_t>(filled), '#')
+           << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << report::format_fixed(100.0 * total, 0)
+           << "% (" << num_finished_ << "/" << selected_.size() << " strategies)" << std::flush;
+    }
+  }
+
+  /// Strategy `position` ended, successfully or not.
+  void finish(std::size_t position, bool ok) {
+    ++num_finished_;
+    update(position, 1.0, 1.0);
+    if (mode_ == ProgressMode::json) {
+      emit({{"event", "done"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()}, {"ok", ok}});
+    }
+  }
+
+  /// Ends the bar's line.
+  void close() {
+    if (mode_ == ProgressMode::bar) err_ << "\n";
+  }
+
+ private:
+  const std::string& name(std::size_t position) const { return scenario_.strategies[selected_[position]].name; }
+  void emit(const nlohmann::json& line) { err_ << line.dump() << "\n" << std::flush; }
+
+  const scenario::Scenario& scenario_;
+  const std::vector<std::size_t>& selected_;
+  ProgressMode mode_;
+  std::ostream& err_;
+  std::vector<double> fraction_;
+  std::size_t num_finished_ = 0;
+  int last_percent_ = -1;
+  std::size_t last_finished_ = 0;
+};
+
 std::string seconds(double value) { return report::format_fixed(value, 3); }
 std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1); }
 
 }  // namespace
 
 /// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
-/// io.err; nullopt when one failed (its message is already on stderr).
+/// io.err; nullopt when one failed (its message is already on stderr). Throws Interrupted, with
+/// every child gone and the temporary folder removed, when SIGINT or SIGTERM arrives.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
                                                        const sim::SharingDefaults& defaults,
                                                        const SimulateOptions& options, Io io) {
-  char directory_template[] = "/tmp/slicewise-simulate-XXXXXX";
-  const char* directory = ::mkdtemp(directory_template);
-  if (!directory) throw Error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
-
-  std::vector<double> fraction(selected.size(), 0.0);
+  ChildPool pool;  // before the folder, so that an interrupt is caught until the folder is gone
+  TemporaryFolder folder("slicewise-simulate-");
+  auto result_file = [&](std::size_t position) { return folder.file("strategy-" + std::to_string(position) + ".json"); };
+  StrategyProgress progress(scenario, selected, options.progress, io.err);
   std::vector<bool> failed(selected.size(), false);
-  std::vector<Child> running;
-  std::size_t next = 0;
-  std::size_t finished = 0;
-  int last_percent = -1;
-  std::size_t last_finished = 0;
-  auto report_progress = [&](std::size_t position, double simulated, double stop) {
-    fraction[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
-    if (options.progress == ProgressMode::json) {
-      nlohmann::json line = {{"event", "progress"}, {"strategy", scenario.strategies[selected[position]].name},
-                             {"index", position}, {"of", selected.size()}, {"simulated_s", simulated},
-                             {"stop_s", stop}, {"fraction", fraction[position]}};
-      io.err << line.dump() << "\n" << std::flush;
-    } else if (options.progress == ProgressMode::bar) {
-      double total = 0.0;
-      for (double f : fraction) total += f;
-      total /= static_cast<double>(selected.size());
-      const int percent_now = static_cast<int>(100.0 * total);
-      if (percent_now == last_percent && finished == last_finished) return;
-      last_percent = percent_now;
-      last_finished = finished;
-      const int filled = static_cast<int>(total * 30.0);
-      io.err << "\rsimulating [" << std::string(static_cast<std::size_t>(filled), '#')
-             << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << report::format_fixed(100.0 * total, 0)
-             << "% (" << finished << "/" << selected.size() << " strategies)" << std::flush;
-    }
+  ChildPool::Jobs jobs;
+  jobs.num_jobs = selected.size();
+  jobs.max_running = options.jobs;
+  jobs.work = [&](std::size_t position, int fd) {
+    run_child(scenario, selected[position], defaults, result_file(position), fd);
   };
-
-  while (finished < selected.size()) {
-    while (next < selected.size() && static_cast<int>(running.size()) < options.jobs) {
-      int fds[2];
-      if (::pipe(fds) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-      Child child;
-      child.strategy = next;
-      child.result_file = std::string(directory) + "/strategy-" + std::to_string(next) + ".json";
-      io.out.flush();
-      io.err.flush();
-      child.pid = ::fork();
-      if (child.pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-      if (child.pid == 0) {
-        ::close(fds[0]);
-        run_child(scenario, selected[next], defaults, child.result_file, fds[1]);
-      }
-      ::close(fds[1]);
-      child.progress_fd = fds[0];
-      running.push_back(std::move(child));
-      ++next;
+  jobs.on_line = [&](std::size_t position, const std::string& line) {
+    double simulated = 0.0;
+    double stop = 0.0;
+    if (std::sscanf(line.c_str(), "%lf %lf", &simulated, &stop) == 2) progress.update(position, simulated, stop);
+  };
+  jobs.on_exit = [&](std::size_t position, int status) {
+    failed[position] = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (WIFSIGNALED(status)) {  // a crash prints nothing of its own
+      io.err << "slicewise simulate: strategy \"" << scenario.strategies[selected[position]].name
+             << "\" was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")\n";
     }
-    std::vector<pollfd> polls;
-    for (const auto& child : running) polls.push_back({child.progress_fd, POLLIN, 0});
-    ::poll(polls.data(), polls.size(), -1);
-    for (std::size_t i = 0; i < running.size();) {
-      auto& child = running[i];
-      char chunk[512];
-      const auto n = ::read(child.progress_fd, chunk, sizeof chunk);
-      if (n > 0) {
-        child.buffer.append(chunk, static_cast<std::size_t>(n));
-        std::size_t end;
-        while ((end = child.buffer.find('\n')) != std::string::npos) {
-          double simulated = 0.0;
-          double stop = 0.0;
-          if (std::sscanf(child.buffer.c_str(), "%lf %lf", &simulated, &stop) == 2) {
-            report_progress(child.strategy, simulated, stop);
-          }
-          child.buffer.erase(0, end + 1);
-        }
-        ++i;
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      ::close(child.progress_fd);
-      int status = 0;
-      ::waitpid(child.pid, &status, 0);
-      failed[child.strategy] = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-      if (WIFSIGNALED(status)) {  // a crash prints nothing of its own
-        io.err << "slicewise simulate: strategy \"" << scenario.strategies[selected[child.strategy]].name
-               << "\" was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")\n";
-      }
-      ++finished;
-      report_progress(child.strategy, 1.0, 1.0);
-      running.erase(running.begin() + static_cast<long>(i));
-    }
-  }
-  if (options.progress == ProgressMode::bar) io.err << "\n";
+    progress.finish(position, !failed[position]);
+  };
+  io.out.flush();
+  io.err.flush();
+  const int signal_number = pool.run(jobs);
+  progress.close();
+  if (signal_number != 0) throw Interrupted(signal_number);
+  if (std::find(failed.begin(), failed.end(), true) != failed.end()) return std::nullopt;
 
   scenario::SimResult merged;
   merged.scenario = scenario.name;
   merged.input = scenario;
   merged.seed = scenario.seed;
   merged.horizon_s = scenario.horizon_s;
-  bool any_failed = false;
   for (std::size_t position = 0; position < selected.size(); ++position) {
-    const std::string file = std::string(directory) + "/strategy-" + std::to_string(position) + ".json";
-    if (failed[position]) {
-      any_failed = true;
-      continue;
-    }
-    auto part = scenario::load_result(file);
-    std::filesystem::remove(file);
+    auto part = scenario::load_result(result_file(position));
     for (auto& strategy : part.strategies) merged.strategies.push_back(std::move(strategy));
   }
-  std::filesystem::remove_all(directory);
-  if (any_failed) return std::nullopt;
+  folder.remove();
+  if (pool.interrupted() != 0) throw Interrupted(pool.interrupted());  // during the merge
   return merged;
 }
 
@@ -294,7 +303,10 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
   return bands;
 }
 
-int run_simulate(const SimulateOptions& given, Io io) {
+namespace {
+
+/// `slicewise simulate` up to its output; throws Interrupted.
+int simulate_and_report(const SimulateOptions& given, Io io) {
   SimulateOptions options = given;
   if (options.progress == ProgressMode::automatic) {
     options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
@@ -377,6 +389,17 @@ int run_simulate(const SimulateOptions& given, Io io) {
          << percent(merged.calibration.fit_mape) << " %)\n";
   if (!options.out.empty()) io.out << "result written to " << options.out << "\n";
   return 0;
+}
+
+}  // namespace
+
+int run_simulate(const SimulateOptions& options, Io io) {
+  try {
+    return simulate_and_report(options, io);
+  } catch (const Interrupted& e) {  // the children are gone, the temporary folder removed, --out not written
+    io.err << "slicewise simulate: " << e.what() << "\n";
+    return 128 + e.signal_number();
+  }
 }
 
 }  // namespace slicewise::cli

@@ -3,8 +3,6 @@
 // each writes DIR/points/<id>.json atomically when it is done, so a killed sweep resumes where it
 // stopped. The parent keeps the progress bar and writes results.csv, results.json and junit.xml.
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +17,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate_run.hpp"
 #include "cli/sweep_folder.hpp"
@@ -77,9 +76,6 @@ class FdStreambuf : public std::streambuf {
   }
   int fd_;
 };
-
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int signal_number) { g_interrupted = signal_number; }
 
 struct Shard {
   int k = 1;
@@ -162,6 +158,10 @@ int write_outputs(const fs::path& folder, const report::SweepTable& table, const
     json document = {{"schema_version", 1}, {"fingerprint", fingerprint}, {"point", report::point_json(record)},
                      {"result", json(*result)}};
     write_file_atomically(point_file(folder, point.id), document.dump(1) + "\n");
+  } catch (const Interrupted& e) {  // its strategies' processes are gone; die of the signal as a killed point
+    std::signal(e.signal_number(), SIG_DFL);
+    ::raise(e.signal_number());
+    code = 128 + e.signal_number();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     code = 1;
@@ -170,13 +170,18 @@ int write_outputs(const fs::path& folder, const report::SweepTable& table, const
   ::_exit(code);
 }
 
-struct Running {
-  pid_t pid = -1;
-  int fd = -1;
-  std::size_t slot = 0;  ///< position in `todo`
-  std::string buffer;
-  std::vector<double> fractions;  ///< per strategy
-};
+/// Why a point's child failed: its log (its stderr), and the signal that killed it.
+std::string failure_message(const fs::path& folder, const std::string& id, int status) {
+  std::string message;
+  try {
+    message = read_text_file(log_file(folder, id));
+  } catch (const Error&) {
+  }
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  if (WIFSIGNALED(status)) message += (message.empty() ? "" : "\n") + std::string("killed by signal ") + strsignal(WTERMSIG(status));
+  if (message.empty()) message = "exited with status " + std::to_string(WEXITSTATUS(status));
+  return message;
+}
 
 std::string clock_text(double seconds) {
   const long s = std::lround(std::max(0.0, seconds));
@@ -310,26 +315,18 @@ int run_sweep(const SweepOptions& given, Io io) {
     io.err << "resuming: " << done.size() << " of " << in_shard << " points already done\n";
   }
 
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  struct sigaction old_int {}, old_term {};
-  ::sigaction(SIGINT, &action, &old_int);
-  ::sigaction(SIGTERM, &action, &old_term);
-  g_interrupted = 0;
-
   const auto started = std::chrono::steady_clock::now();
-  std::vector<Running> running;
+  std::map<std::size_t, std::vector<double>> running;  // slot in `todo` -> per-strategy fractions
   std::map<std::size_t, std::string> failures;  // index -> message
-  std::size_t next = 0, finished = 0;
+  std::size_t finished = 0;
   std::string last_bar;
   auto show_progress = [&] {
     if (options.progress != ProgressMode::bar) return;
     double partial = 0.0;
-    for (const auto& r : running) {
+    for (const auto& [slot, fractions] : running) {
       double sum = 0.0;
-      for (double f : r.fractions) sum += f;
-      partial += r.fractions.empty() ? 0.0 : sum / static_cast<double>(r.fractions.size());
+      for (double f : fractions) sum += f;
+      partial += fractions.empty() ? 0.0 : sum / static_cast<double>(fractions.size());
     }
     const double total = todo.empty() ? 1.0 : (static_cast<double>(finished) + partial) / static_cast<double>(todo.size());
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -347,97 +344,49 @@ int run_sweep(const SweepOptions& given, Io io) {
     if (options.progress == ProgressMode::json) io.err << line.dump() << "\n" << std::flush;
   };
 
-  while ((next < todo.size() || !running.empty()) && !g_interrupted) {
-    while (next < todo.size() && static_cast<int>(running.size()) < options.jobs) {
-      const auto& point = todo[next];
-      int fds[2];
-      if (::pipe(fds) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-      io.out.flush();
-      io.err.flush();
-      const pid_t pid = ::fork();
-      if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-      if (pid == 0) {
-        ::setpgid(0, 0);  // our own group, so that an interrupted sweep stops the strategies' processes too
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGTERM, SIG_DFL);
-        ::close(fds[0]);
-        const int log = ::open(log_file(folder, point.id).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (log >= 0) ::dup2(log, STDERR_FILENO);
-        run_point_child(sweep, point, profile, fingerprint, folder, fds[1]);
-      }
-      ::setpgid(pid, pid);
-      ::close(fds[1]);
-      Running r;
-      r.pid = pid;
-      r.fd = fds[0];
-      r.slot = next;
-      running.push_back(std::move(r));
-      emit_json({{"event", "point_start"}, {"point", point.id}, {"values", scenario::point_label(sweep, point)}});
-      ++next;
+  ChildPool::Jobs jobs;
+  jobs.num_jobs = todo.size();
+  jobs.max_running = options.jobs;
+  jobs.own_process_group = true;  // so that an interrupted sweep stops the strategies' processes too
+  jobs.work = [&](std::size_t slot, int fd) {
+    const int log = ::open(log_file(folder, todo[slot].id).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (log >= 0) ::dup2(log, STDERR_FILENO);
+    run_point_child(sweep, todo[slot], profile, fingerprint, folder, fd);
+  };
+  jobs.on_start = [&](std::size_t slot) {
+    running[slot];
+    emit_json({{"event", "point_start"}, {"point", todo[slot].id}, {"values", scenario::point_label(sweep, todo[slot])}});
+  };
+  jobs.on_line = [&](std::size_t slot, const std::string& text) {
+    const json line = json::parse(text, nullptr, false);
+    if (!line.is_object() || line.value("event", "") != "progress") return;  // not "done" lines
+    auto& fractions = running[slot];
+    fractions.resize(line.value("of", std::size_t{1}), 0.0);
+    const auto index = line.value("index", std::size_t{0});
+    if (index < fractions.size()) fractions[index] = line.value("fraction", 0.0);
+  };
+  jobs.on_exit = [&](std::size_t slot, int status) {
+    running.erase(slot);
+    const auto& point = todo[slot];
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(point_file(folder, point.id));
+    if (ok) {
+      std::error_code ignored;
+      fs::remove(log_file(folder, point.id), ignored);
+    } else {
+      failures[point.index] = failure_message(folder, point.id, status);
     }
-    show_progress();
-    std::vector<pollfd> polls;
-    for (const auto& r : running) polls.push_back({r.fd, POLLIN, 0});
-    if (::poll(polls.data(), polls.size(), 1000) < 0 && errno == EINTR) continue;
-    for (std::size_t i = 0; i < running.size();) {
-      auto& r = running[i];
-      if (!(polls[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-        ++i;
-        continue;
-      }
-      char chunk[1024];
-      const auto n = ::read(r.fd, chunk, sizeof chunk);
-      if (n > 0) {
-        r.buffer.append(chunk, static_cast<std::size_t>(n));
-        std::size_t end;
-        while ((end = r.buffer.find('\n')) != std::string::npos) {
-          const json line = json::parse(r.buffer.substr(0, end), nullptr, false);
-          r.buffer.erase(0, end + 1);
-          if (!line.is_object() || !line.contains("of")) continue;
-          r.fractions.resize(line.value("of", std::size_t{1}), 0.0);
-          const auto index = line.value("index", std::size_t{0});
-          if (index < r.fractions.size()) r.fractions[index] = line.value("fraction", 0.0);
-        }
-        ++i;
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      ::close(r.fd);
-      int status = 0;
-      ::waitpid(r.pid, &status, 0);
-      const auto& point = todo[r.slot];
-      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(point_file(folder, point.id));
-      if (ok) {
-        std::error_code ignored;
-        fs::remove(log_file(folder, point.id), ignored);
-      } else {
-        std::string message;
-        try {
-          message = read_text_file(log_file(folder, point.id));
-        } catch (const Error&) {
-        }
-        while (!message.empty() && message.back() == '\n') message.pop_back();
-        if (WIFSIGNALED(status)) message += (message.empty() ? "" : "\n") + std::string("killed by signal ") + strsignal(WTERMSIG(status));
-        if (message.empty()) message = "exited with status " + std::to_string(WEXITSTATUS(status));
-        failures[point.index] = message;
-      }
-      ++finished;
-      emit_json({{"event", "point_done"}, {"point", point.id}, {"ok", ok}, {"done", done.size() + finished},
-                 {"of", in_shard}});
-      running.erase(running.begin() + static_cast<long>(i));
-      polls.erase(polls.begin() + static_cast<long>(i));
-    }
+    ++finished;
+    emit_json({{"event", "point_done"}, {"point", point.id}, {"ok", ok}, {"done", done.size() + finished},
+               {"of", in_shard}});
+  };
+  jobs.on_wait = show_progress;
+  io.out.flush();
+  io.err.flush();
+  int interrupted = 0;
+  {
+    ChildPool pool;
+    interrupted = pool.run(jobs);
   }
-
-  if (g_interrupted) {
-    for (const auto& r : running) ::kill(-r.pid, SIGTERM);
-    for (const auto& r : running) {
-      ::close(r.fd);
-      ::waitpid(r.pid, nullptr, 0);
-    }
-  }
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
   if (options.progress == ProgressMode::bar) io.err << "\n";
 
   // The outputs cover every point of this folder that is done, old and new.
@@ -463,10 +412,10 @@ int run_sweep(const SweepOptions& given, Io io) {
     io.err << "slicewise sweep: point " << point.id << " (" << scenario::point_label(sweep, point) << ") failed:\n"
            << message << "\n";
   }
-  if (g_interrupted) {
+  if (interrupted != 0) {
     io.err << "slicewise sweep: interrupted; " << done.size() - failures.size() << " of " << in_shard
            << " points are done and kept. Run again with --resume to finish.\n";
-    return 128 + static_cast<int>(g_interrupted);
+    return 128 + interrupted;
   }
   io.out << sweep.name << ": " << done.size() - failures.size() << " of " << in_shard << " points done"
          << (shard.n > 1 ? " (shard " + shard.text() + " of " + std::to_string(scenario::num_points(sweep)) + " points)" : "")

@@ -13,7 +13,8 @@
 namespace slicewise::cli {
 
 /// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
-/// io.err; nullopt when one failed (its message is already on stderr).
+/// io.err; nullopt when one failed (its message is already on stderr). Throws Interrupted
+/// (cli/child_pool.hpp), every child gone and the temporary folder removed, on SIGINT or SIGTERM.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
                                                        const sim::SharingDefaults& defaults,

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `slicewise simulate` end to end, progress and interruption (the GUI's Cancel sends SIGTERM):
+#  - an uninterrupted --progress json run ends each strategy with one {"event":"done",...,"ok":true}
+#    line after its progress lines;
+#  - SIGTERM or SIGINT mid-run: exit 128 + signal, "interrupted by SIG..." on stderr, no --out file
+#    (not even a partial one), every strategy process gone, the temporary folder removed.
+# Usage: simulate_signal_test.sh SLICEWISE_EXE SOURCE_DIR
+set -euo pipefail
+exe=$1
+src=$2
+cd "$src"
+work=$(mktemp -d /tmp/sw-simulate-signal-test-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+python=/usr/bin/python3
+export TMPDIR=$work/tmp  # simulate's temporary folder goes here, away from other runs' folders
+mkdir -p "$TMPDIR"
+
+# --- done events ---------------------------------------------------------------------------------
+"$exe" simulate examples/mixed-mig-h100.json --jobs 2 --progress json >/dev/null 2>"$work/progress.jsonl"
+$python - "$work/progress.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(line) for line in open(sys.argv[1])]
+names = ["dedicated", "mig", "mig_time_slicing", "mps"]
+done = [l for l in lines if l["event"] == "done"]
+assert sorted(l["index"] for l in done) == [0, 1, 2, 3], done
+for l in done:
+    assert l == {"event": "done", "strategy": names[l["index"]], "index": l["index"], "of": 4, "ok": True}, l
+for i in range(4):
+    mine = [l for l in lines if l["index"] == i]
+    assert mine[-1]["event"] == "done" and len(mine) > 1, mine[-2:]
+    assert all(l["event"] == "progress" and set(l) == {"event", "strategy", "index", "of", "simulated_s", "stop_s",
+               "fraction"} for l in mine[:-1]), mine[:3]
+PY
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a finished run left $(ls "$TMPDIR") in \$TMPDIR"
+
+# --- SIGTERM and SIGINT --------------------------------------------------------------------------
+# The example with a 40x longer horizon runs for seconds; it is interrupted at its first progress line.
+$python -c "
+import json, sys
+s = json.load(open('examples/mixed-mig-h100.json'))
+s['horizon_s'] *= 40
+json.dump(s, open(sys.argv[1], 'w'))" "$work/long.json"
+set -m  # background jobs get their own process group, so the group can be checked afterwards
+for signal in TERM INT; do
+  out="$work/result-$signal.json"
+  "$exe" simulate "$work/long.json" --jobs 2 --progress json --out "$out" >"$work/$signal.out" 2>"$work/$signal.err" &
+  pid=$!
+  for _ in $(seq 1 500); do
+    grep -q '"event":"progress"' "$work/$signal.err" && break
+    sleep 0.02
+  done
+  grep -q '"event":"progress"' "$work/$signal.err" || fail "($signal) no progress line within 10 s"
+  children=$(pgrep -P $pid || true)
+  [ -n "$children" ] || fail "($signal) no strategy process found under $pid"
+  ls -d "$TMPDIR"/slicewise-simulate-* >/dev/null 2>&1 || fail "($signal) no temporary folder in \$TMPDIR during the run"
+  kill -$signal $pid
+  set +e
+  wait $pid
+  code=$?
+  set -e
+  expected=$((128 + $(kill -l $signal)))
+  [ $code -eq $expected ] || fail "($signal) exit code $code, expected $expected; stderr: $(grep -v '"event"' "$work/$signal.err")"
+  [ "$(grep -v '^{"event"' "$work/$signal.err")" = "slicewise simulate: interrupted by SIG$signal" ] \
+    || fail "($signal) stderr: $(grep -v '^{"event"' "$work/$signal.err")"
+  ! grep -q '"event":"done"' "$work/$signal.err" || fail "($signal) a strategy finished before the signal: horizon too short"
+  [ -z "$(ls -A "$work" | grep "result-$signal")" ] || fail "($signal) --out written: $(ls -A "$work" | grep "result-$signal")"
+  [ ! -s "$work/$signal.out" ] || fail "($signal) printed a table: $(head -c 300 "$work/$signal.out")"
+  for child in $children; do
+    ! kill -0 "$child" 2>/dev/null || fail "($signal) strategy process $child still alive"
+  done
+  [ -z "$(pgrep -g $pid || true)" ] || fail "($signal) processes left in the group: $(pgrep -g $pid)"
+  [ -z "$(ls -A "$TMPDIR")" ] || fail "($signal) left $(ls "$TMPDIR") in \$TMPDIR"
+done
+echo "simulate_signal_test: all checks passed"
