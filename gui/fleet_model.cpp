@@ -1,48 +1,73 @@
-// Table model over a scenario's fleet (see fleet_model.hpp).
+// Editable table of a scenario's fleet (see fleet_model.hpp).
 #include "gui/fleet_model.hpp"
 
-#include "gui/model_text.hpp"
+#include <exception>
+
+#include "models/gpu_catalog.hpp"
+#include "pricing/roi.hpp"
+#include "report/text_table.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::gui {
 
-FleetModel::FleetModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
 
-void FleetModel::set_scenario(const scenario::Scenario& scenario) {
-  beginResetModel();
-  fleet_ = scenario.fleet;
-  endResetModel();
+QStringList gpu_ids() {
+  QStringList ids;
+  for (const auto& gpu : models::GpuCatalog::shipped().gpus()) ids << QString::fromStdString(gpu.id);
+  return ids;
 }
 
-int FleetModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(fleet_.size());
+/// The instance types of the shipped table the document names (all shipped tables' when it names
+/// a file or none).
+QStringList instance_types(const ScenarioDocument& document) {
+  QStringList types;
+  const Json* table = document.value_at("/pricing/table");
+  for (const auto& shipped : pricing::shipped_price_tables()) {
+    if (table && table->is_string() && table->get<std::string>() != shipped.name) continue;
+    for (const auto& type : shipped.instance_types()) types << QString::fromStdString(type);
+  }
+  return types;
 }
 
-int FleetModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kNumColumns; }
+}  // namespace
 
-QVariant FleetModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const scenario::FleetEntry& entry = fleet_[static_cast<std::size_t>(index.row())];
-  if (role == Qt::TextAlignmentRole && index.column() == kCount) {
-    return kNumberAlignment;
-  }
-  if (role != Qt::DisplayRole) return {};
-  switch (index.column()) {
-    case kGpu: return to_qstring(entry.gpu);
-    case kInstanceType: return to_qstring(entry.instance_type);
-    case kCount: return QString::number(entry.count);
-    default: return {};
-  }
+FleetModel::FleetModel(ScenarioDocument* document, QObject* parent) : JsonTableModel(document, "/fleet", parent) {
+  add_field(FieldSpec(tr("GPU"), "/gpu", FieldType::choice)
+                .with_choices(gpu_ids())
+                .with_tooltip(tr("GPU catalog id (slicewise gpus); leave empty when giving an instance type")),
+            [this](int row) { return gpu_of(row); });
+  add_field(FieldSpec(tr("Instance type"), "/instance_type", FieldType::choice)
+                .with_choices(instance_types(*document))
+                .with_tooltip(tr("A priced instance (slicewise prices); its GPUs come from the price table")));
+  add_field(FieldSpec(tr("Count"), "/count", FieldType::integer)
+                .with_tooltip(tr("GPUs (by GPU) or instances (by instance type) the strategies may use")),
+            [](int) { return QStringLiteral("1"); }, true);
+  add_derived(tr("Price per instance"), [this](int row) { return price_text(row); });
 }
 
-QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-    return QAbstractTableModel::headerData(section, orientation, role);
-  }
-  switch (section) {
-    case kGpu: return tr("GPU");
-    case kInstanceType: return tr("Instance type");
-    case kCount: return tr("Count");
-    default: return {};
+QString FleetModel::gpu_of(int row) const {
+  const auto& parsed = document()->scenario();
+  if (!parsed || row >= static_cast<int>(parsed->fleet.size())) return {};
+  return QString::fromStdString(
+      scenario::fleet_gpu_id(parsed->fleet[static_cast<std::size_t>(row)], *parsed, scenario::Catalogs::shipped()));
+}
+
+QString FleetModel::price_text(int row) const {
+  const auto& parsed = document()->scenario();
+  if (!parsed || row >= static_cast<int>(parsed->fleet.size())) return {};
+  const scenario::FleetEntry& entry = parsed->fleet[static_cast<std::size_t>(row)];
+  try {
+    const auto table = scenario::resolve_price_table(*parsed, scenario::Catalogs::shipped());
+    const std::string gpu = scenario::fleet_gpu_id(entry, *parsed, scenario::Catalogs::shipped());
+    if (gpu.empty()) return {};
+    const auto line = pricing::cheapest_gpu_instances(table, gpu, 1, parsed->pricing.option, parsed->pricing.region,
+                                                      entry.instance_type);
+    if (!line) return tr("no %1 price").arg(QString::fromStdString(pricing::to_string(parsed->pricing.option)));
+    return tr("$%1/h (%2)").arg(QString::fromStdString(report::format_fixed(line->usd_per_hour_each, 2)),
+                                QString::fromStdString(line->instance_type));
+  } catch (const std::exception&) {
+    return {};  // the document check reports why the table cannot be used
   }
 }
 

@@ -1,34 +1,25 @@
-// Table model over a scenario's fleet: one row per fleet entry (GPU, instance type, count).
+// Editable table of a scenario's fleet: one row per fleet entry (GPU or instance type, count) with
+// the price the entry is costed at.
 #pragma once
 
-#include <vector>
-
-#include <QAbstractTableModel>
-
-#include "scenario/scenario.hpp"
+#include "gui/json_table_model.hpp"
 
 namespace slicewise::gui {
 
-/// Read-only table of Scenario::fleet. After load_scenario the GPU column is filled for entries
-/// given by instance type too; an entry given only by GPU has an empty instance-type cell.
-class FleetModel : public QAbstractTableModel {
+/// /fleet of the document. An entry given by instance type shows its GPU (from the price table)
+/// in grey in the GPU column. The price column is the hourly price of one instance under the
+/// scenario's pricing option: the instance type's own, or the cheapest instance carrying the GPU.
+class FleetModel : public JsonTableModel {
   Q_OBJECT
 
  public:
-  enum Column : int { kGpu, kInstanceType, kCount, kNumColumns };
+  enum Column : int { kGpu, kInstanceType, kCount, kPrice, kNumColumns };
 
-  explicit FleetModel(QObject* parent = nullptr);
-
-  /// Replaces the rows with `scenario`'s fleet (a model reset).
-  void set_scenario(const scenario::Scenario& scenario);
-
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  explicit FleetModel(ScenarioDocument* document, QObject* parent = nullptr);
 
  private:
-  std::vector<scenario::FleetEntry> fleet_;
+  QString gpu_of(int row) const;
+  QString price_text(int row) const;
 };
 
 }  // namespace slicewise::gui

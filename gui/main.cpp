@@ -10,6 +10,7 @@
 int main(int argc, char** argv) {
   try {
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("slicewise"));  // QSettings: recent files
     QApplication::setApplicationName(QStringLiteral("slicewise-gui"));
     QApplication::setApplicationVersion(QStringLiteral(SW_VERSION));
 

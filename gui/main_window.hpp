@@ -1,30 +1,38 @@
-// The slicewise-gui main window: a scenario's fleet, tenants and strategies as tables, and the
-// problems of the last failed load as a diagnostics list.
+// The slicewise-gui main window: the scenario editor on the left, the run (what-if controls,
+// progress, cancel) and its results on the right, the document's problems at the bottom. The File
+// menu opens, saves and exports; Edit undoes and redoes; Run runs and cancels.
 #pragma once
-
-#include <optional>
 
 #include <QMainWindow>
 #include <QString>
+#include <QStringList>
 
-#include "core/diagnostic.hpp"
-#include "scenario/scenario.hpp"
+#include "gui/scenario_document.hpp"
+#include "report/roi_report.hpp"
 
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
-class QTabWidget;
-class QTableView;
+class QMenu;
+class QProgressBar;
+class QPushButton;
 
 namespace slicewise::gui {
 
-class FleetModel;
-class StrategyModel;
-class TenantModel;
+class ResultsPanel;
+class ScenarioEditor;
+class SimulationRunner;
 
-/// Object names, for tests and style sheets: "scenarioHeader" (QLabel), "scenarioTabs"
-/// (QTabWidget), "fleetView", "tenantView", "strategyView" (QTableView), "diagnosticsList"
-/// (QListWidget, hidden while empty; each item's text is Diagnostic::format() and its Qt::UserRole
-/// the JSON pointer), "openAction", "quitAction" (QAction).
+/// Object names, for tests and style sheets: "scenarioHeader" (QLabel), "diagnosticsList"
+/// (QListWidget; each item's text is Diagnostic::format(), its Qt::UserRole the JSON pointer;
+/// hidden while the scenario is valid), "runButton", "cancelButton" (QPushButton), "runProgress"
+/// (QProgressBar), "runStatus" (QLabel), "whatIfLoad", "whatIfSla" (QDoubleSpinBox),
+/// "whatIfTenant", "whatIfPrice" (QComboBox), "applyWhatIf" (QPushButton); actions "openAction",
+/// "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction", "redoAction",
+/// "runAction", "cancelAction"; menu "recentMenu". The editor is "scenarioEditor", the results
+/// "resultsPanel".
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -32,35 +40,81 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Loads and validates the scenario at `path` and shows it; returns true on success. On failure
-  /// lists every diagnostic (`file: /pointer: message`), keeps showing the previously loaded
-  /// scenario and returns false. No dialogs either way.
+  /// Opens the scenario at `path` in the editor. A file that is not JSON (or cannot be read)
+  /// keeps the current document, lists the CLI's message and returns false; a JSON file opens even
+  /// with problems, which are listed and marked at their fields so they can be fixed here.
   bool open_scenario(const QString& path);
+  /// Saves to `path` (Save As without a dialog); false with the reason in the status bar.
+  bool save_scenario_as(const QString& path);
+  /// Runs every strategy of the edited scenario with `slicewise simulate` in a child process;
+  /// false (and the reason in the status bar) when the scenario has problems or a run is going on.
+  bool run();
+  void cancel_run();
+  bool is_running() const;
+  /// Writes the current run's ROI report (format from the extension: .pdf .html .xlsx .md) with
+  /// the CLI's renderer; false with `error` set when there is no run or it cannot be written.
+  bool export_report(const QString& path, QString* error = nullptr);
 
-  /// The scenario shown; nullopt until a load succeeds.
-  const std::optional<scenario::Scenario>& current_scenario() const { return scenario_; }
+  ScenarioDocument* document() const { return document_; }
+  ScenarioEditor* editor() const { return editor_; }
+  ResultsPanel* results() const { return results_; }
+  SimulationRunner* runner() const { return runner_; }
+  QStringList recent_files() const;
 
  signals:
-  /// Emitted after `path` loaded successfully and the views show it.
+  /// A scenario was opened (the editor shows it).
   void scenarioLoaded(const QString& path);
+  /// A run ended and its results are shown.
+  void runFinished();
+  /// A run failed (the CLI's message) or was cancelled (an empty message).
+  void runStopped(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
 
  private:
-  void create_menus();
-  QWidget* create_central_widget();
+  void create_actions();
+  QWidget* create_run_panel();
+  void refresh_title();
+  void refresh_diagnostics();
+  void refresh_what_if();
+  void apply_what_if();
+  void reprice();
   void choose_and_open();
-  void show_scenario(const scenario::Scenario& scenario, const QString& path);
-  void show_diagnostics(const Diagnostics& diagnostics, const QString& path);
+  bool save();
+  bool choose_and_save_as();
+  void choose_and_export();
+  void choose_trace(int tenant);
+  bool maybe_save();
+  void add_recent(const QString& path);
+  void rebuild_recent_menu();
+  void on_run_finished();
+  void set_running(bool running);
+  /// The ROI report of `result` priced under `option` (the scenario's own option when empty).
+  report::RoiReport report_for(const scenario::SimResult& result, const std::string& option, QString* error) const;
 
-  std::optional<scenario::Scenario> scenario_;
-  QString last_dir_;
-  FleetModel* fleet_model_;
-  TenantModel* tenant_model_;
-  StrategyModel* strategy_model_;
+  ScenarioDocument* document_;
+  SimulationRunner* runner_;
+  ScenarioEditor* editor_ = nullptr;
+  ResultsPanel* results_ = nullptr;
   QLabel* header_ = nullptr;
-  QTableView* fleet_view_ = nullptr;
-  QTableView* tenant_view_ = nullptr;
-  QTableView* strategy_view_ = nullptr;
   QListWidget* diagnostics_list_ = nullptr;
+  QPushButton* run_button_ = nullptr;
+  QPushButton* cancel_button_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* run_status_ = nullptr;
+  QDoubleSpinBox* what_if_load_ = nullptr;
+  QComboBox* what_if_tenant_ = nullptr;
+  QDoubleSpinBox* what_if_sla_ = nullptr;
+  QComboBox* what_if_price_ = nullptr;
+  QAction* run_action_ = nullptr;
+  QAction* cancel_action_ = nullptr;
+  QAction* export_action_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QString last_dir_;
+  QString run_label_;
+  int runs_started_ = 0;
+  bool refreshing_ = false;
 };
 
 }  // namespace slicewise::gui

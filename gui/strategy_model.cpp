@@ -1,47 +1,27 @@
-// Table model over a scenario's strategies (see strategy_model.hpp).
+// Editable table of a scenario's strategies (see strategy_model.hpp).
 #include "gui/strategy_model.hpp"
 
 #include "gui/model_text.hpp"
+#include "models/strategy_kind.hpp"
 
 namespace slicewise::gui {
 
-StrategyModel::StrategyModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void StrategyModel::set_scenario(const scenario::Scenario& scenario) {
-  beginResetModel();
-  strategies_ = scenario.strategies;
-  endResetModel();
-}
-
-int StrategyModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(strategies_.size());
-}
-
-int StrategyModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kNumColumns; }
-
-QVariant StrategyModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const scenario::StrategySpec& strategy = strategies_[static_cast<std::size_t>(index.row())];
-  if (role == Qt::ToolTipRole && index.column() == kParameters) return strategy_parameters_detail(strategy);
-  if (role != Qt::DisplayRole) return {};
-  switch (index.column()) {
-    case kName: return to_qstring(strategy.name.empty() ? models::to_string(strategy.kind) : strategy.name);
-    case kKind: return to_qstring(models::to_string(strategy.kind));
-    case kParameters: return strategy_parameters_text(strategy);
-    default: return {};
-  }
-}
-
-QVariant StrategyModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-    return QAbstractTableModel::headerData(section, orientation, role);
-  }
-  switch (section) {
-    case kName: return tr("Name");
-    case kKind: return tr("Kind");
-    case kParameters: return tr("Parameters");
-    default: return {};
-  }
+StrategyModel::StrategyModel(ScenarioDocument* document, QObject* parent)
+    : JsonTableModel(document, "/strategies", parent) {
+  add_field(FieldSpec(tr("Name"), "/name").with_tooltip(tr("Unique label; defaults to the kind")), [this](int row) {
+    const Json* kind = this->document()->value_at(row_pointer(row) + "/kind");
+    return kind && kind->is_string() ? QString::fromStdString(kind->get<std::string>()) : QString();
+  });
+  add_field(FieldSpec(tr("Kind"), "/kind", FieldType::choice).with_choices(choice_names(models::strategy_kind_table())));
+  add_derived(tr("Parameters"), [this](int row) {
+    const auto& parsed = this->document()->scenario();
+    if (!parsed || row >= static_cast<int>(parsed->strategies.size())) return QString();
+    return strategy_parameters_text(parsed->strategies[static_cast<std::size_t>(row)]);
+  }, [this](int row) {
+    const auto& parsed = this->document()->scenario();
+    if (!parsed || row >= static_cast<int>(parsed->strategies.size())) return QString();
+    return strategy_parameters_detail(parsed->strategies[static_cast<std::size_t>(row)]);
+  });
 }
 
 }  // namespace slicewise::gui

@@ -1,4 +1,4 @@
-// Table model over a scenario's tenants (see tenant_model.hpp).
+// Editable table of a scenario's tenants (see tenant_model.hpp).
 #include "gui/tenant_model.hpp"
 
 #include "gui/model_text.hpp"
@@ -6,70 +6,32 @@
 
 namespace slicewise::gui {
 
-namespace {
-
-bool is_numeric(int column) {
-  return column == TenantModel::kSoloLatency || column == TenantModel::kMemory ||
-         column == TenantModel::kMaxConcurrency || column == TenantModel::kSlaLatency;
-}
-
-}  // namespace
-
-TenantModel::TenantModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void TenantModel::set_scenario(const scenario::Scenario& scenario) {
-  beginResetModel();
-  tenants_ = scenario.tenants;
-  endResetModel();
-}
-
-int TenantModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(tenants_.size());
-}
-
-int TenantModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kNumColumns; }
-
-QVariant TenantModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const scenario::Tenant& tenant = tenants_[static_cast<std::size_t>(index.row())];
-  switch (role) {
-    case Qt::DisplayRole: return display_text(tenant, index.column());
-    case Qt::TextAlignmentRole:
-      return is_numeric(index.column()) ? QVariant(kNumberAlignment) : QVariant();
-    default: return {};
-  }
-}
-
-QString TenantModel::display_text(const scenario::Tenant& tenant, int column) const {
-  const scenario::Workload& w = tenant.workload;
-  switch (column) {
-    case kName: return to_qstring(tenant.name);
-    case kKind: return to_qstring(scenario::name_of(scenario::workload_kind_table(), w.kind));
-    case kSoloLatency: return number_text(w.solo_latency_s);
-    case kMemory: return number_text(w.memory_gib);
-    case kMaxConcurrency: return QString::number(w.max_concurrency);
-    case kLoad: return load_text(tenant.load);
-    case kSlaLatency: return number_text(tenant.sla.latency_s);
-    case kIsolation: return to_qstring(models::to_string(tenant.isolation));
-    default: return {};
-  }
-}
-
-QVariant TenantModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-    return QAbstractTableModel::headerData(section, orientation, role);
-  }
-  switch (section) {
-    case kName: return tr("Name");
-    case kKind: return tr("Kind");
-    case kSoloLatency: return tr("Solo latency (s)");
-    case kMemory: return tr("Memory (GiB)");
-    case kMaxConcurrency: return tr("Max concurrency");
-    case kLoad: return tr("Load");
-    case kSlaLatency: return tr("SLA latency (s)");
-    case kIsolation: return tr("Isolation");
-    default: return {};
-  }
+TenantModel::TenantModel(ScenarioDocument* document, QObject* parent) : JsonTableModel(document, "/tenants", parent) {
+  const auto constant = [](const char* text) { return [text](int) { return QString::fromLatin1(text); }; };
+  add_field(FieldSpec(tr("Name"), "/name"));
+  add_field(FieldSpec(tr("Kind"), "/workload/kind", FieldType::choice).with_choices(choice_names(scenario::workload_kind_table())),
+            constant("generic"));
+  add_field(FieldSpec(tr("Solo latency (s)"), "/workload/solo_latency_s", FieldType::number)
+                .with_tooltip(tr("One request alone on the reference GPU, seconds")),
+            {}, true);
+  add_field(FieldSpec(tr("Memory (GiB)"), "/workload/memory_gib", FieldType::number)
+                .with_tooltip(tr("Device memory one context holds (weights + KV cache / activations)")),
+            {}, true);
+  add_field(FieldSpec(tr("Max concurrency"), "/workload/max_concurrency", FieldType::integer)
+                .with_tooltip(tr("Requests served at once inside one context (batching)")),
+            constant("1"), true);
+  add_derived(tr("Load"), [this](int row) {
+    const auto& parsed = this->document()->scenario();
+    if (!parsed || row >= static_cast<int>(parsed->tenants.size())) return QString();
+    return load_text(parsed->tenants[static_cast<std::size_t>(row)].load);
+  });
+  add_field(FieldSpec(tr("SLA latency (s)"), "/sla/latency_s", FieldType::number)
+                .with_tooltip(tr("End-to-end latency target per request; empty = none")),
+            {}, true);
+  add_field(FieldSpec(tr("Isolation"), "/isolation", FieldType::choice)
+                .with_choices(choice_names(models::isolation_level_table()))
+                .with_tooltip(tr("What the tenant requires: a strategy giving less leaves it unplaced")),
+            constant("none"));
 }
 
 }  // namespace slicewise::gui

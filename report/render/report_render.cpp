@@ -31,6 +31,7 @@
 #include "core/json_file.hpp"
 #include "models/mig_catalog.hpp"
 #include "report/render/bar_chart.hpp"
+#include "report/render/figure_painter.hpp"
 #include "report/text_table.hpp"
 #include "report/xlsx_report.hpp"
 
@@ -44,12 +45,13 @@ using report::RoiReport;
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 /// Renders a chart (taking ownership) into `target`. The view must be shown once for the chart
-/// to lay out its labels (see bar_chart.cpp).
+/// to lay out its labels (see bar_chart.cpp); in the GUI it must not appear on screen.
 void paint_chart(QChart* chart, QPainter& painter, const QRectF& target) {
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->setBackgroundRoundness(0);
   QChartView view(chart);
   view.setRenderHint(QPainter::Antialiasing);
+  view.setAttribute(Qt::WA_DontShowOnScreen);  // shown for its layout, never on screen (the GUI)
   view.resize(target.size().toSize());
   view.show();
   QCoreApplication::processEvents();
@@ -298,6 +300,8 @@ void draw_mig_layout(const RoiReport& r, QPainter& painter, const QRectF& target
   painter.restore();
 }
 
+}  // namespace
+
 void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
   ensure_qt_application();
   painter.fillRect(target, Qt::white);
@@ -338,6 +342,8 @@ int figure_height(const RoiReport& r, const Figure& figure) {
   }
   return 480;
 }
+
+namespace {
 
 QImage figure_image(const RoiReport& r, const Figure& figure, int width, int height) {
   constexpr double kScale = 2.0;  // sharp when printed
@@ -420,7 +426,6 @@ void write_pdf(const RoiReport& r, const std::filesystem::path& out) {
   ensure_qt_application();
   const auto figures = report_figures(r);
   QTextDocument document;
-  constexpr int kFigureWidth = 900;
   for (const auto& f : figures) {
     document.addResource(QTextDocument::ImageResource, QUrl(qs("figure:" + f.id)),
                          figure_image(r, f, kFigureWidth, figure_height(r, f)));
@@ -515,7 +520,7 @@ std::string report_html(const RoiReport& r) {
       "</style>\n</head>\n<body>\n";
   html += body_html(r, figures,
                     [&](const Figure& f) {
-                      return "<figure id=\"figure-" + f.id + "\">" + strip_xml_prolog(figure_svg(r, f, 900, figure_height(r, f))) +
+                      return "<figure id=\"figure-" + f.id + "\">" + strip_xml_prolog(figure_svg(r, f, kFigureWidth, figure_height(r, f))) +
                              "</figure>";
                     },
                     false);
@@ -530,7 +535,7 @@ void write_report(const RoiReport& r, ReportFormat format, const std::filesystem
       const auto folder = out.parent_path() / folder_name;
       std::filesystem::create_directories(folder);
       for (auto& f : figures) {
-        write_file_atomically(folder / (f.id + ".svg"), figure_svg(r, f, 900, figure_height(r, f)));
+        write_file_atomically(folder / (f.id + ".svg"), figure_svg(r, f, kFigureWidth, figure_height(r, f)));
         f.file = folder_name + "/" + f.id + ".svg";
       }
       write_file_atomically(out, report::roi_report_markdown(r, figures));

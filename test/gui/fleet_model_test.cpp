@@ -13,26 +13,29 @@ class FleetModelTest : public QObject {
 
  private slots:
   void startsEmpty() {
-    FleetModel model;
+    ScenarioDocument document;
+    FleetModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), int(FleetModel::kNumColumns));
   }
 
   void setScenarioResetsRows() {
-    FleetModel model;
+    ScenarioDocument document;
+    FleetModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(model.columnCount(), 3);
-    model.set_scenario(scenario::Scenario{});
+    QCOMPARE(model.columnCount(), 4);
+    document.set_document(document_of(scenario::Scenario{}));
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(resets.count(), 2);
   }
 
   void headers() {
-    FleetModel model;
+    ScenarioDocument document;
+    FleetModel model(&document);
     QCOMPARE(model.headerData(FleetModel::kGpu, Qt::Horizontal).toString(), QStringLiteral("GPU"));
     QCOMPARE(model.headerData(FleetModel::kInstanceType, Qt::Horizontal).toString(), QStringLiteral("Instance type"));
     QCOMPARE(model.headerData(FleetModel::kCount, Qt::Horizontal).toString(), QStringLiteral("Count"));
@@ -54,9 +57,10 @@ class FleetModelTest : public QObject {
     QFETCH(int, row);
     QFETCH(int, column);
     QFETCH(QString, expected);
-    FleetModel model;
+    ScenarioDocument document;
+    FleetModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(row, column)).toString(), expected);
   }
 };

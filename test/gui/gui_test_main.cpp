@@ -25,11 +25,15 @@ int main(int argc, char** argv) {
   qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
   qputenv("QT_FONT_DPI", "96");
   QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("slicewise-test"));
 
   const std::vector<TestClass> classes = {
       {"FleetModelTest", run_fleet_model_test},         {"TenantModelTest", run_tenant_model_test},
-      {"StrategyModelTest", run_strategy_model_test},   {"ScenarioLoaderTest", run_scenario_loader_test},
+      {"StrategyModelTest", run_strategy_model_test},   {"ScenarioDocumentTest", run_scenario_document_test},
+      {"EditorTest", run_editor_test},
       {"MainWindowTest", run_main_window_test},
+      {"ResultModelTest", run_result_model_test},       {"CompareModelTest", run_compare_model_test},
+      {"ResultsPanelTest", run_results_panel_test},     {"ScreenshotTest", run_screenshot_test},
   };
   if (argc > 1 && argv[1][0] != '-') {
     for (const TestClass& test_class : classes) {

@@ -15,19 +15,21 @@ class StrategyModelTest : public QObject {
 
  private slots:
   void setScenarioResetsRows() {
-    StrategyModel model;
+    ScenarioDocument document;
+    StrategyModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.columnCount(), 3);
-    model.set_scenario(scenario::Scenario{});
+    document.set_document(document_of(scenario::Scenario{}));
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(resets.count(), 2);
   }
 
   void headers() {
-    StrategyModel model;
+    ScenarioDocument document;
+    StrategyModel model(&document);
     QCOMPARE(model.headerData(StrategyModel::kName, Qt::Horizontal).toString(), QStringLiteral("Name"));
     QCOMPARE(model.headerData(StrategyModel::kKind, Qt::Horizontal).toString(), QStringLiteral("Kind"));
     QCOMPARE(model.headerData(StrategyModel::kParameters, Qt::Horizontal).toString(), QStringLiteral("Parameters"));
@@ -50,25 +52,25 @@ class StrategyModelTest : public QObject {
     QFETCH(int, row);
     QFETCH(int, column);
     QFETCH(QString, expected);
-    StrategyModel model;
+    ScenarioDocument document;
+    StrategyModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(row, column)).toString(), expected);
   }
 
   void parametersTooltipHasOneLinePerItem() {
-    StrategyModel model;
-    model.set_scenario(two_tenant_scenario());
+    ScenarioDocument document;
+    StrategyModel model(&document);
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(1, StrategyModel::kParameters), Qt::ToolTipRole).toString(),
              QStringLiteral("replicas=10\nquantum_ms=2\nsidecars=2×t3.large\nphi-3.5-mini: weight=2"));
   }
 
   void unnamedStrategyShowsItsKind() {
-    scenario::Scenario s;
-    s.strategies.push_back({});
-    s.strategies.back().kind = models::StrategyKind::mps;
-    StrategyModel model;
-    model.set_scenario(s);
+    ScenarioDocument document;
+    StrategyModel model(&document);
+    document.set_document(Json{{"strategies", Json::array({Json{{"kind", "mps"}}})}});
     QCOMPARE(model.data(model.index(0, StrategyModel::kName)).toString(), QStringLiteral("mps"));
   }
 

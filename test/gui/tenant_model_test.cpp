@@ -15,20 +15,22 @@ class TenantModelTest : public QObject {
 
  private slots:
   void setScenarioResetsRows() {
-    TenantModel model;
+    ScenarioDocument document;
+    TenantModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
     QCOMPARE(model.rowCount(), 0);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.columnCount(), 8);
-    model.set_scenario(scenario::Scenario{});
+    document.set_document(document_of(scenario::Scenario{}));
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(resets.count(), 2);
   }
 
   void headers() {
-    TenantModel model;
+    ScenarioDocument document;
+    TenantModel model(&document);
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column) {
       headers << model.headerData(column, Qt::Horizontal).toString();
@@ -53,7 +55,7 @@ class TenantModelTest : public QObject {
     QTest::newRow("kind llm") << 1 << int(TenantModel::kKind) << "llm";
     QTest::newRow("no solo latency") << 1 << int(TenantModel::kSoloLatency) << "";
     QTest::newRow("memory 24.5") << 1 << int(TenantModel::kMemory) << "24.5";
-    QTest::newRow("closed-loop load") << 1 << int(TenantModel::kLoad) << "closed_loop 3 users, think 1.5 s ×2";
+    QTest::newRow("closed-loop load") << 1 << int(TenantModel::kLoad) << "closed_loop 3 users, think 1.5 s";
     QTest::newRow("no sla latency") << 1 << int(TenantModel::kSlaLatency) << "";
     QTest::newRow("isolation software") << 1 << int(TenantModel::kIsolation) << "software";
   }
@@ -62,15 +64,17 @@ class TenantModelTest : public QObject {
     QFETCH(int, row);
     QFETCH(int, column);
     QFETCH(QString, expected);
-    TenantModel model;
+    ScenarioDocument document;
+    TenantModel model(&document);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.set_scenario(two_tenant_scenario());
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(row, column)).toString(), expected);
   }
 
   void numbersAlignRight() {
-    TenantModel model;
-    model.set_scenario(two_tenant_scenario());
+    ScenarioDocument document;
+    TenantModel model(&document);
+    document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(0, TenantModel::kMemory), Qt::TextAlignmentRole).toInt(), kNumberAlignment);
     QVERIFY(!model.data(model.index(0, TenantModel::kName), Qt::TextAlignmentRole).isValid());
   }

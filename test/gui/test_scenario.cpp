@@ -1,5 +1,6 @@
 // The in-memory fixture scenario of the GUI tests (see gui_test.hpp).
 #include "gui_test.hpp"
+#include "scenario/json_io.hpp"
 
 namespace slicewise::gui::test {
 
@@ -22,11 +23,10 @@ scenario::Scenario two_tenant_scenario() {
   deepseek.name = "deepseek-8b";
   deepseek.workload.kind = scenario::WorkloadKind::llm;
   deepseek.workload.memory_gib = 24.5;
-  deepseek.workload.llm = scenario::LlmSpec{.params_b = 8.0};
+  deepseek.workload.llm = scenario::LlmSpec{.params_b = 8.0, .dtype = "bf16", .prompt_tokens = 512, .output_tokens = 128};
   deepseek.load.kind = scenario::LoadKind::closed_loop;
   deepseek.load.num_users = 3;
   deepseek.load.think_time_s = 1.5;
-  deepseek.load.multiplier = 2.0;
   deepseek.isolation = models::IsolationLevel::software;
   s.tenants = {phi, deepseek};
 
@@ -41,6 +41,12 @@ scenario::Scenario two_tenant_scenario() {
   time_slicing.tenants["phi-3.5-mini"].weight = 2.0;
   s.strategies = {dedicated, time_slicing};
   return s;
+}
+
+Json document_of(const scenario::Scenario& scenario) {
+  Json document;
+  scenario::to_json(document, scenario);
+  return document;
 }
 
 QByteArray valid_scenario_json() {

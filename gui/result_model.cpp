@@ -1,0 +1,180 @@
+// Table model over an ROI report's strategies (see result_model.hpp).
+#include "gui/result_model.hpp"
+
+#include <algorithm>
+
+#include <QColor>
+#include <QFont>
+#include <QStringList>
+
+#include "gui/model_text.hpp"
+#include "gui/result_text.hpp"
+#include "report/text_table.hpp"
+
+namespace slicewise::gui {
+
+namespace {
+
+/// The colour of a missed SLA, as the HTML report's td.missed.
+const QColor kMissedColour(0xa0, 0x10, 0x10);
+
+/// "phi: 3.21 % over 2 s (allowed 1.0 %)", or "phi: no latency target".
+QString tenant_sla_text(const report::TenantRow& t) {
+  if (t.sla_target_s <= 0.0) return to_qstring(t.tenant) + ": no latency target";
+  return QStringLiteral("%1: %2 % over %3 s (allowed %4 %)")
+      .arg(to_qstring(t.tenant), percent_text(t.sla_violation_frac, 2), number_text(t.sla_target_s),
+           percent_text(t.sla_max_violation_frac, 1));
+}
+
+}  // namespace
+
+ResultModel::ResultModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ResultModel::set_report(const report::RoiReport& report) {
+  beginResetModel();
+  tenants_.clear();
+  tenant_rows_ = report.tenants;
+  rows_.clear();
+  for (const auto& t : tenant_rows_) {
+    if (std::find(tenants_.begin(), tenants_.end(), t.tenant) == tenants_.end()) tenants_.push_back(t.tenant);
+  }
+  for (std::size_t i = 0; i < report.strategies.size(); ++i) {
+    Row row;
+    row.summary = report.strategies[i];
+    row.recommended = static_cast<int>(i) == report.recommended;
+    row.baseline = static_cast<int>(i) == report.baseline;
+    row.tenants.assign(tenants_.size(), nullptr);
+    for (const auto& t : tenant_rows_) {
+      if (t.strategy != row.summary.name) continue;
+      const auto at = std::find(tenants_.begin(), tenants_.end(), t.tenant) - tenants_.begin();
+      row.tenants[static_cast<std::size_t>(at)] = &t;
+    }
+    rows_.push_back(std::move(row));
+  }
+  endResetModel();
+}
+
+void ResultModel::clear() {
+  beginResetModel();
+  tenants_.clear();
+  tenant_rows_.clear();
+  rows_.clear();
+  endResetModel();
+}
+
+int ResultModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+
+int ResultModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kNumFixedColumns + 2 * static_cast<int>(tenants_.size());
+}
+
+QVariant ResultModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const Row& row = rows_[static_cast<std::size_t>(index.row())];
+  const int column = index.column();
+  switch (role) {
+    case Qt::DisplayRole: return display(row, column);
+    case kSortRole: return sort_key(row, column);
+    case Qt::TextAlignmentRole:
+      return column == kStrategy || column == kKind || column == kSla ? QVariant() : QVariant(kNumberAlignment);
+    case Qt::FontRole: {
+      if (!row.recommended) return {};
+      QFont bold;
+      bold.setBold(true);
+      return bold;
+    }
+    case Qt::ForegroundRole: return missed(row, column) ? QVariant(kMissedColour) : QVariant();
+    case Qt::ToolTipRole: {
+      const QString text = tooltip(row, column);
+      return text.isEmpty() ? QVariant() : QVariant(text);
+    }
+    default: return {};
+  }
+}
+
+QVariant ResultModel::display(const Row& row, int column) const {
+  const auto& s = row.summary;
+  switch (column) {
+    case kStrategy:
+      return to_qstring(s.name) + (row.recommended ? " (recommended)" : "") + (row.baseline ? " (baseline)" : "");
+    case kKind: return to_qstring(s.kind);
+    case kGpus: return QString::number(s.num_gpus);
+    case kMonthlyCost: return money_text(s.monthly_usd);
+    case kMonthlySavings: return money_text(s.monthly_savings_usd);
+    case kSavingsPercent: return percent_text(s.savings_frac, 1);
+    case kBusyPercent: return percent_text(s.fleet_busy_frac, 1);
+    case kSmUtilPercent: return percent_text(s.fleet_sm_util_frac, 1);
+    case kSlaViolationsPercent: return percent_text(s.sla_violation_frac, 2);
+    case kSla:
+      return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
+    default: break;
+  }
+  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  if (!tenant) return missing_text();
+  return seconds_text((column - kNumFixedColumns) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
+}
+
+QVariant ResultModel::sort_key(const Row& row, int column) const {
+  const auto& s = row.summary;
+  switch (column) {
+    case kStrategy: return to_qstring(s.name);
+    case kKind: return to_qstring(s.kind);
+    case kGpus: return s.num_gpus;
+    case kMonthlyCost: return sort_value(s.monthly_usd);
+    case kMonthlySavings: return sort_value(s.monthly_savings_usd);
+    case kSavingsPercent: return sort_value(100.0 * s.savings_frac);
+    case kBusyPercent: return sort_value(100.0 * s.fleet_busy_frac);
+    case kSmUtilPercent: return sort_value(100.0 * s.fleet_sm_util_frac);
+    case kSlaViolationsPercent: return sort_value(100.0 * s.sla_violation_frac);
+    case kSla: return s.num_tenants_missing_sla;
+    default: break;
+  }
+  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  if (!tenant) return {};
+  return sort_value((column - kNumFixedColumns) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
+}
+
+bool ResultModel::missed(const Row& row, int column) const {
+  if (column == kSla || column == kSlaViolationsPercent) return !row.summary.sla_met;
+  if (column < kNumFixedColumns) return false;
+  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  return tenant && !tenant->sla_met;
+}
+
+QString ResultModel::tooltip(const Row& row, int column) const {
+  QStringList lines;
+  if (column >= kNumFixedColumns) {
+    if (const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)]) {
+      lines << tenant_sla_text(*tenant);
+    }
+  } else if (column == kSla) {
+    for (const auto* tenant : row.tenants) {
+      if (tenant && !tenant->sla_met) lines << tenant_sla_text(*tenant);
+    }
+  }
+  for (const auto& issue : row.summary.issues) lines << to_qstring(issue);
+  return lines.join('\n');
+}
+
+QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) {
+    return QAbstractTableModel::headerData(section, orientation, role);
+  }
+  switch (section) {
+    case kStrategy: return tr("Strategy");
+    case kKind: return tr("Kind");
+    case kGpus: return tr("GPUs");
+    case kMonthlyCost: return tr("Monthly cost (USD)");
+    case kMonthlySavings: return tr("Monthly savings (USD)");
+    case kSavingsPercent: return tr("Savings %");
+    case kBusyPercent: return tr("Busy %");
+    case kSmUtilPercent: return tr("SM util %");
+    case kSlaViolationsPercent: return tr("SLA violations %");
+    case kSla: return tr("SLA");
+    default: break;
+  }
+  const QString tenant = to_qstring(tenants_[static_cast<std::size_t>((section - kNumFixedColumns) / 2)]);
+  return tenant + ((section - kNumFixedColumns) % 2 == 0 ? tr(" p95 (s)") : tr(" p99 (s)"));
+}
+
+}  // namespace slicewise::gui

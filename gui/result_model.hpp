@@ -1,0 +1,75 @@
+// Table model over an ROI report's strategies: one row per strategy with its monthly cost, savings,
+// utilisation, SLA outcome and each tenant's p95/p99 latency (issue 8's comparison table).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <QAbstractTableModel>
+
+#include "report/roi_report.hpp"
+
+namespace slicewise::gui {
+
+/// Read-only table of report::RoiReport::strategies, in the report's order. DisplayRole is the
+/// report's formatting (money as report::format_usd, percentages without the sign, seconds with 3
+/// decimals, "—" when a strategy lacks a tenant); kSortRole (result_text.hpp) is the raw number,
+/// so a QSortFilterProxyModel with that sortRole sorts numerically. The recommended row is bold
+/// (FontRole), missed SLAs are red (ForegroundRole), numeric cells right-aligned, and every cell's
+/// tooltip lists the strategy's issues.
+class ResultModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  /// The fixed columns; then two per tenant (p95_column(), p99_column()).
+  enum Column : int {
+    kStrategy,              ///< name, "+ (recommended)" / "+ (baseline)"; sorts by name
+    kKind,                  ///< strategy kind ("time_slicing")
+    kGpus,                  ///< GPUs used (int)
+    kMonthlyCost,           ///< USD per month
+    kMonthlySavings,        ///< USD per month against the baseline
+    kSavingsPercent,        ///< % of the baseline's cost (sorts by the percentage)
+    kBusyPercent,           ///< fleet busy %, time-weighted over the horizon
+    kSmUtilPercent,         ///< fleet SM utilisation %
+    kSlaViolationsPercent,  ///< requests over their target, % of arrivals, 2 decimals
+    kSla,                   ///< "met" | "missed (N tenants)"; sorts by N
+    kNumFixedColumns
+  };
+
+  explicit ResultModel(QObject* parent = nullptr);
+
+  /// Replaces the rows and tenant columns with `report`'s (a model reset).
+  void set_report(const report::RoiReport& report);
+  /// No rows, only the fixed columns (a model reset).
+  void clear();
+
+  /// Tenant names of the latency columns, in first-seen order over report.tenants.
+  const std::vector<std::string>& tenants() const { return tenants_; }
+  /// Column of the `tenant`-th tenant's p95 (s) and p99 (s).
+  static int p95_column(int tenant) { return kNumFixedColumns + 2 * tenant; }
+  static int p99_column(int tenant) { return kNumFixedColumns + 2 * tenant + 1; }
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  struct Row {
+    report::StrategySummary summary;
+    bool recommended = false;
+    bool baseline = false;
+    std::vector<const report::TenantRow*> tenants;  ///< one per tenants_ entry; nullptr when absent
+  };
+
+  QVariant display(const Row& row, int column) const;
+  QVariant sort_key(const Row& row, int column) const;
+  QString tooltip(const Row& row, int column) const;
+  bool missed(const Row& row, int column) const;
+
+  std::vector<std::string> tenants_;
+  std::vector<report::TenantRow> tenant_rows_;  ///< the report's, owned so Row::tenants can point into them
+  std::vector<Row> rows_;
+};
+
+}  // namespace slicewise::gui

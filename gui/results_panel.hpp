@@ -1,0 +1,90 @@
+// The results side of the main window (issue 8): the current run's strategy table, its figures
+// (the report's own charts) and a side-by-side compare of any two runs of this session.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "report/roi_report.hpp"
+
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace slicewise::gui {
+
+class CompareModel;
+class ResultModel;
+
+/// Three tabs ("resultTabs") over the runs this panel holds, newest last:
+/// - "Table": the executive summary ("resultSummary") above the current run's ResultModel in
+///   "resultTable", sortable by any column through a QSortFilterProxyModel on kSortRole (unsorted,
+///   in the report's order, until a header is clicked);
+/// - "Charts": "chartArea", a scroll area with, per report::report_figures() figure, a title label
+///   and a FigureView named "figure-<id>", then the caption;
+/// - "Compare": combos "compareA" and "compareB" listing the runs as "#<n> <label>", and
+///   "compareTable", a sortable CompareModel of the two selected runs.
+/// The current run is the newest one. The panel owns the reports.
+class ResultsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ResultsPanel(QWidget* parent = nullptr);
+
+  /// Appends a run and shows it: the table and charts switch to it, compare B selects it and
+  /// compare A the run before it (it too when it is the only one). Emits currentReportChanged().
+  void add_run(const QString& label, report::RoiReport report);
+  /// Replaces the current run's report (the same run re-priced, so its label stays) and refreshes
+  /// every view showing it; adds a run labelled "Run 1" when there is none. Emits
+  /// currentReportChanged().
+  void replace_current(report::RoiReport report);
+  /// Removes every run and empties the views. Emits currentReportChanged().
+  void clear();
+
+  /// Number of runs held.
+  int run_count() const { return static_cast<int>(runs_.size()); }
+  /// The newest run's report; nullptr when there is none. Valid until the next change.
+  const report::RoiReport* current_report() const;
+  /// The label `index` (0 = oldest) was added with.
+  QString run_label(int index) const;
+
+ signals:
+  /// The current report changed (added, replaced or cleared).
+  void currentReportChanged();
+
+ private:
+  struct Run {
+    QString label;
+    std::shared_ptr<const report::RoiReport> report;  ///< shared with the FigureViews drawing it
+  };
+
+  QWidget* make_table_tab();
+  QWidget* make_compare_tab();
+  /// Table, summary and charts from the current run.
+  void show_current();
+  void rebuild_charts();
+  /// Combo items from runs_, selecting `a` and `b` (-1: none).
+  void fill_compare_combos(int a, int b);
+  void refresh_compare();
+
+  std::vector<Run> runs_;
+  QTabWidget* tabs_ = nullptr;
+  QLabel* summary_ = nullptr;
+  ResultModel* result_model_ = nullptr;
+  QSortFilterProxyModel* result_proxy_ = nullptr;
+  QTableView* result_table_ = nullptr;
+  QScrollArea* chart_area_ = nullptr;
+  QComboBox* compare_a_ = nullptr;
+  QComboBox* compare_b_ = nullptr;
+  CompareModel* compare_model_ = nullptr;
+  QSortFilterProxyModel* compare_proxy_ = nullptr;
+  QTableView* compare_table_ = nullptr;
+};
+
+}  // namespace slicewise::gui

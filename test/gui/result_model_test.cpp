@@ -1,0 +1,212 @@
+// ResultModel over reports priced from the checked-in seed results: shape, headers, the report's
+// formatting, raw numbers on kSortRole (numeric sorting through a proxy), bold recommendation, red
+// missed SLAs and issue tooltips; always under QAbstractItemModelTester.
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QFont>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+#include "gui/model_text.hpp"
+#include "gui/result_model.hpp"
+#include "gui/result_text.hpp"
+#include "gui_test.hpp"
+#include "test_results.hpp"
+
+namespace slicewise::gui::test {
+
+namespace {
+
+constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+/// The first column's DisplayRole of every row of `model`, top to bottom.
+QStringList names(const QAbstractItemModel& model) {
+  QStringList out;
+  for (int row = 0; row < model.rowCount(); ++row) out << model.index(row, ResultModel::kStrategy).data().toString();
+  return out;
+}
+
+}  // namespace
+
+class ResultModelTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void startsWithTheFixedColumnsOnly() {
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
+  }
+
+  void setReportGivesOneRowPerStrategyAndTwoColumnsPerTenant() {
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.set_report(seed_report());
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 4);
+    QCOMPARE(model.tenants(), (std::vector<std::string>{"phi-3.5-mini-instruct", "deepseek-r1-distill-llama-8b"}));
+    model.set_report(mixed_mig_report());
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 8);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
+    QCOMPARE(resets.count(), 3);
+  }
+
+  void headers() {
+    ResultModel model;
+    model.set_report(seed_report());
+    QStringList headers;
+    for (int column = 0; column < model.columnCount(); ++column) headers << model.headerData(column, Qt::Horizontal).toString();
+    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "Monthly cost (USD)", "Monthly savings (USD)", "Savings %",
+                                   "Busy %", "SM util %", "SLA violations %", "SLA", "phi-3.5-mini-instruct p95 (s)",
+                                   "phi-3.5-mini-instruct p99 (s)", "deepseek-r1-distill-llama-8b p95 (s)",
+                                   "deepseek-r1-distill-llama-8b p99 (s)"}));
+  }
+
+  void cells_data() {
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("baseline name") << 0 << int(ResultModel::kStrategy) << "dedicated (baseline)";
+    QTest::newRow("recommended name") << 1 << int(ResultModel::kStrategy) << "time_slicing (recommended)";
+    QTest::newRow("kind") << 1 << int(ResultModel::kKind) << "time_slicing";
+    QTest::newRow("dedicated GPUs") << 0 << int(ResultModel::kGpus) << "2";
+    QTest::newRow("time_slicing GPUs") << 1 << int(ResultModel::kGpus) << "1";
+    QTest::newRow("2 x g6e.2xlarge x 730 h") << 0 << int(ResultModel::kMonthlyCost) << "$3,273.44";
+    QTest::newRow("g6e.2xlarge + 2 sidecars") << 1 << int(ResultModel::kMonthlyCost) << "$1,758.19";
+    QTest::newRow("baseline saves nothing") << 0 << int(ResultModel::kMonthlySavings) << "$0.00";
+    QTest::newRow("savings") << 1 << int(ResultModel::kMonthlySavings) << "$1,515.25";
+    QTest::newRow("savings %") << 1 << int(ResultModel::kSavingsPercent) << "46.3";
+    QTest::newRow("dedicated busy") << 0 << int(ResultModel::kBusyPercent) << "84.5";
+    QTest::newRow("time_slicing busy") << 1 << int(ResultModel::kBusyPercent) << "99.3";
+    QTest::newRow("dedicated SM") << 0 << int(ResultModel::kSmUtilPercent) << "51.2";
+    QTest::newRow("time_slicing SM") << 1 << int(ResultModel::kSmUtilPercent) << "59.0";
+    QTest::newRow("violations") << 1 << int(ResultModel::kSlaViolationsPercent) << "0.00";
+    QTest::newRow("SLA") << 1 << int(ResultModel::kSla) << "met";
+    QTest::newRow("phi p95 dedicated") << 0 << ResultModel::p95_column(0) << "0.609";
+    QTest::newRow("phi p99 time-sliced") << 1 << ResultModel::p99_column(0) << "1.057";
+    QTest::newRow("deepseek p95 dedicated") << 0 << ResultModel::p95_column(1) << "1.135";
+    QTest::newRow("deepseek p99 time-sliced") << 1 << ResultModel::p99_column(1) << "1.969";
+  }
+
+  void cells() {
+    QFETCH(int, row);
+    QFETCH(int, column);
+    QFETCH(QString, expected);
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report());
+    QCOMPARE(model.index(row, column).data().toString(), expected);
+  }
+
+  void sortRoleCarriesTheRawNumbers() {
+    ResultModel model;
+    model.set_report(seed_report());
+    const auto number = [&](int row, int column) { return model.index(row, column).data(kSortRole); };
+    QVERIFY(qAbs(number(0, ResultModel::kMonthlyCost).toDouble() - 3273.4368) < 1e-6);
+    QVERIFY(qAbs(number(1, ResultModel::kMonthlyCost).toDouble() - 1758.1904) < 1e-6);
+    QVERIFY(qAbs(number(1, ResultModel::kMonthlySavings).toDouble() - 1515.2464) < 1e-6);
+    QVERIFY(qAbs(number(1, ResultModel::kSavingsPercent).toDouble() - 100.0 * 1515.2464 / 3273.4368) < 1e-6);
+    QVERIFY(qAbs(number(0, ResultModel::kBusyPercent).toDouble() - 84.55) < 1e-9);
+    QVERIFY(qAbs(number(1, ResultModel::p95_column(1)).toDouble() - 1.9694297265061658) < 1e-12);
+    QCOMPARE(number(0, ResultModel::kGpus).toInt(), 2);
+    QCOMPARE(number(1, ResultModel::kSla).toInt(), 0);
+    QCOMPARE(number(1, ResultModel::kStrategy).toString(), QStringLiteral("time_slicing"));
+  }
+
+  void numbersAreRightAligned() {
+    ResultModel model;
+    model.set_report(seed_report());
+    QCOMPARE(model.index(0, ResultModel::kMonthlyCost).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
+    QCOMPARE(model.index(0, ResultModel::p99_column(1)).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
+    QVERIFY(!model.index(0, ResultModel::kStrategy).data(Qt::TextAlignmentRole).isValid());
+  }
+
+  void theRecommendedRowIsBold() {
+    ResultModel model;
+    model.set_report(seed_report());
+    for (int column = 0; column < model.columnCount(); ++column) {
+      QVERIFY(model.index(1, column).data(Qt::FontRole).value<QFont>().bold());
+      QVERIFY(!model.index(0, column).data(Qt::FontRole).isValid());
+    }
+  }
+
+  void aMissedSlaIsRedAndTheTooltipSaysWhy() {
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report_missing_sla());
+    QCOMPARE(model.index(0, ResultModel::kStrategy).data().toString(), QStringLiteral("dedicated (recommended) (baseline)"));
+    QCOMPARE(model.index(1, ResultModel::kStrategy).data().toString(), QStringLiteral("time_slicing"));
+    const QModelIndex sla = model.index(1, ResultModel::kSla);
+    QCOMPARE(sla.data().toString(), QStringLiteral("missed (1)"));
+    QCOMPARE(sla.data(kSortRole).toInt(), 1);
+    const QColor red(0xa0, 0x10, 0x10);
+    QCOMPARE(sla.data(Qt::ForegroundRole).value<QColor>(), red);
+    QCOMPARE(model.index(1, ResultModel::kSlaViolationsPercent).data(Qt::ForegroundRole).value<QColor>(), red);
+    QCOMPARE(model.index(1, ResultModel::p95_column(0)).data(Qt::ForegroundRole).value<QColor>(), red);
+    QVERIFY(!model.index(1, ResultModel::p95_column(1)).data(Qt::ForegroundRole).isValid());  // deepseek met it
+    QVERIFY(!model.index(0, ResultModel::kSla).data(Qt::ForegroundRole).isValid());
+    QCOMPARE(sla.data(Qt::ToolTipRole).toString(),
+             QStringLiteral("phi-3.5-mini-instruct: 5.00 % over 2 s (allowed 1.0 %)\n"
+                            "phi-3.5-mini-instruct: queue grew without bound"));
+    QCOMPARE(model.index(1, ResultModel::kMonthlyCost).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("phi-3.5-mini-instruct: queue grew without bound"));
+    QVERIFY(!model.index(0, ResultModel::kMonthlyCost).data(Qt::ToolTipRole).isValid());  // no issues
+  }
+
+  void aStrategyWithoutATenantShowsADash() {
+    auto report = seed_report();
+    report.strategies.push_back(report.strategies[1]);
+    report.strategies.back().name = "unsimulated";
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(report);
+    QCOMPARE(model.index(2, ResultModel::p95_column(0)).data().toString(), QStringLiteral("—"));
+    QVERIFY(!model.index(2, ResultModel::p95_column(0)).data(kSortRole).isValid());
+  }
+
+  void aProxySortsSavingsNumericallyNotAsText() {
+    // A third strategy saving $757.62: as text "$757.62" sorts after "$1,515.25".
+    auto report = seed_report();
+    report.strategies.push_back(report.strategies[1]);
+    report.strategies.back().name = "half";
+    report.strategies.back().monthly_savings_usd = 1515.2464 / 2;
+    ResultModel model;
+    model.set_report(report);
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester tester(&proxy, kFatal);
+    proxy.setSourceModel(&model);
+    proxy.sort(ResultModel::kMonthlySavings, Qt::AscendingOrder);
+    QCOMPARE(names(proxy), (QStringList{"dedicated (baseline)", "time_slicing (recommended)", "half"}));  // DisplayRole
+    proxy.setSortRole(kSortRole);
+    QCOMPARE(names(proxy), (QStringList{"dedicated (baseline)", "half", "time_slicing (recommended)"}));
+    proxy.sort(ResultModel::kMonthlySavings, Qt::DescendingOrder);
+    QCOMPARE(names(proxy), (QStringList{"time_slicing (recommended)", "half", "dedicated (baseline)"}));
+  }
+
+  void aProxySortsTheMixedFleetsCostNumerically() {
+    ResultModel model;
+    model.set_report(mixed_mig_report());
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester tester(&proxy, kFatal);
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(kSortRole);
+    proxy.sort(ResultModel::kMonthlyCost, Qt::AscendingOrder);
+    QCOMPARE(names(proxy), (QStringList{"mig (recommended)", "mig_time_slicing", "mps", "dedicated (baseline)"}));
+    QCOMPARE(proxy.index(3, ResultModel::kMonthlyCost).data().toString(), QStringLiteral("$20,089.60"));
+  }
+};
+
+int run_result_model_test(int argc, char** argv) {
+  ResultModelTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+}  // namespace slicewise::gui::test
+
+#include "result_model_test.moc"

@@ -1,0 +1,35 @@
+// Fixtures of the result tests (ResultModelTest, CompareModelTest, ResultsPanelTest): ROI reports
+// priced from the checked-in results in test/data/results/, as `slicewise report` prices them.
+#pragma once
+
+#include <string>
+
+#include "report/roi_report.hpp"
+#include "scenario/sim_result.hpp"
+
+namespace slicewise::gui::test {
+
+/// test/data/results/<name>.json (SW_TEST_DATA_DIR), loaded with scenario::load_result.
+scenario::SimResult load_test_result(const std::string& name);
+
+/// `result` priced as cli/cmd_report.cpp does: its scenario's price table from the shipped
+/// catalogs (SLICEWISE_DATA_DIR), then report::build_roi_report.
+report::RoiReport priced_report(const scenario::SimResult& result);
+
+/// "seed-report": dedicated (baseline; 2 GPUs, $3,273.44 a month, busy 84.5 %, SM 51.2 %) and
+/// time_slicing (recommended; 1 GPU, $1,758.19, saves $1,515.25 = 46.3 %, busy 99.3 %, SM 59.0 %);
+/// tenants phi-3.5-mini-instruct (p95 0.609 s dedicated, 1.057 s time-sliced) and
+/// deepseek-r1-distill-llama-8b (1.135 s, 1.969 s), SLA 2 s, every SLA met.
+report::RoiReport seed_report();
+
+/// seed_report() with time_slicing's phi-3.5-mini-instruct missing its SLA (5 % of requests over
+/// 2 s, 1 % allowed) and the issue "phi-3.5-mini-instruct: queue grew without bound": dedicated
+/// becomes the recommendation.
+report::RoiReport seed_report_missing_sla();
+
+/// "mixed-mig-h100": dedicated (baseline; 4 GPUs, $20,089.60), mig (recommended), mig_time_slicing
+/// (both $5,022.40) and mps ($10,044.80); four tenants (llm-8b, vision-resnet50, notebook-alice,
+/// notebook-bob).
+report::RoiReport mixed_mig_report();
+
+}  // namespace slicewise::gui::test
