@@ -58,6 +58,30 @@ QPushButton* make_button(const QString& text, const QString& object_name, QWidge
   return button;
 }
 
+/// A table over one array of the document with Add and Remove buttons under it.
+struct TablePane {
+  QWidget* widget;
+  QTableView* view;
+  QPushButton* add;
+  QPushButton* remove;
+};
+
+TablePane table_pane(QAbstractItemModel* model, const QString& view_name, const QString& add_text,
+                     const QString& add_name, const QString& remove_text, const QString& remove_name, QWidget* parent) {
+  auto* widget = new QWidget(parent);
+  auto* layout = new QVBoxLayout(widget);
+  layout->setContentsMargins(0, 0, 0, 0);
+  TablePane pane{widget, make_table_view(model, view_name, widget), make_button(add_text, add_name, widget),
+                 make_button(remove_text, remove_name, widget)};
+  layout->addWidget(pane.view, 1);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(pane.add);
+  buttons->addWidget(pane.remove);
+  buttons->addStretch(1);
+  layout->addLayout(buttons);
+  return pane;
+}
+
 QWidget* scrolled(QWidget* content, QWidget* parent) {
   auto* area = new QScrollArea(parent);
   area->setWidgetResizable(true);
@@ -253,41 +277,28 @@ QWidget* ScenarioEditor::create_scenario_page() {
 }
 
 QWidget* ScenarioEditor::create_fleet_page() {
-  auto* page = new QWidget(this);
-  auto* layout = new QVBoxLayout(page);
-  fleet_view_ = make_table_view(fleet_model_, QStringLiteral("fleetView"), page);
-  layout->addWidget(fleet_view_, 1);
-  auto* buttons = new QHBoxLayout;
-  auto* add = make_button(tr("Add GPUs"), QStringLiteral("addFleetEntry"), page);
-  auto* remove = make_button(tr("Remove"), QStringLiteral("removeFleetEntry"), page);
-  buttons->addWidget(add);
-  buttons->addWidget(remove);
-  buttons->addStretch(1);
-  layout->addLayout(buttons);
+  const TablePane pane = table_pane(fleet_model_, QStringLiteral("fleetView"), tr("Add GPUs"), QStringLiteral("addFleetEntry"),
+                                    tr("Remove"), QStringLiteral("removeFleetEntry"), this);
+  fleet_view_ = pane.view;
+  QPushButton* add = pane.add;
+  QPushButton* remove = pane.remove;
   connect(add, &QPushButton::clicked, this, [this] {
     const Json* first = document_->value_at("/fleet/0");
     Json entry = first ? *first : Json{{"gpu", "L40S"}, {"count", 1}};
     append_element("/fleet", entry, tr("Add fleet entry"));
   });
   connect(remove, &QPushButton::clicked, this, [this] { remove_selected(fleet_view_, "/fleet", tr("Remove fleet entry")); });
-  return page;
+  return pane.widget;
 }
 
 QWidget* ScenarioEditor::create_tenant_page() {
   auto* splitter = new QSplitter(Qt::Vertical, this);
-  auto* top = new QWidget(splitter);
-  auto* top_layout = new QVBoxLayout(top);
-  top_layout->setContentsMargins(0, 0, 0, 0);
-  tenant_view_ = make_table_view(tenant_model_, QStringLiteral("tenantView"), top);
-  top_layout->addWidget(tenant_view_, 1);
-  auto* buttons = new QHBoxLayout;
-  auto* add = make_button(tr("Add tenant"), QStringLiteral("addTenant"), top);
-  auto* remove = make_button(tr("Remove tenant"), QStringLiteral("removeTenant"), top);
-  buttons->addWidget(add);
-  buttons->addWidget(remove);
-  buttons->addStretch(1);
-  top_layout->addLayout(buttons);
-  splitter->addWidget(top);
+  const TablePane pane = table_pane(tenant_model_, QStringLiteral("tenantView"), tr("Add tenant"), QStringLiteral("addTenant"),
+                                    tr("Remove tenant"), QStringLiteral("removeTenant"), splitter);
+  tenant_view_ = pane.view;
+  QPushButton* add = pane.add;
+  QPushButton* remove = pane.remove;
+  splitter->addWidget(pane.widget);
 
   auto* detail = new QSplitter(Qt::Horizontal, splitter);
   tenant_form_ = new PointerForm(document_, tenant_fields(), detail);
@@ -339,19 +350,13 @@ QWidget* ScenarioEditor::create_strategy_page() {
   auto* page = new QWidget(this);
   auto* page_layout = new QVBoxLayout(page);
   auto* splitter = new QSplitter(Qt::Vertical, page);
-  auto* top = new QWidget(splitter);
-  auto* top_layout = new QVBoxLayout(top);
-  top_layout->setContentsMargins(0, 0, 0, 0);
-  strategy_view_ = make_table_view(strategy_model_, QStringLiteral("strategyView"), top);
-  top_layout->addWidget(strategy_view_, 1);
-  auto* buttons = new QHBoxLayout;
-  auto* add = make_button(tr("Add strategy"), QStringLiteral("addStrategy"), top);
-  auto* remove = make_button(tr("Remove strategy"), QStringLiteral("removeStrategy"), top);
-  buttons->addWidget(add);
-  buttons->addWidget(remove);
-  buttons->addStretch(1);
-  top_layout->addLayout(buttons);
-  splitter->addWidget(top);
+  const TablePane pane = table_pane(strategy_model_, QStringLiteral("strategyView"), tr("Add strategy"),
+                                    QStringLiteral("addStrategy"), tr("Remove strategy"), QStringLiteral("removeStrategy"),
+                                    splitter);
+  strategy_view_ = pane.view;
+  QPushButton* add = pane.add;
+  QPushButton* remove = pane.remove;
+  splitter->addWidget(pane.widget);
 
   auto* detail = new QWidget(splitter);
   auto* detail_layout = new QVBoxLayout(detail);

@@ -37,14 +37,7 @@ class EditorTest : public QObject {
  private:
   QTemporaryDir dir_;
 
-  QString write(const QString& name, const QByteArray& text) {
-    const QString path = dir_.filePath(name);
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    file.write(text);
-    return path;
-  }
+  QString write(const QString& name, const QByteArray& text) { return write_file(dir_, name, text); }
 
   /// A native trace with one request every 2 s from t = 0 to 58 s (30 rows).
   QString write_trace() {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QString>
+#include <QTemporaryDir>
 
 #include "gui/scenario_document.hpp"
 #include "scenario/scenario.hpp"
@@ -29,6 +31,10 @@ int run_results_panel_test(int argc, char** argv);
 /// - strategies: dedicated with defaults; "ts-10" time_slicing with replicas 10, quantum_ms 2,
 ///   sidecars 2×t3.large, and a weight 2 override for phi-3.5-mini
 scenario::Scenario two_tenant_scenario();
+
+/// Writes `text` to `name` inside `dir` (creating sub-folders) and returns its path; fails the
+/// process when it cannot.
+QString write_file(const QTemporaryDir& dir, const QString& name, const QByteArray& text);
 
 /// `scenario` as the JSON document the editor holds (scenario::to_json).
 Json document_of(const scenario::Scenario& scenario);

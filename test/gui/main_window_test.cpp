@@ -34,13 +34,7 @@ class MainWindowTest : public QObject {
   Q_OBJECT
 
  private:
-  QString write(const QString& name, const QByteArray& text) {
-    const QString path = dir_.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    file.write(text);
-    return path;
-  }
+  QString write(const QString& name, const QByteArray& text) { return write_file(dir_, name, text); }
 
   QAbstractItemModel* model_of(const char* view_name) const {
     auto* view = window_->findChild<QTableView*>(view_name);

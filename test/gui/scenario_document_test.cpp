@@ -23,14 +23,7 @@ class ScenarioDocumentTest : public QObject {
  private:
   QTemporaryDir dir_;
 
-  QString write(const QString& name, const QByteArray& text) {
-    const QString path = dir_.filePath(name);
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    file.write(text);
-    return path;
-  }
+  QString write(const QString& name, const QByteArray& text) { return write_file(dir_, name, text); }
 
   QStringList messages(const ScenarioDocument& document) {
     QStringList lines;

@@ -1,5 +1,10 @@
 // The in-memory fixture scenario of the GUI tests (see gui_test.hpp).
 #include "gui_test.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
 #include "scenario/json_io.hpp"
 
 namespace slicewise::gui::test {
@@ -41,6 +46,14 @@ scenario::Scenario two_tenant_scenario() {
   time_slicing.tenants["phi-3.5-mini"].weight = 2.0;
   s.strategies = {dedicated, time_slicing};
   return s;
+}
+
+QString write_file(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+  const QString path = dir.filePath(name);
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()) qFatal("cannot write %s", qPrintable(path));
+  return path;
 }
 
 Json document_of(const scenario::Scenario& scenario) {
