@@ -1,0 +1,20 @@
+// The fields of the editor's forms: the scenario's settings and pricing, a tenant (workload, load,
+// SLA) and a strategy, each shown only for the kinds that use it (scenario/kind_keys.hpp, the table
+// the loader checks against).
+#pragma once
+
+#include <vector>
+
+#include "gui/json_field.hpp"
+
+namespace slicewise::gui {
+
+/// Relative to the document root.
+std::vector<FieldSpec> scenario_fields();
+/// Relative to /tenants/i. The table's columns (name, kind, solo latency, memory, batching, SLA
+/// latency, isolation) are not repeated here.
+std::vector<FieldSpec> tenant_fields();
+/// Relative to /strategies/i; the MIG layout and per-tenant settings have their own editors.
+std::vector<FieldSpec> strategy_fields();
+
+}  // namespace slicewise::gui
