@@ -8,28 +8,22 @@
 #include <QStringList>
 
 #include "gui/scenario_document.hpp"
-#include "report/roi_report.hpp"
 
 class QAction;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 
 namespace slicewise::gui {
 
 class ResultsPanel;
+class RunPanel;
 class ScenarioEditor;
 class SimulationRunner;
 
 /// Object names, for tests and style sheets: "scenarioHeader" (QLabel), "diagnosticsList"
 /// (QListWidget; each item's text is Diagnostic::format(), its Qt::UserRole the JSON pointer;
-/// hidden while the scenario is valid), "runButton", "cancelButton" (QPushButton), "runProgress"
-/// (QProgressBar), "runStatus" (QLabel), "whatIfLoad", "whatIfSla" (QDoubleSpinBox),
-/// "whatIfTenant", "whatIfPrice" (QComboBox), "applyWhatIf" (QPushButton); actions "openAction",
+/// hidden while the scenario is valid), the run panel's widgets (run_panel.hpp); actions "openAction",
 /// "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction", "redoAction",
 /// "runAction", "cancelAction"; menu "recentMenu". The editor is "scenarioEditor", the results
 /// "resultsPanel".
@@ -57,8 +51,8 @@ class MainWindow : public QMainWindow {
 
   ScenarioDocument* document() const { return document_; }
   ScenarioEditor* editor() const { return editor_; }
-  ResultsPanel* results() const { return results_; }
-  SimulationRunner* runner() const { return runner_; }
+  ResultsPanel* results() const;
+  SimulationRunner* runner() const;
   QStringList recent_files() const;
 
  signals:
@@ -74,12 +68,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void create_actions();
-  QWidget* create_run_panel();
   void refresh_title();
   void refresh_diagnostics();
-  void refresh_what_if();
-  void apply_what_if();
-  void reprice();
+  void refresh_actions();
   void choose_and_open();
   bool save();
   bool choose_and_save_as();
@@ -88,33 +79,17 @@ class MainWindow : public QMainWindow {
   bool maybe_save();
   void add_recent(const QString& path);
   void rebuild_recent_menu();
-  void on_run_finished();
-  void set_running(bool running);
-  /// The ROI report of `result` priced under `option` (the scenario's own option when empty).
-  report::RoiReport report_for(const scenario::SimResult& result, const std::string& option, QString* error) const;
 
   ScenarioDocument* document_;
-  SimulationRunner* runner_;
   ScenarioEditor* editor_ = nullptr;
-  ResultsPanel* results_ = nullptr;
+  RunPanel* run_panel_ = nullptr;
   QLabel* header_ = nullptr;
   QListWidget* diagnostics_list_ = nullptr;
-  QPushButton* run_button_ = nullptr;
-  QPushButton* cancel_button_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QLabel* run_status_ = nullptr;
-  QDoubleSpinBox* what_if_load_ = nullptr;
-  QComboBox* what_if_tenant_ = nullptr;
-  QDoubleSpinBox* what_if_sla_ = nullptr;
-  QComboBox* what_if_price_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* cancel_action_ = nullptr;
   QAction* export_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QString last_dir_;
-  QString run_label_;
-  int runs_started_ = 0;
-  bool refreshing_ = false;
 };
 
 }  // namespace slicewise::gui

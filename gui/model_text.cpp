@@ -81,6 +81,10 @@ std::vector<std::string> strategy_items(const StrategySpec& s) {
 
 QString to_qstring(const std::string& text) { return QString::fromStdString(text); }
 
+QString count_text(std::size_t count, const QString& one, const QString& many) {
+  return QStringLiteral("%1 %2").arg(count).arg(count == 1 ? one : many);
+}
+
 QString number_text(double value) { return to_qstring(format_number(value)); }
 
 QString number_text(const std::optional<double>& value) { return value ? number_text(*value) : QString(); }

@@ -17,6 +17,9 @@ inline constexpr int kNumberAlignment = Qt::AlignRight | Qt::AlignVCenter;
 /// UTF-8 std::string -> QString.
 QString to_qstring(const std::string& text);
 
+/// "1 tenant", "2 tenants".
+QString count_text(std::size_t count, const QString& one, const QString& many);
+
 /// Shortest decimal text that reads back as `value` ("19.2", "0.609", "1e-06").
 QString number_text(double value);
 

@@ -26,6 +26,10 @@ class TenantModel : public JsonTableModel {
   };
 
   explicit TenantModel(ScenarioDocument* document, QObject* parent = nullptr);
+
+  /// As JsonTableModel's; a new name also renames the tenant's per-strategy settings
+  /// (/strategies/*/tenants/<name>), in the same undo step.
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 };
 
 }  // namespace slicewise::gui

@@ -184,6 +184,21 @@ class ScenarioDocumentTest : public QObject {
     model.set_strategy(0);  // dedicated: no per-tenant setting applies
     QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEnabled));
   }
+
+  void renamingATenantRenamesItsStrategySettings() {
+    ScenarioDocument document;
+    QVERIFY(document.open(write("valid.json", valid_scenario_json()), nullptr));
+    document.set_value("/strategies/1/tenants/beta/weight", Json(3));
+    TenantModel model(&document);
+    QVERIFY(model.setData(model.index(1, TenantModel::kName), QStringLiteral("gamma")));
+    QVERIFY(!document.value_at("/strategies/1/tenants/beta"));
+    QCOMPARE(document.value_at("/strategies/1/tenants/gamma/weight")->get<int>(), 3);
+    QVERIFY2(document.is_valid(), qPrintable(messages(document).join("\n")));
+    QCOMPARE(document.undo_stack()->undoText(), QStringLiteral("Rename tenant beta to gamma"));
+    document.undo_stack()->undo();
+    QCOMPARE(document.value_at("/strategies/1/tenants/beta/weight")->get<int>(), 3);
+    QCOMPARE(document.value_at("/tenants/1/name")->get<std::string>(), std::string("beta"));
+  }
 };
 
 int run_scenario_document_test(int argc, char** argv) {
