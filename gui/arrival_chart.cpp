@@ -64,6 +64,8 @@ void ArrivalChart::set_preview(const ArrivalPreview& preview, const QString& ten
   const double end = points.isEmpty() ? 1.0 : points.back().x();
   x_axis_->setRange(0.0, end);
   y_axis_->setRange(0.0, preview.peak_rate_per_s > 0.0 ? preview.peak_rate_per_s * 1.1 : 1.0);
+  y_axis_->applyNiceNumbers();
+  x_axis_->applyNiceNumbers();
   QString text = tr("%1 arrivals, mean %2/s, peak %3/s over %4 s bins")
                      .arg(preview.num_arrivals)
                      .arg(QString::number(preview.mean_rate_per_s, 'g', 4))

@@ -136,10 +136,12 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
     if (selected_strategy() < 0) strategy_form_->clear_base();
     refresh_strategy_extras();
   });
+  for (QTableView* view : {fleet_view_, tenant_view_, strategy_view_}) view->resizeColumnsToContents();
   select_tenant(tenant_model_->rowCount() > 0 ? 0 : -1);
   select_strategy(strategy_model_->rowCount() > 0 ? 0 : -1);
   connect(document_, &ScenarioDocument::changed, this, [this](const QString& pointer) {
-    if (pointer.isEmpty()) {  // a new document: start at its first tenant and strategy
+    if (pointer.isEmpty()) {  // a new document: fit the columns, start at its first tenant and strategy
+      for (QTableView* view : {fleet_view_, tenant_view_, strategy_view_}) view->resizeColumnsToContents();
       select_tenant(tenant_model_->rowCount() > 0 ? 0 : -1);
       select_strategy(strategy_model_->rowCount() > 0 ? 0 : -1);
     }
@@ -349,6 +351,9 @@ void ScenarioEditor::refresh_strategy_extras() {
   const Json* kind = row >= 0 ? document_->value_at(base + "/kind") : nullptr;
   const bool mig = kind && kind->is_string() && (*kind == "mig" || *kind == "mig_time_slicing");
   mig_box_->setVisible(mig);
+  for (int column = StrategyTenantModel::kMigProfile; column < StrategyTenantModel::kNumColumns; ++column) {
+    strategy_tenant_view_->setColumnHidden(column, !strategy_tenant_model_->column_applies(column));
+  }
   if (!mig) return;
   std::string gpu;
   if (const auto& parsed = document_->scenario(); parsed && !parsed->fleet.empty()) {

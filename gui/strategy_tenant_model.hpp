@@ -20,6 +20,9 @@ class StrategyTenantModel : public JsonTableModel {
   /// The MIG profiles offered in the profile column (those of the strategy's layout).
   void set_mig_profiles(const QStringList& profiles);
 
+  /// Whether `column` is used by the strategy's kind (validate.cpp rejects the others).
+  bool column_applies(int column) const;
+
   std::string row_pointer(int row) const override;
   Qt::ItemFlags flags(const QModelIndex& index) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -29,8 +32,6 @@ class StrategyTenantModel : public JsonTableModel {
 
  private:
   QString tenant_name(int row) const;
-  /// Whether `column` is used by the strategy's kind (validate.cpp rejects the others).
-  bool column_applies(int column) const;
 
   int strategy_ = -1;
   QStringList mig_profiles_;
