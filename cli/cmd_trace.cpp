@@ -1,5 +1,6 @@
 // `slicewise trace inspect FILE` and `slicewise trace convert FILE --to native`: look at a trace
-// before replaying it, and turn any supported format into slicewise's native CSV.
+// before replaying it, and turn any supported format into slicewise's native CSV. `trace fleet`
+// (a node list -> a scenario fleet) lives in cmd_trace_fleet.cpp.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -92,7 +93,7 @@ void print_summary(const traces::TraceSummary& s, const std::string& split_colum
 }  // namespace
 
 CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
-  auto* trace = app.add_subcommand("trace", "Inspect or convert a workload trace");
+  auto* trace = app.add_subcommand("trace", "Inspect or convert a workload trace; make a fleet of a node list");
   trace->require_subcommand(1);
   const std::vector<std::string> formats = traces::trace_format_names();
   auto common = [&](CLI::App* sub) {
@@ -111,10 +112,12 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   convert->add_option("--to", options.to, "Target format")->required()->check(CLI::IsMember({"native"}));
   convert->add_option("--out", options.out, "Output file (default: standard output)");
   convert->callback([&options] { options.action = "convert"; });
+  setup_trace_fleet(*trace, options);
   return trace;
 }
 
 int run_trace(const TraceOptions& options, Io io) {
+  if (options.action == "fleet") return run_trace_fleet(options, io);
   auto reader = open_for(options);
   if (options.action == "inspect") {
     const auto summary = traces::summarize(*reader);

@@ -102,17 +102,21 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options);
 int run_roi(const RoiOptions& options, Io io);
 
 struct TraceOptions {
-  std::string action;        ///< "inspect" or "convert"
+  std::string action;        ///< "inspect", "convert" or "fleet"
   std::string file;
   std::string format;        ///< empty = detect
   std::string on_bad_row = "fail";
   std::string split_column;  ///< inspect: rows per value; convert: written as a last column
   std::string to;            ///< convert: target format (native)
-  std::string out;           ///< convert: output file; empty = standard output
+  std::string out;           ///< convert, fleet: output file; empty = standard output
+  std::vector<std::string> maps;  ///< fleet: MODEL=GPU_ID, the catalog GPU of a trace model
+  bool skip_unmapped = false;     ///< fleet: leave out models with no GPU instead of failing
 };
 
 CLI::App* setup_trace(CLI::App& app, TraceOptions& options);
 int run_trace(const TraceOptions& options, Io io);
+void setup_trace_fleet(CLI::App& trace, TraceOptions& options);
+int run_trace_fleet(const TraceOptions& options, Io io);
 
 struct SweepOptions {
   std::string file;

@@ -54,18 +54,25 @@ class OpenbPodsReader final : public CsvTraceReader {
   std::size_t num_gpu_ = 0, gpu_milli_ = 0, creation_ = 0, deletion_ = 0;
 };
 
-/// sn,cpu_milli,memory_mib,gpu,model: one machine per row; `model` is empty for CPU nodes.
+/// sn,cpu_milli,memory_mib,gpu,model: one machine per row; `model` is empty for CPU nodes. A node
+/// with GPUs but no model is a bad row (its GPUs could not be told apart).
 class OpenbNodesReader final : public CsvTraceReader {
  public:
   using CsvTraceReader::CsvTraceReader;
 
  private:
-  void bind(const CsvHeader& h) override { gpu_ = require(h, "gpu"); }
+  void bind(const CsvHeader& h) override {
+    gpu_ = require(h, "gpu");
+    model_ = require(h, "model");
+  }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.has_time = false;
     row.num_gpus = static_cast<int>(parse_count(f[gpu_], "gpu", at));
+    if (row.num_gpus > 0 && trim(f[model_]).empty()) {
+      throw TraceError(*at.file, at.line, "model", "empty for a node with " + std::to_string(row.num_gpus) + " GPUs");
+    }
   }
-  std::size_t gpu_ = 0;
+  std::size_t gpu_ = 0, model_ = 0;
 };
 
 /// PAI v2020 task table (no header row; names from pai_task_table.header). start_time 0 or empty

@@ -7,22 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "scenario/result_json.hpp"
+#include "cli_test_util.hpp"
 
 namespace slicewise::cli {
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::run;
 
 std::string example(const char* name) { return std::string(SW_SOURCE_DIR) + "/examples/" + name; }
 
