@@ -95,6 +95,7 @@ std::vector<FieldSpec> tenant_fields() {
       load_field(QObject::tr("Window end (s)"), "window_end_s", FieldType::number),
       load_field(QObject::tr("Time compression"), "time_compression", FieldType::number).with_placeholder("1"),
       load_field(QObject::tr("Sample fraction"), "sample_frac", FieldType::number).with_placeholder("1"),
+      load_field(QObject::tr("Spread equal times"), "spread_ties", FieldType::boolean).with_placeholder("false"),
       load_field(QObject::tr("On a bad row"), "on_bad_row", FieldType::choice)
           .with_choices(choice_names(scenario::bad_row_policy_table()))
           .with_placeholder("fail"),

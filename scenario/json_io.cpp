@@ -214,6 +214,7 @@ struct Reader {
     }
     l.time_compression = r.optional_number("time_compression", 1.0, NumberRange::positive());
     l.sample_frac = r.optional_number("sample_frac", 1.0, NumberRange::positive_fraction());
+    l.spread_ties = r.optional_bool("spread_ties", false);
     l.on_bad_row = r.optional_enum("on_bad_row", BadRowPolicy::fail, bad_row_policy_table());
   }
 

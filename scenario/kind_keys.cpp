@@ -48,6 +48,7 @@ const KeyKinds<LoadKind>& load_keys() {
       {"window_end_s", {LoadKind::trace}},
       {"time_compression", {LoadKind::trace}},
       {"sample_frac", {LoadKind::trace}},
+      {"spread_ties", {LoadKind::trace}},
       {"on_bad_row", {LoadKind::trace}},
       {"hourly_profile", {LoadKind::diurnal}},
       {"start_hour", {LoadKind::diurnal}},

@@ -55,6 +55,7 @@ std::shared_ptr<traces::RequestSource> open_loop_source_of(const scenario::Scena
       mapping.time_compression = load.time_compression;
       mapping.multiplier = load.multiplier;
       mapping.sample_frac = load.sample_frac;
+      mapping.spread_ties = load.spread_ties;
       mapping.select = load.split_values;
       mapping.horizon_s = scenario.horizon_s;
       mapping.solo_latency_s = tenant.workload.kind == scenario::WorkloadKind::generic

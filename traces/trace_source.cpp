@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/error.hpp"
 
@@ -79,11 +80,46 @@ bool TraceSource::next_kept(RequestRecord& record, int& copies) {
   return false;
 }
 
+bool TraceSource::next_spread(RequestRecord& record, int& copies) {
+  if (!mapping_.spread_ties) return next_kept(record, copies);
+  while (tie_ready_.empty()) {
+    // Gather the rows of one time; the first row of a later time closes the group.
+    if (tie_next_) {
+      tie_group_.push_back(*tie_next_);
+      tie_next_.reset();
+    }
+    RequestRecord r;
+    int c = 0;
+    bool more = false;
+    while ((more = next_kept(r, c))) {
+      if (!tie_group_.empty() && r.arrived_at_s > tie_group_.front().first.arrived_at_s) {
+        tie_next_.emplace(r, c);
+        break;
+      }
+      tie_group_.emplace_back(r, c);
+    }
+    if (tie_group_.empty()) return false;
+    if (tie_next_) {
+      const double t = tie_group_.front().first.arrived_at_s;
+      const double gap = tie_next_->first.arrived_at_s - t;
+      const auto n = static_cast<double>(tie_group_.size());
+      for (std::size_t k = 0; k < tie_group_.size(); ++k) tie_group_[k].first.arrived_at_s = t + gap * static_cast<double>(k) / n;
+    }
+    for (auto& item : tie_group_) tie_ready_.push_back(item);
+    tie_group_.clear();
+    if (!more && !tie_next_) break;
+  }
+  if (tie_ready_.empty()) return false;
+  std::tie(record, copies) = tie_ready_.front();
+  tie_ready_.pop_front();
+  return true;
+}
+
 bool TraceSource::next(RequestRecord& out) {
   while (ready_.empty()) {
     RequestRecord record;
     int copies = 0;
-    const bool more = next_kept(record, copies);
+    const bool more = next_spread(record, copies);
     if (held_) {
       // Spread the held row's extra copies evenly over the gap to this row (none at the end).
       const double gap = more ? record.arrived_at_s - held_->arrived_at_s : 0.0;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ struct TraceMapping {
   double multiplier = 1.0;                   ///< > 0; arrivals per row: floor(m) copies plus one more with
                                              ///< probability frac(m); copies spread over the gap to the next row
   double sample_frac = 1.0;                  ///< (0, 1]; each row is kept with this probability
+  /// Rows kept at one simulated time (Mooncake's ~3 s buckets) are spread evenly over the gap to
+  /// the next kept time: n rows at t, next time t' -> t + k (t' - t) / n, k = 0..n-1. The last
+  /// group (no next time) stays where it is.
+  bool spread_ties = false;
   std::vector<std::string> select;           ///< keep rows whose key is one of these; empty = all rows
   double horizon_s = 0.0;                    ///< stop at this simulated time (> 0)
   double solo_latency_s = 0.0;               ///< > 0: a row's duration_s becomes work_scale = duration / solo
@@ -46,6 +51,7 @@ class TraceSource final : public RequestSource {
  private:
   bool next_row(TraceRow& row);          // the next timed row in arrival order
   bool next_kept(RequestRecord& record, int& copies);  // the next row this tenant replays
+  bool next_spread(RequestRecord& record, int& copies);  // next_kept, ties spread when asked
 
   std::unique_ptr<TraceReader> reader_;
   TraceMapping mapping_;
@@ -61,6 +67,10 @@ class TraceSource final : public RequestSource {
   std::optional<RequestRecord> held_;
   int held_copies_ = 0;
   std::deque<RequestRecord> ready_;
+  // spread_ties: the rows of the current time, and the first row of the next time once read.
+  std::deque<std::pair<RequestRecord, int>> tie_group_;
+  std::optional<std::pair<RequestRecord, int>> tie_next_;
+  std::deque<std::pair<RequestRecord, int>> tie_ready_;
   std::int64_t num_emitted_ = 0;
   std::int64_t num_without_time_ = 0;
 };

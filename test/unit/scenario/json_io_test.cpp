@@ -45,6 +45,7 @@ Scenario rich_scenario() {
   llm.load.trace_file = "traces/a.csv";
   llm.load.trace_format = "azure-llm";
   llm.load.multiplier = 2.5;
+  llm.load.spread_ties = true;
   llm.sla = SlaTargets{2.0, 0.5, 0.05, Environment::customer_facing, 0.02};
   llm.isolation = models::IsolationLevel::hardware;
   llm.num_contexts = 2;

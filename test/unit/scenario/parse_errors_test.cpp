@@ -157,6 +157,15 @@ TEST(ScenarioParseErrors, LoadKeyOnTheWrongKind) {
             "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson, diurnal)");
 }
 
+TEST(ScenarioParseErrors, SpreadTiesIsATraceKeyAndABoolean) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"]["spread_ties"] = true;  // a poisson load
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/spread_ties: unknown key for load kind \"poisson\" (applies to trace)");
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "t.csv"}, {"spread_ties", 1}};
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/load/spread_ties: expected boolean (got 1)");
+}
+
 TEST(ScenarioParseErrors, InvalidLoadKindGivesOneMessage) {
   auto doc = minimal_document();
   doc["tenants"][0]["load"]["kind"] = "poison";

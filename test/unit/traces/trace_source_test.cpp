@@ -11,6 +11,7 @@ namespace {
 
 using test::error_of;
 using test::fixture;
+using test::shared_trace;
 
 /// A native trace with one row per second, t = 0..n-1, prompt_tokens = t.
 std::string write_ramp(const std::string& name, int n) {
@@ -79,6 +80,63 @@ TEST(TraceSource, IntegerMultiplierSpreadsCopiesOverTheGap) {
   ASSERT_EQ(r.size(), 12u);
   const double expected[] = {0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2, 2, 2};  // the last row has no gap
   for (std::size_t i = 0; i < r.size(); ++i) EXPECT_DOUBLE_EQ(r[i].arrived_at_s, expected[i]) << i;
+}
+
+/// A native trace whose rows share times: 0, 0, 0, 3, 3, 6.
+std::string write_ties(const std::string& name) {
+  const auto path = std::string(::testing::TempDir()) + name;
+  std::ofstream out(path);
+  out << "arrived_at_s,prompt_tokens,output_tokens\n";
+  for (int t : {0, 0, 0, 3, 3, 6}) out << t << ",1,1\n";
+  return path;
+}
+
+TEST(TraceSource, TiesStayTogetherUnlessSpread) {
+  TraceMapping m;
+  m.horizon_s = 1000.0;
+  TraceSource bursts(open_trace(write_ties("ties1.csv"), TraceFormat::native), m);
+  std::vector<double> times;
+  for (const auto& r : drain(bursts)) times.push_back(r.arrived_at_s);
+  EXPECT_EQ(times, (std::vector<double>{0, 0, 0, 3, 3, 6}));
+
+  // Three rows at 0 over the 3 s to the next time, two at 3 over 3 s; the last group stays.
+  m.spread_ties = true;
+  TraceSource spread(open_trace(write_ties("ties2.csv"), TraceFormat::native), m);
+  times.clear();
+  for (const auto& r : drain(spread)) times.push_back(r.arrived_at_s);
+  EXPECT_EQ(times, (std::vector<double>{0, 1, 2, 3, 4.5, 6}));
+}
+
+TEST(TraceSource, SpreadTiesThenCopiesOverTheSpreadGaps) {
+  TraceMapping m;
+  m.horizon_s = 1000.0;
+  m.spread_ties = true;
+  m.multiplier = 2.0;
+  TraceSource source(open_trace(write_ties("ties3.csv"), TraceFormat::native), m);
+  std::vector<double> times;
+  for (const auto& r : drain(source)) times.push_back(r.arrived_at_s);
+  EXPECT_EQ(times, (std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.75, 4.5, 5.25, 6, 6}));
+}
+
+TEST(TraceSource, SpreadTiesOnTheMooncakeBuckets) {
+  const auto path = shared_trace("mooncake-fast25/conversation_trace.jsonl");
+  SW_REQUIRE_FILE(path);
+  TraceMapping m;
+  m.horizon_s = 1e6;
+  m.spread_ties = true;
+  TraceSource source(open_trace(path, std::nullopt), m);
+  const auto r = drain(source);
+  ASSERT_EQ(r.size(), 12031u);  // every row, none lost or added
+  // Strictly increasing except inside the last bucket, which has no next time to spread into.
+  std::size_t equal = 0;
+  for (std::size_t i = 1; i < r.size(); ++i) {
+    ASSERT_GE(r[i].arrived_at_s, r[i - 1].arrived_at_s) << i;
+    if (r[i].arrived_at_s == r[i - 1].arrived_at_s) ++equal;
+  }
+  std::size_t last_bucket = 0;
+  while (last_bucket < r.size() && r[r.size() - 1 - last_bucket].arrived_at_s == r.back().arrived_at_s) ++last_bucket;
+  EXPECT_EQ(equal, last_bucket - 1);
+  EXPECT_DOUBLE_EQ(r.back().arrived_at_s, 3536.999);
 }
 
 TEST(TraceSource, FractionalMultiplierAndSamplingAreSeededAndNearTheirMean) {
