@@ -11,9 +11,16 @@ QString field_text(const Json* value) {
   if (!value || value->is_null()) return {};
   if (value->is_string()) return QString::fromStdString(value->get<std::string>());
   if (value->is_number()) return QString::fromStdString(format_number(value->get<double>()));
-  if (value->is_array() && std::all_of(value->begin(), value->end(), [](const Json& v) { return v.is_number(); })) {
+  if (value->is_array() && !value->empty() &&
+      std::all_of(value->begin(), value->end(), [](const Json& v) { return v.is_number(); })) {
     QStringList items;
     for (const Json& v : *value) items << QString::fromStdString(format_number(v.get<double>()));
+    return items.join(QStringLiteral(", "));
+  }
+  if (value->is_array() && !value->empty() &&
+      std::all_of(value->begin(), value->end(), [](const Json& v) { return v.is_string(); })) {
+    QStringList items;
+    for (const Json& v : *value) items << QString::fromStdString(v.get<std::string>());
     return items.join(QStringLiteral(", "));
   }
   return QString::fromStdString(value->dump());
@@ -48,6 +55,16 @@ std::optional<Json> field_value(const QString& given, FieldType type) {
         list.push_back(number);
       }
       return list;
+    }
+    case FieldType::words: {
+      Json list = Json::array();
+      for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) list.push_back(item.trimmed().toStdString());
+      return list;
+    }
+    case FieldType::json: {
+      Json parsed = Json::parse(text.toStdString(), nullptr, /*allow_exceptions=*/false);
+      if (!parsed.is_discarded()) return parsed;
+      break;
     }
     case FieldType::text:
     case FieldType::choice: break;

@@ -23,6 +23,8 @@ enum class FieldType {
   choice,   ///< a JSON string out of FieldSpec::choices
   boolean,  ///< true | false
   list,     ///< JSON array of numbers, edited as "1, 2, 3"
+  words,    ///< JSON array of strings, edited as "a, b, c"
+  json,     ///< any JSON value, edited as compact JSON text (arrays of objects: MMPP states, sidecars)
 };
 
 /// Built as FieldSpec(label, pointer, type).choices(...).tooltip(...): aggregate initialisation

@@ -62,6 +62,24 @@ class ScenarioDocumentTest : public QObject {
     QVERIFY2(messages(document).contains(path + ": /horizon_s: expected number (got \"ten\")"), qPrintable(messages(document).join("\n")));
   }
 
+  void fieldTextsReadBackAsTheirValues() {
+    QVERIFY(*field_value("3", FieldType::number) == Json(3));  // integral: written as an integer
+    QVERIFY(*field_value("0.25", FieldType::number) == Json(0.25));
+    QVERIFY(*field_value("1, 2.5, 0", FieldType::list) == Json::parse("[1, 2.5, 0]"));
+    QVERIFY(*field_value(" LS , BE ", FieldType::words) == Json::parse(R"(["LS", "BE"])"));
+    const Json states = Json::parse(R"([{"rate_per_s": 1, "mean_duration_s": 60}, {"rate_per_s": 5, "mean_duration_s": 5}])");
+    QVERIFY(*field_value(QString::fromStdString(states.dump()), FieldType::json) == states);
+    QVERIFY(*field_value("[{oops", FieldType::json) == Json("[{oops"));  // kept as typed: the check says why
+    QVERIFY(!field_value("  ", FieldType::number));                    // empty: the key goes
+    for (const Json& value : {Json(19.2), Json::parse("[1, 2]"), Json::parse(R"(["a", "b"])")}) {
+      const FieldType type = value.is_number() ? FieldType::number
+                             : value[0].is_string() ? FieldType::words
+                                                    : FieldType::list;
+      QVERIFY(*field_value(field_text(&value), type) == value);
+    }
+    QCOMPARE(field_text(&states), QString::fromStdString(states.dump()));
+  }
+
   void undoAndRedoRestoreEveryValue() {
     ScenarioDocument document;
     QVERIFY(document.open(write("valid.json", valid_scenario_json()), nullptr));
