@@ -91,16 +91,21 @@ std::vector<FieldSpec> tenant_fields() {
           .with_choices(choice_names(scenario::trace_format_table()))
           .with_placeholder(QObject::tr("detect")),
       load_field(QObject::tr("Split column"), "split_column", FieldType::text),
+      load_field(QObject::tr("Split values"), "split_values", FieldType::words)
+          .with_tooltip(QObject::tr("The values of the split column this tenant takes, comma-separated")),
       load_field(QObject::tr("Window start (s)"), "window_start_s", FieldType::number).with_placeholder("0"),
       load_field(QObject::tr("Window end (s)"), "window_end_s", FieldType::number),
       load_field(QObject::tr("Time compression"), "time_compression", FieldType::number).with_placeholder("1"),
       load_field(QObject::tr("Sample fraction"), "sample_frac", FieldType::number).with_placeholder("1"),
       load_field(QObject::tr("Spread equal times"), "spread_ties", FieldType::boolean).with_placeholder("false"),
+      load_field(QObject::tr("Demand from GPU share"), "gpu_frac_demand", FieldType::boolean).with_placeholder("false"),
       load_field(QObject::tr("On a bad row"), "on_bad_row", FieldType::choice)
           .with_choices(choice_names(scenario::bad_row_policy_table()))
           .with_placeholder("fail"),
       load_field(QObject::tr("Hourly profile"), "hourly_profile", FieldType::list),
       load_field(QObject::tr("Start hour"), "start_hour", FieldType::number).with_placeholder("0"),
+      load_field(QObject::tr("MMPP states"), "states", FieldType::json)
+          .with_tooltip(QObject::tr("JSON: [{\"rate_per_s\": 1, \"mean_duration_s\": 60}, ...], at least two")),
       FieldSpec(QObject::tr("Load multiplier"), "/load/multiplier", FieldType::number).with_placeholder("1"),
       llm_only(FieldSpec(QObject::tr("SLA TTFT (s)"), "/sla/ttft_s", FieldType::number)),
       llm_only(FieldSpec(QObject::tr("SLA TPOT (s)"), "/sla/tpot_s", FieldType::number)),
@@ -135,6 +140,8 @@ std::vector<FieldSpec> strategy_fields() {
           .with_choices(choice_names(scenario::vgpu_scheduler_table()))
           .with_placeholder("best_effort"),
       strategy_field(QObject::tr("vGPU time slice (ms)"), "timeslice_ms", FieldType::number),
+      strategy_field(QObject::tr("Sidecars"), "sidecars", FieldType::json)
+          .with_tooltip(QObject::tr("JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU instances the strategy pays for")),
   };
 }
 

@@ -215,6 +215,7 @@ struct Reader {
     l.time_compression = r.optional_number("time_compression", 1.0, NumberRange::positive());
     l.sample_frac = r.optional_number("sample_frac", 1.0, NumberRange::positive_fraction());
     l.spread_ties = r.optional_bool("spread_ties", false);
+    l.gpu_frac_demand = r.optional_bool("gpu_frac_demand", false);
     l.on_bad_row = r.optional_enum("on_bad_row", BadRowPolicy::fail, bad_row_policy_table());
   }
 
@@ -267,6 +268,9 @@ struct Reader {
       bool load_known = false;
       t.load = load(*l, r.pointer("load"), load_known);
       if (load_known) check_llm_tokens(t, r.pointer("workload") + "/llm", has_tokens);
+      if (const auto problem = gpu_frac_demand_problem(t); load_known && kind_known && !problem.empty()) {
+        out.push_back({file, 0, 0, r.pointer("load") + "/gpu_frac_demand", problem});
+      }
     }
     if (const json* s = r.optional_object("sla")) t.sla = sla(*s, r.pointer("sla"), t.workload.kind, kind_known);
     t.isolation = r.optional_enum("isolation", models::IsolationLevel::none, models::isolation_level_table());

@@ -62,6 +62,7 @@ ordered_json load_json(const LoadSpec& l) {
   if (use("time_compression")) out["time_compression"] = l.time_compression;
   if (use("sample_frac")) out["sample_frac"] = l.sample_frac;
   if (use("spread_ties") && l.spread_ties) out["spread_ties"] = true;
+  if (use("gpu_frac_demand") && l.gpu_frac_demand) out["gpu_frac_demand"] = true;
   if (use("on_bad_row")) out["on_bad_row"] = name_of(bad_row_policy_table(), l.on_bad_row);
   if (use("hourly_profile")) out["hourly_profile"] = l.hourly_profile;
   if (use("start_hour")) out["start_hour"] = l.start_hour;

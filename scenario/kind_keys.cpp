@@ -49,6 +49,7 @@ const KeyKinds<LoadKind>& load_keys() {
       {"time_compression", {LoadKind::trace}},
       {"sample_frac", {LoadKind::trace}},
       {"spread_ties", {LoadKind::trace}},
+      {"gpu_frac_demand", {LoadKind::trace}},
       {"on_bad_row", {LoadKind::trace}},
       {"hourly_profile", {LoadKind::diurnal}},
       {"start_hour", {LoadKind::diurnal}},

@@ -82,6 +82,9 @@ struct LoadSpec {
   double time_compression = 1.0;  ///< trace: > 0; 2 replays the trace twice as fast
   double sample_frac = 1.0;       ///< trace: keep each row with this probability, (0, 1]
   bool spread_ties = false;       ///< trace: rows sharing one time spread evenly up to the next time
+  /// trace, generic workloads only: a row's GPU share g (gpu_frac > 0) sets the request's SM demand
+  /// to g of the reference GPU (bandwidth scaled by the same ratio) instead of sm_occupancy_frac
+  bool gpu_frac_demand = false;
   BadRowPolicy on_bad_row = BadRowPolicy::fail;  ///< trace: fail on the first bad row, or skip (counted)
   std::vector<double> hourly_profile;  ///< diurnal: 24 relative rates, hour 0 first (>= 0, mean > 0)
   double start_hour = 0.0;        ///< diurnal: hour of day at simulated time 0, [0, 24)

@@ -164,6 +164,7 @@ class Checker {
                                     : "any fleet GPU (largest: " + largest->id + ", " + gib(largest->memory_gib) + ")";
       add(pointer + "/workload/memory_gib", gib(w.memory_gib) + " does not fit on " + where);
     }
+    if (const auto problem = gpu_frac_demand_problem(t); !problem.empty()) add(pointer + "/load/gpu_frac_demand", problem);
     if (t.load.kind == LoadKind::trace && !t.load.trace_file.empty()) {
       const auto path = resolve_relative_path(s_, t.load.trace_file);
       std::error_code ec;
@@ -365,6 +366,15 @@ Catalogs Catalogs::shipped() {
 Diagnostics validate_scenario(const Scenario& scenario, const Catalogs& catalogs) {
   SW_CHECK(catalogs.gpus && catalogs.mig && catalogs.prices, "validate_scenario needs every catalog");
   return Checker(scenario, catalogs).run();
+}
+
+std::string gpu_frac_demand_problem(const Tenant& tenant) {
+  if (tenant.load.kind != LoadKind::trace || !tenant.load.gpu_frac_demand ||
+      tenant.workload.kind == WorkloadKind::generic) {
+    return "";
+  }
+  return "applies to generic workloads only (this tenant's workload kind is \"" +
+         name_of(workload_kind_table(), tenant.workload.kind) + "\", whose demand comes from its roofline)";
 }
 
 std::filesystem::path resolve_relative_path(const Scenario& scenario, const std::string& path) {

@@ -30,6 +30,10 @@ struct Catalogs {
 /// offending value and the scenario file's name. Empty when the scenario can be simulated.
 Diagnostics validate_scenario(const Scenario& scenario, const Catalogs& catalogs);
 
+/// Why a tenant's `gpu_frac_demand` cannot apply (it is set and the workload is not generic: an
+/// LLM's demand comes from its roofline), or "" when it can. Reported at /tenants/i/load/gpu_frac_demand.
+std::string gpu_frac_demand_problem(const Tenant& tenant);
+
 /// The GPU id behind a fleet entry (resolving instance types through the pricing table); "" when
 /// it cannot be resolved (validate_scenario reports why).
 std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, const Catalogs& catalogs);

@@ -10,9 +10,17 @@ namespace slicewise::sim {
 namespace {
 bool later(const auto& a, const auto& b) { return a.finish_v > b.finish_v || (a.finish_v == b.finish_v && a.request > b.request); }
 
-/// Demand of k requests of one phase: the shared part once, the rest k times.
-double batch_factor(int k, double shared_frac) {
-  return k <= 0 ? 0.0 : shared_frac + static_cast<double>(k) * (1.0 - shared_frac);
+/// Demand of the k requests of one phase, in units of one typical request's: the shared part
+/// once, the rest once per request weighted by its demand scale (`scale_sum` = Σ demand_scale,
+/// which is k when every scale is 1).
+double batch_factor(int k, double scale_sum, double shared_frac) {
+  return k <= 0 ? 0.0 : shared_frac + scale_sum * (1.0 - shared_frac);
+}
+
+/// Takes one request's scale out of a phase sum; the sum is exactly 0 once the phase is empty.
+void remove_scale(int& count, double& sum, double scale) {
+  --count;
+  sum = count == 0 ? 0.0 : sum - scale;
 }
 }  // namespace
 
@@ -92,6 +100,7 @@ void DeviceState::start(Context& context, int index, double now) {
   context.heap.push_back({context.virtual_s + shape.first_phase_s(request.record), index});
   std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
   ++context.num_prefill;
+  context.prefill_scale += request.record.demand_scale;
 }
 
 void DeviceState::start_waiting(Context& context, double now) {
@@ -128,18 +137,19 @@ bool DeviceState::complete_due(double now) {
       changed = true;
       Request& request = requests_[static_cast<std::size_t>(index)];
       if (!request.in_decode) {
-        --context.num_prefill;
+        remove_scale(context.num_prefill, context.prefill_scale, request.record.demand_scale);
         const double decode_s = tenant.shape->decode_phase_s(request.record);
         if (decode_s > 0.0) {
           request.in_decode = true;
           request.prefill_done_at_s = now;
           ++context.num_decode;
+          context.decode_scale += request.record.demand_scale;
           context.heap.push_back({context.virtual_s + decode_s, index});
           std::push_heap(context.heap.begin(), context.heap.end(), cmp);
           continue;
         }
       } else {
-        --context.num_decode;
+        remove_scale(context.num_decode, context.decode_scale, request.record.demand_scale);
       }
       // Done.
       const auto& record = request.record;
@@ -239,8 +249,8 @@ void DeviceState::recompute_rates() {
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& context = contexts_[i];
     const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
-    const double prefill = batch_factor(context.num_prefill, shape.prefill.shared_frac);
-    const double decode = batch_factor(context.num_decode, shape.decode.shared_frac);
+    const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
+    const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
     auto& demand = demands_[i];
     demand.active = !context.heap.empty();
     demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;

@@ -47,7 +47,7 @@ struct TenantInfo {
 
 /// A request in the system.
 struct Request {
-  traces::RequestRecord record;
+  traces::RequestRecord record;  ///< record.demand_scale scales its share of the context's demand
   int user = -1;                 ///< closed-loop user, -1 for open-loop load
   double started_at_s = 0.0;
   double prefill_done_at_s = 0.0;
@@ -108,6 +108,10 @@ class DeviceState {
     double virtual_s = 0.0;       ///< solo-seconds of progress since the start
     int num_prefill = 0;          ///< in service, first phase
     int num_decode = 0;
+    /// Sums of record.demand_scale over the requests counted in num_prefill / num_decode (equal to
+    /// the counts, exactly, when every scale is 1); reset to 0 when the count reaches 0.
+    double prefill_scale = 0.0;
+    double decode_scale = 0.0;
   };
 
   int allocate(const Request& request);

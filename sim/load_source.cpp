@@ -58,9 +58,10 @@ std::shared_ptr<traces::RequestSource> open_loop_source_of(const scenario::Scena
       mapping.spread_ties = load.spread_ties;
       mapping.select = load.split_values;
       mapping.horizon_s = scenario.horizon_s;
-      mapping.solo_latency_s = tenant.workload.kind == scenario::WorkloadKind::generic
-                                   ? tenant.workload.solo_latency_s.value_or(0.0)
-                                   : 0.0;
+      const bool generic = tenant.workload.kind == scenario::WorkloadKind::generic;
+      mapping.solo_latency_s = generic ? tenant.workload.solo_latency_s.value_or(0.0) : 0.0;
+      mapping.gpu_frac_demand = generic && load.gpu_frac_demand;  // validation refuses it for LLMs
+      mapping.sm_occupancy_frac = tenant.workload.sm_occupancy_frac;
       mapping.seed = seed;
       return std::make_shared<traces::TraceSource>(scenario::open_load_trace(scenario, load), std::move(mapping));
     }

@@ -14,7 +14,8 @@ struct PhaseDemand {
   double sm = 0.0;            ///< SM fraction at full speed
   double bw = 0.0;            ///< bandwidth fraction at full speed
   /// Part of the demand shared by all requests of a batch (weights read once per decode step):
-  /// k requests together demand (shared + k * (1 - shared)) times one request's demand.
+  /// k requests together demand (shared + k * (1 - shared)) times one request's demand (with
+  /// per-request demand scales, Σ demand_scale in place of k).
   double shared_frac = 0.0;
 };
 

@@ -12,6 +12,9 @@ struct RequestRecord {
   double prompt_tokens = 0.0;  ///< LLM prompt length (0 for non-LLM work)
   double output_tokens = 0.0;  ///< LLM output length (0 for non-LLM work)
   double work_scale = 1.0;     ///< multiplies the tenant's solo work (1 = a typical request)
+  /// Multiplies the tenant's per-request SM and bandwidth demand (1 = the tenant's own figures);
+  /// a trace row's GPU share sets it when the load asks for gpu_frac_demand.
+  double demand_scale = 1.0;
   bool operator==(const RequestRecord&) const = default;
 };
 

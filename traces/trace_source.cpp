@@ -14,6 +14,7 @@ TraceSource::TraceSource(std::unique_ptr<TraceReader> reader, TraceMapping mappi
   SW_CHECK(mapping_.time_compression > 0.0 && mapping_.multiplier > 0.0, "trace mapping factors must be positive");
   SW_CHECK(mapping_.sample_frac > 0.0 && mapping_.sample_frac <= 1.0, "sample_frac must be in (0, 1]");
   SW_CHECK(mapping_.horizon_s > 0.0, "trace replay needs a horizon");
+  SW_CHECK(mapping_.sm_occupancy_frac > 0.0, "sm_occupancy_frac must be positive");
 }
 
 bool TraceSource::next_row(TraceRow& row) {
@@ -72,8 +73,9 @@ bool TraceSource::next_kept(RequestRecord& record, int& copies) {
     const double whole = std::floor(mapping_.multiplier);
     copies = static_cast<int>(whole) + (extra < mapping_.multiplier - whole ? 1 : 0);
     if (copies == 0) continue;
-    record = RequestRecord{sim_s, row.prompt_tokens, row.output_tokens, 1.0};
+    record = RequestRecord{sim_s, row.prompt_tokens, row.output_tokens, 1.0, 1.0};
     if (mapping_.solo_latency_s > 0.0 && row.duration_s >= 0.0) record.work_scale = row.duration_s / mapping_.solo_latency_s;
+    if (mapping_.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping_.sm_occupancy_frac;
     return true;
   }
   done_ = true;

@@ -32,6 +32,10 @@ struct TraceMapping {
   std::vector<std::string> select;           ///< keep rows whose key is one of these; empty = all rows
   double horizon_s = 0.0;                    ///< stop at this simulated time (> 0)
   double solo_latency_s = 0.0;               ///< > 0: a row's duration_s becomes work_scale = duration / solo
+  /// A row's GPU share g (gpu_frac > 0) becomes its SM demand: demand_scale = g / sm_occupancy_frac,
+  /// so the request uses g of the reference GPU's SMs at full speed. Rows without a share keep 1.
+  bool gpu_frac_demand = false;
+  double sm_occupancy_frac = 1.0;            ///< the tenant's SM demand per request, (0, 1]
   std::uint64_t seed = 1;
 };
 

@@ -271,3 +271,73 @@ TEST(Router, LeastLoadedBeatsRoundRobinAndBothUseEveryContext) {
 
 }  // namespace
 }  // namespace slicewise::test
+
+namespace slicewise::test {
+namespace {
+
+/// A generic tenant replaying two rows at t = 0 that ask for GPU shares `a` and `b`: 1 s solo,
+/// sm_occupancy_frac 0.5, so each row's demand_scale is its share / 0.5.
+scenario::Scenario gpu_share_scenario(const std::string& name, double a, double b, bool gpu_frac_demand) {
+  const auto path = std::filesystem::temp_directory_path() / ("sw_" + name + "_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    std::fprintf(out, "arrived_at_s,gpu_frac\n0,%g\n0,%g\n", a, b);
+    std::fclose(out);
+  }
+  auto s = make_scenario("L40S", 1, 10.0);
+  auto t = generic_tenant("pods", 1.0, /*sm=*/0.5);
+  t.load = scenario::LoadSpec{};
+  t.load.kind = scenario::LoadKind::trace;
+  t.load.trace_file = path.string();
+  t.load.trace_format = "native";
+  t.load.gpu_frac_demand = gpu_frac_demand;
+  s.tenants = {t};
+  return s;
+}
+
+TEST(ClosedForm, TraceGpuSharesAddUpInsideABatch) {
+  // One context serving both rows at once (max_concurrency 2) on a time-sliced L40S: its demand is
+  // 0.5 × Σ demand_scale = Σ shares. At most 1: full speed; above: the lone context runs at 1/demand.
+  struct Case {
+    double a, b;
+    bool on;
+    double latency_s;
+  };
+  const Case cases[] = {{0.3, 0.5, true, 1.0},   // 0.3 + 0.5 = 0.8 of the SMs
+                        {0.6, 0.7, true, 1.3},   // 1.3 of the SMs: both at 1/1.3
+                        {0.6, 0.7, false, 1.0},  // tenant figures: 2 × 0.5 = 1
+                        {0.3, 0.5, false, 1.0}};
+  for (const auto& c : cases) {
+    auto s = gpu_share_scenario("batch", c.a, c.b, c.on);
+    s.tenants[0].workload.max_concurrency = 2;
+    s.strategies = {strategy(StrategyKind::time_slicing)};
+    const auto tenant = simulate(s).strategies[0].tenants[0];
+    EXPECT_EQ(tenant.num_completed, 2) << c.a << "+" << c.b << " on=" << c.on;
+    EXPECT_NEAR(tenant.latency_s.mean, c.latency_s, 1e-9) << c.a << "+" << c.b << " on=" << c.on;
+    EXPECT_NEAR(tenant.latency_s.max, c.latency_s, 1e-9) << c.a << "+" << c.b << " on=" << c.on;
+    std::filesystem::remove(s.tenants[0].load.trace_file);
+  }
+}
+
+TEST(ClosedForm, TraceGpuSharesSplitMpsByDominantShare) {
+  // Two contexts of one tenant on one MPS L40S, one row each (round robin). Shares 0.6 and 0.8 ask
+  // for 1.4 of the SMs: equal dominant shares give each 0.5, so g = 0.5/0.6 = 5/6 and 0.5/0.8 = 5/8.
+  // The first finishes at 1/(5/6) = 1.2 s; the second has done 1.2 × 5/8 = 0.75 s of its work and
+  // runs the last 0.25 s alone at full speed: 1.45 s.
+  auto s = gpu_share_scenario("mps", 0.6, 0.8, true);
+  s.tenants[0].num_contexts = 2;
+  s.strategies = {strategy(StrategyKind::mps)};
+  auto tenant = simulate(s).strategies[0].tenants[0];
+  EXPECT_EQ(tenant.num_completed, 2);
+  EXPECT_NEAR(tenant.latency_s.mean, (1.2 + 1.45) / 2.0, 1e-9);
+  EXPECT_NEAR(tenant.latency_s.max, 1.45, 1e-9);
+  // Without the flag each context asks for the tenant's 0.5: together 1, nobody is slowed.
+  s.tenants[0].load.gpu_frac_demand = false;
+  tenant = simulate(s).strategies[0].tenants[0];
+  EXPECT_NEAR(tenant.latency_s.mean, 1.0, 1e-9);
+  EXPECT_NEAR(tenant.latency_s.max, 1.0, 1e-9);
+  std::filesystem::remove(s.tenants[0].load.trace_file);
+}
+
+}  // namespace
+}  // namespace slicewise::test

@@ -187,6 +187,20 @@ TEST(ScenarioJson, OutputKeepsFieldOrderAndOmitsUnsetOptionals) {
             R"("pricing":{"table":"aws","option":"on_demand"}})");
 }
 
+TEST(ScenarioJson, GpuFracDemandIsWrittenOnlyWhenSetAndRoundTrips) {
+  auto doc = test::minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "pods.csv"}};
+  Scenario s = parse_scenario(doc, "m.json");
+  EXPECT_FALSE(s.tenants[0].load.gpu_frac_demand);
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  EXPECT_FALSE(out["tenants"][0]["load"].contains("gpu_frac_demand"));
+  s.tenants[0].load.gpu_frac_demand = true;
+  to_json(out, s);
+  EXPECT_EQ(out["tenants"][0]["load"]["gpu_frac_demand"], true);
+  EXPECT_EQ(round_trip(s), s);
+}
+
 TEST(ScenarioJson, InstanceEntriesWriteOnlyTheInstanceType) {
   Scenario s = parse_scenario(test::minimal_document(), "m.json");
   s.fleet = {{"L40S", "g6e.2xlarge", 2}};  // gpu as load_scenario fills it in

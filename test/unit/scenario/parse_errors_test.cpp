@@ -166,6 +166,23 @@ TEST(ScenarioParseErrors, SpreadTiesIsATraceKeyAndABoolean) {
   EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/load/spread_ties: expected boolean (got 1)");
 }
 
+TEST(ScenarioParseErrors, GpuFracDemandIsATraceKeyForGenericWorkloads) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"]["gpu_frac_demand"] = true;  // a poisson load
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/gpu_frac_demand: unknown key for load kind \"poisson\" (applies to trace)");
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "t.csv"}, {"gpu_frac_demand", "yes"}};
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/load/gpu_frac_demand: expected boolean (got \"yes\")");
+  doc["tenants"][0]["load"]["gpu_frac_demand"] = true;
+  EXPECT_EQ(parse_error(doc), "no error");
+  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 8}, {"llm", {{"params_b", 1}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/gpu_frac_demand: applies to generic workloads only (this tenant's workload kind "
+            "is \"llm\", whose demand comes from its roofline)");
+  doc["tenants"][0]["load"]["gpu_frac_demand"] = false;  // off: nothing to reject
+  EXPECT_EQ(parse_error(doc), "no error");
+}
+
 TEST(ScenarioParseErrors, InvalidLoadKindGivesOneMessage) {
   auto doc = minimal_document();
   doc["tenants"][0]["load"]["kind"] = "poison";

@@ -246,6 +246,22 @@ TEST(ScenarioValidate, InMemoryFieldsThatDoNotApplyToTheKind) {
             "mig_time_slicing)");
 }
 
+TEST(ScenarioValidate, InMemoryGpuFracDemandOnAnLlmTenant) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "test/data/traces/native-gpu-frac.csv"},
+                               {"gpu_frac_demand", true}};
+  Scenario s = parse_scenario(doc, "s.json");
+  s.source_file = std::string(SW_SOURCE_DIR) + "/s.json";
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())), "");
+  s.source_file = "s.json";
+  s.tenants[0].load.trace_file = std::string(SW_SOURCE_DIR) + "/test/data/traces/native-gpu-frac.csv";
+  s.tenants[0].workload.kind = WorkloadKind::llm;
+  s.tenants[0].workload.llm = LlmSpec{1.0, "bf16", 0.0, 0.0};
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /tenants/0/load/gpu_frac_demand: applies to generic workloads only (this tenant's workload kind "
+            "is \"llm\", whose demand comes from its roofline)");
+}
+
 TEST(ScenarioValidate, SeveralProblemsAreReportedAtOnceInDocumentOrder) {
   auto doc = minimal_document();
   doc["fleet"] = {{{"gpu", "A100-80GB"}}, {{"instance_type", "t3.large"}}};  // not checked: no price table

@@ -186,3 +186,40 @@ TEST(TraceSource, UnsortedFormatsAreSortedAndTimelessRowsCounted) {
 
 }  // namespace
 }  // namespace slicewise::traces
+
+namespace slicewise::traces {
+namespace {
+
+/// test/data/traces/native-gpu-frac.csv: gpu_frac 0.3, 0.5, empty, 1, 0 at t = 0..4.
+std::vector<RequestRecord> gpu_frac_rows(bool gpu_frac_demand, double multiplier = 1.0) {
+  TraceMapping m;
+  m.horizon_s = 1000.0;
+  m.solo_latency_s = 1.0;
+  m.gpu_frac_demand = gpu_frac_demand;
+  m.sm_occupancy_frac = 0.5;
+  m.multiplier = multiplier;
+  TraceSource source(open_trace(test::fixture("native-gpu-frac.csv"), TraceFormat::native), m);
+  return drain(source);
+}
+
+TEST(TraceSource, GpuFracSetsTheDemandScaleOnlyWhenAsked) {
+  std::vector<double> off;
+  for (const auto& r : gpu_frac_rows(false)) off.push_back(r.demand_scale);
+  EXPECT_EQ(off, (std::vector<double>{1, 1, 1, 1, 1}));
+  // demand_scale = gpu_frac / sm_occupancy_frac (0.5); rows without a share (empty, 0) keep 1.
+  std::vector<double> on;
+  for (const auto& r : gpu_frac_rows(true)) {
+    on.push_back(r.demand_scale);
+    EXPECT_EQ(r.work_scale, 2.0);  // the run time is untouched
+  }
+  EXPECT_EQ(on, (std::vector<double>{0.6, 1.0, 1.0, 2.0, 1.0}));
+}
+
+TEST(TraceSource, MultiplierCopiesKeepTheRowsDemandScale) {
+  std::vector<double> scales;
+  for (const auto& r : gpu_frac_rows(true, 2.0)) scales.push_back(r.demand_scale);
+  EXPECT_EQ(scales, (std::vector<double>{0.6, 0.6, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0}));
+}
+
+}  // namespace
+}  // namespace slicewise::traces
