@@ -9,10 +9,9 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/spell.hpp"
-#include "report/costing.hpp"
 #include "report/render/report_render.hpp"
+#include "report/roi_report.hpp"
 #include "scenario/result_json.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::cli {
 
@@ -33,9 +32,7 @@ namespace {
 report::RoiReport priced_report(scenario::SimResult result, const fs::path& scenario_file) {
   auto scenario = result.input;
   scenario.source_file = scenario_file;
-  const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
-  const auto costs = report::cost_result(result, scenario, table, scenario.pricing.option);
-  return report::build_roi_report(result, costs);
+  return report::priced_roi_report(result, scenario);
 }
 
 report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {

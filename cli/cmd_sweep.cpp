@@ -25,13 +25,11 @@
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "report/costing.hpp"
 #include "report/roi_report.hpp"
 #include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/sweep.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::cli {
 
@@ -143,9 +141,7 @@ int write_outputs(const fs::path& folder, const report::SweepTable& table, const
     auto result = simulate_strategies(scenario, all, defaults_from(profile), options, Io{ignored, progress});
     if (!result) ::_exit(1);
     result->calibration = record_of(profile);
-    const auto costs = report::cost_result(*result, scenario, scenario::resolve_price_table(scenario, scenario::Catalogs::shipped()),
-                                           scenario.pricing.option);
-    const auto roi = report::build_roi_report(*result, costs);
+    const auto roi = report::priced_roi_report(*result, scenario);
     report::SweepPointRecord record;
     record.id = point.id;
     record.index = point.index;

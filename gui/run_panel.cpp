@@ -16,14 +16,13 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "gui/json_field.hpp"
 #include "gui/model_text.hpp"
 #include "gui/results_panel.hpp"
 #include "gui/simulation_runner.hpp"
-#include "report/costing.hpp"
 #include "report/render/report_render.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::gui {
 
@@ -32,12 +31,10 @@ namespace {
 /// Whether tenant `t`'s load kind takes a multiplier (a closed loop does not: its users are its
 /// load).
 bool takes_multiplier(const ScenarioDocument& document, std::size_t t) {
+  static const QStringList kinds =
+      kinds_using_key(scenario::load_keys(), "multiplier", scenario::load_kind_table());
   const Json* kind = document.value_at("/tenants/" + std::to_string(t) + "/load/kind");
-  const std::string name = kind && kind->is_string() ? kind->get<std::string>() : "poisson";
-  for (const auto& [kind_name, value] : scenario::load_kind_table()) {
-    if (kind_name == name) return scenario::uses(scenario::load_keys(), "multiplier", value);
-  }
-  return false;
+  return kinds.contains(kind && kind->is_string() ? to_qstring(kind->get<std::string>()) : QStringLiteral("poisson"));
 }
 
 }  // namespace
@@ -196,8 +193,7 @@ report::RoiReport RunPanel::report_for(const scenario::SimResult& result, const 
     }
   }
   try {
-    const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
-    return report::build_roi_report(result, report::cost_result(result, scenario, table, scenario.pricing.option));
+    return report::priced_roi_report(result, scenario);
   } catch (const std::exception& e) {
     if (error) *error = to_qstring(e.what());
     return {};

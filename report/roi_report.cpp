@@ -10,6 +10,7 @@
 #include "core/units.hpp"
 #include "models/strategy_kind.hpp"
 #include "report/text_table.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::report {
 
@@ -386,6 +387,11 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   md += "\n## Methodology\n\n";
   for (const auto& paragraph : r.methodology) md += paragraph + "\n\n";
   return md;
+}
+
+RoiReport priced_roi_report(const scenario::SimResult& result, const scenario::Scenario& scenario) {
+  const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
+  return build_roi_report(result, cost_result(result, scenario, table, scenario.pricing.option));
 }
 
 }  // namespace slicewise::report

@@ -89,6 +89,11 @@ struct RoiReport {
 /// order); the baseline is recommended when no other strategy qualifies.
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs);
 
+/// build_roi_report of `result` priced the way `scenario` says: its price table (a shipped one, or
+/// a file relative to Scenario::source_file), region and option. Throws ConfigError when the table
+/// cannot be loaded or lacks a price under the option.
+RoiReport priced_roi_report(const scenario::SimResult& result, const scenario::Scenario& scenario);
+
 /// A figure of the report, drawn by report/render.
 struct Figure {
   std::string id;       ///< "cost", "savings", "latency-cdf", "utilization", "mig-layout"

@@ -1,9 +1,7 @@
 // Fixtures of the result tests (see test_results.hpp).
 #include "test_results.hpp"
 
-#include "report/costing.hpp"
 #include "scenario/result_json.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::gui::test {
 
@@ -12,8 +10,7 @@ scenario::SimResult load_test_result(const std::string& name) {
 }
 
 report::RoiReport priced_report(const scenario::SimResult& result) {
-  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
-  return report::build_roi_report(result, report::cost_result(result, result.input, table, result.input.pricing.option));
+  return report::priced_roi_report(result, result.input);
 }
 
 report::RoiReport seed_report() { return priced_report(load_test_result("seed-report")); }
