@@ -19,11 +19,11 @@ ArrivalPreview preview_arrivals(const scenario::Scenario& scenario, std::size_t 
   }
   const scenario::LoadSpec& load = scenario.tenants[index].load;
   if (load.kind == scenario::LoadKind::closed_loop) {
-    preview.note = "closed loop: arrivals follow the replies; at most " +
-                   format_number(load.think_time_s > 0.0 ? load.num_users / load.think_time_s : 0.0) +
-                   " requests/s (" + std::to_string(load.num_users) + " users / " + format_number(load.think_time_s) +
-                   " s think time)";
-    if (load.think_time_s <= 0.0) preview.note = "closed loop: arrivals follow the replies";
+    preview.note = "closed loop: arrivals follow the replies";
+    if (load.think_time_s > 0.0) {
+      preview.note += "; at most " + format_number(load.num_users / load.think_time_s) + " requests/s (" +
+                      std::to_string(load.num_users) + " users / " + format_number(load.think_time_s) + " s think time)";
+    }
     return preview;
   }
   preview.bin_s = std::max(1.0, std::ceil(scenario.horizon_s / max_bins));

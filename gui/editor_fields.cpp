@@ -3,7 +3,6 @@
 
 #include <QObject>
 
-#include "models/gpu_catalog.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 
@@ -24,12 +23,6 @@ FieldSpec load_field(const QString& label, const char* key, FieldType type) {
 FieldSpec strategy_field(const QString& label, const char* key, FieldType type) {
   return FieldSpec(label, std::string("/") + key, type)
       .when("/kind", kinds_using_key(scenario::strategy_keys(), key, models::strategy_kind_table()), "dedicated");
-}
-
-QStringList gpu_ids() {
-  QStringList ids;
-  for (const auto& gpu : models::GpuCatalog::shipped().gpus()) ids << QString::fromStdString(gpu.id);
-  return ids;
 }
 
 }  // namespace
@@ -65,7 +58,7 @@ std::vector<FieldSpec> tenant_fields() {
   const auto llm_only = [](FieldSpec field) { return field.when("/workload/kind", {"llm"}, "generic"); };
   return {
       FieldSpec(QObject::tr("Reference GPU"), "/workload/reference_gpu", FieldType::choice)
-          .with_choices(gpu_ids())
+          .with_choices(gpu_choices())
           .with_placeholder(QObject::tr("the fleet's GPU")),
       FieldSpec(QObject::tr("GPU duty"), "/workload/gpu_duty_frac", FieldType::number).with_placeholder("1"),
       FieldSpec(QObject::tr("SM occupancy"), "/workload/sm_occupancy_frac", FieldType::number).with_placeholder("1"),

@@ -2,8 +2,8 @@
 #include "gui/fleet_model.hpp"
 
 #include <exception>
+#include <optional>
 
-#include "models/gpu_catalog.hpp"
 #include "pricing/roi.hpp"
 #include "report/text_table.hpp"
 #include "scenario/validate.hpp"
@@ -11,12 +11,6 @@
 namespace slicewise::gui {
 
 namespace {
-
-QStringList gpu_ids() {
-  QStringList ids;
-  for (const auto& gpu : models::GpuCatalog::shipped().gpus()) ids << QString::fromStdString(gpu.id);
-  return ids;
-}
 
 /// The instance types of the shipped table the document names (all shipped tables' when it names
 /// a file or none).
@@ -34,40 +28,44 @@ QStringList instance_types(const ScenarioDocument& document) {
 
 FleetModel::FleetModel(ScenarioDocument* document, QObject* parent) : JsonTableModel(document, "/fleet", parent) {
   add_field(FieldSpec(tr("GPU"), "/gpu", FieldType::choice)
-                .with_choices(gpu_ids())
+                .with_choices(gpu_choices())
                 .with_tooltip(tr("GPU catalog id (slicewise gpus); leave empty when giving an instance type")),
-            [this](int row) { return gpu_of(row); });
+            [this](int row) { return row < static_cast<int>(gpus_.size()) ? gpus_[static_cast<std::size_t>(row)] : QString(); });
   add_field(FieldSpec(tr("Instance type"), "/instance_type", FieldType::choice)
                 .with_choices(instance_types(*document))
                 .with_tooltip(tr("A priced instance (slicewise prices); its GPUs come from the price table")));
   add_field(FieldSpec(tr("Count"), "/count", FieldType::integer)
                 .with_tooltip(tr("GPUs (by GPU) or instances (by instance type) the strategies may use")),
             [](int) { return QStringLiteral("1"); }, true);
-  add_derived(tr("Price per instance"), [this](int row) { return price_text(row); });
+  add_derived(tr("Price per instance"), [this](int row) {
+    return row < static_cast<int>(prices_.size()) ? prices_[static_cast<std::size_t>(row)] : QString();
+  });
+  document_checked();  // the base class cannot call it while this part is not built yet
 }
 
-QString FleetModel::gpu_of(int row) const {
+void FleetModel::document_checked() {
+  gpus_.clear();
+  prices_.clear();
   const auto& parsed = document()->scenario();
-  if (!parsed || row >= static_cast<int>(parsed->fleet.size())) return {};
-  return QString::fromStdString(
-      scenario::fleet_gpu_id(parsed->fleet[static_cast<std::size_t>(row)], *parsed, scenario::Catalogs::shipped()));
-}
-
-QString FleetModel::price_text(int row) const {
-  const auto& parsed = document()->scenario();
-  if (!parsed || row >= static_cast<int>(parsed->fleet.size())) return {};
-  const scenario::FleetEntry& entry = parsed->fleet[static_cast<std::size_t>(row)];
+  if (!parsed) return;
+  std::optional<pricing::PriceTable> table;
   try {
-    const auto table = scenario::resolve_price_table(*parsed, scenario::Catalogs::shipped());
-    const std::string gpu = scenario::fleet_gpu_id(entry, *parsed, scenario::Catalogs::shipped());
-    if (gpu.empty()) return {};
-    const auto line = pricing::cheapest_gpu_instances(table, gpu, 1, parsed->pricing.option, parsed->pricing.region,
-                                                      entry.instance_type);
-    if (!line) return tr("no %1 price").arg(QString::fromStdString(pricing::to_string(parsed->pricing.option)));
-    return tr("$%1/h (%2)").arg(QString::fromStdString(report::format_fixed(line->usd_per_hour_each, 2)),
-                                QString::fromStdString(line->instance_type));
+    table = scenario::resolve_price_table(*parsed, scenario::Catalogs::shipped());
   } catch (const std::exception&) {
-    return {};  // the document check reports why the table cannot be used
+    // The document check reports why the table cannot be used; the prices stay empty.
+  }
+  for (const scenario::FleetEntry& entry : parsed->fleet) {
+    const std::string gpu = scenario::fleet_gpu_id(entry, *parsed, scenario::Catalogs::shipped());
+    gpus_.push_back(QString::fromStdString(gpu));
+    QString price;
+    if (table && !gpu.empty()) {
+      const auto line = pricing::cheapest_gpu_instances(*table, gpu, 1, parsed->pricing.option, parsed->pricing.region,
+                                                        entry.instance_type);
+      price = line ? tr("$%1/h (%2)").arg(QString::fromStdString(report::format_fixed(line->usd_per_hour_each, 2)),
+                                          QString::fromStdString(line->instance_type))
+                   : tr("no %1 price").arg(QString::fromStdString(pricing::to_string(parsed->pricing.option)));
+    }
+    prices_.push_back(price);
   }
 }
 

@@ -2,6 +2,8 @@
 // the price the entry is costed at.
 #pragma once
 
+#include <vector>
+
 #include "gui/json_table_model.hpp"
 
 namespace slicewise::gui {
@@ -17,9 +19,13 @@ class FleetModel : public JsonTableModel {
 
   explicit FleetModel(ScenarioDocument* document, QObject* parent = nullptr);
 
+ protected:
+  void document_checked() override;
+
  private:
-  QString gpu_of(int row) const;
-  QString price_text(int row) const;
+  /// Per fleet entry, computed once per document check: its GPU and its price text.
+  std::vector<QString> gpus_;
+  std::vector<QString> prices_;
 };
 
 }  // namespace slicewise::gui

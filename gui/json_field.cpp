@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "models/gpu_catalog.hpp"
+
 namespace slicewise::gui {
 
 QString field_text(const Json* value) {
@@ -77,6 +79,12 @@ bool field_applies(const FieldSpec& field, const ScenarioDocument& document, con
   const Json* value = document.value_at(base + field.when_pointer);
   const QString current = value && value->is_string() ? QString::fromStdString(value->get<std::string>()) : field.when_default;
   return field.when_values.contains(current);
+}
+
+QStringList gpu_choices() {
+  QStringList ids;
+  for (const auto& gpu : models::GpuCatalog::shipped().gpus()) ids << QString::fromStdString(gpu.id);
+  return ids;
 }
 
 QString diagnostics_text(const Diagnostics& diagnostics) {

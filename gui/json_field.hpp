@@ -77,6 +77,9 @@ QStringList choice_names(const EnumTable<E>& table) {
   return names;
 }
 
+/// The GPU catalog's ids (models::GpuCatalog::shipped()), for GPU choice fields.
+QStringList gpu_choices();
+
 /// The names of the kinds that use `key` according to `table` (scenario/kind_keys.hpp), for
 /// FieldSpec::when: every kind when the table does not list the key.
 template <typename K>

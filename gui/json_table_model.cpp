@@ -18,8 +18,7 @@ const QColor kProblemBackground(255, 214, 214);
 
 JsonTableModel::JsonTableModel(ScenarioDocument* document, std::string array_pointer, QObject* parent)
     : QAbstractTableModel(parent), document_(document), array_pointer_(std::move(array_pointer)) {
-  connect(document_, &ScenarioDocument::changed, this, &JsonTableModel::on_changed);
-  connect(document_, &ScenarioDocument::validated, this, &JsonTableModel::on_validated);
+  connect(document_, &ScenarioDocument::validated, this, &JsonTableModel::refresh_rows);
 }
 
 void JsonTableModel::add_column(Column column) {
@@ -115,19 +114,14 @@ QVariant JsonTableModel::headerData(int section, Qt::Orientation orientation, in
   return QAbstractTableModel::headerData(section, orientation, role);
 }
 
-void JsonTableModel::on_changed(const QString& /*pointer*/) { refresh_rows(); }
-
 void JsonTableModel::refresh_rows() {
+  document_checked();
   const int size = array_size();
   if (size != rows_) {  // an element added or removed, or the document replaced
     beginResetModel();
     rows_ = size;
     endResetModel();
   }
-  on_validated();
-}
-
-void JsonTableModel::on_validated() {
   // Every edit can change derived cells of any row (a renamed GPU, a new price option) and which
   // cells have problems; the tables are a few rows long.
   if (rows_ > 0 && !columns_.empty()) emit dataChanged(index(0, 0), index(rows_ - 1, columnCount() - 1));

@@ -53,14 +53,14 @@ class JsonTableModel : public QAbstractTableModel {
   Qt::ItemFlags flags(const QModelIndex& index) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
- private:
-  void on_changed(const QString& pointer);
-  void on_validated();
-
  protected:
   /// The number of rows the document has now (the array's size by default).
   virtual int array_size() const;
-  /// Re-reads the row count (a reset when it changed) and refreshes every cell.
+  /// Called first by refresh_rows(): a subclass recomputes what it derives from the document once
+  /// per check here, not once per cell paint.
+  virtual void document_checked() {}
+  /// Re-reads the row count (a reset when it changed) and refreshes every cell. Runs after every
+  /// document check (the document checks after every change, so one slot serves both).
   void refresh_rows();
 
  private:

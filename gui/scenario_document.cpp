@@ -80,8 +80,9 @@ ScenarioDocument::~ScenarioDocument() = default;
 bool ScenarioDocument::open(const QString& path, QString* error) {
   Json document;
   try {
-    read_json_file(path.toStdString());  // the CLI's syntax message, line and column
-    document = Json::parse(read_text_file(path.toStdString()));
+    const std::string text = read_text_file(path.toStdString());
+    parse_json_text(text, path.toStdString());  // the CLI's checks and messages (line:col, duplicate keys)
+    document = Json::parse(text);               // ... then kept in its key order
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
@@ -209,7 +210,7 @@ void ScenarioDocument::check() {
   diagnostics_.clear();
   scenario_.reset();
   try {
-    scenario::Scenario parsed = scenario::parse_scenario(nlohmann::json::parse(document_.dump()), file_label());
+    scenario::Scenario parsed = scenario::parse_scenario(nlohmann::json(document_), file_label());
     // Relative paths resolve against the document's folder, as when the CLI loads the file.
     parsed.source_file = path_.isEmpty() ? fs::path() : fs::path(path_.toStdString());
     diagnostics_ = scenario::validate_scenario(parsed, scenario::Catalogs::shipped());

@@ -124,9 +124,10 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
   preview_timer_->setInterval(200);
   connect(preview_timer_, &QTimer::timeout, this, &ScenarioEditor::update_preview);
   connect(document_, &ScenarioDocument::changed, this, [this](const QString& pointer) {
-    const int tenant = selected_tenant();
-    if (pointer.isEmpty() || pointer.startsWith(QStringLiteral("/tenants/%1/").arg(tenant)) ||
-        pointer.startsWith(QLatin1String("/horizon_s")) || pointer.startsWith(QLatin1String("/seed"))) {
+    if (pointer.isEmpty()) {  // a new document (its first tenant's preview follows)
+      show_first_rows();
+    } else if (pointer.startsWith(QStringLiteral("/tenants/%1/").arg(selected_tenant())) ||
+               pointer.startsWith(QLatin1String("/horizon_s")) || pointer.startsWith(QLatin1String("/seed"))) {
       preview_timer_->start();
     }
   });
@@ -136,16 +137,13 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
     if (selected_strategy() < 0) strategy_form_->clear_base();
     refresh_strategy_extras();
   });
+  show_first_rows();
+}
+
+void ScenarioEditor::show_first_rows() {
   for (QTableView* view : {fleet_view_, tenant_view_, strategy_view_}) view->resizeColumnsToContents();
   select_tenant(tenant_model_->rowCount() > 0 ? 0 : -1);
   select_strategy(strategy_model_->rowCount() > 0 ? 0 : -1);
-  connect(document_, &ScenarioDocument::changed, this, [this](const QString& pointer) {
-    if (pointer.isEmpty()) {  // a new document: fit the columns, start at its first tenant and strategy
-      for (QTableView* view : {fleet_view_, tenant_view_, strategy_view_}) view->resizeColumnsToContents();
-      select_tenant(tenant_model_->rowCount() > 0 ? 0 : -1);
-      select_strategy(strategy_model_->rowCount() > 0 ? 0 : -1);
-    }
-  });
 }
 
 QWidget* ScenarioEditor::create_scenario_page() {

@@ -57,6 +57,8 @@ class ScenarioEditor : public QWidget {
   QWidget* create_fleet_page();
   QWidget* create_tenant_page();
   QWidget* create_strategy_page();
+  /// Fits the tables' columns and selects the first tenant and strategy (a new document).
+  void show_first_rows();
   void on_tenant_selected();
   void on_strategy_selected();
   void refresh_strategy_extras();

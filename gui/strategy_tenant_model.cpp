@@ -56,12 +56,9 @@ std::string StrategyTenantModel::row_pointer(int row) const {
 bool StrategyTenantModel::column_applies(int column) const {
   static const char* const keys[kNumColumns] = {"", "mig_profile", "active_thread_pct", "gpucores_pct", "gpumem_gib", "weight"};
   if (column <= kTenant || column >= kNumColumns) return true;
-  const Json* kind_value = document()->value_at("/strategies/" + std::to_string(strategy_) + "/kind");
-  const std::string kind_name = kind_value && kind_value->is_string() ? kind_value->get<std::string>() : "dedicated";
-  for (const auto& [name, kind] : models::strategy_kind_table()) {
-    if (name == kind_name) return scenario::uses(scenario::tenant_setting_keys(), keys[column], kind);
-  }
-  return false;
+  const Json* kind = document()->value_at("/strategies/" + std::to_string(strategy_) + "/kind");
+  return kinds_using_key(scenario::tenant_setting_keys(), keys[column], models::strategy_kind_table())
+      .contains(kind && kind->is_string() ? QString::fromStdString(kind->get<std::string>()) : QStringLiteral("dedicated"));
 }
 
 Qt::ItemFlags StrategyTenantModel::flags(const QModelIndex& index) const {
