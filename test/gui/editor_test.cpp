@@ -96,7 +96,7 @@ class EditorTest : public QObject {
     QCOMPARE(presets.size(), std::size_t(28));  // `slicewise mig H100-SXM-80GB --enumerate | wc -l`
     QVERIFY(std::find(presets.begin(), presets.end(), "3g.40gb+2g.20gb+1g.10gb+1g.10gb") != presets.end());
     QCOMPARE(editor.addable_profiles(), (std::vector<std::string>{"1g.10gb", "1g.20gb", "2g.20gb", "3g.40gb"}));
-    QVERIFY(editor.findChild<QLabel*>("migStatus")->text().startsWith("H100-SXM-80GB: 4 of 7 compute slices"));
+    QCOMPARE(editor.findChild<QLabel*>("migStatus")->text(), QStringLiteral("H100-SXM-80GB: 4 of 7 compute slices, 64 SMs, 39.5 GiB."));
 
     // The add menu holds exactly the profiles that fit; choosing one gives the canonical layout.
     auto* add = editor.findChild<QToolButton*>("migAddProfile");
@@ -113,7 +113,8 @@ class EditorTest : public QObject {
     QCOMPARE(chosen.takeFirst().front().toString(), QStringLiteral("4g.40gb"));
 
     editor.set_state("H100-SXM-80GB", "4g.40gb+4g.40gb");
-    QVERIFY(editor.findChild<QLabel*>("migStatus")->text().startsWith("Invalid layout \"4g.40gb+4g.40gb\": "));
+    QCOMPARE(editor.findChild<QLabel*>("migStatus")->text(),
+             QStringLiteral("Invalid layout \"4g.40gb+4g.40gb\": 4g.40gb allows at most 1 instance per GPU (got 2)"));
     editor.set_state("L40S", "");
     QVERIFY(!editor.isEnabled());
     QVERIFY(editor.presets().empty());

@@ -16,6 +16,7 @@ int run_tenant_model_test(int argc, char** argv);
 int run_strategy_model_test(int argc, char** argv);
 int run_scenario_document_test(int argc, char** argv);
 int run_editor_test(int argc, char** argv);
+int run_simulation_runner_test(int argc, char** argv);
 int run_screenshot_test(int argc, char** argv);
 int run_main_window_test(int argc, char** argv);
 int run_result_model_test(int argc, char** argv);
