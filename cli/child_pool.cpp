@@ -2,6 +2,7 @@
 #include "cli/child_pool.hpp"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@ namespace slicewise::cli {
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
+int g_depth = 0;  ///< InterruptScopes alive in this process
 extern "C" void on_interrupt(int signal_number) { g_interrupted = signal_number; }
 
 std::string signal_name(int signal_number) {
@@ -36,7 +38,9 @@ int wait_for(pid_t pid) {
 Interrupted::Interrupted(int signal_number)
     : Error("interrupted by " + signal_name(signal_number)), signal_number_(signal_number) {}
 
-ChildPool::ChildPool() {
+InterruptScope::InterruptScope() {
+  if (g_depth++ > 0) return;
+  outermost_ = true;
   g_interrupted = 0;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
@@ -45,13 +49,27 @@ ChildPool::ChildPool() {
   ::sigaction(SIGTERM, &action, &old_term_);
 }
 
-ChildPool::~ChildPool() {
-  kill_running();
+InterruptScope::~InterruptScope() {
+  --g_depth;
+  if (!outermost_) return;
   ::sigaction(SIGINT, &old_int_, nullptr);
   ::sigaction(SIGTERM, &old_term_, nullptr);
 }
 
-int ChildPool::interrupted() const { return g_interrupted; }
+int InterruptScope::received() { return g_interrupted; }
+
+void InterruptScope::throw_if_received() {
+  if (g_interrupted != 0) throw Interrupted(g_interrupted);
+}
+
+void InterruptScope::forget_in_child() {
+  g_depth = 0;
+  g_interrupted = 0;
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+}
+
+ChildPool::~ChildPool() { kill_running(); }
 
 int ChildPool::run(const Jobs& jobs) {
   own_process_group_ = jobs.own_process_group;
@@ -83,6 +101,7 @@ void ChildPool::start(const Jobs& jobs, std::size_t index) {
   int fds[2];
   if (::pipe(fds) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
   std::fflush(nullptr);  // or the child would inherit, and maybe write, the parent's buffered output
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int error = errno;
@@ -92,8 +111,15 @@ void ChildPool::start(const Jobs& jobs, std::size_t index) {
   }
   if (pid == 0) {
     if (jobs.own_process_group) ::setpgid(0, 0);
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
+    InterruptScope::forget_in_child();
+    // A parent killed outright (SIGKILL, a crash) cannot stop its children: the kernel sends them
+    // SIGTERM instead, so that a child that is itself a pool stops its own children and removes
+    // its temporary files rather than running on as an orphan. The parent may be gone already.
+    // Its pipe's reader is gone then too: a write to the pipe must fail (EPIPE), not kill the
+    // child with SIGPIPE before it has cleaned up.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    ::signal(SIGPIPE, SIG_IGN);
+    if (::getppid() != parent) ::_exit(128 + SIGTERM);
     ::close(fds[0]);
     for (const auto& child : running_) ::close(child.fd);
     try {

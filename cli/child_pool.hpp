@@ -2,7 +2,8 @@
 // (one child per point) share. Each job runs in a forked child that writes lines to a pipe; the
 // parent hands every complete line and the exit status to callbacks. SIGINT or SIGTERM stops the
 // pool: nothing more is started, the running children are killed and reaped, and run() returns
-// the signal so that the caller can clean up and exit 128 + signal.
+// the signal so that the caller can clean up and exit 128 + signal. A pool's process killed outright
+// (SIGKILL) takes its children with it: each child gets SIGTERM when its parent dies.
 #pragma once
 
 #include <signal.h>
@@ -28,10 +29,32 @@ class Interrupted : public Error {
   int signal_number_;
 };
 
+/// Catches SIGINT and SIGTERM from construction to destruction; the previous handlers come back
+/// afterwards. Scopes nest: an inner scope (a ChildPool inside a command's scope) shares the
+/// outermost one's record, so a signal that arrives between two pools is seen by the next.
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+  /// The signal caught since the outermost scope began, or 0.
+  static int received();
+  /// Throws Interrupted when a signal was caught.
+  static void throw_if_received();
+  /// In a forked child: forgets the parent's scopes (the child starts with default handlers).
+  static void forget_in_child();
+
+ private:
+  bool outermost_ = false;
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
 /// Runs jobs 0..num_jobs-1 in forked children, at most max_running at a time. From construction
-/// to destruction SIGINT and SIGTERM are caught (the previous handlers come back afterwards); one
-/// pool per process at a time. The destructor kills and reaps any child still running (when a
-/// callback threw).
+/// to destruction SIGINT and SIGTERM are caught (an InterruptScope); one pool per process at a
+/// time. The destructor kills and reaps any child still running (when a callback threw).
 class ChildPool {
  public:
   struct Jobs {
@@ -54,7 +77,7 @@ class ChildPool {
     std::function<void()> on_wait;
   };
 
-  ChildPool();
+  ChildPool() = default;
   ~ChildPool();
   ChildPool(const ChildPool&) = delete;
   ChildPool& operator=(const ChildPool&) = delete;
@@ -64,9 +87,9 @@ class ChildPool {
   /// fails.
   int run(const Jobs& jobs);
 
-  /// The signal received since construction, or 0: a caller checks it again after its own
-  /// post-processing, which an interrupt does not stop.
-  int interrupted() const;
+  /// The signal received since the outermost InterruptScope began, or 0: a caller checks it again
+  /// after its own post-processing, which an interrupt does not stop.
+  int interrupted() const { return InterruptScope::received(); }
 
  private:
   struct Child {
@@ -82,10 +105,9 @@ class ChildPool {
   void reap(std::size_t position, const Jobs& jobs);
   void kill_running();
 
+  InterruptScope interrupts_;
   std::vector<Child> running_;
   bool own_process_group_ = false;
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
 };
 
 }  // namespace slicewise::cli

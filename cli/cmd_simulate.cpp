@@ -270,6 +270,7 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
   SimulateOptions quiet = options;
   quiet.progress = ProgressMode::none;
   for (std::size_t sample = 0; sample < n; ++sample) {
+    InterruptScope::throw_if_received();  // a signal between two samples' runs
     if (options.progress != ProgressMode::none) {
       io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
     }
@@ -341,6 +342,7 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
     if (merged.uncertainty.empty()) return 1;
   }
 
+  InterruptScope::throw_if_received();  // nothing is written once interrupted
   if (!options.out.empty()) write_file_atomically(options.out, scenario::result_to_text(merged));
 
   using report::Align;
@@ -394,6 +396,10 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
 }  // namespace
 
 int run_simulate(const SimulateOptions& options, Io io) {
+  // Caught over the whole command, not only while strategies run: a signal while the scenario
+  // loads, between --uncertainty samples or while results are priced stops the run at the next
+  // check, with the same message and exit code.
+  InterruptScope interrupts;
   try {
     return simulate_and_report(options, io);
   } catch (const Interrupted& e) {  // the children are gone, the temporary folder removed, --out not written

@@ -3,7 +3,9 @@
 #  - an uninterrupted --progress json run ends each strategy with one {"event":"done",...,"ok":true}
 #    line after its progress lines;
 #  - SIGTERM or SIGINT mid-run: exit 128 + signal, "interrupted by SIG..." on stderr, no --out file
-#    (not even a partial one), every strategy process gone, the temporary folder removed.
+#    (not even a partial one), every strategy process gone, the temporary folder removed;
+#  - SIGKILL mid-run (nothing can be cleaned up by the killed process): its strategy processes are
+#    not left running as orphans (the kernel sends them SIGTERM when their parent dies).
 # Usage: simulate_signal_test.sh SLICEWISE_EXE SOURCE_DIR
 set -euo pipefail
 exe=$1
@@ -72,4 +74,47 @@ for signal in TERM INT; do
   [ -z "$(pgrep -g $pid || true)" ] || fail "($signal) processes left in the group: $(pgrep -g $pid)"
   [ -z "$(ls -A "$TMPDIR")" ] || fail "($signal) left $(ls "$TMPDIR") in \$TMPDIR"
 done
+
+# --- SIGTERM during --uncertainty: between or inside the samples' runs, the same ending ----------
+for at in 2 3; do
+  "$exe" simulate examples/mixed-mig-h100.json --uncertainty 40 --jobs 2 --progress json \
+    --out "$work/result-u$at.json" >"$work/u$at.out" 2>"$work/u$at.err" &
+  pid=$!
+  for _ in $(seq 1 1000); do
+    grep -q "^uncertainty sample $at/40" "$work/u$at.err" && break
+    sleep 0.01
+  done
+  grep -q "^uncertainty sample $at/40" "$work/u$at.err" || fail "(uncertainty) no sample $at line within 10 s"
+  kill -TERM $pid
+  set +e
+  wait $pid
+  code=$?
+  set -e
+  [ $code -eq 143 ] || fail "(uncertainty, sample $at) exit code $code, expected 143"
+  [ "$(grep -v -e '^{"event"' -e '^uncertainty sample' "$work/u$at.err")" = "slicewise simulate: interrupted by SIGTERM" ] \
+    || fail "(uncertainty, sample $at) stderr: $(grep -v -e '^{"event"' -e '^uncertainty sample' "$work/u$at.err")"
+  [ ! -e "$work/result-u$at.json" ] || fail "(uncertainty, sample $at) --out written"
+  [ -z "$(ls -A "$TMPDIR")" ] || fail "(uncertainty, sample $at) left $(ls "$TMPDIR") in \$TMPDIR"
+done
+
+# --- SIGKILL -------------------------------------------------------------------------------------
+"$exe" simulate "$work/long.json" --jobs 2 --progress json --out "$work/result-KILL.json" >/dev/null 2>"$work/KILL.err" &
+pid=$!
+for _ in $(seq 1 500); do
+  grep -q '"event":"progress"' "$work/KILL.err" && break
+  sleep 0.02
+done
+children=$(pgrep -P $pid || true)
+[ -n "$children" ] || fail "(KILL) no strategy process found under $pid"
+set +e
+{ kill -KILL $pid; wait $pid; } 2>/dev/null  # no "Killed" line from the shell
+set -e
+for _ in $(seq 1 100); do
+  alive=""
+  for child in $children; do kill -0 "$child" 2>/dev/null && alive="$alive $child"; done
+  [ -z "$alive" ] && break
+  sleep 0.05
+done
+[ -z "$alive" ] || fail "(KILL) strategy processes$alive still alive 5 s after their parent was killed"
+[ ! -e "$work/result-KILL.json" ] || fail "(KILL) --out written"
 echo "simulate_signal_test: all checks passed"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sweeps and reports end to end (issue: sweeps for CI and ROI reports):
 #  - a parallel sweep and a sharded-then-merged sweep give the serial run's files byte for byte;
-#  - a sweep killed mid-run (SIGTERM and SIGKILL) resumes without re-running or losing a point;
+#  - a sweep killed mid-run (SIGTERM and SIGKILL) leaves no process or temporary folder behind and
+#    resumes without re-running or losing a point;
 #  - the JUnit XML parses and its counts match results.csv; gates set exit code 3;
 #  - the report of a sweep folder renders as PDF (pages, text of page 1, a non-blank PNG via
 #    pdftoppm), Markdown and HTML (every strategy and figure) and XLSX (formulas present).
@@ -93,19 +94,26 @@ fingerprint() { sed -n 's/.*"fingerprint": "\([0-9a-f]*\)".*/\1/p' "$1/sweep.jso
 "$exe" sweep examples/sweep-mixed-h100-load.json --out "$work/reference" --jobs 2 --progress none >/dev/null
 for signal in TERM KILL; do
   out="$work/killed-$signal"
-  "$exe" sweep examples/sweep-mixed-h100-load.json --out "$out" --jobs 1 --progress none >/dev/null 2>&1 &
+  mkdir -p "$work/tmp-$signal"
+  TMPDIR="$work/tmp-$signal" "$exe" sweep examples/sweep-mixed-h100-load.json --out "$out" --jobs 1 --progress none >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 400); do
     [ "$(ls "$out/points" 2>/dev/null | grep -c '\.json$')" -ge 2 ] && break
     sleep 0.02
   done
-  kill -$signal $pid
   set +e
-  wait $pid
+  { kill -$signal $pid; wait $pid; } 2>/dev/null  # no "Killed" line from the shell
   code=$?
   set -e
   [ $code -ne 0 ] || fail "the killed sweep ($signal) exited 0: it finished before the kill"
-  sleep 0.7  # after SIGKILL the running point may still finish on its own; both outcomes are fine
+  # A killed sweep's point process and its strategies' processes stop (SIGTERM from the kernel
+  # when their parent dies) and remove their temporary folder rather than linger as orphans.
+  for _ in $(seq 1 100); do
+    pgrep -f -- "--out $out " >/dev/null || break
+    sleep 0.05
+  done
+  ! pgrep -f -- "--out $out " >/dev/null || fail "($signal) processes of the killed sweep still run: $(pgrep -f -- "--out $out ")"
+  [ -z "$(ls -A "$work/tmp-$signal")" ] || fail "($signal) the killed sweep left $(ls "$work/tmp-$signal") in \$TMPDIR"
   before=$(cd "$out/points" && ls *.json | sort)
   sums=$(cd "$out/points" && md5sum $before)
   n_before=$(echo "$before" | wc -l)
