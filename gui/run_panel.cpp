@@ -187,6 +187,9 @@ void RunPanel::apply_what_if() {
 report::RoiReport RunPanel::report_for(const scenario::SimResult& result, const std::string& option,
                                          QString* error) const {
   scenario::Scenario scenario = result.input;
+  // Messages name the open scenario file, whose /pricing the what-if edits (the result's own copy
+  // has no file). Its price table path was made absolute for the run.
+  scenario.source_file = document_->path().toStdString();
   if (!option.empty()) {
     for (const auto& [name, value] : pricing::purchase_option_table()) {
       if (name == option) scenario.pricing.option = value;

@@ -230,8 +230,8 @@ class MainWindowTest : public QObject {
     price->setCurrentText(QStringLiteral("spot"));
     emit price->activated(price->currentIndex());
     QCOMPARE(window_->findChild<QLabel*>("runStatus")->text(),
-             QStringLiteral("Cannot re-price under spot: <result input>: /pricing: table \"aws\" has no spot price for "
-                            "p5.4xlarge in us-east-1"));
+             QStringLiteral("Cannot re-price under spot: %1: /pricing: table \"aws\" has no spot price for "
+                            "p5.4xlarge in us-east-1").arg(window_->document()->path()));
     QCOMPARE(window_->results()->run_count(), 2);
     window_->document()->undo_stack()->setClean();
   }
