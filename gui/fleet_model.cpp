@@ -12,13 +12,15 @@ namespace slicewise::gui {
 
 namespace {
 
-/// The instance types of the shipped table the document names (all shipped tables' when it names
-/// a file or none).
-QStringList instance_types(const ScenarioDocument& document) {
+/// The instance types the combo box offers: those of the document's price table, or of every
+/// shipped table while the document names none it can resolve.
+QStringList instance_types(const std::optional<pricing::PriceTable>& table) {
   QStringList types;
-  const Json* table = document.value_at("/pricing/table");
+  if (table) {
+    for (const auto& type : table->instance_types()) types << QString::fromStdString(type);
+    return types;
+  }
   for (const auto& shipped : pricing::shipped_price_tables()) {
-    if (table && table->is_string() && table->get<std::string>() != shipped.name) continue;
     for (const auto& type : shipped.instance_types()) types << QString::fromStdString(type);
   }
   return types;
@@ -31,8 +33,7 @@ FleetModel::FleetModel(ScenarioDocument* document, QObject* parent) : JsonTableM
                 .with_choices(gpu_choices())
                 .with_tooltip(tr("GPU catalog id (slicewise gpus); leave empty when giving an instance type")),
             [this](int row) { return row < static_cast<int>(gpus_.size()) ? gpus_[static_cast<std::size_t>(row)] : QString(); });
-  add_field(FieldSpec(tr("Instance type"), "/instance_type", FieldType::choice)
-                .with_choices(instance_types(*document))
+  add_field(FieldSpec(tr("Instance type"), "/instance_type", FieldType::choice)  // choices: document_checked()
                 .with_tooltip(tr("A priced instance (slicewise prices); its GPUs come from the price table")));
   add_field(FieldSpec(tr("Count"), "/count", FieldType::integer)
                 .with_tooltip(tr("GPUs (by GPU) or instances (by instance type) the strategies may use")),
@@ -47,13 +48,14 @@ void FleetModel::document_checked() {
   gpus_.clear();
   prices_.clear();
   const auto& parsed = document()->scenario();
-  if (!parsed) return;
   std::optional<pricing::PriceTable> table;
   try {
-    table = scenario::resolve_price_table(*parsed, scenario::Catalogs::shipped());
+    if (parsed) table = scenario::resolve_price_table(*parsed, scenario::Catalogs::shipped());
   } catch (const std::exception&) {
     // The document check reports why the table cannot be used; the prices stay empty.
   }
+  set_choices(kInstanceType, instance_types(table));
+  if (!parsed) return;
   for (const scenario::FleetEntry& entry : parsed->fleet) {
     const std::string gpu = scenario::fleet_gpu_id(entry, *parsed, scenario::Catalogs::shipped());
     gpus_.push_back(QString::fromStdString(gpu));

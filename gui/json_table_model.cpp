@@ -36,6 +36,10 @@ void JsonTableModel::add_field(FieldSpec field, std::function<QString(int)> fall
   add_column(std::move(column));
 }
 
+void JsonTableModel::set_choices(int column, QStringList choices) {
+  columns_.at(static_cast<std::size_t>(column)).field.choices = std::move(choices);
+}
+
 void JsonTableModel::add_derived(QString label, std::function<QString(int)> text, std::function<QString(int)> tooltip) {
   Column column;
   column.field.label = std::move(label);

@@ -59,12 +59,14 @@ class JsonTableModel : public QAbstractTableModel {
   /// Called first by refresh_rows(): a subclass recomputes what it derives from the document once
   /// per check here, not once per cell paint.
   virtual void document_checked() {}
+  /// Replaces the allowed values of choice column `column` (they may follow the document, as the
+  /// fleet's instance types follow its price table). The cells refresh after document_checked().
+  void set_choices(int column, QStringList choices);
   /// Re-reads the row count (a reset when it changed) and refreshes every cell. Runs after every
   /// document check (the document checks after every change, so one slot serves both).
   void refresh_rows();
 
  private:
-
   ScenarioDocument* document_;
   std::string array_pointer_;
   std::vector<Column> columns_;

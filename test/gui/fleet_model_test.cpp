@@ -2,6 +2,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUndoStack>
 
 #include "gui/fleet_model.hpp"
 #include "gui_test.hpp"
@@ -62,6 +63,22 @@ class FleetModelTest : public QObject {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     document.set_document(document_of(two_tenant_scenario()));
     QCOMPARE(model.data(model.index(row, column)).toString(), expected);
+  }
+
+  void instanceTypeChoicesFollowThePriceTable() {
+    ScenarioDocument document;
+    FleetModel model(&document);
+    document.set_document(document_of(two_tenant_scenario()));  // pricing: aws
+    const auto choices = [&] {
+      return model.data(model.index(0, FleetModel::kInstanceType), JsonTableModel::kChoicesRole).toStringList();
+    };
+    QVERIFY(choices().contains(QStringLiteral("g6e.2xlarge")));
+    QVERIFY(!choices().contains(QStringLiteral("Standard_NC24ads_A100_v4")));
+    document.set_value("/pricing/table", Json("azure"), QStringLiteral("table"));
+    QVERIFY(choices().contains(QStringLiteral("Standard_NC24ads_A100_v4")));
+    QVERIFY(!choices().contains(QStringLiteral("g6e.2xlarge")));
+    document.undo_stack()->undo();
+    QVERIFY(choices().contains(QStringLiteral("g6e.2xlarge")));
   }
 };
 
