@@ -41,11 +41,24 @@ bool takes_multiplier(const ScenarioDocument& document, std::size_t t) {
 
 RunPanel::RunPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), runner_(new SimulationRunner(this)) {
-  auto* panel = this;
-  auto* layout = new QVBoxLayout(panel);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(create_what_if_group());
+  layout->addLayout(create_run_row());
+  run_status_ = new QLabel(tr("Not run yet."), this);
+  run_status_->setObjectName(QStringLiteral("runStatus"));
+  run_status_->setWordWrap(true);
+  run_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(run_status_);
+  results_ = new ResultsPanel(this);
+  results_->setObjectName(QStringLiteral("resultsPanel"));
+  layout->addWidget(results_, 1);
+  connect_signals();
+  refresh();
+}
 
-  auto* what_if = new QGroupBox(tr("What if..."), panel);
+QWidget* RunPanel::create_what_if_group() {
+  auto* what_if = new QGroupBox(tr("What if..."), this);
   auto* form = new QFormLayout(what_if);
   what_if_load_ = new QDoubleSpinBox(what_if);
   what_if_load_->setObjectName(QStringLiteral("whatIfLoad"));
@@ -73,37 +86,32 @@ RunPanel::RunPanel(ScenarioDocument* document, QWidget* parent)
   for (const auto& [name, option] : pricing::purchase_option_table()) what_if_price_->addItem(QString::fromStdString(name));
   what_if_price_->setToolTip(tr("Re-prices the current run without simulating again"));
   form->addRow(tr("Pricing option"), what_if_price_);
-  auto* apply = new QPushButton(tr("Apply and re-run"), what_if);
-  apply->setObjectName(QStringLiteral("applyWhatIf"));
-  form->addRow(apply);
-  layout->addWidget(what_if);
+  apply_button_ = new QPushButton(tr("Apply and re-run"), what_if);
+  apply_button_->setObjectName(QStringLiteral("applyWhatIf"));
+  form->addRow(apply_button_);
+  return what_if;
+}
 
+QLayout* RunPanel::create_run_row() {
   auto* run_row = new QHBoxLayout;
-  run_button_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), panel);
+  run_button_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), this);
   run_button_->setObjectName(QStringLiteral("runButton"));
-  cancel_button_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), panel);
+  cancel_button_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), this);
   cancel_button_->setObjectName(QStringLiteral("cancelButton"));
-  progress_ = new QProgressBar(panel);
+  progress_ = new QProgressBar(this);
   progress_->setObjectName(QStringLiteral("runProgress"));
   progress_->setRange(0, 1000);
   progress_->setTextVisible(false);
   run_row->addWidget(run_button_);
   run_row->addWidget(cancel_button_);
   run_row->addWidget(progress_, 1);
-  layout->addLayout(run_row);
-  run_status_ = new QLabel(tr("Not run yet."), panel);
-  run_status_->setObjectName(QStringLiteral("runStatus"));
-  run_status_->setWordWrap(true);
-  run_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  layout->addWidget(run_status_);
+  return run_row;
+}
 
-  results_ = new ResultsPanel(panel);
-  results_->setObjectName(QStringLiteral("resultsPanel"));
-  layout->addWidget(results_, 1);
-
+void RunPanel::connect_signals() {
   connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
   connect(cancel_button_, &QPushButton::clicked, this, &RunPanel::cancel_run);
-  connect(apply, &QPushButton::clicked, this, &RunPanel::apply_what_if);
+  connect(apply_button_, &QPushButton::clicked, this, &RunPanel::apply_what_if);
   connect(what_if_tenant_, &QComboBox::currentIndexChanged, this, [this] {
     if (!refreshing_) refresh();
   });
@@ -127,7 +135,6 @@ RunPanel::RunPanel(ScenarioDocument* document, QWidget* parent)
     emit statusMessage(tr("Run cancelled"));
     emit runStopped(QString());
   });
-  refresh();
 }
 
 RunPanel::~RunPanel() = default;

@@ -13,6 +13,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QProgressBar;
 class QPushButton;
 
@@ -54,6 +55,9 @@ class RunPanel : public QWidget {
   void stateChanged();
 
  private:
+  QWidget* create_what_if_group();
+  QLayout* create_run_row();
+  void connect_signals();
   void refresh();
   void apply_what_if();
   void reprice();
@@ -66,6 +70,7 @@ class RunPanel : public QWidget {
   ResultsPanel* results_ = nullptr;
   QPushButton* run_button_ = nullptr;
   QPushButton* cancel_button_ = nullptr;
+  QPushButton* apply_button_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* run_status_ = nullptr;
   QDoubleSpinBox* what_if_load_ = nullptr;
