@@ -54,6 +54,15 @@ void require_usable(const FitReport& fit, const std::string& what) {
   }
 }
 
+/// A fitted constant outside constant_range() would give a profile that does not load.
+void require_in_range(const std::string& name, const FitReport& fit, const std::string& what) {
+  const double value = fit.params[0].value;
+  if (const auto problem = constant_range(name).violation(value); !problem.empty()) {
+    throw CalibrationError("cannot calibrate " + what + ": the best fit is " + format_number(value) + ", but it " +
+                           problem + "; the measurements are not what the model can explain (check them)");
+  }
+}
+
 /// The value of a sharing constant in `profile` (its uncalibrated default when absent).
 double value_in(const CalibrationProfile& profile, SharingConstant constant) {
   if (const auto* c = profile.find(to_string(constant))) return c->value;
@@ -111,6 +120,7 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
   const models::SharingParams base = base_params(out.profile);
   const FitReport fit = fit_sharing_constant(points, constant, base);
   require_usable(fit, to_string(constant));
+  require_in_range(to_string(constant), fit, to_string(constant));
   std::vector<const Measurement*> used;
   std::set<std::string> gpus;
   for (const auto& p : points) {
@@ -136,6 +146,7 @@ void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& optio
     const auto points = mig_points(rows, gpu, gpus, mig);
     const FitReport fit = fit_mig_scaling(points);
     require_usable(fit, "roofline_sharpness on " + gpu);
+    require_in_range("roofline_sharpness", fit, "roofline_sharpness on " + gpu);
     std::vector<const Measurement*> used;
     for (const auto& p : points) used.push_back(p.row);
     CalibratedConstant c = constant_from("roofline_sharpness", gpu, fit, used);

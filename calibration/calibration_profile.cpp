@@ -2,13 +2,16 @@
 #include "calibration/calibration_profile.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
+#include "calibration/measurement.hpp"
 
 namespace slicewise::calibration {
 
@@ -16,17 +19,32 @@ namespace {
 
 constexpr const char* kDefaultsSource = "uncalibrated default (docs/model.md §3)";
 
-CalibratedConstant read_constant(JsonReader& r) {
+/// Largest count a profile may give (num_points, num_predicted): keeps them inside an int.
+constexpr double kMaxCount = 1e9;
+
+/// A date YYYY-MM-DD, when the key is present.
+void check_date(JsonReader& r, std::string_view key, const std::string& value) {
+  if (!value.empty() && !is_iso_date(value)) r.error(key, "expected a date YYYY-MM-DD (got \"" + value + "\")");
+}
+
+CalibratedConstant read_constant(JsonReader& r, const models::GpuCatalog& gpus) {
   CalibratedConstant c;
   c.name = r.required_string("name");
-  if (!c.name.empty() && std::find(constant_names().begin(), constant_names().end(), c.name) == constant_names().end()) {
-    r.error("name", unknown_choice(c.name, constant_names()));
-  }
+  const bool known = std::find(constant_names().begin(), constant_names().end(), c.name) != constant_names().end();
+  if (!c.name.empty() && !known) r.error("name", unknown_choice(c.name, constant_names()));
   c.gpu = r.optional_string("gpu", "*");
-  c.value = r.required_number("value", NumberRange::positive());
+  if (c.gpu != "*") {
+    if (const auto* gpu = gpus.find(c.gpu)) {
+      c.gpu = gpu->id;  // an alias names the catalog id the simulator looks up
+    } else {
+      r.error("gpu", "unknown GPU \"" + c.gpu + "\"; expected \"*\" (every GPU) or a catalog id (`slicewise gpus`)" +
+                         did_you_mean_suffix(c.gpu, gpus.ids()));
+    }
+  }
+  c.value = r.required_number("value", known ? constant_range(c.name) : NumberRange::positive());
   c.std_error = r.optional_number("std_error", 0.0, NumberRange::non_negative());
   c.fitted = r.optional_bool("fitted", false);
-  c.num_points = static_cast<int>(r.optional_integer("num_points", 0, NumberRange::non_negative()));
+  c.num_points = static_cast<int>(r.optional_integer("num_points", 0, NumberRange::between(0, kMaxCount)));
   c.rmse = r.optional_number("rmse", 0.0, NumberRange::non_negative());
   c.mape = r.optional_number("mape", 0.0, NumberRange::non_negative());
   c.r2 = r.optional_number("r2", 0.0);
@@ -37,7 +55,7 @@ CalibratedConstant read_constant(JsonReader& r) {
       if (s.is_string()) {
         c.sources.push_back(s.get<std::string>());
       } else {
-        r.error("sources", "entry " + std::to_string(i) + " must be a string");
+        r.error("sources", "entry " + std::to_string(i) + " must be a string (got " + describe_json(s) + ")");
       }
     }
   }
@@ -51,7 +69,7 @@ CrossValidation read_validation(JsonReader& r) {
   v.constant = r.required_string("constant");
   v.gpu = r.optional_string("gpu", "*");
   v.protocol = r.optional_string("protocol", "");
-  v.num_predicted = static_cast<int>(r.required_integer("num_predicted", NumberRange::non_negative()));
+  v.num_predicted = static_cast<int>(r.required_integer("num_predicted", NumberRange::between(0, kMaxCount)));
   v.mape = r.required_number("mape", NumberRange::non_negative());
   v.mape_uncalibrated = r.optional_number("mape_uncalibrated", 0.0, NumberRange::non_negative());
   v.mape_naive = r.optional_number("mape_naive", 0.0, NumberRange::non_negative());
@@ -74,6 +92,11 @@ const std::vector<std::string>& constant_names() {
   static const std::vector<std::string> names = {"time_slicing_efficiency", "mps_efficiency", "hami_launch_overhead_frac",
                                                  "roofline_sharpness"};
   return names;
+}
+
+NumberRange constant_range(const std::string& name) {
+  if (name == "roofline_sharpness") return NumberRange::at_least(1.0);
+  return NumberRange::positive_fraction();  // the two efficiencies and hami_launch_overhead_frac
 }
 
 const CalibratedConstant* CalibrationProfile::find(const std::string& name, const std::string& gpu) const {
@@ -140,22 +163,38 @@ nlohmann::ordered_json CalibrationProfile::to_json() const {
   return out;
 }
 
-CalibrationProfile CalibrationProfile::from_json(const nlohmann::json& json, const std::string& file) {
+CalibrationProfile CalibrationProfile::from_json(const nlohmann::json& json, const std::string& file,
+                                                 const models::GpuCatalog& gpus) {
   Diagnostics diagnostics;
   JsonReader r(json, "", diagnostics, file);
   CalibrationProfile p;
   p.id = r.required_string("id");
+  if (r.valid() && r.has("id") && json.at("id").is_string() && p.id.empty()) r.error("id", "must not be empty");
   p.description = r.optional_string("description", "");
   p.created = r.optional_string("created", "");
+  check_date(r, "created", p.created);
   if (const auto* files = r.optional_array("data_files")) {
-    for (const auto& f : *files) {
-      if (f.is_string()) p.data_files.push_back(f.get<std::string>());
+    for (std::size_t i = 0; i < files->size(); ++i) {
+      const auto& f = (*files)[i];
+      if (f.is_string()) {
+        p.data_files.push_back(f.get<std::string>());
+      } else {
+        r.error("data_files", "entry " + std::to_string(i) + " must be a string (got " + describe_json(f) + ")");
+      }
     }
   }
   if (const auto* constants = r.required_array("constants")) {
+    std::map<std::pair<std::string, std::string>, std::size_t> first;  // (name, gpu) -> index
     for (std::size_t i = 0; i < constants->size(); ++i) {
       JsonReader entry((*constants)[i], r.pointer("constants") + "/" + std::to_string(i), diagnostics, file);
-      p.constants.push_back(read_constant(entry));
+      p.constants.push_back(read_constant(entry, gpus));
+      const auto& c = p.constants.back();
+      if (!entry.valid() || c.name.empty()) continue;
+      const auto [at, inserted] = first.try_emplace({c.name, c.gpu}, i);
+      if (!inserted) {
+        entry.error_here("a second " + c.name + " for gpu \"" + c.gpu + "\" (the first is /constants/" +
+                         std::to_string(at->second) + "); each constant may appear once per GPU");
+      }
     }
   }
   if (const auto* validation = r.optional_array("validation")) {
@@ -169,8 +208,8 @@ CalibrationProfile CalibrationProfile::from_json(const nlohmann::json& json, con
   return p;
 }
 
-CalibrationProfile CalibrationProfile::load(const std::filesystem::path& path) {
-  return from_json(read_json_file(path), path.string());
+CalibrationProfile CalibrationProfile::load(const std::filesystem::path& path, const models::GpuCatalog& gpus) {
+  return from_json(read_json_file(path), path.string(), gpus);
 }
 
 const CalibrationProfile& CalibrationProfile::shipped() {

@@ -10,10 +10,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.hpp"
+#include "models/gpu_catalog.hpp"
+
 namespace slicewise::calibration {
 
 /// Names of the constants a profile may carry, in documentation order.
 const std::vector<std::string>& constant_names();
+/// The values a constant may take: the two efficiencies and hami_launch_overhead_frac in (0, 1]
+/// (an efficiency above 1 would be a negative switch cost); roofline_sharpness >= 1 (below 1 a
+/// slice would run slower than its SM and bandwidth demands added up).
+NumberRange constant_range(const std::string& name);
 
 /// One constant: for every GPU ("*") or for one GPU id.
 struct CalibratedConstant {
@@ -60,10 +67,13 @@ struct CalibrationProfile {
   std::vector<std::string> sources() const;
 
   nlohmann::ordered_json to_json() const;
-  /// Strict: unknown keys, unknown constant names, bad numbers get `file: /pointer: message`
-  /// (ConfigError, every problem at once).
-  static CalibrationProfile from_json(const nlohmann::json& json, const std::string& file);
-  static CalibrationProfile load(const std::filesystem::path& path);
+  /// Strict: unknown keys, unknown constant names, values outside constant_range(), a GPU that is
+  /// neither "*" nor in `gpus` (an alias becomes its id), a constant given twice for one GPU get
+  /// `file: /pointer: message` (ConfigError, every problem at once).
+  static CalibrationProfile from_json(const nlohmann::json& json, const std::string& file,
+                                      const models::GpuCatalog& gpus = models::GpuCatalog::shipped());
+  static CalibrationProfile load(const std::filesystem::path& path,
+                                 const models::GpuCatalog& gpus = models::GpuCatalog::shipped());
   /// data/calibration/default.json.
   static const CalibrationProfile& shipped();
   bool operator==(const CalibrationProfile&) const = default;

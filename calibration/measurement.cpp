@@ -76,7 +76,9 @@ bool is_name(std::string_view text) {
   return true;
 }
 
-bool is_valid_date(std::string_view text) {
+}  // namespace
+
+bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
   for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
     if (text[i] < '0' || text[i] > '9') return false;
@@ -91,6 +93,8 @@ bool is_valid_date(std::string_view text) {
                                         std::chrono::day{static_cast<unsigned>(number(8, 2))}};
   return ymd.ok();
 }
+
+namespace {
 
 template <typename T>
 T choose(std::string_view text, const std::vector<std::pair<std::string, T>>& table, const std::string& file,
@@ -172,7 +176,9 @@ class Loader {
     while (reader_.next(line)) {
       if (skip(line)) continue;
       split(line);
-      header_ = traces::CsvHeader(std::vector<std::string>(fields_.begin(), fields_.end()));
+      std::vector<std::string> names;
+      for (auto f : fields_) names.emplace_back(traces::trim(f));
+      header_ = traces::CsvHeader(std::move(names));
       break;
     }
     if (header_.size() == 0) fail(reader_.path(), 0, "", "no header row: the file is empty");
@@ -192,6 +198,7 @@ class Loader {
       } else {
         out.push_back(read_row());
       }
+      check_not_repeated();
     }
     if (out.empty()) fail(reader_.path(), 0, "", "no measurements after the header");
     return out;
@@ -203,19 +210,52 @@ class Loader {
     return text.empty() || text.front() == '#';
   }
 
+  /// A row equal to an earlier one in every field is the same measurement listed twice: counted
+  /// twice, it would make a fit look more certain than the data is.
+  void check_not_repeated() {
+    std::vector<std::string> key;
+    for (auto f : fields_) key.emplace_back(traces::trim(f));
+    const auto [it, inserted] = seen_.try_emplace(std::move(key), reader_.line_number());
+    if (!inserted) {
+      fail(reader_.path(), reader_.line_number(), "",
+           "repeats line " + std::to_string(it->second) +
+               " (every field the same); list a measurement once, or tell repeated runs apart by their run column");
+    }
+  }
+
   void split(std::string_view line) {
     if (!traces::split_csv(line, fields_, scratch_)) {
       fail(reader_.path(), reader_.line_number(), "", "a quoted field is not closed");
     }
   }
 
+  /// Finds the layout's columns; a column given twice or not of the layout is an error (a typo
+  /// such as "runs" must not drop the co-run ids silently).
   void locate_columns(bool miso) {
     const std::vector<std::string> names =
         miso ? std::vector<std::string>{"gpu", "mig_profile", "workload", "batch_size", "step_time_median_s",
                                         "step_time_p90_s"}
              : std::vector<std::string>{"gpu",    "strategy", "mig_profile", "n_contexts", "workload", "workload_params",
                                         "metric", "value",    "unit",        "source",     "date"};
-    for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), reader_.line_number());
+    std::vector<std::string> allowed = names;
+    allowed.emplace_back(miso ? "num_steps" : "run");
+    const long line = reader_.line_number();
+    const auto& header = header_.names();
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (header[i] == header[j]) {
+          fail(reader_.path(), line, "",
+               "column \"" + header[i] + "\" appears twice (columns " + std::to_string(j + 1) + " and " +
+                   std::to_string(i + 1) + "); each column may appear once");
+        }
+      }
+      if (std::find(allowed.begin(), allowed.end(), header[i]) == allowed.end()) {
+        fail(reader_.path(), line, "",
+             "unknown column \"" + header[i] + "\"; allowed: " + join(allowed, ", ") +
+                 did_you_mean_suffix(header[i], allowed));
+      }
+    }
+    for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), line);
     columns_["run"] = header_.find("run");
   }
 
@@ -256,8 +296,11 @@ class Loader {
     Measurement m = start_row();
     m.strategy = choose(field("strategy"), models::strategy_kind_table(), file, line, "strategy");
     m.mig_profile = std::string(field("mig_profile"));
-    const std::int64_t contexts = traces::parse_count(field("n_contexts"), "n_contexts", at);
-    if (contexts < 1 || contexts > 1024) fail(file, line, "n_contexts", "must be an integer in [1, 1024]");
+    const std::string_view contexts_text = field("n_contexts");
+    const double contexts = traces::parse_number(contexts_text, "n_contexts", at);
+    if (contexts < 1 || contexts > 1024 || contexts != std::floor(contexts)) {
+      fail(file, line, "n_contexts", "must be an integer in [1, 1024], got " + std::string(contexts_text));
+    }
     m.n_contexts = static_cast<int>(contexts);
     m.workload = required_text("workload");
     if (!is_name(m.workload)) {
@@ -270,9 +313,14 @@ class Loader {
     const auto units = units_of(m.metric);
     const double factor = choose(field("unit"), units, file, line, "unit");
     m.value = value * factor;
+    if (!std::isfinite(m.value) || !(m.value > 0.0)) {
+      fail(file, line, "value",
+           std::string(field("value")) + " " + std::string(field("unit")) + " is out of range once converted to " +
+               units.front().first + " (finite and > 0)");
+    }
     m.source = required_text("source");
     m.date = required_text("date");
-    if (!is_valid_date(m.date)) fail(file, line, "date", "expected a date YYYY-MM-DD, got \"" + m.date + "\"");
+    if (!is_iso_date(m.date)) fail(file, line, "date", "expected a date YYYY-MM-DD, got \"" + m.date + "\"");
     m.run = std::string(field("run"));
     if (!m.run.empty() && !is_name(m.run)) {
       fail(file, line, "run", "\"" + m.run + "\" is not a name (letters, digits, _ - . only)");
@@ -290,7 +338,7 @@ class Loader {
     m.mig_profile = required_text("mig_profile");
     m.workload = required_text("workload");
     const std::int64_t batch = traces::parse_count(field("batch_size"), "batch_size", at);
-    if (batch < 1) fail(file, line, "batch_size", "must be >= 1");
+    if (batch < 1) fail(file, line, "batch_size", "must be an integer >= 1, got " + std::string(field("batch_size")));
     m.params["batch_size"] = static_cast<double>(batch);
     m.source = "MISO artifact (SoCC '22), boringlee24/socc22-miso@39b1ee6";
     m.date = "2022-11-07";
@@ -299,7 +347,7 @@ class Loader {
                                          std::pair{"step_time_p90_s", Metric::time_p90}}) {
       m.metric = metric;
       m.value = traces::parse_number(field(column), column, at);
-      if (!(m.value > 0.0)) fail(file, line, column, "must be > 0");
+      if (!(m.value > 0.0)) fail(file, line, column, "must be > 0, got " + std::string(field(column)));
       out.push_back(m);
     }
   }
@@ -311,6 +359,7 @@ class Loader {
   std::map<std::string, int> columns_;
   std::vector<std::string_view> fields_;
   std::string scratch_;
+  std::map<std::vector<std::string>, long> seen_;  // fields of each row read -> its line
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
@@ -45,6 +46,9 @@ struct Measurement {
 /// TraceError `file:line: column: problem`.
 std::vector<Measurement> load_measurements(const std::string& path, const models::GpuCatalog& gpus,
                                            const models::MigCatalog& mig);
+
+/// True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one).
+bool is_iso_date(std::string_view text);
 
 /// The workload parameter keys the format allows, in documentation order.
 const std::vector<std::string>& workload_param_keys();

@@ -18,7 +18,19 @@ namespace {
 
 using report::Align;
 
-std::vector<calibration::Measurement> load_all(const std::vector<std::string>& files) {
+/// Every file's measurements, in order; a file given twice is refused (its rows would count twice
+/// and shrink the standard errors).
+std::vector<calibration::Measurement> load_all(const char* command, const std::vector<std::string>& files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (files[i] == files[j] || std::filesystem::equivalent(files[i], files[j], ec)) {
+        throw ConfigError(command, files[i],
+                          "given twice (as argument " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
+                              "); each measurement file may be given once");
+      }
+    }
+  }
   std::vector<calibration::Measurement> rows;
   for (const auto& file : files) {
     auto part = calibration::load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
@@ -33,6 +45,30 @@ std::string today_utc() {
   std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(day.year()), static_cast<unsigned>(day.month()),
                 static_cast<unsigned>(day.day()));
   return text;
+}
+
+/// Refuses a profile --out that is one of the measurement files, a folder, or in a missing folder,
+/// before anything is fitted.
+void check_out(const std::string& out, const std::vector<std::string>& files) {
+  constexpr const char* kCommand = "slicewise calibrate";
+  std::error_code ec;
+  for (const auto& file : files) {
+    if (std::filesystem::equivalent(out, file, ec)) {
+      throw ConfigError(kCommand, "--out", out + " is a measurement file being read; write the profile to another file");
+    }
+  }
+  const std::filesystem::path path(out);
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(kCommand, "--out", out + " is a directory; expected a file to write the profile to");
+  }
+  if (path.has_parent_path() && !std::filesystem::is_directory(path.parent_path(), ec)) {
+    throw ConfigError(kCommand, "--out", "no folder " + path.parent_path().string() + " to write " + out + " in");
+  }
+}
+
+/// "the 1 measurement", "the 4 measurements".
+std::string measurements(std::size_t n) {
+  return "the " + std::to_string(n) + (n == 1 ? " measurement" : " measurements");
 }
 
 std::string pct(double frac) { return report::format_fixed(100.0 * frac, 1); }
@@ -50,13 +86,20 @@ CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options) {
   sub->add_option("data", options.files, "Measurement files (docs/measurement-format.md)")->required();
   sub->add_option("--out", options.out, "Profile JSON to write")->required();
   sub->add_option("--id", options.id, "Profile id (default calibrated-<date>)");
-  sub->add_option("--date", options.created, "Date written into the profile, YYYY-MM-DD (default today, UTC)");
+  sub->add_option("--date", options.created, "Date written into the profile, YYYY-MM-DD (default today, UTC)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return calibration::is_iso_date(text) ? std::string()
+                                                  : "expected a date YYYY-MM-DD (got \"" + text + "\")";
+          },
+          "YYYY-MM-DD"));
   sub->add_flag("--cv", options.cross_validate, "Leave-one-workload-out cross-validation of every fitted constant");
   return sub;
 }
 
 int run_calibrate(const CalibrateOptions& options, Io io) {
-  const auto rows = load_all(options.files);
+  check_out(options.out, options.files);
+  const auto rows = load_all("slicewise calibrate", options.files);
   calibration::CalibrateOptions fit_options;
   fit_options.id = options.id;
   fit_options.created = options.created.empty() ? today_utc() : options.created;
@@ -65,6 +108,14 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
   for (const auto& file : options.files) names.push_back(std::filesystem::path(file).filename().string());
   const auto outcome =
       calibration::calibrate(rows, names, fit_options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  if (outcome.fits.empty()) {
+    for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
+    throw CalibrationError(
+        "slicewise calibrate: nothing to fit: no constant can be fitted from " + measurements(rows.size()) +
+        "; a profile needs dedicated baselines plus time_slicing, mps or hami rows "
+        "of the same workload, or mig rows of one context on at least 3 profiles per workload "
+        "(docs/calibration.md); no profile written");
+  }
 
   report::TextTable table({{"constant"}, {"gpu"}, {"value", Align::right}, {"± std err", Align::right},
                            {"points", Align::right}, {"MAPE %", Align::right}, {"R²", Align::right}, {"source"}});
@@ -101,11 +152,17 @@ CLI::App* setup_validate_model(CLI::App& app, ValidateModelOptions& options) {
 }
 
 int run_validate_model(const ValidateModelOptions& options, Io io) {
-  const auto rows = load_all(options.files);
+  const auto rows = load_all("slicewise validate-model", options.files);
   const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
                                                    : calibration::CalibrationProfile::load(options.calibration);
   const auto result =
       calibration::validate_model(rows, profile, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  if (result.num_predicted == 0) {
+    for (const auto& note : result.notes) io.err << "note: " << note << "\n";
+    throw CalibrationError("slicewise validate-model: nothing to predict in " + measurements(rows.size()) +
+                           ": no time_slicing, mps or hami row with its dedicated baseline, and no "
+                           "workload with mig rows on at least 3 profiles (docs/calibration.md)");
+  }
   report::TextTable table({{"row"}, {"gpu"}, {"strategy"}, {"n", Align::right}, {"workload"}, {"metric"},
                            {"measured", Align::right}, {"predicted", Align::right}, {"error %", Align::right}});
   for (const auto& v : result.rows) {
@@ -120,7 +177,7 @@ int run_validate_model(const ValidateModelOptions& options, Io io) {
   io.out << "\n" << result.num_predicted << " rows predicted, MAPE " << pct(result.mape) << " %\n";
   io.out.flush();
   for (const auto& note : result.notes) io.err << "note: " << note << "\n";
-  return result.num_predicted > 0 ? 0 : 1;
+  return 0;
 }
 
 }  // namespace slicewise::cli

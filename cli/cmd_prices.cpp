@@ -1,4 +1,6 @@
 // `slicewise prices [--gpu X] [--cloud Y] [--region R]`: the shipped instance price tables.
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -41,6 +43,22 @@ int run_prices(const PricesOptions& options, Io io) {
     for (const auto& table : tables) names.push_back(table.name);
     throw ConfigError("slicewise prices", "--cloud", unknown_choice(options.cloud, names));
   }
+  if (!options.region.empty()) {
+    std::vector<std::string> regions;  // of the tables --cloud leaves, sorted
+    for (const auto& price_table : tables) {
+      if (!options.cloud.empty() && price_table.name != options.cloud) continue;
+      for (const auto& region : price_table.regions()) {
+        if (std::find(regions.begin(), regions.end(), region) == regions.end()) regions.push_back(region);
+      }
+    }
+    std::sort(regions.begin(), regions.end());
+    if (std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
+      throw ConfigError("slicewise prices", "--region",
+                        "no region \"" + options.region + "\" in " +
+                            (options.cloud.empty() ? std::string("the shipped tables") : "table " + options.cloud) +
+                            "; expected " + join(regions, "|") + did_you_mean_suffix(options.region, regions));
+    }
+  }
 
   using report::Align;
   report::TextTable table({{"cloud"}, {"instance"}, {"region"}, {"GPU"}, {"GPUs", Align::right},
@@ -68,13 +86,18 @@ int run_prices(const PricesOptions& options, Io io) {
       rows.push_back(item);
     }
   }
+  if (table.num_rows() == 0) {
+    // Each filter matches on its own (checked above); together they match nothing.
+    std::vector<std::string> filters;
+    if (!options.gpu.empty()) filters.push_back("--gpu " + options.gpu);
+    if (!options.cloud.empty()) filters.push_back("--cloud " + options.cloud);
+    if (!options.region.empty()) filters.push_back("--region " + options.region);
+    throw ConfigError("slicewise prices", "",
+                      "no instance matches " + join(filters, " ") + " together; drop a filter to see what there is");
+  }
   if (options.json) {
     io.out << rows.dump(2) << "\n";
     return 0;
-  }
-  if (table.num_rows() == 0) {
-    io.err << "no instance matches the filters\n";
-    return 1;
   }
   io.out << table.to_text();
   return 0;

@@ -1,5 +1,7 @@
 // `slicewise prices import FILE... --format aws-offer|azure-retail --out table.json`: turn the
 // providers' own price feeds into a slicewise price table.
+#include <filesystem>
+
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
@@ -10,6 +12,38 @@
 #include "pricing/price_import.hpp"
 
 namespace slicewise::cli {
+
+namespace {
+
+/// Refuses a provider file given twice (its rows would be counted twice) and an --out that is an
+/// input, a folder, or in a missing folder, before anything is read.
+void check_files(const PricesOptions& options) {
+  constexpr const char* kCommand = "slicewise prices import";
+  const auto& inputs = options.import_files;
+  std::error_code ec;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (inputs[i] == inputs[j] || std::filesystem::equivalent(inputs[i], inputs[j], ec)) {
+        throw ConfigError(kCommand, inputs[i],
+                          "given twice (as argument " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
+                              "); each provider file may be given once");
+      }
+    }
+    if (std::filesystem::equivalent(options.import_out, inputs[i], ec)) {
+      throw ConfigError(kCommand, "--out",
+                        options.import_out + " is a provider file being read; write the table to another file");
+    }
+  }
+  const std::filesystem::path out(options.import_out);
+  if (std::filesystem::is_directory(out, ec)) {
+    throw ConfigError(kCommand, "--out", options.import_out + " is a directory; expected a file to write the table to");
+  }
+  if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
+    throw ConfigError(kCommand, "--out", "no folder " + out.parent_path().string() + " to write " + options.import_out + " in");
+  }
+}
+
+}  // namespace
 
 void setup_prices_import(CLI::App& prices, PricesOptions& options) {
   auto* sub = prices.add_subcommand("import", "Import an AWS Price List offer file or Azure Retail Prices pages");
@@ -27,6 +61,7 @@ int run_prices_import(const PricesOptions& options, Io io) {
                                                             : pricing::ImportFormat::azure_retail;
   const std::string name = !options.import_name.empty() ? options.import_name
                            : format == pricing::ImportFormat::aws_offer ? "aws" : "azure";
+  check_files(options);
   std::vector<std::filesystem::path> files(options.import_files.begin(), options.import_files.end());
   const auto& gpus = models::GpuCatalog::shipped();
   const auto result = pricing::import_prices(files, format, name, [&gpus](const std::string& type) {

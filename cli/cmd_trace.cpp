@@ -1,8 +1,10 @@
 // `slicewise trace inspect FILE` and `slicewise trace convert FILE --to native`: look at a trace
 // before replaying it, and turn any supported format into slicewise's native CSV. `trace fleet`
 // (a node list -> a scenario fleet) lives in cmd_trace_fleet.cpp.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -59,7 +61,12 @@ void print_summary(const traces::TraceSummary& s, const std::string& split_colum
     if (span > 0.0) out << "mean arrival rate:    " << fixed(static_cast<double>(timed) / span, 3) << " per s\n";
   }
   if (s.num_without_time > 0) out << "rows without a time:  " << s.num_without_time << " (not replayed)\n";
-  if (s.num_out_of_order > 0) out << "rows out of order:    " << s.num_out_of_order << " (sorted before replay)\n";
+  if (s.num_out_of_order > 0 && s.must_be_sorted) {
+    out << "rows out of order:    " << s.num_out_of_order << " (first at line " << s.first_out_of_order_line
+        << "; this format must be in arrival order: replay and convert stop there)\n";
+  } else if (s.num_out_of_order > 0) {
+    out << "rows out of order:    " << s.num_out_of_order << " (sorted before replay)\n";
+  }
   if (s.prompt_tokens.count() > 0) {
     out << "prompt tokens:        " << percentiles(s.prompt_tokens) << "\n";
     out << "output tokens:        " << percentiles(s.output_tokens) << "\n";
@@ -87,6 +94,20 @@ void print_summary(const traces::TraceSummary& s, const std::string& split_colum
   if (!s.bad_rows.empty()) {
     out << "first bad rows:\n";
     for (const auto& m : s.bad_rows) out << "  " << m << "\n";
+  }
+}
+
+/// Refuses an --out that names the trace itself or a folder, before anything is read.
+void check_out(const TraceOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(options.out, options.file, ec)) {
+    throw ConfigError("slicewise trace convert", "--out",
+                      options.out + " is the trace being converted; write the conversion to another file");
+  }
+  if (std::filesystem::is_directory(options.out, ec)) throw TraceError(options.out, 0, "", "cannot write: is a directory");
+  const std::filesystem::path out(options.out);
+  if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
+    throw TraceError(options.out, 0, "", "cannot write: no folder " + out.parent_path().string());
   }
 }
 
@@ -118,6 +139,7 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
 
 int run_trace(const TraceOptions& options, Io io) {
   if (options.action == "fleet") return run_trace_fleet(options, io);
+  if (options.action == "convert" && !options.out.empty()) check_out(options);
   auto reader = open_for(options);
   if (options.action == "inspect") {
     const auto summary = traces::summarize(*reader);
@@ -132,19 +154,25 @@ int run_trace(const TraceOptions& options, Io io) {
     // previous file as it was.
     const std::filesystem::path target(options.out);
     const std::filesystem::path partial = target.string() + ".partial";
+    std::error_code ec;
     {
       std::ofstream file(partial, std::ios::binary);
-      if (!file) throw TraceError(options.out, 0, "", "cannot write");
+      if (!file) throw TraceError(options.out, 0, "", "cannot write: " + std::string(std::strerror(errno)));
       try {
         rows = traces::write_native(*reader, file, options.split_column);
+        if (!file.flush()) throw TraceError(options.out, 0, "", "cannot write: " + std::string(std::strerror(errno)));
       } catch (...) {
         file.close();
-        std::filesystem::remove(partial);
+        std::filesystem::remove(partial, ec);
         throw;
       }
-      if (!file.flush()) throw TraceError(options.out, 0, "", "cannot write");
     }
-    std::filesystem::rename(partial, target);
+    std::filesystem::rename(partial, target, ec);
+    if (ec) {
+      const std::string reason = ec.message();
+      std::filesystem::remove(partial, ec);
+      throw TraceError(options.out, 0, "", "cannot write: " + reason);
+    }
     io.err << options.out << ": " << rows << " rows in native format\n";
   }
   if (reader->num_bad_rows() > 0) io.err << "skipped " << reader->num_bad_rows() << " bad rows\n";

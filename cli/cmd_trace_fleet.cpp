@@ -3,6 +3,7 @@
 // scenario's "fleet" array. Only models that are the very same GPU are mapped without being told.
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string_view>
 
@@ -243,6 +244,19 @@ void setup_trace_fleet(CLI::App& trace, TraceOptions& options) {
 }
 
 int run_trace_fleet(const TraceOptions& options, Io io) {
+  std::error_code ec;
+  if (!options.out.empty() && std::filesystem::equivalent(options.out, options.file, ec)) {
+    throw ConfigError(kCommand, "--out", options.out + " is the node list being read; write the fleet to another file");
+  }
+  if (!options.out.empty()) {
+    const std::filesystem::path out(options.out);
+    if (std::filesystem::is_directory(out, ec)) {
+      throw ConfigError(kCommand, "--out", options.out + " is a directory; expected a file to write the fleet to");
+    }
+    if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
+      throw ConfigError(kCommand, "--out", "no folder " + out.parent_path().string() + " to write " + options.out + " in");
+    }
+  }
   std::optional<traces::TraceFormat> format;
   if (!options.format.empty()) format = traces::trace_format_from_string(options.format);
   const auto policy = options.on_bad_row == "skip" ? traces::BadRowPolicy::skip : traces::BadRowPolicy::fail;

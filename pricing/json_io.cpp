@@ -2,6 +2,7 @@
 #include "pricing/json_io.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -54,17 +55,6 @@ bool is_digits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-/// YYYY-MM or YYYY-MM-DD with a plausible month and day.
-bool is_date(const std::string& text) {
-  if (text.size() != 7 && text.size() != 10) return false;
-  if (!is_digits(text.substr(0, 4)) || text[4] != '-' || !is_digits(text.substr(5, 2))) return false;
-  const int month = std::stoi(text.substr(5, 2));
-  if (month < 1 || month > 12) return false;
-  if (text.size() == 7) return true;
-  if (text[7] != '-' || !is_digits(text.substr(8, 2))) return false;
-  const int day = std::stoi(text.substr(8, 2));
-  return day >= 1 && day <= 31;
-}
 
 void read_schema_version(JsonReader& r) {
   if (!r.has("schema_version")) {
@@ -100,7 +90,7 @@ void read_header(JsonReader& r, PriceTable& table) {
   table.source = nonempty_string(r, "source");
   const std::size_t before = r.diagnostics().size();
   table.as_of = r.required_string("as_of");
-  if (r.diagnostics().size() == before && r.valid() && !is_date(table.as_of)) {
+  if (r.diagnostics().size() == before && r.valid() && !is_price_date(table.as_of)) {
     r.error("as_of", "expected a date YYYY-MM or YYYY-MM-DD (got \"" + table.as_of + "\")");
   }
   r.optional_string("note", "");  // free text for readers of the file (what was left out and why)
@@ -134,9 +124,10 @@ InstancePrice read_row(JsonReader& r, const std::vector<std::string>& known_gpu_
   row.num_vcpus = read_count(r, "num_vcpus", 1, false);
   row.memory_gib = r.maybe_number("memory_gib", NumberRange::positive());
   row.on_demand_usd_per_hour = r.required_number("on_demand_usd_per_hour", NumberRange::positive());
-  row.spot_usd_per_hour = r.maybe_number("spot_usd_per_hour", NumberRange::non_negative());
-  row.reserved_1y_usd_per_hour = r.maybe_number("reserved_1y_usd_per_hour", NumberRange::non_negative());
-  row.reserved_3y_usd_per_hour = r.maybe_number("reserved_3y_usd_per_hour", NumberRange::non_negative());
+  // A price of 0 would make the strategies free; leave an option out when there is no price for it.
+  row.spot_usd_per_hour = r.maybe_number("spot_usd_per_hour", NumberRange::positive());
+  row.reserved_1y_usd_per_hour = r.maybe_number("reserved_1y_usd_per_hour", NumberRange::positive());
+  row.reserved_3y_usd_per_hour = r.maybe_number("reserved_3y_usd_per_hour", NumberRange::positive());
   row.source = r.optional_string("source", "");
   row.as_of = r.optional_string("as_of", "");
   row.note = r.optional_string("note", "");
@@ -151,6 +142,22 @@ void put_optional(ordered_json& out, const char* key, const std::optional<T>& va
 }
 
 }  // namespace
+
+bool is_price_date(std::string_view text) {
+  if (text.size() != 7 && text.size() != 10) return false;
+  if (!is_digits(text.substr(0, 4)) || text[4] != '-' || !is_digits(text.substr(5, 2))) return false;
+  const auto number = [&](std::size_t at, std::size_t n) {
+    int value = 0;
+    for (std::size_t i = at; i < at + n; ++i) value = value * 10 + (text[i] - '0');
+    return value;
+  };
+  const std::chrono::year year{number(0, 4)};
+  const std::chrono::month month{static_cast<unsigned>(number(5, 2))};
+  if (!month.ok()) return false;
+  if (text.size() == 7) return true;
+  if (text[7] != '-' || !is_digits(text.substr(8, 2))) return false;
+  return std::chrono::year_month_day{year, month, std::chrono::day{static_cast<unsigned>(number(8, 2))}}.ok();
+}
 
 PriceTable parse_price_table(const json& document, const std::string& file,
                              const std::vector<std::string>& known_gpu_ids) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -15,6 +16,9 @@ namespace slicewise::pricing {
 /// every `gpu` must be one of them. Throws ConfigError listing every problem found.
 PriceTable parse_price_table(const nlohmann::json& document, const std::string& file,
                              const std::vector<std::string>& known_gpu_ids = {});
+
+/// True for a real month or day written YYYY-MM or YYYY-MM-DD (a table's `as_of`).
+bool is_price_date(std::string_view text);
 
 /// Output (nlohmann::ordered_json, keys in declaration order; absent optionals left out), with
 /// "schema_version": 1 on the table: parse_price_table(to_json(t)) == t.

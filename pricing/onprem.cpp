@@ -9,47 +9,86 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
+#include "pricing/json_io.hpp"
 #include "core/units.hpp"
 
 namespace slicewise::pricing {
 
-OnPremTable OnPremTable::load(const std::filesystem::path& file) {
+namespace {
+
+/// (lo, hi]: a positive amount with an upper bound.
+NumberRange positive_up_to(double hi) { return {0.0, true, hi, false}; }
+
+/// A date YYYY-MM or YYYY-MM-DD, as in the price tables.
+std::string read_date(JsonReader& r, std::string_view key) {
+  const std::size_t before = r.diagnostics().size();
+  std::string text = r.required_string(key);
+  if (r.diagnostics().size() == before && r.valid() && !is_price_date(text)) {
+    r.error(key, "expected a date YYYY-MM or YYYY-MM-DD (got \"" + text + "\")");
+  }
+  return text;
+}
+
+OnPremServer read_server(JsonReader& r, const std::vector<std::string>& known_gpu_ids) {
+  OnPremServer s;
+  s.name = r.required_string("name");
+  const std::size_t before = r.diagnostics().size();
+  s.gpu = r.required_string("gpu");
+  if (r.diagnostics().size() == before && r.valid() && !known_gpu_ids.empty() &&
+      std::find(known_gpu_ids.begin(), known_gpu_ids.end(), s.gpu) == known_gpu_ids.end()) {
+    const std::string hint = did_you_mean_suffix(s.gpu, known_gpu_ids);
+    r.error("gpu", "unknown GPU \"" + s.gpu + "\"" + (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint));
+  }
+  s.num_gpus = static_cast<int>(r.required_integer("num_gpus", NumberRange::between(1, 1000000)));
+  s.capex_usd = r.required_number("capex_usd", positive_up_to(1e12));
+  s.depreciation_years = r.required_number("depreciation_years", NumberRange::between(0.1, 100));
+  s.gpu_tdp_w = r.required_number("gpu_tdp_w", positive_up_to(1e5));
+  s.host_power_w = r.optional_number("host_power_w", 0.0, NumberRange::between(0, 1e6));
+  s.pue = r.required_number("pue", NumberRange::between(1, 10));
+  s.usd_per_kwh = r.required_number("usd_per_kwh", NumberRange::between(0, 100));
+  s.support_frac_per_year = r.optional_number("support_frac_per_year", 0.0, NumberRange::fraction());
+  s.license_usd_per_gpu_year = r.optional_number("license_usd_per_gpu_year", 0.0, NumberRange::between(0, 1e9));
+  s.source = r.required_string("source");
+  s.as_of = read_date(r, "as_of");
+  s.note = r.optional_string("note", "");
+  r.finish();
+  return s;
+}
+
+}  // namespace
+
+OnPremTable OnPremTable::load(const std::filesystem::path& file, const std::vector<std::string>& known_gpu_ids) {
   const auto document = read_json_file(file);
   const std::string name = file.string();
   Diagnostics problems;
   OnPremTable table;
   JsonReader top(document, "", problems, name);
   if (top.valid() && top.has("schema_version")) {
-    const auto version = top.required_integer("schema_version");
-    if (version != 1) top.error("schema_version", "unsupported version " + std::to_string(version) + "; this build reads 1");
+    // Read as a number, so that a huge value never reaches an integer conversion.
+    const std::size_t before = problems.size();
+    const double version = top.required_number("schema_version");
+    if (problems.size() == before && version != 1) {
+      top.error("schema_version", "unsupported version " + format_number(version) + "; this build reads 1");
+    }
   } else {
     top.required_integer("schema_version");
   }
   table.name = top.required_string("name");
+  const std::size_t before = problems.size();
   table.currency = top.required_string("currency");
+  const bool iso = table.currency.size() == 3 &&
+                   std::all_of(table.currency.begin(), table.currency.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  if (problems.size() == before && top.valid() && !iso) {
+    top.error("currency", "expected a 3-letter ISO 4217 code such as \"USD\" (got \"" + table.currency + "\")");
+  }
   table.source = top.required_string("source");
-  table.as_of = top.required_string("as_of");
+  table.as_of = read_date(top, "as_of");
   top.optional_string("note", "");
   if (const auto* servers = top.required_array("servers")) {
     for (std::size_t i = 0; i < servers->size(); ++i) {
       JsonReader r((*servers)[i], "/servers/" + std::to_string(i), problems, name);
-      OnPremServer s;
-      s.name = r.required_string("name");
-      s.gpu = r.required_string("gpu");
-      s.num_gpus = static_cast<int>(r.required_integer("num_gpus", NumberRange::at_least(1)));
-      s.capex_usd = r.required_number("capex_usd", NumberRange::positive());
-      s.depreciation_years = r.required_number("depreciation_years", NumberRange::positive());
-      s.gpu_tdp_w = r.required_number("gpu_tdp_w", NumberRange::positive());
-      s.host_power_w = r.optional_number("host_power_w", 0.0, NumberRange::non_negative());
-      s.pue = r.required_number("pue", NumberRange::at_least(1.0));
-      s.usd_per_kwh = r.required_number("usd_per_kwh", NumberRange::non_negative());
-      s.support_frac_per_year = r.optional_number("support_frac_per_year", 0.0, NumberRange::fraction());
-      s.license_usd_per_gpu_year = r.optional_number("license_usd_per_gpu_year", 0.0, NumberRange::non_negative());
-      s.source = r.required_string("source");
-      s.as_of = r.required_string("as_of");
-      s.note = r.optional_string("note", "");
-      r.finish();
-      table.servers.push_back(std::move(s));
+      table.servers.push_back(read_server(r, known_gpu_ids));
     }
   }
   top.finish();

@@ -37,8 +37,12 @@ struct OnPremTable {
   std::string as_of;
   std::vector<OnPremServer> servers;
 
-  /// Loads and strictly validates a file; throws ConfigError listing every problem.
-  static OnPremTable load(const std::filesystem::path& file);
+  /// Loads and strictly validates a file; throws ConfigError listing every problem. When
+  /// `known_gpu_ids` is not empty, every server's `gpu` must be one of them (did-you-mean). Numbers
+  /// are bounded so that every cost stays finite: num_gpus 1..1000000, capex_usd (0, 1e12],
+  /// depreciation_years [0.1, 100], gpu_tdp_w (0, 100000], host_power_w [0, 1e6], pue [1, 10],
+  /// usd_per_kwh [0, 100], license_usd_per_gpu_year [0, 1e9].
+  static OnPremTable load(const std::filesystem::path& file, const std::vector<std::string>& known_gpu_ids = {});
   /// The cheapest server model carrying `gpu` (lowest capex per GPU); nullptr when none does.
   const OnPremServer* server_for(const std::string& gpu) const;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -11,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "pricing/json_io.hpp"
 
 namespace slicewise::pricing {
@@ -20,6 +22,7 @@ using nlohmann::json;
 namespace {
 
 constexpr double kHoursPerYear = 8760.0;
+constexpr double kMaxCount = 1000000;  // vCPUs of one instance; the table's own limit
 
 struct Collector {
   std::map<std::pair<std::string, std::string>, InstancePrice> rows;  // (type, region) -> row
@@ -36,11 +39,21 @@ const json& member(const json& object, const std::string& key, const std::string
   return object.at(key);
 }
 
+/// A member that must be an object (the offer file's maps of SKUs, terms and dimensions).
+const json& object_at(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
+  const json& value = member(object, key, file, pointer);
+  if (!value.is_object()) {
+    throw ConfigError(file, pointer + "/" + json_pointer_token(key), "expected object (got " + describe_json(value) + ")");
+  }
+  return value;
+}
+
 std::string string_at(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
   const json& value = member(object, key, file, pointer);
   if (!value.is_string()) {
     throw ConfigError(file, pointer + "/" + json_pointer_token(key), "expected string (got " + describe_json(value) + ")");
   }
+  if (value.get<std::string>().empty()) throw ConfigError(file, pointer + "/" + json_pointer_token(key), "must not be empty");
   return value.get<std::string>();
 }
 
@@ -52,9 +65,15 @@ std::string text_or_empty(const json& object, const char* key) {
 double number_text(const std::string& text, const std::string& file, const std::string& pointer) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) {
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
     throw ConfigError(file, pointer, "expected a decimal number (got \"" + text + "\")");
   }
+  return value;
+}
+
+/// A price in the feed: a number >= 0 (0 marks a free or unpriced entry, which is left out).
+double checked_price(double value, const std::string& shown, const std::string& file, const std::string& pointer) {
+  if (value < 0.0) throw ConfigError(file, pointer, "a price must be >= 0 (got " + shown + ")");
   return value;
 }
 
@@ -78,28 +97,37 @@ InstancePrice* row_for(Collector& c, const std::string& type, const std::string&
   return &row;
 }
 
-void note_date(Collector& c, const std::string& date) {
-  const std::string day = date.substr(0, 10);
+/// Keeps the newest date seen; a date must start with YYYY-MM-DD (absent or empty: ignored).
+void note_date(Collector& c, const json& object, const char* key, const std::string& file, const std::string& pointer) {
+  const auto it = object.find(key);
+  if (it == object.end()) return;
+  const std::string text = it->is_string() ? it->get<std::string>() : std::string();
+  const std::string day = text.substr(0, 10);
+  if (!it->is_string() || !is_price_date(day) || day.size() != 10) {
+    throw ConfigError(file, pointer + "/" + key,
+                      "expected a date YYYY-MM-DD[Thh:mm:ssZ] (got " + describe_json(*it) + ")");
+  }
   if (day > c.newest_date) c.newest_date = day;
 }
 
 /// The hourly USD price of an AWS term (its "Hrs" dimension).
 std::optional<double> aws_hourly(const json& term, const std::string& file, const std::string& pointer) {
-  const json& dimensions = member(term, "priceDimensions", file, pointer);
+  const json& dimensions = object_at(term, "priceDimensions", file, pointer);
   for (const auto& [key, dimension] : dimensions.items()) {
     if (text_or_empty(dimension, "unit") != "Hrs") continue;
     const std::string where = pointer + "/priceDimensions/" + json_pointer_token(key) + "/pricePerUnit/USD";
     const json& per_unit = member(dimension, "pricePerUnit", file, pointer + "/priceDimensions/" + json_pointer_token(key));
-    return number_text(string_at(per_unit, "USD", file, where.substr(0, where.size() - 4)), file, where);
+    const std::string text = string_at(per_unit, "USD", file, where.substr(0, where.size() - 4));
+    return checked_price(number_text(text, file, where), "\"" + text + "\"", file, where);
   }
   return std::nullopt;
 }
 
 void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
   c.currency = "USD";
-  note_date(c, text_or_empty(doc, "publicationDate"));
-  const json& products = member(doc, "products", file, "");
-  const json& terms = member(doc, "terms", file, "");
+  note_date(c, doc, "publicationDate", file, "");
+  const json& products = object_at(doc, "products", file, "");
+  const json& terms = object_at(doc, "terms", file, "");
   std::map<std::string, std::pair<std::string, std::string>> sku_to_row;
   for (const auto& [sku, product] : products.items()) {
     const std::string pointer = "/products/" + json_pointer_token(sku);
@@ -117,28 +145,42 @@ void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& 
     InstancePrice* row = row_for(c, type, region, map, gpus.empty() || gpus == "0");
     if (!row) continue;
     if (const auto vcpu = text_or_empty(a, "vcpu"); !vcpu.empty()) {
-      row->num_vcpus = static_cast<int>(number_text(vcpu, file, pointer + "/attributes/vcpu"));
+      const double n = number_text(vcpu, file, pointer + "/attributes/vcpu");
+      if (n < 1.0 || n > kMaxCount || n != std::floor(n)) {
+        throw ConfigError(file, pointer + "/attributes/vcpu",
+                          "expected a whole number of vCPUs in [1, 1000000] (got \"" + vcpu + "\")");
+      }
+      row->num_vcpus = static_cast<int>(n);
     }
     if (auto memory = text_or_empty(a, "memory"); ends_with(memory, " GiB")) {
+      const std::string shown = memory;
       memory.erase(memory.size() - 4);
       std::erase(memory, ',');
-      row->memory_gib = number_text(memory, file, pointer + "/attributes/memory");
+      const double gib = number_text(memory, file, pointer + "/attributes/memory");
+      if (!(gib > 0.0)) {
+        throw ConfigError(file, pointer + "/attributes/memory", "must be > 0 GiB (got \"" + shown + "\")");
+      }
+      row->memory_gib = gib;
     }
     sku_to_row[sku] = {type, region};
   }
   auto each_term = [&](const char* kind, auto&& handle) {
     if (!terms.contains(kind)) return;
-    for (const auto& [sku, offers] : terms.at(kind).items()) {
+    for (const auto& [sku, offers] : object_at(terms, kind, file, "/terms").items()) {
       const auto found = sku_to_row.find(sku);
       if (found == sku_to_row.end()) continue;
       auto& row = c.rows.at(found->second);
+      if (!offers.is_object()) {
+        throw ConfigError(file, std::string("/terms/") + kind + "/" + json_pointer_token(sku),
+                          "expected object (got " + describe_json(offers) + ")");
+      }
       for (const auto& [code, term] : offers.items()) {
         handle(row, term, std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
       }
     }
   };
   each_term("OnDemand", [&](InstancePrice& row, const json& term, const std::string& pointer) {
-    note_date(c, text_or_empty(term, "effectiveDate"));
+    note_date(c, term, "effectiveDate", file, pointer);
     if (const auto price = aws_hourly(term, file, pointer); price && *price > 0.0) row.on_demand_usd_per_hour = *price;
   });
   each_term("Reserved", [&](InstancePrice& row, const json& term, const std::string& pointer) {
@@ -161,6 +203,7 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
   for (std::size_t i = 0; i < items.size(); ++i) {
     const json& item = items[i];
     const std::string pointer = "/Items/" + std::to_string(i);
+    if (!item.is_object()) throw ConfigError(file, pointer, "expected object (got " + describe_json(item) + ")");
     if (text_or_empty(item, "serviceName") != "Virtual Machines" || text_or_empty(item, "unitOfMeasure") != "1 Hour" ||
         ends_with(text_or_empty(item, "productName"), " Windows")) {
       continue;
@@ -168,6 +211,11 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     const std::string sku_name = text_or_empty(item, "skuName");
     if (ends_with(sku_name, " Low Priority")) continue;
     const std::string currency = string_at(item, "currencyCode", file, pointer);
+    const bool iso = currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+    if (!iso) {
+      throw ConfigError(file, pointer + "/currencyCode",
+                        "expected a 3-letter ISO 4217 code such as \"USD\" (got \"" + currency + "\")");
+    }
     if (!c.currency.empty() && currency != c.currency) {
       throw ConfigError(file, pointer + "/currencyCode",
                         "all items must share one currency (got " + currency + "; expected " + c.currency + ")");
@@ -177,9 +225,9 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     if (!price_value.is_number()) {
       throw ConfigError(file, pointer + "/retailPrice", "expected number (got " + describe_json(price_value) + ")");
     }
-    const double price = price_value.get<double>();
+    const double price = checked_price(price_value.get<double>(), describe_json(price_value), file, pointer + "/retailPrice");
     ++c.read;
-    note_date(c, text_or_empty(item, "effectiveStartDate"));
+    note_date(c, item, "effectiveStartDate", file, pointer);
     InstancePrice* row = row_for(c, string_at(item, "armSkuName", file, pointer),
                                  string_at(item, "armRegionName", file, pointer), map);
     if (!row || price <= 0.0) continue;
@@ -200,12 +248,14 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
 ImportResult import_prices(const std::vector<std::filesystem::path>& files, ImportFormat format,
                            const std::string& table_name, const InstanceGpuMap& gpu_of_instance) {
   Collector c;
-  std::string names;
+  std::string names;  // for the table's source
+  std::string paths;  // for messages
   for (const auto& file : files) {
     const json doc = read_json_file(file);
     if (format == ImportFormat::aws_offer) import_aws(doc, file.string(), gpu_of_instance, c);
     else import_azure(doc, file.string(), gpu_of_instance, c);
     names += (names.empty() ? "" : ", ") + file.filename().string();
+    paths += (paths.empty() ? "" : ", ") + file.string();
   }
   ImportResult result;
   result.table.name = table_name;
@@ -222,6 +272,25 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
   result.num_rows_read = c.read;
   result.num_rows_kept = static_cast<int>(result.table.instances.size());
   result.skipped_types.assign(c.skipped.begin(), c.skipped.end());
+  if (result.num_rows_kept == 0) {
+    throw ConfigError(paths, "",
+                      "nothing to import: of the " + std::to_string(c.read) +
+                          " Linux instance prices read, none is for a known instance type with an on-demand price > 0" +
+                          (c.skipped.empty() ? std::string() : " (unknown types: " + join(result.skipped_types, ", ") + ")"));
+  }
+  if (c.newest_date.empty()) {
+    throw ConfigError(paths, "",
+                      "no date in the input (publicationDate, effectiveDate or effectiveStartDate): the table needs "
+                      "its as_of");
+  }
+  // Every value was checked on the way in; a table that would not load is a bug here.
+  try {
+    nlohmann::ordered_json text;
+    to_json(text, result.table);
+    parse_price_table(json::parse(text.dump()), "imported table");
+  } catch (const ConfigError& e) {
+    throw InternalError(std::string("the imported table does not validate: ") + e.what());
+  }
   return result;
 }
 

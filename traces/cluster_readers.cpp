@@ -1,12 +1,14 @@
 // Readers of cluster traces, where a row is a pod, task or job that holds GPUs for a while:
 // Alibaba openb pods and nodes (v2023), PAI tasks and sensors (v2020), Microsoft Philly jobs.
+#include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <istream>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 #include "traces/csv_trace_reader.hpp"
 #include "traces/readers.hpp"
 
@@ -15,6 +17,9 @@ namespace slicewise::traces {
 namespace {
 
 constexpr double kGibPerGb = 1e9 / 1073741824.0;
+/// Largest GPU memory of one PAI instance, GB.
+constexpr double kMaxMemoryGb = 1e6;
+constexpr auto kMaxSeconds = static_cast<std::int64_t>(kMaxTraceSeconds);
 
 /// name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,
 /// scheduled_time; the multigpu variants stop after gpu_milli (no times: every pod is present from
@@ -38,7 +43,7 @@ class OpenbPodsReader final : public CsvTraceReader {
     }
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
-    row.num_gpus = static_cast<int>(parse_count(f[num_gpu_], "num_gpu", at));
+    row.num_gpus = static_cast<int>(parse_count(f[num_gpu_], "num_gpu", at, kMaxGpus));
     const std::int64_t milli = parse_count(f[gpu_milli_], "gpu_milli", at);
     if (milli > 1000) throw TraceError(*at.file, at.line, "gpu_milli", "must be in 0..1000 (got " + std::to_string(milli) + ")");
     row.gpu_frac = row.num_gpus == 0 ? 0.0 : static_cast<double>(milli) / 1000.0;
@@ -46,8 +51,8 @@ class OpenbPodsReader final : public CsvTraceReader {
       row.has_time = false;
       return;
     }
-    row.at_s = static_cast<double>(parse_count(f[creation_], "creation_time", at));
-    const double deleted = static_cast<double>(parse_count(f[deletion_], "deletion_time", at));
+    row.at_s = static_cast<double>(parse_count(f[creation_], "creation_time", at, kMaxSeconds));
+    const double deleted = static_cast<double>(parse_count(f[deletion_], "deletion_time", at, kMaxSeconds));
     row.duration_s = std::max(0.0, deleted - row.at_s);
   }
   bool timed_ = false;
@@ -67,7 +72,7 @@ class OpenbNodesReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.has_time = false;
-    row.num_gpus = static_cast<int>(parse_count(f[gpu_], "gpu", at));
+    row.num_gpus = static_cast<int>(parse_count(f[gpu_], "gpu", at, kMaxGpus));
     if (row.num_gpus > 0 && trim(f[model_]).empty()) {
       throw TraceError(*at.file, at.line, "model", "empty for a node with " + std::to_string(row.num_gpus) + " GPUs");
     }
@@ -90,15 +95,15 @@ class PaiTaskReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.failed = trim(f[status_]) == "Failed";
-    if (!is_missing(f[plan_gpu_])) set_gpus(row, parse_non_negative(f[plan_gpu_], "plan_gpu", at) / 100.0);
-    const double start = is_missing(f[start_]) ? 0.0 : parse_non_negative(f[start_], "start_time", at);
+    if (!is_missing(f[plan_gpu_])) set_gpus(row, parse_non_negative(f[plan_gpu_], "plan_gpu", at, 100.0 * kMaxGpus) / 100.0);
+    const double start = is_missing(f[start_]) ? 0.0 : parse_seconds(f[start_], "start_time", at);
     if (start <= 0.0) {
       row.has_time = false;
       return;
     }
     row.at_s = start;
     if (!is_missing(f[end_])) {
-      const double end = parse_non_negative(f[end_], "end_time", at);
+      const double end = parse_seconds(f[end_], "end_time", at);
       if (end >= start) row.duration_s = end - start;
     }
   }
@@ -130,8 +135,8 @@ class PaiSensorReader final : public CsvTraceReader {
       row.complete = false;
       return;
     }
-    PaiTaskReader::set_gpus(row, parse_non_negative(f[util_], "gpu_wrk_util", at) / 100.0);
-    row.memory_gib = parse_non_negative(f[mem_], "max_gpu_wrk_mem", at) * kGibPerGb;
+    PaiTaskReader::set_gpus(row, parse_non_negative(f[util_], "gpu_wrk_util", at, 100.0 * kMaxGpus) / 100.0);
+    row.memory_gib = parse_non_negative(f[mem_], "max_gpu_wrk_mem", at, kMaxMemoryGb) * kGibPerGb;
   }
   std::size_t util_ = 0, mem_ = 0;
 };
@@ -143,15 +148,18 @@ class PaiSensorReader final : public CsvTraceReader {
 class PhillyReader final : public TraceReader {
  public:
   PhillyReader(std::string path, const ReadOptions& options) : TraceReader(path, TraceFormat::philly, options) {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) throw TraceError(path_, 0, "", "cannot open");
+    const auto bytes = open_decoded(path_);  // .gz and .zst as well
+    std::istream in(bytes.get());
     std::size_t index = 0;
     auto callback = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
       if (depth == 0 && event == nlohmann::json::parse_event_t::array_start) top_is_array_ = true;
+      keys_.track(event, parsed);
       if (depth != 1 || event != nlohmann::json::parse_event_t::object_end) return true;
       try {
+        if (!keys_.twice.empty()) throw TraceError(path_, 0, keys_.twice, "key given twice (each key may appear once)");
         rows_.push_back(convert(parsed, "/" + std::to_string(index)));
       } catch (const TraceError& e) {
+        keys_.twice.clear();
         bad_row(e);
       }
       ++index;
@@ -160,8 +168,8 @@ class PhillyReader final : public TraceReader {
     try {
       const auto doc = nlohmann::json::parse(in, callback);
       if (!top_is_array_) throw TraceError(path_, 0, "", "expected one JSON array of jobs");
-    } catch (const nlohmann::json::parse_error& e) {
-      throw TraceError(path_, 0, "", std::string("not valid JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {
+      throw TraceError(path_, 0, "", "not valid JSON: " + json_problem(e));
     }
   }
   bool absolute_time() const override { return true; }
@@ -225,7 +233,58 @@ class PhillyReader final : public TraceReader {
     return row;
   }
 
+  /// The JSON pointer of the parser's position, to name a key that appears twice in one object
+  /// (nlohmann keeps the last one silently).
+  struct KeyTracker {
+    struct Frame {
+      bool is_array = false;
+      long index = -1;                // current element of an array
+      std::string key;                // current key of an object
+      std::vector<std::string> keys;  // keys seen so far in an object
+    };
+    std::vector<Frame> stack;
+    std::string twice;  // pointer of the first key seen twice in the current job; "" when none
+
+    void element_starts() {
+      if (!stack.empty() && stack.back().is_array) ++stack.back().index;
+    }
+    std::string pointer() const {
+      std::string out;
+      for (const auto& frame : stack) {
+        if (frame.is_array && frame.index >= 0) out += "/" + std::to_string(frame.index);
+        if (!frame.is_array && !frame.key.empty()) out += "/" + json_pointer_token(frame.key);
+      }
+      return out;
+    }
+    void track(nlohmann::json::parse_event_t event, const nlohmann::json& parsed) {
+      using E = nlohmann::json::parse_event_t;
+      switch (event) {
+        case E::object_start:
+        case E::array_start:
+          element_starts();
+          stack.push_back(Frame{event == E::array_start, -1, {}, {}});
+          break;
+        case E::object_end:
+        case E::array_end:
+          if (!stack.empty()) stack.pop_back();
+          break;
+        case E::key: {
+          auto& frame = stack.back();
+          frame.key = parsed.get<std::string>();
+          const bool seen = std::find(frame.keys.begin(), frame.keys.end(), frame.key) != frame.keys.end();
+          if (seen && twice.empty()) twice = pointer();
+          frame.keys.push_back(frame.key);
+          break;
+        }
+        case E::value:
+          element_starts();
+          break;
+      }
+    }
+  };
+
   bool top_is_array_ = false;
+  KeyTracker keys_;
   std::vector<TraceRow> rows_;
   std::size_t next_ = 0;
 };

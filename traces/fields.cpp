@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 
 namespace slicewise::traces {
 
@@ -29,6 +30,15 @@ int digits(std::string_view s, std::size_t pos, std::size_t width) {
 }
 
 }  // namespace
+
+std::string json_problem(const std::exception& error) {
+  std::string what = error.what();
+  if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") && bracket != std::string::npos) {
+    what.erase(0, bracket + 2);
+  }
+  if (what.starts_with("parse error at ")) what.erase(0, 15);
+  return what;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -60,6 +70,24 @@ double parse_non_negative(std::string_view text, std::string_view column, const 
   return value;
 }
 
+double parse_non_negative(std::string_view text, std::string_view column, const FieldContext& at, double max) {
+  const double value = parse_non_negative(text, column, at);
+  if (value > max) {
+    bad_field(column, at, "must be <= " + format_number(max) + " (got " + std::string(trim(text)) + ")");
+  }
+  return value;
+}
+
+double parse_seconds(std::string_view text, std::string_view column, const FieldContext& at) {
+  return parse_non_negative(text, column, at, kMaxTraceSeconds);
+}
+
+std::int64_t parse_count(std::string_view text, std::string_view column, const FieldContext& at, std::int64_t max) {
+  const std::int64_t value = parse_count(text, column, at);
+  if (value > max) bad_field(column, at, "must be <= " + std::to_string(max) + " (got " + std::string(trim(text)) + ")");
+  return value;
+}
+
 std::int64_t parse_count(std::string_view text, std::string_view column, const FieldContext& at) {
   const std::string_view t = trim(text);
   std::int64_t value = 0;
@@ -73,7 +101,12 @@ std::int64_t parse_count(std::string_view text, std::string_view column, const F
   return static_cast<std::int64_t>(d);
 }
 
-std::optional<std::int64_t> parse_datetime_ns(std::string_view s) {
+namespace {
+
+/// parse_datetime_ns without its range check; `out_of_range` is set for a well-formed timestamp
+/// outside the years 1970 .. 2261 (or before 1970 once its offset is applied).
+std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_range) {
+  out_of_range = false;
   s = trim(s);
   // YYYY-MM-DD?HH:MM:SS
   if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
@@ -123,11 +156,28 @@ std::optional<std::int64_t> parse_datetime_ns(std::string_view s) {
   }
   const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
   const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+  // Before 1970 (also once the offset is applied) or after 2261, nanoseconds since 1970 or the
+  // difference of two timestamps would not fit in 64 bits.
+  if (year > 2261 || seconds < 0) {
+    out_of_range = true;
+    return std::nullopt;
+  }
   return seconds * 1'000'000'000 + fraction_ns;
 }
 
+}  // namespace
+
+std::optional<std::int64_t> parse_datetime_ns(std::string_view text) {
+  bool out_of_range = false;
+  return parse_datetime(text, out_of_range);
+}
+
 std::int64_t parse_datetime_field(std::string_view text, std::string_view column, const FieldContext& at) {
-  const auto ns = parse_datetime_ns(text);
+  bool out_of_range = false;
+  const auto ns = parse_datetime(text, out_of_range);
+  if (out_of_range) {
+    bad_field(column, at, "timestamp out of range: expected 1970-01-01 00:00:00 UTC to 2261-12-31, got " + quoted(text));
+  }
   if (!ns) {
     bad_field(column, at,
               "expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got " + quoted(text));

@@ -33,17 +33,13 @@ Compression detect_compression(std::string_view b) {
 /// Raw bytes from the file, decoded by the compression its magic bytes name.
 class LineReader::Decoder {
  public:
+  /// Takes ownership of `file`, also when it throws.
   Decoder(const std::string& path, std::FILE* file) : path_(path), file_(file), in_(kChunk) {
-    in_size_ = std::fread(in_.data(), 1, in_.size(), file_);
-    if (std::ferror(file_)) fail("cannot read: " + std::string(std::strerror(errno)));
-    compression_ = detect_compression(std::string_view(in_.data(), in_size_));
-    if (compression_ == Compression::gzip) {
-      // 15 + 32: zlib or gzip header, detected; concatenated gzip members are read one after another.
-      if (inflateInit2(&z_, 15 + 32) != Z_OK) fail("cannot start gzip decompression");
-      z_ready_ = true;
-    } else if (compression_ == Compression::zstd) {
-      zstd_ = ZSTD_createDStream();
-      if (zstd_ == nullptr) fail("cannot start zstd decompression");
+    try {
+      start();
+    } catch (...) {
+      std::fclose(file_);  // the destructor does not run for a constructor that throws
+      throw;
     }
   }
   ~Decoder() {
@@ -66,6 +62,20 @@ class LineReader::Decoder {
 
  private:
   [[noreturn]] void fail(const std::string& message) const { throw TraceError(path_, 0, "", message); }
+
+  void start() {
+    in_size_ = std::fread(in_.data(), 1, in_.size(), file_);
+    if (std::ferror(file_)) fail("cannot read: " + std::string(std::strerror(errno)));
+    compression_ = detect_compression(std::string_view(in_.data(), in_size_));
+    if (compression_ == Compression::gzip) {
+      // 15 + 32: zlib or gzip header, detected; concatenated gzip members are read one after another.
+      if (inflateInit2(&z_, 15 + 32) != Z_OK) fail("cannot start gzip decompression");
+      z_ready_ = true;
+    } else if (compression_ == Compression::zstd) {
+      zstd_ = ZSTD_createDStream();
+      if (zstd_ == nullptr) fail("cannot start zstd decompression");
+    }
+  }
 
   bool refill() {
     in_pos_ = 0;
@@ -139,10 +149,39 @@ class LineReader::Decoder {
   std::size_t zstd_pending_ = 0;
 };
 
+namespace {
+
+std::FILE* open_file(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) throw TraceError(path, 0, "", "cannot open: " + std::string(std::strerror(errno)));
+  return file;
+}
+
+/// Decoded bytes, a chunk at a time.
+class DecodedBuffer final : public std::streambuf {
+ public:
+  explicit DecodedBuffer(const std::string& path) : decoder_(path, open_file(path)), buffer_(kChunk) {}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    const std::size_t n = decoder_.read(buffer_.data(), buffer_.size());
+    if (n == 0) return traits_type::eof();
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  LineReader::Decoder decoder_;
+  std::vector<char> buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<std::streambuf> open_decoded(const std::string& path) { return std::make_unique<DecodedBuffer>(path); }
+
 LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kChunk) {
-  std::FILE* file = std::fopen(path_.c_str(), "rb");
-  if (file == nullptr) throw TraceError(path_, 0, "", "cannot open: " + std::string(std::strerror(errno)));
-  decoder_ = std::make_unique<Decoder>(path_, file);
+  decoder_ = std::make_unique<Decoder>(path_, open_file(path_));
   fill();
   if (end_ >= 3 && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,10 @@ class LineReader {
 
 /// The compression of a file from its first bytes (gzip 1f 8b, zstd 28 b5 2f fd).
 Compression detect_compression(std::string_view first_bytes);
+
+/// The decompressed bytes of a file as a stream buffer, for parsers that read a std::istream (the
+/// Philly JSON array). Throws TraceError when the file cannot be opened; reading it throws
+/// TraceError for a read error or corrupt compressed data.
+std::unique_ptr<std::streambuf> open_decoded(const std::string& path);
 
 }  // namespace slicewise::traces

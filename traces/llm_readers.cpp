@@ -1,14 +1,19 @@
 // Readers of request-level inference traces: Azure LLM (2023, 2024, multimodal 2025), BurstGPT,
 // Mooncake and Alibaba GenTD26. ../shared/traces/README.md lists the gotchas handled here.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 #include "traces/csv_trace_reader.hpp"
 #include "traces/readers.hpp"
 
 namespace slicewise::traces {
 
 namespace {
+
+constexpr auto kMaxTokenCount = static_cast<std::int64_t>(kMaxTokens);
 
 /// TIMESTAMP,[NumImages,]ContextTokens,GeneratedTokens. Three timestamp styles: 2023 has 7
 /// fractional digits; 2024 has +00:00 and leaves the fraction out when it is zero; 2025 is ISO-8601
@@ -26,8 +31,8 @@ class AzureLlmReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.at_s = since_epoch_s(parse_datetime_field(f[timestamp_], "TIMESTAMP", at));
-    row.prompt_tokens = static_cast<double>(parse_count(f[context_], "ContextTokens", at));
-    row.output_tokens = static_cast<double>(parse_count(f[generated_], "GeneratedTokens", at));
+    row.prompt_tokens = static_cast<double>(parse_count(f[context_], "ContextTokens", at, kMaxTokenCount));
+    row.output_tokens = static_cast<double>(parse_count(f[generated_], "GeneratedTokens", at, kMaxTokenCount));
   }
   std::size_t timestamp_ = 0, context_ = 0, generated_ = 0;
 };
@@ -46,9 +51,9 @@ class BurstGptReader final : public CsvTraceReader {
     response_ = require(h, "Response tokens");
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
-    row.at_s = parse_non_negative(f[timestamp_], "Timestamp", at);
-    row.prompt_tokens = static_cast<double>(parse_count(f[request_], "Request tokens", at));
-    row.output_tokens = static_cast<double>(parse_count(f[response_], "Response tokens", at));
+    row.at_s = parse_seconds(f[timestamp_], "Timestamp", at);
+    row.prompt_tokens = static_cast<double>(parse_count(f[request_], "Request tokens", at, kMaxTokenCount));
+    row.output_tokens = static_cast<double>(parse_count(f[response_], "Response tokens", at, kMaxTokenCount));
     row.failed = row.output_tokens == 0.0;
   }
   std::size_t timestamp_ = 0, request_ = 0, response_ = 0;
@@ -69,7 +74,7 @@ class GenAiReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.at_s = since_epoch_s(parse_datetime_field(f[created_], "gmt_create", at));
-    row.duration_s = parse_non_negative(f[exec_], "exec_time_seconds", at);
+    row.duration_s = parse_seconds(f[exec_], "exec_time_seconds", at);
     row.failed = trim(f[status_]) == "FAILED";
   }
   std::size_t created_ = 0, status_ = 0, exec_ = 0;
@@ -89,15 +94,12 @@ class MooncakeReader final : public TraceReader {
       if (!lines_.next(line)) return false;
     } while (trim(line).empty());
     const FieldContext at{&path_, lines_.line_number()};
-    const auto doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-      throw TraceError(path_, at.line, "", "expected one JSON object per line");
-    }
+    const auto doc = parse_line(line, at);
     row = TraceRow{};
     row.line = at.line;
-    row.at_s = field(doc, "timestamp", at) / 1000.0;
-    row.prompt_tokens = field(doc, "input_length", at);
-    row.output_tokens = field(doc, "output_length", at);
+    row.at_s = field(doc, "timestamp", at, kMaxTraceSeconds * 1000.0) / 1000.0;
+    row.prompt_tokens = field(doc, "input_length", at, kMaxTokens);
+    row.output_tokens = field(doc, "output_length", at, kMaxTokens);
     if (!options_.key_column.empty()) {
       const auto it = doc.find(options_.key_column);
       if (it == doc.end()) {
@@ -108,11 +110,40 @@ class MooncakeReader final : public TraceReader {
     return true;
   }
 
-  double field(const nlohmann::json& doc, const char* key, const FieldContext& at) const {
+  /// The line as a JSON object; a syntax error, another type or a key given twice throws.
+  nlohmann::json parse_line(std::string_view line, const FieldContext& at) const {
+    std::vector<std::string> keys;  // of the top-level object: a handful
+    std::string twice;
+    auto track_keys = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+      if (event == nlohmann::json::parse_event_t::key && depth == 1 && twice.empty()) {
+        auto key = parsed.get<std::string>();
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) twice = key;
+        keys.push_back(std::move(key));
+      }
+      return true;
+    };
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(line, track_keys);
+    } catch (const nlohmann::json::exception& e) {
+      std::string problem = json_problem(e);  // "line 1, column 7: syntax error ...": the line is always 1
+      if (problem.starts_with("line 1, ")) problem.erase(0, 8);
+      throw TraceError(path_, at.line, "", "expected one JSON object per line (" + problem + ")");
+    }
+    if (!doc.is_object()) throw TraceError(path_, at.line, "", "expected one JSON object per line, got " + doc.dump());
+    if (!twice.empty()) throw TraceError(path_, at.line, twice, "key given twice (each key may appear once)");
+    return doc;
+  }
+
+  /// A number >= 0 and <= `max`.
+  double field(const nlohmann::json& doc, const char* key, const FieldContext& at, double max) const {
     const auto it = doc.find(key);
     if (it == doc.end()) throw TraceError(path_, at.line, key, "missing");
     if (!it->is_number() || it->get<double>() < 0.0) {
       throw TraceError(path_, at.line, key, "expected a number >= 0, got " + it->dump());
+    }
+    if (it->get<double>() > max) {
+      throw TraceError(path_, at.line, key, "must be <= " + format_number(max) + " (got " + it->dump() + ")");
     }
     return it->get<double>();
   }

@@ -31,17 +31,17 @@ class NativeReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     auto field = [&](int index) { return f[static_cast<std::size_t>(index)]; };
-    row.at_s = parse_non_negative(f[arrived_], "arrived_at_s", at);
-    if (given(f, prompt_)) row.prompt_tokens = parse_non_negative(field(prompt_), "prompt_tokens", at);
-    if (given(f, output_)) row.output_tokens = parse_non_negative(field(output_), "output_tokens", at);
-    if (given(f, duration_)) row.duration_s = parse_non_negative(field(duration_), "duration_s", at);
+    row.at_s = parse_seconds(f[arrived_], "arrived_at_s", at);
+    if (given(f, prompt_)) row.prompt_tokens = parse_non_negative(field(prompt_), "prompt_tokens", at, kMaxTokens);
+    if (given(f, output_)) row.output_tokens = parse_non_negative(field(output_), "output_tokens", at, kMaxTokens);
+    if (given(f, duration_)) row.duration_s = parse_seconds(field(duration_), "duration_s", at);
     if (given(f, gpu_frac_)) {
       row.gpu_frac = parse_non_negative(field(gpu_frac_), "gpu_frac", at);
       if (row.gpu_frac > 1.0) {
         throw TraceError(*at.file, at.line, "gpu_frac", "must be in [0, 1] (got " + std::string(trim(field(gpu_frac_))) + ")");
       }
     }
-    if (given(f, num_gpus_)) row.num_gpus = static_cast<int>(parse_count(field(num_gpus_), "num_gpus", at));
+    if (given(f, num_gpus_)) row.num_gpus = static_cast<int>(parse_count(field(num_gpus_), "num_gpus", at, kMaxGpus));
     if (given(f, failed_)) {
       const auto v = trim(field(failed_));
       if (v != "0" && v != "1") throw TraceError(*at.file, at.line, "failed", "expected 0 or 1, got \"" + std::string(v) + "\"");
@@ -98,10 +98,19 @@ std::int64_t write_native(TraceReader& reader, std::ostream& out, const std::str
   if (formats_sorted(reader.format())) {
     bool first = true;
     double origin = 0.0;
+    double previous_at_s = 0.0;
+    long previous_line = 0;
     while (reader.next(row)) {
       if (!row.has_time) continue;
-      if (first) origin = row.at_s;
+      if (first) {
+        origin = row.at_s;
+      } else if (row.at_s < previous_at_s) {
+        throw TraceError(reader.path(), row.line, "",
+                         out_of_order_message(row.at_s - origin, previous_line, previous_at_s - origin));
+      }
       first = false;
+      previous_at_s = row.at_s;
+      previous_line = row.line;
       write_row(out, row, origin, with_key);
       ++written;
     }

@@ -36,11 +36,23 @@ void CsvTraceReader::start(std::optional<std::vector<std::string>> fixed_header)
   } else {
     std::string_view line;
     if (!lines_.next(line)) throw TraceError(path_, 1, "", "empty file: expected a header line");
-    if (!split_csv(line, fields_, scratch_)) throw TraceError(path_, 1, "", "unclosed quote in the header");
+    if (!split_csv(line, fields_, scratch_)) {
+      throw TraceError(path_, 1, "", "unclosed quote in the header (a quoted field must end on its own line)");
+    }
     std::vector<std::string> names;
     for (auto f : fields_) names.emplace_back(trim(f));
     header_ = CsvHeader(std::move(names));
     header_line_ = 1;
+  }
+  const auto& names = header_.names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!names[i].empty() && names[i] == names[j]) {
+        throw TraceError(path_, header_line_, "",
+                         "column \"" + names[i] + "\" appears twice (columns " + std::to_string(j + 1) + " and " +
+                             std::to_string(i + 1) + "); each column may appear once");
+      }
+    }
   }
   min_fields_ = header_.size();
   bind(header_);
@@ -60,7 +72,9 @@ bool CsvTraceReader::read_row(TraceRow& row) {
     if (!lines_.next(line)) return false;
   } while (trim(line).empty());
   const FieldContext at{&path_, lines_.line_number()};
-  if (!split_csv(line, fields_, scratch_)) throw TraceError(path_, at.line, "", "unclosed quote");
+  if (!split_csv(line, fields_, scratch_)) {
+    throw TraceError(path_, at.line, "", "unclosed quote (a quoted field must end on its own line)");
+  }
   if (fields_.size() < min_fields_ || fields_.size() > header_.size()) {
     throw TraceError(path_, at.line, "",
                      "expected " + std::to_string(header_.size()) + " fields (" + header_.joined() + "), got " +
@@ -74,6 +88,12 @@ bool CsvTraceReader::read_row(TraceRow& row) {
     row.key = k < fields_.size() ? std::string(trim(fields_[k])) : std::string();
   }
   return true;
+}
+
+std::string out_of_order_message(double at_s, long previous_line, double previous_at_s) {
+  return "arrival goes back in time (" + std::to_string(at_s) + " s after the first row, line " +
+         std::to_string(previous_line) + " was at " + std::to_string(previous_at_s) +
+         " s); this format must be in arrival order";
 }
 
 std::vector<std::string> header_file_or(const std::string& path, const std::vector<std::string>& fallback) {

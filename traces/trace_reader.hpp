@@ -90,6 +90,11 @@ class TraceReader {
   std::vector<std::string> bad_rows_;
 };
 
+/// Why a row of a format read in file order (formats_sorted) cannot be replayed: "arrival goes back
+/// in time (3.000000 s after the first row, line 3 was at 5.000000 s); this format must be in arrival
+/// order". Times are seconds after the first row.
+std::string out_of_order_message(double at_s, long previous_line, double previous_at_s);
+
 /// Opens `path` in `format`, or in the format detect_format finds when `format` is nullopt.
 /// Throws TraceError when the file cannot be read or its header does not fit the format.
 std::unique_ptr<TraceReader> open_trace(const std::string& path, std::optional<TraceFormat> format,

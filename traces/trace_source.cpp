@@ -42,9 +42,7 @@ bool TraceSource::next_row(TraceRow& row) {
     }
     if (origin_s_ && row.at_s < last_at_s_) {
       throw TraceError(reader_->path(), row.line, "",
-                       "arrival goes back in time (" + std::to_string(row.at_s - *origin_s_) + " s after the first row, line " +
-                           std::to_string(last_line_) + " was at " + std::to_string(last_at_s_ - *origin_s_) +
-                           " s); this format must be in arrival order");
+                       out_of_order_message(row.at_s - *origin_s_, last_line_, last_at_s_ - *origin_s_));
     }
     last_at_s_ = row.at_s;
     last_line_ = row.line;

@@ -29,6 +29,7 @@ TraceSummary summarize(TraceReader& reader) {
   s.path = reader.path();
   s.format = std::string(to_string(reader.format()));
   s.absolute_time = reader.absolute_time();
+  s.must_be_sorted = formats_sorted(reader.format());
   std::map<std::int64_t, std::int64_t> minutes;  // minute since the first row -> arrivals
   bool first = true;
   double previous = 0.0;
@@ -42,6 +43,7 @@ TraceSummary summarize(TraceReader& reader) {
         s.last_at_s = row.at_s;
         first = false;
       } else if (row.at_s < previous) {
+        if (s.num_out_of_order == 0) s.first_out_of_order_line = row.line;
         ++s.num_out_of_order;
       }
       previous = row.at_s;

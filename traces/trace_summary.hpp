@@ -40,6 +40,9 @@ struct TraceSummary {
   std::int64_t num_incomplete = 0;   ///< rows missing a measurement
   std::int64_t num_failed = 0;       ///< rows the trace marks failed (kept)
   std::int64_t num_out_of_order = 0; ///< rows earlier than the row before them
+  long first_out_of_order_line = 0;  ///< line of the first such row (0 when none)
+  bool must_be_sorted = false;       ///< the format is read in file order (formats_sorted): replay and
+                                     ///< convert stop at the first row out of order
   double first_at_s = 0.0;
   double last_at_s = 0.0;
   CountQuantiles per_minute;         ///< arrivals in each minute from the first to the last row

@@ -86,5 +86,62 @@ TEST(Measurements, AMissingColumnOrAnEmptyFileIsNamed) {
   EXPECT_NE(error_of([&] { load(header_only); }).find("no measurements after the header"), std::string::npos);
 }
 
+TEST(Measurements, AColumnGivenTwiceOrNotOfTheFormatIsRefused) {
+  // The first "value" used to win silently; a typo such as "runs" used to drop the co-run ids.
+  const auto twice = write_file("value-twice.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,"
+                                                   "value,value,unit,source,date,run\n"
+                                                   "L4,dedicated,,1,w,,time_mean,1,2,s,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(twice); }),
+            twice + ":1: column \"value\" appears twice (columns 8 and 9); each column may appear once");
+  const auto typo = write_file("runs.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,"
+                                           "unit,source,date,runs\n"
+                                           "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(typo); }),
+            typo + ":1: unknown column \"runs\"; allowed: gpu, strategy, mig_profile, n_contexts, workload, "
+                   "workload_params, metric, value, unit, source, date, run (did you mean \"run\"?)");
+  // Header names are trimmed like the fields.
+  const auto spaced = write_file("spaced.csv", std::string(" gpu ,strategy,mig_profile,n_contexts,workload,workload_params,"
+                                                           "metric,value,unit,source,date,run\n") +
+                                                   "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
+  EXPECT_EQ(load(spaced).size(), 1u);
+}
+
+TEST(Measurements, AValueOutOfRangeOnceConvertedIsRefused) {
+  const auto big = write_file("big.csv", std::string(kHeader) + "L4,dedicated,,1,w,,mem_bandwidth,1e307,TB/s,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(big); }), big + ":2: value: 1e307 TB/s is out of range once converted to GB/s (finite and > 0)");
+  const auto tiny = write_file("tiny.csv", std::string(kHeader) + "L4,dedicated,,1,w,,time_mean,1e-320,us,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(tiny); }), tiny + ":2: value: 1e-320 us is out of range once converted to s (finite and > 0)");
+}
+
+TEST(Measurements, ContextCountsOutOfRangeSayWhatIsAllowed) {
+  for (const char* n : {"0", "-3", "1025", "1.5"}) {
+    const auto path = write_file("contexts.csv", std::string(kHeader) + "L4,time_slicing,,"  + n + ",w,,time_mean,1,s,x,2026-01-01,\n");
+    EXPECT_EQ(error_of([&] { load(path); }), path + ":2: n_contexts: must be an integer in [1, 1024], got " + n);
+  }
+}
+
+TEST(Measurements, ARowListedTwiceIsRefused) {
+  // Three copies of one shared row fitted η with a standard error of 2e-16.
+  const auto path = write_file("repeated.csv", std::string(kHeader) +
+                                                   "L40S,dedicated,,1,w,gpu_duty_frac=0.5,time_mean,0.5,s,x,2026-01-01,\n"
+                                                   "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n"
+                                                   "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(path); }),
+            path + ":4: repeats line 3 (every field the same); list a measurement once, or tell repeated runs apart by "
+                   "their run column");
+  // The same numbers from two runs are two measurements.
+  const auto runs = write_file("two-runs.csv", std::string(kHeader) +
+                                                   "L40S,time_slicing,,2,w,,time_mean,1.0,s,x,2026-01-01,r1\n"
+                                                   "L40S,time_slicing,,2,w,,time_mean,1.0,s,x,2026-01-01,r2\n");
+  EXPECT_EQ(load(runs).size(), 2u);
+}
+
+TEST(Measurements, IsoDatesAreRealDays) {
+  EXPECT_TRUE(is_iso_date("2024-02-29"));
+  EXPECT_FALSE(is_iso_date("2023-02-29"));
+  EXPECT_FALSE(is_iso_date("2023-2-28"));
+  EXPECT_FALSE(is_iso_date("yesterday"));
+}
+
 }  // namespace
 }  // namespace slicewise::calibration

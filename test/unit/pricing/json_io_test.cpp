@@ -89,11 +89,23 @@ TEST(PriceTableJson, HeaderFields) {
 TEST(PriceTableJson, NegativeAndZeroPrices) {
   json doc = good();
   doc["instances"][0]["spot_usd_per_hour"] = -0.5;
-  doc["instances"][0]["reserved_1y_usd_per_hour"] = 0;  // allowed: prices >= 0
+  doc["instances"][0]["reserved_1y_usd_per_hour"] = 0;  // a free option would make every strategy cost 0
   doc["instances"][1]["on_demand_usd_per_hour"] = 0;
   EXPECT_EQ(parse_error(doc),
-            "t.json: /instances/0/spot_usd_per_hour: must be >= 0 (got -0.5)\n"
+            "t.json: /instances/0/spot_usd_per_hour: must be > 0 (got -0.5)\n"
+            "t.json: /instances/0/reserved_1y_usd_per_hour: must be > 0 (got 0)\n"
             "t.json: /instances/1/on_demand_usd_per_hour: must be > 0 (got 0)");
+}
+
+TEST(PriceTableJson, AsOfMustBeARealMonthOrDay) {
+  json doc = good();
+  doc["as_of"] = "2026-02-30";
+  EXPECT_EQ(parse_error(doc), "t.json: /as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2026-02-30\")");
+  doc["as_of"] = "2026-13";
+  EXPECT_EQ(parse_error(doc), "t.json: /as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2026-13\")");
+  EXPECT_TRUE(is_price_date("2024-02-29"));
+  EXPECT_FALSE(is_price_date("2023-02-29"));
+  EXPECT_TRUE(is_price_date("2024-08"));
 }
 
 TEST(PriceTableJson, UnknownGpuWithSuggestion) {

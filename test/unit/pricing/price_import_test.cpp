@@ -3,8 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 
@@ -82,6 +84,90 @@ TEST(PriceImport, MalformedFeedsNameTheFileAndPointer) {
             mixed + ": /Items/1/currencyCode: all items must share one currency (got EUR; expected USD)");
   const auto aws_as_azure = fixture("aws-offer-small.json").string();
   EXPECT_EQ(import_error({aws_as_azure}, ImportFormat::azure_retail), aws_as_azure + ": missing required key \"Items\"");
+}
+
+/// The fixture `name` changed by `change`, written to a temporary file.
+std::string changed(const char* name, const std::string& out, const std::function<void(nlohmann::json&)>& change) {
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(fixture(name)));
+  change(doc);
+  const auto path = std::filesystem::temp_directory_path() / out;
+  std::ofstream(path) << doc.dump(1);
+  return path.string();
+}
+
+/// Every on-demand "Hrs" price of the AWS fixture set to `text`.
+void set_on_demand(nlohmann::json& doc, const std::string& text) {
+  for (auto& [sku, offers] : doc["terms"]["OnDemand"].items()) {
+    for (auto& [code, term] : offers.items()) {
+      for (auto& [key, dimension] : term["priceDimensions"].items()) dimension["pricePerUnit"]["USD"] = text;
+    }
+  }
+}
+
+TEST(PriceImport, PricesMustBeFiniteAndNotNegative) {
+  // "inf" became null in the written table, "nan" and negative prices were dropped without a word.
+  const char* g6e_price = ": /terms/OnDemand/G6E2XL/G6E2XL.JRTCKXETXF/priceDimensions/G6E2XL.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD: ";
+  for (const char* text : {"inf", "nan", "1e400"}) {
+    const auto path = changed("aws-offer-small.json", "sw_aws_price.json", [&](auto& doc) { set_on_demand(doc, text); });
+    EXPECT_EQ(import_error({path}, ImportFormat::aws_offer), path + g6e_price + "expected a decimal number (got \"" + text + "\")");
+  }
+  const auto negative = changed("aws-offer-small.json", "sw_aws_negative.json", [](auto& doc) { set_on_demand(doc, "-1.5"); });
+  EXPECT_EQ(import_error({negative}, ImportFormat::aws_offer), negative + g6e_price + "a price must be >= 0 (got \"-1.5\")");
+  const auto azure = changed("azure-retail-page1.json", "sw_azure_negative.json",
+                             [](auto& doc) { doc["Items"][0]["retailPrice"] = -3.0; });
+  EXPECT_EQ(import_error({azure}, ImportFormat::azure_retail), azure + ": /Items/0/retailPrice: a price must be >= 0 (got -3.0)");
+}
+
+TEST(PriceImport, InstanceSizesMustFitTheTableFormat) {
+  // A vCPU count of 1e12 used to wrap to -2147483648; 0 vCPUs or 0 GiB gave a table that does not load.
+  const std::string vcpu = ": /products/G6E2XL/attributes/vcpu: expected a whole number of vCPUs in [1, 1000000] (got \"";
+  for (const char* text : {"1e12", "0", "2.5"}) {
+    const auto path = changed("aws-offer-small.json", "sw_aws_vcpu.json",
+                              [&](auto& doc) { doc["products"]["G6E2XL"]["attributes"]["vcpu"] = text; });
+    EXPECT_EQ(import_error({path}, ImportFormat::aws_offer), path + vcpu + text + "\")");
+  }
+  const auto memory = changed("aws-offer-small.json", "sw_aws_memory.json",
+                              [](auto& doc) { doc["products"]["G6E2XL"]["attributes"]["memory"] = "0 GiB"; });
+  EXPECT_EQ(import_error({memory}, ImportFormat::aws_offer),
+            memory + ": /products/G6E2XL/attributes/memory: must be > 0 GiB (got \"0 GiB\")");
+}
+
+TEST(PriceImport, AFeedOfTheWrongShapeOrWithNothingUsableIsRefused) {
+  const auto products = changed("aws-offer-small.json", "sw_aws_products.json", [](auto& doc) { doc["products"] = "x"; });
+  EXPECT_EQ(import_error({products}, ImportFormat::aws_offer), products + ": /products: expected object (got \"x\")");
+  const auto terms = changed("aws-offer-small.json", "sw_aws_terms.json",
+                             [](auto& doc) { doc["terms"]["OnDemand"] = nlohmann::json::array({1, 2}); });
+  EXPECT_EQ(import_error({terms}, ImportFormat::aws_offer), terms + ": /terms/OnDemand: expected object (got [1,2])");
+  const auto item = changed("azure-retail-page1.json", "sw_azure_item.json",
+                            [](auto& doc) { doc["Items"].insert(doc["Items"].begin(), 5); });
+  EXPECT_EQ(import_error({item}, ImportFormat::azure_retail), item + ": /Items/0: expected object (got 5)");
+  const auto region = changed("azure-retail-page1.json", "sw_azure_region.json",
+                              [](auto& doc) { doc["Items"][0]["armRegionName"] = ""; });
+  EXPECT_EQ(import_error({region}, ImportFormat::azure_retail), region + ": /Items/0/armRegionName: must not be empty");
+  const auto windows = changed("aws-offer-small.json", "sw_aws_windows.json", [](auto& doc) {
+    for (auto& [sku, product] : doc["products"].items()) product["attributes"]["operatingSystem"] = "Windows";
+  });
+  EXPECT_EQ(import_error({windows}, ImportFormat::aws_offer),
+            windows + ": nothing to import: of the 0 Linux instance prices read, none is for a known instance type with "
+                      "an on-demand price > 0");
+}
+
+TEST(PriceImport, TheTableDateMustBeARealDay) {
+  const auto bad = changed("aws-offer-small.json", "sw_aws_date.json", [](auto& doc) { doc["publicationDate"] = "zzzz"; });
+  EXPECT_EQ(import_error({bad}, ImportFormat::aws_offer),
+            bad + ": /publicationDate: expected a date YYYY-MM-DD[Thh:mm:ssZ] (got \"zzzz\")");
+  const auto none = changed("aws-offer-small.json", "sw_aws_no_date.json", [](auto& doc) {
+    doc.erase("publicationDate");
+    for (auto& [sku, offers] : doc["terms"]["OnDemand"].items()) {
+      for (auto& [code, term] : offers.items()) term.erase("effectiveDate");
+    }
+  });
+  EXPECT_EQ(import_error({none}, ImportFormat::aws_offer),
+            none + ": no date in the input (publicationDate, effectiveDate or effectiveStartDate): the table needs its as_of");
+  const auto currency = changed("azure-retail-page1.json", "sw_azure_currency.json",
+                                [](auto& doc) { doc["Items"][0]["currencyCode"] = "usd"; });
+  EXPECT_EQ(import_error({currency}, ImportFormat::azure_retail),
+            currency + ": /Items/0/currencyCode: expected a 3-letter ISO 4217 code such as \"USD\" (got \"usd\")");
 }
 
 }  // namespace

@@ -172,7 +172,7 @@ TEST(PriceTable, LoadReportsEveryProblemOfAFile) {
   const std::string file = kData + "bad-rows.json";
   EXPECT_EQ(load_error(file),
             file + ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"usd\")\n" +
-            file + ": /instances/0/spot_usd_per_hour: must be >= 0 (got -1)\n" +
+            file + ": /instances/0/spot_usd_per_hour: must be > 0 (got -1)\n" +
             file + ": /instances/1/gpu: unknown GPU \"A100-80G\" (did you mean \"A100-80GB\"?)\n" +
             file + ": /instances/2: duplicate row for g6e.2xlarge in us-east-1 (first at /instances/0)\n" +
             file + ": /instances/3/num_gpus: expected integer (got \"0\")\n" +
