@@ -38,7 +38,7 @@ report::RoiReport priced_report(scenario::SimResult result, const fs::path& scen
 report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
   const auto manifest = read_manifest(folder);
   std::map<std::size_t, report::SweepPointRecord> points;
-  read_points(folder, manifest.at("fingerprint").get<std::string>(), points);
+  read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(), points);
   const auto table = table_of(manifest, points);
   std::vector<std::string> ids;
   const report::SweepPointRecord* detail = nullptr;
@@ -53,13 +53,12 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
     }
     throw ConfigError(folder.string(), "", "no point of this sweep has finished yet; run `slicewise sweep` first");
   }
-  const auto document = read_json_file(point_file(folder, detail->id));
-  scenario::SimResult result;
-  try {
-    result = document.at("result").get<scenario::SimResult>();
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(point_file(folder, detail->id).string(), "/result", std::string("not a slicewise result: ") + e.what());
+  const auto file = point_file(folder, detail->id).string();
+  const auto document = read_json_file(file);
+  if (!document.is_object() || !document.contains("result")) {
+    throw ConfigError(file, "/", "missing required key \"result\" (a finished point keeps its full result there)");
   }
+  auto result = scenario::result_from_json(document.at("result"), file, "/result");
   auto roi = priced_report(std::move(result), manifest.value("base_file", std::string()));
 
   report::SweepSection section;

@@ -1,5 +1,7 @@
 // `slicewise roi RESULT.json`: re-price a finished simulation (another table, region file or
 // purchase option) without running it again.
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
@@ -12,14 +14,23 @@
 
 namespace slicewise::cli {
 
+namespace {
+/// An option given as "" is refused, not taken for an absent one.
+const CLI::Validator kNonEmpty([](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); },
+                               "TEXT");
+}  // namespace
+
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   auto* sub = app.add_subcommand("roi", "Re-price a simulation result: monthly cost, savings, chargeback");
   sub->add_option("result", options.result, "Result JSON written by `slicewise simulate --out`")->required();
-  sub->add_option("--pricing", options.pricing, "Price table: aws, azure, gcp or a table file (default: the scenario's)");
-  sub->add_option("--region", options.region, "Region (default: the scenario's; none when --pricing is given)");
-  sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y");
+  sub->add_option("--pricing", options.pricing, "Price table: aws, azure, gcp or a table file (default: the scenario's)")
+      ->check(kNonEmpty);
+  sub->add_option("--region", options.region, "Region (default: the scenario's; none when --pricing is given)")
+      ->check(kNonEmpty);
+  sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y")->check(kNonEmpty);
   sub->add_option("--onprem", options.onprem,
-                  "Also compare buying servers: \"onprem\" (the shipped table) or an on-prem table file");
+                  "Also compare buying servers: \"onprem\" (the shipped table) or an on-prem table file")
+      ->check(kNonEmpty);
   sub->add_flag("--json", options.json, "Print the cost report as JSON");
   return sub;
 }
@@ -62,6 +73,12 @@ int run_roi(const RoiOptions& options, Io io) {
     if (entry.gpu.empty()) entry.gpu = scenario::fleet_gpu_id(entry, scenario, catalogs);
   }
   const auto table = scenario::resolve_price_table(scenario, catalogs);
+  if (const auto regions = table.regions();
+      !options.region.empty() && std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
+    throw ConfigError("slicewise roi", "--region",
+                      "unknown region \"" + options.region + "\" in price table \"" + table.name + "\"; expected " +
+                          join(regions, "|") + did_you_mean_suffix(options.region, regions));
+  }
   const auto costs = report::cost_result(result, scenario, table, option);
   if (options.json) {
     io.out << report::cost_report_to_text(costs);

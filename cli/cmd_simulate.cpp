@@ -34,7 +34,9 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
   auto* sub = app.add_subcommand("simulate", "Run every strategy of a scenario and compare them");
   sub->add_option("scenario", options.file, "Scenario JSON file")->required();
   sub->add_option("--strategy", options.strategies, "Run only this strategy (by name); repeatable");
-  sub->add_option("--out", options.out, "Write the merged result JSON here");
+  sub->add_option("--out", options.out, "Write the merged result JSON here")
+      ->check(CLI::Validator([](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); },
+                             "FILE"));
   sub->add_option("--progress", options.progress,
                   "Progress on stderr: bar, json (one JSON object per line) or none; default: bar on a terminal")
       ->transform(CLI::CheckedTransformer(
@@ -326,7 +328,18 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
                           "unknown strategy \"" + wanted + "\"; the scenario has " + join(names, "|") +
                               did_you_mean_suffix(wanted, names));
       }
-      selected.push_back(static_cast<std::size_t>(it - names.begin()));
+      const auto index = static_cast<std::size_t>(it - names.begin());
+      if (std::find(selected.begin(), selected.end(), index) != selected.end()) {
+        throw ConfigError("slicewise simulate", "--strategy", "strategy \"" + wanted + "\" is given twice");
+      }
+      selected.push_back(index);
+    }
+  }
+  // --out is checked before the run, not after it: a wrong path must not cost a simulation.
+  if (const std::filesystem::path out = options.out; !out.empty()) {
+    if (std::filesystem::is_directory(out)) throw ConfigError("--out", "", "is a folder: " + out.string() + "; give a file name");
+    if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path())) {
+      throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
     }
   }
 

@@ -39,6 +39,7 @@ using nlohmann::json;
 namespace {
 
 constexpr int kExitGate = 3;
+constexpr std::int64_t kMaxManifestPoints = 100000;  // the most points a sweep file may give (scenario/sweep.cpp)
 
 CLI::Validator progress_transform() {
   return CLI::CheckedTransformer(
@@ -84,12 +85,27 @@ struct Shard {
 Shard parse_shard(const std::string& text) {
   Shard shard;
   if (text.empty()) return shard;
-  char extra = 0;
-  if (std::sscanf(text.c_str(), "%d/%d%c", &shard.k, &shard.n, &extra) != 2 || shard.n < 1 || shard.k < 1 ||
-      shard.k > shard.n) {
+  // Digits only (at most 9, so that each fits an int): no sign, space or overflow slips through.
+  auto read = [](const std::string& digits, int& value) {
+    if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return false;
+    }
+    value = std::stoi(digits);
+    return true;
+  };
+  const auto slash = text.find('/');
+  if (slash == std::string::npos || !read(text.substr(0, slash), shard.k) || !read(text.substr(slash + 1), shard.n) ||
+      shard.n < 1 || shard.k < 1 || shard.k > shard.n) {
     throw ConfigError("--shard", "", "expected K/N with 1 <= K <= N, e.g. 2/4 (got \"" + text + "\")");
   }
   return shard;
+}
+
+/// Creates the --out folder (and its points/), or says why it cannot.
+void create_folder(const fs::path& folder) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw ConfigError("--out", "", "cannot create folder " + folder.string() + ": " + ec.message());
 }
 
 fs::path log_file(const fs::path& folder, const std::string& id) { return folder / "points" / (id + ".log"); }
@@ -201,14 +217,42 @@ json read_manifest(const fs::path& folder) {
     throw ConfigError(folder.string(), "", "not a sweep folder (no sweep.json; `slicewise sweep --out` makes one)");
   }
   json manifest = read_json_file(file);
-  if (!manifest.is_object() || manifest.value("kind", "") != "slicewise-sweep" || manifest.value("schema_version", 0) != 1) {
+  auto is = [&](const char* key, const json& value) { return manifest.contains(key) && manifest[key] == value; };
+  if (!manifest.is_object() || !is("kind", "slicewise-sweep") || !is("schema_version", 1)) {
     throw ConfigError(file.string(), "", "not a slicewise sweep manifest (expected kind \"slicewise-sweep\", schema_version 1)");
   }
+  // Every key the commands use, so that a damaged manifest is named instead of failing inside them.
+  Diagnostics problems;
+  JsonReader r(manifest, "", problems, file.string());
+  r.required_integer("schema_version");
+  r.required_string("kind");
+  r.required_string("name");
+  r.required_string("fingerprint");
+  for (const char* key : {"axes", "strategies"}) {
+    if (const json* names = r.required_array(key)) {
+      for (std::size_t i = 0; i < names->size(); ++i) {
+        if (!(*names)[i].is_string()) {
+          problems.push_back({file.string(), 0, 0, r.pointer(key) + "/" + std::to_string(i),
+                              "expected string (got " + describe_json((*names)[i]) + ")"});
+        }
+      }
+    }
+  }
+  if (const auto n = r.required_integer("num_points", NumberRange::at_least(1)); n > kMaxManifestPoints) {
+    r.error("num_points", "must be <= " + std::to_string(kMaxManifestPoints) + " (got " + std::to_string(n) + ")");
+  }
+  r.required_string("shard");
+  r.required_object("sweep");
+  r.required_object("base");
+  r.required_string("base_file");
+  r.finish();
+  if (!problems.empty()) throw ConfigError(std::move(problems));
   return manifest;
 }
 
 /// The table of every point file in `folder` (only those of `fingerprint`).
-void read_points(const fs::path& folder, const std::string& fingerprint, std::map<std::size_t, report::SweepPointRecord>& out) {
+void read_points(const fs::path& folder, const std::string& fingerprint, std::size_t num_points,
+                 std::map<std::size_t, report::SweepPointRecord>& out) {
   const auto points = folder / "points";
   if (!fs::is_directory(points)) return;
   std::vector<fs::path> files;
@@ -219,12 +263,29 @@ void read_points(const fs::path& folder, const std::string& fingerprint, std::ma
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     const json document = read_json_file(file);
-    if (document.value("fingerprint", "") != fingerprint) {
+    const json* found = document.is_object() && document.contains("fingerprint") ? &document["fingerprint"] : nullptr;
+    if (!found || !found->is_string() || found->get<std::string>() != fingerprint) {
       throw ConfigError(file.string(), "/fingerprint",
-                        "belongs to another sweep (fingerprint " + document.value("fingerprint", std::string("none")) +
+                        "belongs to another sweep (fingerprint " +
+                            (found ? (found->is_string() ? found->get<std::string>() : describe_json(*found)) : std::string("none")) +
                             ", expected " + fingerprint + ")");
     }
-    auto record = report::point_from_json(document.value("point", json::object()), file.string());
+    if (!document.contains("point")) throw ConfigError(file.string(), "/", "missing required key \"point\"");
+    const json point = document.at("point");  // a copy: nlohmann's pointers in messages start at it
+    auto record = report::point_from_json(point, file.string(), "/point");
+    if (record.index >= num_points) {
+      throw ConfigError(file.string(), "/point/index",
+                        "must be < " + std::to_string(num_points) + ", the sweep's number of points (got " +
+                            std::to_string(record.index) + ")");
+    }
+    if (record.id != scenario::sweep_point_id(record.index)) {
+      throw ConfigError(file.string(), "/point/id",
+                        "must be \"" + scenario::sweep_point_id(record.index) + "\" for index " +
+                            std::to_string(record.index) + " (got \"" + record.id + "\")");
+    }
+    if (file.stem().string() != record.id) {
+      throw ConfigError(file.string(), "/point/id", "is \"" + record.id + "\", but the file is " + file.filename().string());
+    }
     out[record.index] = std::move(record);
   }
 }
@@ -293,13 +354,13 @@ int run_sweep(const SweepOptions& given, Io io) {
   } else if (fs::exists(folder) && !fs::is_empty(folder)) {
     throw ConfigError(folder.string(), "", "exists and is not a sweep folder; choose an empty or new --out");
   }
-  fs::create_directories(folder / "points");
+  create_folder(folder / "points");
   write_file_atomically(folder / "sweep.json", manifest.dump(1) + "\n");
 
   const auto profile = sweep.calibration.empty() ? calibration::CalibrationProfile::shipped()
                                                  : calibration::CalibrationProfile::load(sweep.calibration);
   std::map<std::size_t, report::SweepPointRecord> done;
-  read_points(folder, fingerprint, done);
+  read_points(folder, fingerprint, scenario::num_points(sweep), done);
   std::vector<scenario::SweepPoint> todo;
   std::size_t in_shard = 0;
   for (std::size_t i = 0; i < scenario::num_points(sweep); ++i) {
@@ -387,7 +448,7 @@ int run_sweep(const SweepOptions& given, Io io) {
 
   // The outputs cover every point of this folder that is done, old and new.
   done.clear();
-  read_points(folder, fingerprint, done);
+  read_points(folder, fingerprint, scenario::num_points(sweep), done);
   for (const auto& [index, message] : failures) {
     report::SweepPointRecord record;
     const auto point = scenario::sweep_point(sweep, index);
@@ -447,7 +508,7 @@ int run_merge(const MergeOptions& options, Io io) {
                             options.folders.front() + " (" + manifest.value("fingerprint", std::string()) + ")");
     }
     std::map<std::size_t, report::SweepPointRecord> these;
-    read_points(folder, manifest.at("fingerprint").get<std::string>(), these);
+    read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(), these);
     for (auto& [index, record] : these) {
       if (points.count(index)) {
         // The same point run twice (overlapping shards) must agree: results are deterministic.
@@ -467,7 +528,7 @@ int run_merge(const MergeOptions& options, Io io) {
   } else if (fs::exists(out) && !fs::is_empty(out)) {
     throw ConfigError(out.string(), "", "exists and is not a sweep folder; choose an empty or new --out");
   }
-  fs::create_directories(out / "points");
+  create_folder(out / "points");
   manifest["shard"] = "1/1";
   write_file_atomically(out / "sweep.json", manifest.dump(1) + "\n");
   for (const auto& [index, folder] : sources) {

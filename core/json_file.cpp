@@ -2,6 +2,8 @@
 #include "core/json_file.hpp"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -41,6 +43,12 @@ std::string parse_problem(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+/// Strips nlohmann's "[json.exception.out_of_range.406] " prefix.
+std::string range_problem(const std::string& what) {
+  const auto bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
 /// Tracks where the parser is so that a repeated key can be reported with its JSON pointer.
 struct Frame {
   bool is_array = false;
@@ -49,9 +57,61 @@ struct Frame {
   std::set<std::string> keys;  // keys seen so far in an object
 };
 
+constexpr int kMaxDepth = 256;  // far beyond any slicewise document; keeps recursive code off the stack's end
+
+/// Byte offset (1-based, as nlohmann counts) of the first bracket that opens a level deeper than
+/// kMaxDepth, or 0. Strings are skipped, escapes included.
+std::size_t too_deep_at(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i + 1;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return 0;
+}
+
+/// Byte offset (1-based) of the first number outside strings that does not fit a double, or 0.
+std::size_t overflowing_number_at(const std::string& text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i + 1;
+      while (end < text.size() && std::strchr("0123456789.eE+-", text[end]) != nullptr) ++end;
+      const double value = std::strtod(text.substr(i, end - i).c_str(), nullptr);
+      if (!std::isfinite(value)) return i + 1;
+      i = end - 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 json parse_json_text(const std::string& text, const std::string& file) {
+  if (const std::size_t at = too_deep_at(text); at > 0) {
+    auto [line, column] = line_and_column(text, at);
+    throw ConfigError(Diagnostics{Diagnostic{file, line, column, "",
+                                             "parse error: nested more than " + std::to_string(kMaxDepth) +
+                                                 " levels deep (objects and arrays inside each other)"}});
+  }
   std::vector<Frame> stack;
   Diagnostics duplicates;
   auto path_of = [&stack]() {
@@ -103,6 +163,11 @@ json parse_json_text(const std::string& text, const std::string& file) {
   } catch (const json::parse_error& e) {
     auto [line, column] = line_and_column(text, e.byte);
     throw ConfigError(Diagnostics{Diagnostic{file, line, column, "", "parse error: " + parse_problem(e.what())}});
+  } catch (const json::out_of_range& e) {  // 406: a number beyond the range of a double, e.g. 1e999
+    auto [line, column] = line_and_column(text, overflowing_number_at(text));
+    throw ConfigError(Diagnostics{Diagnostic{file, line, column, "",
+                                             "parse error: " + range_problem(e.what()) +
+                                                 " (a number must fit a double: at most about 1.8e308 in magnitude)"}});
   }
 }
 

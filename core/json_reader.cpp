@@ -1,8 +1,10 @@
 // Strict JSON object reader.
 #include "core/json_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +57,49 @@ std::string describe_json(const json& value) {
   return text;
 }
 
+Diagnostic json_exception_diagnostic(const std::exception& e, const std::string& file, const std::string& prefix,
+                                     const std::string& context) {
+  std::string rest = e.what();
+  if (const auto bracket = rest.find("] "); rest.starts_with("[json.exception.") && bracket != std::string::npos) {
+    rest = rest.substr(bracket + 2);
+  }
+  std::string pointer;
+  if (const auto close = rest.find(") "); rest.starts_with("(") && close != std::string::npos) {
+    pointer = rest.substr(1, close - 1);
+    rest = rest.substr(close + 2);
+  }
+  return Diagnostic{file, 0, 0, prefix + pointer, context + rest};
+}
+
+std::string read_name(JsonReader& r, std::string_view key, bool required) {
+  const std::size_t before = r.diagnostics().size();
+  const bool present = r.has(key);
+  std::string value = required ? r.required_string(key) : r.optional_string(key, "");
+  if (!present || r.diagnostics().size() != before || !r.valid()) return value;
+  if (value.empty()) {
+    r.error(key, "must not be empty");
+  } else if (std::any_of(value.begin(), value.end(),
+                         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    r.error(key, "must not contain control characters such as line breaks or tabs (got " + describe_json(value) + ")");
+    value.clear();
+  }
+  return value;
+}
+
 namespace {
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+
+/// True when an integral JSON number lies outside [-2^53, 2^53], judged on its exact value.
+bool beyond_exact_integers(const json& v) {
+  constexpr std::uint64_t limit = std::uint64_t{1} << 53;
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() > limit;
+  if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    return i > static_cast<std::int64_t>(limit) || i < -static_cast<std::int64_t>(limit);
+  }
+  return std::abs(v.get<double>()) > kMaxExactInteger;
+}
+
 bool is_object(const json& v) { return v.is_object(); }
 bool is_array(const json& v) { return v.is_array(); }
 bool is_string(const json& v) { return v.is_string(); }
@@ -138,6 +182,14 @@ std::optional<double> JsonReader::number(std::string_view key, bool required, co
   const double x = value->get<double>();
   if (integer && (!std::isfinite(x) || std::floor(x) != x)) {
     error(key, "expected integer (got " + describe_json(*value) + ")");
+    return std::nullopt;
+  }
+  if (integer && beyond_exact_integers(*value)) {
+    // Past 2^53 a double no longer holds every integer, and past 2^63 no int64 holds it at all:
+    // report the range (or the exact-integer limit) with the value as written.
+    auto problem = range.violation(x > 0 ? std::numeric_limits<double>::max() : std::numeric_limits<double>::lowest());
+    if (problem.empty()) problem = "must be between -" + format_number(kMaxExactInteger) + " and " + format_number(kMaxExactInteger);
+    error(key, problem + " (got " + describe_json(*value) + ")");
     return std::nullopt;
   }
   if (auto problem = range.violation(x); !problem.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <set>
 #include <string>
@@ -74,6 +75,7 @@ class JsonReader {
   double optional_number(std::string_view key, double fallback, const NumberRange& range = {});
   std::optional<double> maybe_number(std::string_view key, const NumberRange& range = {});
 
+  /// Integers are refused beyond +-2^53, where a double no longer holds each one exactly.
   std::int64_t required_integer(std::string_view key, const NumberRange& range = {});
   std::int64_t optional_integer(std::string_view key, std::int64_t fallback, const NumberRange& range = {});
   std::optional<std::int64_t> maybe_integer(std::string_view key, const NumberRange& range = {});
@@ -131,5 +133,16 @@ class JsonReader {
 
 /// Short text of a JSON value for "(got X)": strings quoted, long values cut at 40 characters.
 std::string describe_json(const nlohmann::json& value);
+
+/// A nlohmann exception met while reading the value at `prefix` of `file`, as a located problem:
+/// "[json.exception.type_error.302] (/a/0) type must be number, but is null" becomes pointer
+/// `prefix` + "/a/0" and message `context` + "type must be number, but is null".
+Diagnostic json_exception_diagnostic(const std::exception& e, const std::string& file, const std::string& prefix,
+                                     const std::string& context);
+
+/// A name (of a scenario, tenant, strategy, sweep, axis): a non-empty string without control
+/// characters, which would break the table rows, CSV lines and JUnit names it ends up in. Adds a
+/// diagnostic when it is empty, has one, or is missing while `required`; "" when absent.
+std::string read_name(JsonReader& r, std::string_view key, bool required);
 
 }  // namespace slicewise

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "core/units.hpp"
@@ -97,6 +98,7 @@ int recommend(const std::vector<StrategySummary>& strategies) {
 }
 
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs) {
+  SW_CHECK(!result.strategies.empty(), "a result without strategies (load_result refuses them)");
   RoiReport r;
   r.scenario = result.scenario;
   r.title = "ROI report: " + result.scenario;
@@ -365,14 +367,30 @@ std::vector<ReportTable> report_tables(const RoiReport& r) {
   return tables;
 }
 
+namespace {
+/// Text for Markdown prose: names are shown as written, never read as HTML.
+std::string md_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
 std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& figures) {
-  std::string md = "# " + r.title + "\n\n";
+  std::string md = "# " + md_text(r.title) + "\n\n";
   md += "## Executive summary\n\n";
-  if (r.recommended >= 0) md += "**Recommended strategy: " + r.strategies[static_cast<std::size_t>(r.recommended)].name + "**\n\n";
-  md += "- " + r.recommendation + "\n- " + r.savings + "\n- " + r.sla_risk + "\n\n";
+  if (r.recommended >= 0) {
+    md += "**Recommended strategy: " + md_text(r.strategies[static_cast<std::size_t>(r.recommended)].name) + "**\n\n";
+  }
+  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n\n";
   for (const auto& t : report_tables(r)) {
-    md += "## " + t.title + "\n\n";
-    if (!t.intro.empty()) md += t.intro + "\n\n";
+    md += "## " + md_text(t.title) + "\n\n";
+    if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
     std::vector<Column> columns;
     for (std::size_t c = 0; c < t.columns.size(); ++c) columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
     TextTable table(columns);
@@ -380,12 +398,14 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
     md += table.to_markdown() + "\n";
   }
   md += "## Figures\n\n";
-  for (const auto& f : figures) md += "### " + f.title + "\n\n![" + f.title + "](" + f.file + ")\n\n" + f.caption + "\n\n";
+  for (const auto& f : figures) {
+    md += "### " + md_text(f.title) + "\n\n![" + md_text(f.title) + "](" + f.file + ")\n\n" + md_text(f.caption) + "\n\n";
+  }
   md += "## Assumptions and provenance\n\n";
-  if (!r.description.empty()) md += "Scenario: " + r.description + "\n\n";
-  for (const auto& line : r.assumptions) md += "- " + line + "\n";
+  if (!r.description.empty()) md += "Scenario: " + md_text(r.description) + "\n\n";
+  for (const auto& line : r.assumptions) md += "- " + md_text(line) + "\n";
   md += "\n## Methodology\n\n";
-  for (const auto& paragraph : r.methodology) md += paragraph + "\n\n";
+  for (const auto& paragraph : r.methodology) md += md_text(paragraph) + "\n\n";
   return md;
 }
 

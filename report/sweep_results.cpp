@@ -127,7 +127,7 @@ json point_json(const SweepPointRecord& point) {
   return out;
 }
 
-SweepPointRecord point_from_json(const json& in, const std::string& file) {
+SweepPointRecord point_from_json(const json& in, const std::string& file, const std::string& pointer) {
   SweepPointRecord p;
   try {
     p.id = in.at("id").get<std::string>();
@@ -171,7 +171,7 @@ SweepPointRecord point_from_json(const json& in, const std::string& file) {
       p.tenants.push_back(std::move(row));
     }
   } catch (const json::exception& e) {
-    throw ConfigError(file, "", std::string("not a slicewise sweep point record: ") + e.what());
+    throw ConfigError(Diagnostics{json_exception_diagnostic(e, file, pointer, "not a slicewise sweep point record: ")});
   }
   return p;
 }

@@ -34,10 +34,11 @@ struct SweepTable {
   std::vector<SweepPointRecord> points;   ///< by index
 };
 
-/// The summary part of a point file (docs/sweeps.md), and back. from_point_json throws
-/// ConfigError naming `file` when the document is not a point record.
+/// The summary part of a point file (docs/sweeps.md), and back. point_from_json throws
+/// ConfigError naming `file` and the offending value's pointer (under `pointer`, where the record
+/// sits in the file) when the document is not a point record.
 nlohmann::json point_json(const SweepPointRecord& point);
-SweepPointRecord point_from_json(const nlohmann::json& document, const std::string& file);
+SweepPointRecord point_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer = "");
 
 /// RFC 4180 CSV: point, one column per axis, strategy, kind, status, num_gpus, monthly_cost_usd,
 /// monthly_savings_usd, annual_savings_usd, savings_frac, fleet_busy_frac, fleet_sm_util_frac,

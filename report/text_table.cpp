@@ -87,11 +87,21 @@ std::string TextTable::to_csv() const {
 }
 
 std::string TextTable::to_markdown() const {
+  // A cell stays one cell of one row and shows its text as written: pipes and backslashes are
+  // escaped, markup characters become entities, line breaks become spaces.
   auto escape = [](const std::string& cell) {
     std::string out;
     for (char c : cell) {
-      if (c == '|') out += '\\';
-      out += c;
+      switch (c) {
+        case '|': out += "\\|"; break;
+        case '\\': out += "\\\\"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        case '\n':
+        case '\r': out += ' '; break;
+        default: out += c;
+      }
     }
     return out;
   };

@@ -28,7 +28,8 @@ class TextTable {
   std::string to_text() const;
   /// RFC 4180 CSV (cells quoted when they hold a comma, quote or newline), header first.
   std::string to_csv() const;
-  /// GitHub-flavoured Markdown table.
+  /// GitHub-flavoured Markdown table; in cells '|' and backslashes are backslash-escaped, '<', '>' and '&'
+  /// written as entities and line breaks as spaces, so that any text stays in its cell.
   std::string to_markdown() const;
 
  private:

@@ -1,6 +1,8 @@
 // Scenario format v1: strict reading (phase 1 of loading) and writing.
 #include "scenario/json_io.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,8 @@ namespace {
 
 constexpr int kSchemaVersion = 1;
 constexpr double kMaxSeed = 9007199254740992.0;  // 2^53: the largest integer every JSON reader keeps exact
+constexpr double kMaxHorizonS = 1e8;             // about 3 years: longer than any trace slicewise reads
+constexpr double kMaxTraceMultiplier = 10000;    // copies of one trace row
 
 const EnumTable<std::string>& dtype_table() {
   static const EnumTable<std::string> table = {{"fp32", "fp32"}, {"fp16", "fp16"}, {"bf16", "bf16"},
@@ -69,12 +73,13 @@ const json* nonempty_array(JsonReader& r, std::string_view key, const char* what
 /// A count: integer >= `min` (and at most a million, so that it fits an int).
 int read_count(JsonReader& r, std::string_view key, std::optional<int> fallback, double min = 1) {
   constexpr std::int64_t kMaxCount = 1000000;
-  const std::int64_t value = fallback ? r.optional_integer(key, *fallback, NumberRange::at_least(min))
-                                      : r.required_integer(key, NumberRange::at_least(min));
-  if (value > kMaxCount) {
-    r.error(key, "must be <= " + std::to_string(kMaxCount) + " (got " + std::to_string(value) + ")");
+  // Checked before the integer read, so that a huge value never reaches an integer conversion.
+  if (const json* raw = r.optional_value(key); raw && raw->is_number() && raw->get<double>() > kMaxCount) {
+    r.error(key, "must be <= " + std::to_string(kMaxCount) + " (got " + describe_json(*raw) + ")");
     return fallback.value_or(0);
   }
+  const std::int64_t value = fallback ? r.optional_integer(key, *fallback, NumberRange::at_least(min))
+                                      : r.required_integer(key, NumberRange::at_least(min));
   return static_cast<int>(value);
 }
 
@@ -165,6 +170,14 @@ struct Reader {
       l.hourly_profile = numbers(r, "hourly_profile", 24, NumberRange::non_negative());
       if (l.hourly_profile.size() == 24 && *std::max_element(l.hourly_profile.begin(), l.hourly_profile.end()) <= 0.0) {
         r.error("hourly_profile", "needs at least one hour with a rate > 0");
+      } else if (l.hourly_profile.size() == 24) {
+        // The profile is normalised to mean 1: its mean must be a positive, finite number.
+        double sum = 0.0;
+        for (double x : l.hourly_profile) sum += x;
+        if (!std::isfinite(sum) || !(sum / 24.0 > 0.0)) {
+          r.error("hourly_profile", "the mean of the 24 relative rates must be a positive finite number (got " +
+                                        format_number(sum / 24.0) + "); scale them towards 1");
+        }
       }
       l.start_hour = r.optional_number("start_hour", 0.0, NumberRange{0.0, false, 24.0, true});
     } else if (known && l.kind == LoadKind::mmpp) {
@@ -178,10 +191,19 @@ struct Reader {
           st.finish();
           l.states.push_back(spec);
         }
+        const bool all_zero = std::all_of(states->begin(), states->end(), [](const json& st) {
+          return st.is_object() && st.contains("rate_per_s") && st["rate_per_s"].is_number() &&
+                 st["rate_per_s"].get<double>() == 0.0;
+        });
+        if (states->size() >= 2 && all_zero) r.error("states", "needs at least one state with a rate_per_s > 0 (every state has 0)");
       }
     }
     if (known && uses(load_keys(), "multiplier", l.kind)) {
-      l.multiplier = r.optional_number("multiplier", 1.0, NumberRange::positive());
+      // On a trace each row arrives about `multiplier` times: bounded so that the copies of a row
+      // stay countable (the expected requests of generated loads are bounded by validate).
+      l.multiplier = r.optional_number("multiplier", 1.0,
+                                       l.kind == LoadKind::trace ? NumberRange{0.0, true, kMaxTraceMultiplier, false}
+                                                                 : NumberRange::positive());
     }
     r.finish();
     return l;
@@ -260,7 +282,7 @@ struct Reader {
   Tenant tenant(const json& value, const std::string& pointer) {
     JsonReader r(value, pointer, out, file);
     Tenant t;
-    t.name = nonempty_string(r, "name", true);
+    t.name = read_name(r, "name", true);
     bool kind_known = false;
     bool has_tokens[2] = {false, false};
     if (const json* w = r.required_object("workload")) t.workload = workload(*w, r.pointer("workload"), kind_known, has_tokens);
@@ -318,7 +340,7 @@ struct Reader {
     bool known = false;
     s.kind = strategy_kind_of(r, known);
     // An invalid kind gets no default name, so that it cannot clash with another strategy's.
-    s.name = r.has("name") ? nonempty_string(r, "name", false) : known ? models::to_string(s.kind) : "";
+    s.name = r.has("name") ? read_name(r, "name", false) : known ? models::to_string(s.kind) : "";
     s.placement = r.optional_enum("placement", PlacementPolicy::pack, placement_policy_table());
     reject_foreign_keys(r, value, strategy_keys(), s.kind, known, models::strategy_kind_table(), "strategy kind");
     auto use = [&](const char* key) { return known && uses(strategy_keys(), key, s.kind); };
@@ -428,10 +450,13 @@ Scenario parse_scenario(const json& document, const std::string& file) {
       r.error_here("missing required key \"schema_version\" (this slicewise reads version 1)");
     }
     Reader read{out, file};
-    s.name = nonempty_string(r, "name", true);
+    s.name = read_name(r, "name", true);
     s.description = r.optional_string("description", "");
     s.seed = static_cast<std::uint64_t>(r.optional_integer("seed", 1, NumberRange::between(0, kMaxSeed)));
     s.horizon_s = r.optional_number("horizon_s", 3600.0, NumberRange::positive());
+    if (s.horizon_s > kMaxHorizonS) {
+      r.error("horizon_s", "must be <= 100000000, about 3 years (got " + describe_json(*r.optional_value("horizon_s")) + ")");
+    }
     s.warmup_s = r.optional_number("warmup_s", 0.0, NumberRange::non_negative());
     if (s.warmup_s >= s.horizon_s) {
       r.error("warmup_s", "must be < horizon_s (got " + format_number(s.warmup_s) + "; horizon_s is " +

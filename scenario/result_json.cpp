@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "scenario/json_io.hpp"
+#include "scenario/result_check.hpp"
 
 namespace slicewise::scenario {
 
@@ -51,16 +52,22 @@ std::string result_to_text(const SimResult& result) {
   return out.dump(1) + "\n";
 }
 
-SimResult load_result(const std::filesystem::path& file) {
-  const auto document = read_json_file(file);
-  if (!document.is_object() || !document.contains("strategies") || document.value("schema_version", 0) != 1) {
-    throw ConfigError(file.string(), "", "not a slicewise result (expected an object with schema_version 1 and strategies)");
+SimResult result_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer) {
+  if (!document.is_object() || !document.contains("strategies") || !document.contains("schema_version")) {
+    throw ConfigError(file, pointer, "not a slicewise result (expected an object with schema_version 1 and strategies)");
+  }
+  if (Diagnostics problems = check_result(document, file, pointer); !problems.empty()) {
+    throw ConfigError(std::move(problems));
   }
   try {
     return document.get<SimResult>();
   } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(file.string(), "", std::string("malformed result: ") + e.what());
+    throw ConfigError(file, pointer, std::string("malformed result: ") + e.what());
   }
+}
+
+SimResult load_result(const std::filesystem::path& file) {
+  return result_from_json(read_json_file(file), file.string(), "");
 }
 
 }  // namespace slicewise::scenario

@@ -27,6 +27,10 @@ void from_json(const nlohmann::json& in, SimResult& value);
 
 /// The result as indented JSON text with a trailing newline.
 std::string result_to_text(const SimResult& result);
+/// Reads a result document found at `pointer` of `file` (check_result first, so that a hand-edited
+/// or damaged result is refused with every problem's JSON pointer instead of read with defaults).
+/// Throws ConfigError.
+SimResult result_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer);
 /// Reads a result file; throws ConfigError (with the file name) when it is not a slicewise result.
 SimResult load_result(const std::filesystem::path& file);
 

@@ -29,6 +29,7 @@ const std::vector<std::pair<std::string, AxisKind>>& axis_kind_table() {
 namespace {
 
 constexpr std::size_t kMaxPoints = 100000;
+constexpr double kMaxUsers = 1000000;  // num_users of a scenario
 
 /// The type a value of `kind` must have; "" when it is fine, otherwise what is expected.
 std::string value_problem(AxisKind kind, const json& value) {
@@ -55,7 +56,7 @@ std::string value_problem(AxisKind kind, const json& value) {
 
 SweepAxis read_axis(const json& value, JsonReader& r) {
   SweepAxis axis;
-  axis.name = r.required_string("name");
+  axis.name = read_name(r, "name", true);
   axis.kind = r.required_enum("kind", axis_kind_table());
   // An unknown kind is reported once, not again as a pointer axis missing its pointer.
   const bool is_pointer = value.is_object() && value.value("kind", json()) == "pointer";
@@ -138,6 +139,11 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
             return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
                    format_number(load.value("num_users", 1.0)) +
                    " users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")";
+          }
+          if (users > kMaxUsers) {
+            return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
+                   format_number(load.value("num_users", 1.0)) + " users is more than " + std::to_string(static_cast<long>(kMaxUsers)) +
+                   " users";
           }
           load["num_users"] = static_cast<std::int64_t>(std::llround(users));
         } else {
@@ -292,7 +298,7 @@ Sweep load_sweep(const std::filesystem::path& file) {
   if (r.valid() && r.has("schema_version") && version != 1) {
     r.error("schema_version", "unsupported schema version (got " + std::to_string(version) + "; supported: 1)");
   }
-  sweep.name = r.required_string("name");
+  sweep.name = read_name(r, "name", true);
   sweep.description = r.optional_string("description", "");
   const std::string base = r.required_string("base");
   const std::string calibration = r.optional_string("calibration", "");
@@ -332,6 +338,10 @@ Sweep load_sweep(const std::filesystem::path& file) {
                           "the grid has " + format_number(n) + " points; at most " + std::to_string(kMaxPoints) +
                               " are allowed (use mode \"zip\" or fewer values)"});
     }
+  } else if (problems.empty() && !sweep.axes.empty() && sweep.axes.front().values.size() > kMaxPoints) {
+    problems.push_back({file.string(), 0, 0, "/axes/0/values",
+                        "mode \"zip\" gives " + std::to_string(sweep.axes.front().values.size()) + " points; at most " +
+                            std::to_string(kMaxPoints) + " are allowed"});
   }
   if (!base.empty()) {
     sweep.base_file = resolve(base);

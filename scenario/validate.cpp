@@ -2,6 +2,10 @@
 #include "scenario/validate.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <set>
 
 #include "core/error.hpp"
@@ -18,6 +22,22 @@ using models::StrategyKind;
 namespace {
 
 constexpr int kMaxMpsClients = 48;  // CUDA MPS clients per GPU (Volta and later)
+// Bounds on the work one run may take, so that a slip of the keyboard (a rate of 1e308, a metrics
+// interval of a microsecond) is refused at once instead of running out of memory or never ending.
+constexpr double kMaxSeriesSamples = 100000;  // metrics intervals per time series
+constexpr double kMaxEvents = 1000000000;     // expected arrivals per tenant; MMPP switches; exact quanta
+// Placement tries every context on every device, and each placed device is a simulated actor.
+constexpr std::int64_t kMaxFleetGpus = 10000;
+constexpr std::int64_t kMaxContexts = 10000;
+
+/// A count as digits ("100000", not "1e+05"); beyond 10^15 in shortest form ("6e+301", "inf").
+std::string count_text(double value) {
+  if (!(std::abs(value) < 1e15)) return format_number(value);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", std::round(value));
+  return text;
+}
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
 std::string gib(double value) { return format_number(value) + " GiB"; }
 
@@ -81,6 +101,7 @@ class Checker {
     for (std::size_t i = 0; i < s_.fleet.size(); ++i) fleet_entry(i);
     for (std::size_t i = 0; i < s_.tenants.size(); ++i) tenant(i);
     for (std::size_t i = 0; i < s_.strategies.size(); ++i) strategy(i);
+    limits();
     out_.insert(out_.end(), pricing_problems_.begin(), pricing_problems_.end());
     pricing();
     return std::move(out_);
@@ -130,7 +151,7 @@ class Checker {
       if (!gpu) add(pointer + "/gpu", unknown_gpu(e.gpu, *c_.gpus));
     }
     if (!gpu) return;
-    num_gpus_ += gpus_per_entry * e.count;
+    num_gpus_ += static_cast<std::int64_t>(gpus_per_entry) * e.count;
     if (std::find(fleet_gpus_.begin(), fleet_gpus_.end(), gpu) == fleet_gpus_.end()) fleet_gpus_.push_back(gpu);
   }
 
@@ -310,11 +331,65 @@ class Checker {
       add(pointer + "/replicas", "MPS serves at most " + std::to_string(kMaxMpsClients) + " clients per GPU (got " +
                                      std::to_string(st.replicas) + ")");
     }
-    int contexts = 0;
+    std::int64_t contexts = 0;
     for (const auto& t : s_.tenants) contexts += t.num_contexts;
     if (num_gpus_ > 0 && contexts > kMaxMpsClients * num_gpus_) {
       add(pointer, std::to_string(contexts) + " contexts need more than " + std::to_string(kMaxMpsClients) +
                        " MPS clients per GPU on the fleet's " + std::to_string(num_gpus_) + " GPU(s)");
+    }
+  }
+
+  /// Time series length, expected requests per tenant, MMPP state changes and exact quanta.
+  void limits() {
+    if (num_gpus_ > kMaxFleetGpus) {
+      add("/fleet", "the fleet has " + std::to_string(num_gpus_) + " GPUs; at most " + std::to_string(kMaxFleetGpus) +
+                        " can be simulated");
+    }
+    std::int64_t contexts = 0;
+    for (const auto& t : s_.tenants) contexts += t.num_contexts;
+    if (contexts > kMaxContexts) {
+      add("/tenants", "the tenants' num_contexts add up to " + std::to_string(contexts) + " contexts; at most " +
+                          std::to_string(kMaxContexts) + " can be placed");
+    }
+    const double horizon = s_.horizon_s;
+    const double samples = std::ceil(horizon / s_.metrics_interval_s);
+    if (samples > kMaxSeriesSamples) {
+      add("/metrics_interval_s", "horizon_s / metrics_interval_s gives " + count_text(samples) +
+                                     " samples per time series; at most " + count_text(kMaxSeriesSamples) +
+                                     " (got " + format_number(s_.metrics_interval_s) + "; horizon_s is " +
+                                     format_number(horizon) + ")");
+    }
+    for (std::size_t i = 0; i < s_.tenants.size(); ++i) {
+      const auto& load = s_.tenants[i].load;
+      const std::string pointer = "/tenants/" + std::to_string(i) + "/load";
+      double peak_rate = 0.0;
+      if (load.kind == LoadKind::poisson || load.kind == LoadKind::diurnal) peak_rate = load.rate_per_s;
+      double shortest_state_s = kNoLimit;
+      for (const auto& state : load.states) {
+        peak_rate = std::max(peak_rate, state.rate_per_s);
+        shortest_state_s = std::min(shortest_state_s, state.mean_duration_s);
+      }
+      const double requests = peak_rate * load.multiplier * horizon;
+      if (requests > kMaxEvents) {
+        add(pointer, std::string(load.kind == LoadKind::mmpp ? "the fastest state's rate_per_s" : "rate_per_s") +
+                         " x multiplier x horizon_s gives " + count_text(requests) + " expected requests; at most " +
+                         count_text(kMaxEvents) + " per tenant (lower the rate, the multiplier or horizon_s)");
+      }
+      if (shortest_state_s < kNoLimit && horizon / shortest_state_s > kMaxEvents) {
+        add(pointer + "/states", "horizon_s / the shortest mean_duration_s gives " + count_text(horizon / shortest_state_s) +
+                                     " expected state changes; at most " + count_text(kMaxEvents) + " (got " +
+                                     format_number(shortest_state_s) + " s; horizon_s is " + format_number(horizon) + ")");
+      }
+    }
+    for (std::size_t j = 0; j < s_.strategies.size(); ++j) {
+      const auto& st = s_.strategies[j];
+      if (!st.exact || !st.quantum_ms) continue;
+      const double quanta = horizon / (*st.quantum_ms / 1000.0);
+      if (quanta > kMaxEvents) {
+        add("/strategies/" + std::to_string(j) + "/quantum_ms",
+            "exact time slicing steps horizon_s / quantum_ms = " + count_text(quanta) + " quanta per device; at most " +
+                count_text(kMaxEvents) + " (use a longer quantum, or \"exact\": false for the fluid model)");
+      }
     }
   }
 
@@ -352,7 +427,7 @@ class Checker {
   Diagnostics pricing_problems_;
   std::optional<pricing::PriceTable> table_;
   std::vector<const models::GpuSpec*> fleet_gpus_;  ///< distinct, in fleet order
-  int num_gpus_ = 0;                                ///< physical GPUs of the known fleet entries
+  std::int64_t num_gpus_ = 0;                       ///< physical GPUs of the known fleet entries
   std::set<std::size_t> too_big_;                   ///< tenants that fit no fleet GPU
   std::vector<std::pair<std::string, std::string>> instances_used_;  ///< (type, pointer)
 };

@@ -25,11 +25,12 @@ void remove_scale(int& count, double& sum, double scale) {
 }  // namespace
 
 DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
-                         std::size_t num_intervals)
+                         std::size_t num_intervals, double horizon_s)
     : device_(device),
       tenants_(tenants),
       model_(device.sharing),
       interval_s_(interval_s),
+      horizon_s_(horizon_s),
       busy_series_(num_intervals, 0.0),
       sm_series_(num_intervals, 0.0) {
   for (const auto& placed : device_.contexts) {
@@ -66,6 +67,8 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
   busy_integral_ += busy * (to - from);
   sm_integral_ += sm * (to - from);
   const std::size_t n = busy_series_.size();
+  to = std::min(to, horizon_s_);
+  if (!(from < to)) return;
   auto bucket = static_cast<std::size_t>(from / interval_s_);
   while (from < to && bucket < n) {
     const double end = std::min(to, static_cast<double>(bucket + 1) * interval_s_);

@@ -56,9 +56,11 @@ struct Request {
 
 class DeviceState {
  public:
-  /// `tenants` outlives the device. Time series have `num_intervals` buckets of `interval_s`.
+  /// `tenants` outlives the device. Time series have `num_intervals` buckets of `interval_s` and
+  /// cover [0, horizon_s): time after the horizon (the drain of a run) is left out of them, also
+  /// when the last bucket reaches past it.
   DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
-              std::size_t num_intervals);
+              std::size_t num_intervals, double horizon_s);
 
   /// Called when a request finishes: (tenant, user, now). Used by closed-loop sources.
   std::function<void(int, int, double)> on_complete;
@@ -134,6 +136,7 @@ class DeviceState {
   double busy_integral_ = 0.0;
   double sm_integral_ = 0.0;
   double interval_s_;
+  double horizon_s_;
   // Exact time-slicing: which context holds the GPU, and until when.
   int holder_ = -1;
   bool switching_ = false;

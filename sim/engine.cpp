@@ -267,7 +267,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   run.users.resize(num_tenants);
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     run.devices.push_back(std::make_unique<DeviceState>(placement.devices[d], run.tenants, scenario.metrics_interval_s,
-                                                        num_intervals));
+                                                        num_intervals, scenario.horizon_s));
     run.wakes.emplace_back();
     for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
       const auto tenant = static_cast<std::size_t>(placement.devices[d].contexts[slot].tenant);

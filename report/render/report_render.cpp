@@ -533,7 +533,12 @@ void write_report(const RoiReport& r, ReportFormat format, const std::filesystem
       auto figures = report_figures(r);
       const std::string folder_name = out.stem().string() + "-figures";
       const auto folder = out.parent_path() / folder_name;
-      std::filesystem::create_directories(folder);
+      std::error_code ec;
+      std::filesystem::create_directories(folder, ec);
+      if (ec || !std::filesystem::is_directory(folder)) {
+        throw Error(out.string() + ": cannot create the figures folder " + folder.string() + ": " +
+                    (ec ? ec.message() : std::string("a file of that name is in the way")));
+      }
       for (auto& f : figures) {
         write_file_atomically(folder / (f.id + ".svg"), figure_svg(r, f, kFigureWidth, figure_height(r, f)));
         f.file = folder_name + "/" + f.id + ".svg";

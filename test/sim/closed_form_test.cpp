@@ -52,6 +52,26 @@ TEST(ClosedForm, NIdenticalSaturatedContextsTimeSlicedEachTakeNOverEtaTimesLonge
   EXPECT_NEAR(work_s, eta * 60.0, 3 * 0.2);  // eta of the time does useful work
 }
 
+TEST(Metrics, TimeAfterTheHorizonIsLeftOutOfUtilisation) {
+  // One user keeps an L40S busy with 30 s requests; the one started at 90 s ends at 120 s, in the
+  // drain after the 100 s horizon. The last 60 s metrics interval reaches past the horizon: it
+  // covers [60, 100) only, so the GPU is 100 % busy, never 120 % (nor 150 % in that interval).
+  auto s = make_scenario("L40S", 1, 100.0);
+  s.metrics_interval_s = 60.0;
+  s.tenants.push_back(generic_tenant("long", 30.0));
+  s.strategies = {strategy(StrategyKind::dedicated), strategy(StrategyKind::time_slicing)};
+  for (int i = 0; i < 2; ++i) {
+    const auto result = simulate(s, i);
+    const auto& r = result.strategies.at(0);
+    EXPECT_NEAR(r.fleet_busy_frac, 1.0, 1e-12) << r.name;
+    EXPECT_NEAR(r.devices.at(0).busy_frac, 1.0, 1e-12) << r.name;
+    EXPECT_NEAR(r.devices.at(0).sm_util_frac, 1.0, 1e-12) << r.name;
+    ASSERT_EQ(r.series.device_busy_frac.at(0).size(), 2u) << r.name;
+    EXPECT_NEAR(r.series.device_busy_frac[0][0], 1.0, 1e-12) << r.name;
+    EXPECT_NEAR(r.series.device_busy_frac[0][1], 1.0, 1e-12) << r.name;
+  }
+}
+
 TEST(ClosedForm, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
   auto s = make_scenario("L40S", 1, 30.0);
   s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3), generic_tenant("c", 0.1, 0.3, 0.4)};

@@ -47,6 +47,32 @@ TEST(Cli, BadInputExitsWithOneAndAMessage) {
   EXPECT_EQ(r.err, "slicewise simulate: --strategy: unknown strategy \"mps\"; the scenario has dedicated|time_slicing\n");
 }
 
+TEST(Cli, AnOptionGivenAsAnEmptyStringIsAUsageError) {
+  // "" used to read as "not given": simulate wrote no --out file and roi priced on_demand, silently.
+  auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--out", ""});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "slicewise: --out: must not be empty\nRun with --help for more information.\n");
+  const std::string result = std::string(SW_TEST_DATA_DIR) + "/results/seed.json";
+  r = run({"roi", result, "--option", ""});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "slicewise: --option: must not be empty\nRun with --help for more information.\n");
+}
+
+TEST(Cli, SimulateChecksOutBeforeTheRun) {
+  const auto folder = std::filesystem::temp_directory_path();
+  const auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--out", folder.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "--out: is a folder: " + folder.string() + "; give a file name\n");
+}
+
+TEST(Cli, RoiNamesAnUnknownRegionAndTheTablesRegions) {
+  const auto r = run({"roi", std::string(SW_TEST_DATA_DIR) + "/results/seed.json", "--pricing", "gcp", "--region", "us-east"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "slicewise roi: --region: unknown region \"us-east\" in price table \"gcp\"; expected "
+                   "us-central1|us-east4 (did you mean \"us-east4\"?)\n");
+}
+
 TEST(Cli, ValidateSummarisesEachExample) {
   const auto r = run({"validate", example("seed-l40s-timeslicing.json")});
   EXPECT_EQ(r.code, 0) << r.err;

@@ -33,6 +33,19 @@ TEST(JsonFile, DuplicateKeysAreRejectedWithTheirPointer) {
             "s.json: /seed: duplicate key (each key may appear once)");
 }
 
+TEST(JsonFile, NestingDeeperThan256LevelsIsAParseErrorNotAStackOverflow) {
+  const std::string deep = "{\"a\": \"[[[ in a string\",\n \"b\": " + std::string(300, '[') + std::string(300, ']') + "}";
+  EXPECT_EQ(error_of(deep), "s.json:2:262: parse error: nested more than 256 levels deep (objects and arrays inside each other)");
+  const std::string ok = std::string(255, '[') + std::string(255, ']');
+  EXPECT_NO_THROW(parse_json_text("{\"a\": " + ok + "}", "s.json"));
+}
+
+TEST(JsonFile, NumbersBeyondADoubleAreAParseErrorWithTheirPlace) {
+  EXPECT_EQ(error_of("{\"a\": \"1e999 in a string\",\n  \"b\": [1, -2e400]}"),
+            "s.json:2:12: parse error: number overflow parsing '-2e400' (a number must fit a double: at most about "
+            "1.8e308 in magnitude)");
+}
+
 TEST(JsonFile, ValidTextParses) {
   const auto doc = parse_json_text(R"({"a": [1, 2, {"b": "c"}], "d": {"e": null}})", "s.json");
   EXPECT_EQ(doc["a"][2]["b"], "c");

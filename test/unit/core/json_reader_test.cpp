@@ -68,6 +68,63 @@ TEST(JsonReader, PointerTokensAreEscaped) {
   EXPECT_EQ(out[0].pointer, "/a~1b");
 }
 
+TEST(JsonReader, IntegersBeyondTwoToThe53AreRefusedAsWritten) {
+  // 2^53 + 1 reads back as 2^53 through a double, and 1e19 or 2^64 - 1 fit no int64: each is
+  // refused with the value as written, never wrapped or rounded into range.
+  const auto doc = nlohmann::json::parse(
+      R"({"seed": 9007199254740993, "a": 18446744073709551615, "b": 1e19, "c": -1e300, "d": 9007199254740992})");
+  Diagnostics out;
+  JsonReader r(doc, "", out, "s.json");
+  EXPECT_EQ(r.optional_integer("seed", 1, NumberRange::between(0, 9007199254740992.0)), 1);
+  EXPECT_EQ(r.maybe_integer("a"), std::nullopt);
+  EXPECT_EQ(r.required_integer("b", NumberRange::at_least(1)), 0);
+  EXPECT_EQ(r.maybe_integer("c"), std::nullopt);
+  EXPECT_EQ(r.required_integer("d"), 9007199254740992);
+  r.finish();
+  EXPECT_EQ(format_all(out),
+            "s.json: /seed: must be in [0, 9007199254740992] (got 9007199254740993)\n"
+            "s.json: /a: must be between -9007199254740992 and 9007199254740992 (got 18446744073709551615)\n"
+            "s.json: /b: must be between -9007199254740992 and 9007199254740992 (got 1e+19)\n"
+            "s.json: /c: must be between -9007199254740992 and 9007199254740992 (got -1e+300)");
+}
+
+TEST(JsonReader, NamesAreNonEmptyWithoutControlCharacters) {
+  const auto doc = nlohmann::json::parse(R"({"a": "ok, \"quoted\" | fine", "b": "", "c": "two\nlines", "d": "tab\there", "e": 3})");
+  Diagnostics out;
+  JsonReader r(doc, "/x", out, "s.json");
+  EXPECT_EQ(read_name(r, "a", true), "ok, \"quoted\" | fine");
+  EXPECT_EQ(read_name(r, "b", true), "");
+  EXPECT_EQ(read_name(r, "c", true), "");
+  EXPECT_EQ(read_name(r, "d", false), "");
+  EXPECT_EQ(read_name(r, "e", false), "");
+  EXPECT_EQ(read_name(r, "absent", false), "");
+  EXPECT_EQ(read_name(r, "missing", true), "");
+  r.finish();
+  EXPECT_EQ(format_all(out),
+            "s.json: /x/b: must not be empty\n"
+            "s.json: /x/c: must not contain control characters such as line breaks or tabs (got \"two\\nlines\")\n"
+            "s.json: /x/d: must not contain control characters such as line breaks or tabs (got \"tab\\there\")\n"
+            "s.json: /x/e: expected string (got 3)\n"
+            "s.json: /x: missing required key \"missing\"");
+}
+
+TEST(JsonReader, NlohmannExceptionsBecomeLocatedProblems) {
+  const auto doc = nlohmann::json::parse(R"({"a": [1, null]})");
+  try {
+    [[maybe_unused]] const double x = doc.at("a").at(1).get<double>();
+    FAIL();
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_exception_diagnostic(e, "r.json", "/point", "not a record: ").format(),
+              "r.json: /point/a/1: not a record: type must be number, but is null");
+  }
+  try {
+    [[maybe_unused]] const auto& y = doc.at("b");
+    FAIL();
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_exception_diagnostic(e, "r.json", "", "").format(), "r.json: key 'b' not found");
+  }
+}
+
 TEST(NumberRange, DescribesTheViolatedBound) {
   EXPECT_EQ(NumberRange::positive().violation(0.0), "must be > 0");
   EXPECT_EQ(NumberRange::non_negative().violation(-1.0), "must be >= 0");

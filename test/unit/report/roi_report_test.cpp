@@ -85,5 +85,22 @@ TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   }
 }
 
+TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const std::string name = "ts <b>bold</b> & | co\\";
+  result.strategies[1].name = name;
+  result.input.strategies[1].name = name;
+  result.input.name = "seed <i>";
+  result.scenario = "seed <i>";
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto md = roi_report_markdown(build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
+  for (const char* text : {"# ROI report: seed &lt;i&gt;\n", "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\**",
+                           "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
+    EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
+  }
+  EXPECT_EQ(md.find("<b>"), std::string::npos);
+  EXPECT_EQ(md.find("<i>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace slicewise::report

@@ -95,8 +95,13 @@ TEST(SweepResults, PointRecordsRoundTrip) {
   for (const auto& point : table.points) {
     EXPECT_EQ(point_json(point_from_json(point_json(point), "p.json")), point_json(point));
   }
-  EXPECT_EQ(test::error_of([] { point_from_json(nlohmann::json::object(), "p.json"); }).substr(0, 44),
-            "p.json: not a slicewise sweep point record: ");
+  EXPECT_EQ(test::error_of([] { point_from_json(nlohmann::json::object(), "p.json"); }),
+            "p.json: not a slicewise sweep point record: key 'id' not found");
+  auto damaged = point_json(table.points[0]);
+  damaged["strategies"][0]["savings_frac"] = nullptr;
+  EXPECT_EQ(test::error_of([&] { point_from_json(damaged, "p0000.json", "/point"); }),
+            "p0000.json: /point/strategies/0/savings_frac: not a slicewise sweep point record: type must be number, "
+            "but is null");
 }
 
 }  // namespace

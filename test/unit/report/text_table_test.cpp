@@ -35,6 +35,23 @@ TEST(TextTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
             "| time_slicing | 1758.19 | a, \"quoted\" \\| piped |\n");
 }
 
+TEST(TextTable, MarkdownCellsKeepAnyTextInOneCell) {
+  // A trailing backslash must not escape the cell's closing pipe, a line break must not end the
+  // row, and markup must show as text.
+  TextTable t({{"name"}, {"n", Align::right}});
+  t.add_row({"a\\", "1"});
+  t.add_row({"x\\|y", "2"});
+  t.add_row({"line1\nline2\r", "3"});
+  t.add_row({"<b>bold</b> & co", "4"});
+  EXPECT_EQ(t.to_markdown(),
+            "| name | n |\n"
+            "|---|---:|\n"
+            "| a\\\\ | 1 |\n"
+            "| x\\\\\\|y | 2 |\n"
+            "| line1 line2  | 3 |\n"
+            "| &lt;b&gt;bold&lt;/b&gt; &amp; co | 4 |\n");
+}
+
 TEST(TextTable, WidthCountsCharactersNotBytes) {
   TextTable t({{"x"}, {"y"}});
   t.add_row({"×2", "a"});

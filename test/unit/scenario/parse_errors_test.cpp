@@ -85,6 +85,81 @@ TEST(ScenarioParseErrors, ZeroCount) {
   EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/count: must be >= 1 (got 0)");
 }
 
+TEST(ScenarioParseErrors, CountsPastAnIntegerAreRefusedNotWrappedToZero) {
+  // 1e19 and 2^64 - 1 fit no int64: before, they wrapped to 0 and a fleet of 0 GPUs passed.
+  auto doc = minimal_document();
+  doc["fleet"][0]["count"] = 1e19;
+  doc["tenants"][0]["num_contexts"] = nlohmann::json::parse("18446744073709551615");
+  doc["tenants"][0]["workload"]["max_concurrency"] = 1e308;
+  doc["strategies"] = {{{"kind", "time_slicing"}, {"replicas", 1e30}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /fleet/0/count: must be <= 1000000 (got 1e+19)\n"
+            "s.json: /tenants/0/workload/max_concurrency: must be <= 1000000 (got 1e+308)\n"
+            "s.json: /tenants/0/num_contexts: must be <= 1000000 (got 18446744073709551615)\n"
+            "s.json: /strategies/0/replicas: must be <= 1000000 (got 1e+30)");
+}
+
+TEST(ScenarioParseErrors, SeedPastTwoToThe53IsNotRoundedIntoRange) {
+  auto doc = minimal_document();
+  doc["seed"] = nlohmann::json::parse("9007199254740993");
+  EXPECT_EQ(parse_error(doc), "s.json: /seed: must be in [0, 9007199254740992] (got 9007199254740993)");
+  doc["schema_version"] = 1e300;
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /schema_version: must be between -9007199254740992 and 9007199254740992 (got 1e+300)\n"
+            "s.json: /seed: must be in [0, 9007199254740992] (got 9007199254740993)");
+}
+
+TEST(ScenarioParseErrors, NamesWithLineBreaksOrTabsAreRefused) {
+  auto doc = minimal_document();
+  doc["name"] = "x\ty";
+  doc["tenants"][0]["name"] = "line1\nline2";
+  doc["strategies"][0]["name"] = "a\rb";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /name: must not contain control characters such as line breaks or tabs (got \"x\\ty\")\n"
+            "s.json: /tenants/0/name: must not contain control characters such as line breaks or tabs (got \"line1\\nline2\")\n"
+            "s.json: /strategies/0/name: must not contain control characters such as line breaks or tabs (got \"a\\rb\")");
+  doc = minimal_document();
+  doc["tenants"][0]["name"] = "a, \"b\" | <c> & é";  // punctuation and any script are fine
+  EXPECT_EQ(parse_error(doc), "no error");
+}
+
+TEST(ScenarioParseErrors, HorizonAtMostAHundredMillionSeconds) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 1e308;
+  EXPECT_EQ(parse_error(doc), "s.json: /horizon_s: must be <= 100000000, about 3 years (got 1e+308)");
+}
+
+TEST(ScenarioParseErrors, DiurnalProfileWhoseMeanIsNotAPositiveFiniteNumber) {
+  // 24 x 1e308 overflows to inf, and 5e-324 / 24 underflows to 0: the normalised profile would
+  // be all zero (no arrivals at all) or an internal error.
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "diurnal"}, {"rate_per_s", 1}, {"hourly_profile", std::vector<double>(24, 1e308)}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
+            "(got inf); scale them towards 1");
+  std::vector<double> tiny(24, 0.0);
+  tiny[3] = 5e-324;
+  doc["tenants"][0]["load"]["hourly_profile"] = tiny;
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
+            "(got 0); scale them towards 1");
+}
+
+TEST(ScenarioParseErrors, TraceMultiplierAtMostTenThousandCopiesPerRow) {
+  // 1e308 copies of a row overflowed the integer count of copies and replayed the trace once.
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "t.csv"}, {"multiplier", 1e308}};
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/load/multiplier: must be in (0, 10000] (got 1e+308)");
+}
+
+TEST(ScenarioParseErrors, MmppWithEveryRateZero) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = nlohmann::json::parse(
+      R"({"kind": "mmpp", "states": [{"rate_per_s": 0, "mean_duration_s": 1}, {"rate_per_s": 0, "mean_duration_s": 2}]})");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/load/states: needs at least one state with a rate_per_s > 0 (every state has 0)");
+}
+
 TEST(ScenarioParseErrors, WrongType) {
   auto doc = minimal_document();
   doc["tenants"][0]["name"] = 7;

@@ -1,6 +1,10 @@
 // Sweep files: grid and zip order, each axis kind applied to the base document, and errors.
 #include "scenario/sweep.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -75,6 +79,39 @@ TEST(Sweep, AValueThatCannotApplyNamesThePointAndAxis) {
   auto no_trace = in_memory(seed_base(), {{"w", AxisKind::trace_window, "", {}, {json::array({0, 60})}}});
   EXPECT_EQ(test::error_of([&] { point_document(no_trace, sweep_point(no_trace, 0)); }),
             "sweep.json: /axes/0: point p0000 (w=0..60): no tenant of the base scenario has a trace load");
+}
+
+TEST(Sweep, AMultiplierThatMakesTooManyUsersIsRefusedNotWrapped) {
+  // 1e308 x 1 users overflowed the integer conversion and came back as a negative count.
+  auto huge = in_memory(seed_base(), {{"load", AxisKind::load_multiplier, "", {"phi-3.5-mini-instruct"}, {1e308}}});
+  EXPECT_EQ(test::error_of([&] { point_document(huge, sweep_point(huge, 0)); }),
+            "sweep.json: /axes/0: point p0000 (load=1e+308): tenant \"phi-3.5-mini-instruct\" has a closed_loop load: "
+            "1e+308 x 1 users is more than 1000000 users");
+}
+
+TEST(Sweep, SweepAndAxisNamesAreNonEmptyWithoutLineBreaks) {
+  const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_names_" + std::to_string(::getpid()) + ".json");
+  const json sweep = {{"schema_version", 1}, {"name", ""},
+                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
+                      {"axes", {{{"name", "a\nb"}, {"kind", "seed"}, {"values", {1}}}}}};
+  write_file_atomically(file, sweep.dump());
+  EXPECT_EQ(test::error_of([&] { load_sweep(file); }),
+            file.string() + ": /name: must not be empty\n" + file.string() +
+                ": /axes/0/name: must not contain control characters such as line breaks or tabs (got \"a\\nb\")");
+  std::filesystem::remove(file);
+}
+
+TEST(Sweep, AZipSweepHasAtMostAHundredThousandPoints) {
+  const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_zip_" + std::to_string(::getpid()) + ".json");
+  std::vector<int> seeds(100001);
+  for (std::size_t i = 0; i < seeds.size(); ++i) seeds[i] = static_cast<int>(i);
+  const json sweep = {{"schema_version", 1}, {"name", "zip"}, {"mode", "zip"},
+                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
+                      {"axes", {{{"name", "seed"}, {"kind", "seed"}, {"values", seeds}}}}};
+  write_file_atomically(file, sweep.dump());
+  EXPECT_EQ(test::error_of([&] { load_sweep(file); }),
+            file.string() + ": /axes/0/values: mode \"zip\" gives 100001 points; at most 100000 are allowed");
+  std::filesystem::remove(file);
 }
 
 TEST(Sweep, TheFingerprintChangesWithTheSweepAndTheBase) {

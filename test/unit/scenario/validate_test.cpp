@@ -262,6 +262,60 @@ TEST(ScenarioValidate, InMemoryGpuFracDemandOnAnLlmTenant) {
             "is \"llm\", whose demand comes from its roofline)");
 }
 
+TEST(ScenarioValidate, TimeSeriesOfAtMostAHundredThousandSamples) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 60;
+  doc["metrics_interval_s"] = 1e-6;
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /metrics_interval_s: horizon_s / metrics_interval_s gives 60000000 samples per time series; at "
+            "most 100000 (got 1e-06; horizon_s is 60)");
+  doc["horizon_s"] = 100000;
+  doc["metrics_interval_s"] = 1;  // exactly the limit
+  EXPECT_EQ(validate_error(doc), "");
+}
+
+TEST(ScenarioValidate, AtMostABillionExpectedRequestsPerTenant) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 60;
+  doc["tenants"][0]["load"] = {{"kind", "poisson"}, {"rate_per_s", 1e308}};
+  doc["tenants"].push_back(doc["tenants"][0]);
+  doc["tenants"][1]["name"] = "b";
+  doc["tenants"][1]["load"] = {{"kind", "poisson"}, {"rate_per_s", 1000}, {"multiplier", 1e5}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /tenants/0/load: rate_per_s x multiplier x horizon_s gives inf expected requests; at most "
+            "1000000000 per tenant (lower the rate, the multiplier or horizon_s)\n"
+            "s.json: /tenants/1/load: rate_per_s x multiplier x horizon_s gives 6000000000 expected requests; at most "
+            "1000000000 per tenant (lower the rate, the multiplier or horizon_s)");
+}
+
+TEST(ScenarioValidate, MmppStatesAndExactQuantaAtMostABillionSteps) {
+  auto doc = minimal_document();
+  doc["horizon_s"] = 60;
+  doc["tenants"][0]["load"] = json::parse(
+      R"({"kind": "mmpp", "states": [{"rate_per_s": 1e9, "mean_duration_s": 1}, {"rate_per_s": 1, "mean_duration_s": 1e-300}]})");
+  doc["strategies"] = json::parse(R"([{"kind": "time_slicing", "exact": true, "quantum_ms": 1e-6},
+                                      {"kind": "time_slicing", "name": "fluid", "quantum_ms": 1e-6}])");
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /tenants/0/load: the fastest state's rate_per_s x multiplier x horizon_s gives 60000000000 "
+            "expected requests; at most 1000000000 per tenant (lower the rate, the multiplier or horizon_s)\n"
+            "s.json: /tenants/0/load/states: horizon_s / the shortest mean_duration_s gives 6e+301 expected state "
+            "changes; at most 1000000000 (got 1e-300 s; horizon_s is 60)\n"
+            "s.json: /strategies/0/quantum_ms: exact time slicing steps horizon_s / quantum_ms = 60000000000 quanta "
+            "per device; at most 1000000000 (use a longer quantum, or \"exact\": false for the fluid model)");
+}
+
+TEST(ScenarioValidate, AtMostTenThousandGpusAndContexts) {
+  // Placement tries every context on every device: a million of each never finished.
+  auto doc = minimal_document();
+  doc["fleet"] = {{{"gpu", "L40S"}, {"count", 1000000}}, {{"instance_type", "p4d.24xlarge"}, {"count", 1000000}}};
+  doc["tenants"][0]["num_contexts"] = 1000000;
+  doc["tenants"].push_back(doc["tenants"][0]);
+  doc["tenants"][1]["name"] = "b";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /fleet: the fleet has 9000000 GPUs; at most 10000 can be simulated\n"
+            "s.json: /tenants: the tenants' num_contexts add up to 2000000 contexts; at most 10000 can be placed");
+}
+
 TEST(ScenarioValidate, SeveralProblemsAreReportedAtOnceInDocumentOrder) {
   auto doc = minimal_document();
   doc["fleet"] = {{{"gpu", "A100-80GB"}}, {{"instance_type", "t3.large"}}};  // not checked: no price table

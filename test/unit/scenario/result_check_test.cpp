@@ -1,0 +1,126 @@
+// Result documents read back by `roi`, `report` and the GUI: a damaged or hand-edited one is refused
+// with every problem's pointer, never read with defaults. Each test asserts the whole message.
+// GCC 12 reports -Warray-bounds false positives inside std::map when json members are assigned
+// strings under JSON_DIAGNOSTICS (GCC bug 105651; the ci preset turns the warning off globally).
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#include "scenario/result_check.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "scenario/result_json.hpp"
+
+namespace slicewise::scenario {
+namespace {
+
+using nlohmann::json;
+
+/// The committed seed result (dedicated and time_slicing, two tenants, two + one devices).
+json seed_result() { return read_json_file(std::string(SW_TEST_DATA_DIR) + "/results/seed.json"); }
+
+std::string problems(const json& document) { return format_all(check_result(document, "r.json", "")); }
+
+TEST(ResultCheck, ResultsWrittenBySimulateAreAccepted) {
+  for (const char* name : {"seed.json", "seed-report.json", "mixed-mig-h100.json"}) {
+    const auto file = std::string(SW_TEST_DATA_DIR) + "/results/" + name;
+    EXPECT_EQ(format_all(check_result(read_json_file(file), file, "")), "") << name;
+    EXPECT_NO_THROW(load_result(file)) << name;
+  }
+}
+
+TEST(ResultCheck, MissingUnknownAndMistypedKeys) {
+  auto doc = seed_result();
+  doc["strategies"][0].erase("tenants");
+  doc["strategies"][1]["tenants"][0]["latency_s"].erase("p95");
+  doc["strategies"][1]["fleet_busy_frac"] = nullptr;
+  doc["strategies"][1]["devices"][0]["oom_risk"] = "no";
+  doc["extra"] = 1;
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0: missing required key \"tenants\"\n"
+            "r.json: /strategies/1/fleet_busy_frac: expected number (got null)\n"
+            "r.json: /strategies/1/tenants/0/latency_s: missing required key \"p95\"\n"
+            "r.json: /strategies/1/devices/0/oom_risk: expected boolean (got \"no\")\n"
+            "r.json: /extra: unknown key; allowed here: schema_version, scenario, seed, horizon_s, input, calibration, "
+            "strategies, uncertainty");
+}
+
+TEST(ResultCheck, NegativeCountsAndFractions) {
+  auto doc = seed_result();
+  doc["strategies"][0]["num_gpus_used"] = -5;
+  doc["strategies"][0]["tenants"][1]["num_arrived"] = -1;
+  doc["strategies"][0]["tenants"][1]["sla_max_violation_frac"] = 2;
+  doc["strategies"][0]["devices"][0]["busy_frac"] = -1e308;
+  doc["strategies"][0]["series"]["device_busy_frac"][1][3] = -0.5;
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/num_gpus_used: must be >= 0 (got -5)\n"
+            "r.json: /strategies/0/tenants/1/num_arrived: must be >= 0 (got -1)\n"
+            "r.json: /strategies/0/tenants/1/sla_max_violation_frac: must be in [0, 1] (got 2)\n"
+            "r.json: /strategies/0/devices/0/busy_frac: must be >= 0 (got -1e+308)\n"
+            "r.json: /strategies/0/series/device_busy_frac/1/3: must be >= 0 (got -0.5)");
+}
+
+TEST(ResultCheck, StrategiesAndTenantsMustBeTheScenarios) {
+  auto doc = seed_result();
+  doc["strategies"][0]["name"] = "dedicatd";
+  doc["strategies"][1]["kind"] = "mps";
+  doc["strategies"][1]["tenants"][0]["name"] = "nobody";
+  doc["strategies"][1]["devices"][0]["gpu"] = "L40";
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/name: unknown strategy \"dedicatd\"; the result's scenario (/input/strategies) has "
+            "dedicated|time_slicing (did you mean \"dedicated\"?)\n"
+            "r.json: /strategies/1/tenants/0/name: unknown tenant \"nobody\"; the result's scenario (/input/tenants) has "
+            "phi-3.5-mini-instruct|deepseek-r1-distill-llama-8b\n"
+            "r.json: /strategies/1/tenants: missing tenant \"phi-3.5-mini-instruct\" of the result's scenario "
+            "(/input/tenants)\n"
+            "r.json: /strategies/1/devices/0/gpu: unknown GPU \"L40\" (did you mean \"L40S\"?)\n"
+            "r.json: /strategies/1/kind: \"mps\", but the scenario's strategy \"time_slicing\" is time_slicing");
+}
+
+TEST(ResultCheck, EmptyStrategiesDuplicatesAndSeriesRows) {
+  auto doc = seed_result();
+  doc["strategies"] = json::array();
+  EXPECT_EQ(problems(doc), "r.json: /strategies: must list at least one strategy (got [])");
+  doc = seed_result();
+  doc["strategies"][1] = doc["strategies"][0];
+  doc["strategies"][0]["series"]["tenant_queue_length"].erase(1);
+  doc["strategies"][0]["series"]["device_sm_util_frac"][0].erase(0);
+  doc["strategies"][0]["tenants"][0]["latency_cdf_s"] = {0.1, 0.2};
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/tenants/0/latency_cdf_s: expected 22 latencies, one per CDF level, or none (got 2)\n"
+            "r.json: /strategies/0/series/device_sm_util_frac/1: expected 59 samples, as many as row 0 (got 60)\n"
+            "r.json: /strategies/0/series/tenant_queue_length: expected 2 rows, one per tenant (got 1)\n"
+            "r.json: /strategies/1/name: duplicate strategy name \"dedicated\" (also /strategies/0/name)");
+}
+
+TEST(ResultCheck, TheScenarioInsideIsReadStrictlyAndNamedWithTheFile) {
+  auto doc = seed_result();
+  doc["input"]["tenants"][0]["workload"]["memory_gib"] = -1;
+  try {
+    result_from_json(doc, "r.json", "");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "r.json: /input/tenants/0/workload/memory_gib: must be > 0 (got -1)");
+  }
+  doc.erase("input");
+  EXPECT_EQ(problems(doc), "r.json: /: missing required key \"input\"");
+}
+
+TEST(ResultCheck, NewerSchemaAndUncertaintyBands) {
+  auto doc = seed_result();
+  doc["schema_version"] = 2;
+  EXPECT_EQ(problems(doc), "r.json: /schema_version: unsupported result schema version (got 2; supported: 1)");
+  doc = seed_result();
+  doc["uncertainty"] = json::parse(R"([{"strategy": "mps", "num_samples": 0, "monthly_savings_p05_usd": -1,
+    "monthly_savings_p50_usd": 0, "monthly_savings_p95_usd": 1, "sla_violation_p05_frac": 0,
+    "sla_violation_p50_frac": 0, "sla_violation_p95_frac": -0.1}])");
+  EXPECT_EQ(format_all(check_result(doc, "d/p0001.json", "/result")),
+            "d/p0001.json: /result/uncertainty/0/strategy: unknown strategy \"mps\"; the result has "
+            "dedicated|time_slicing\n"
+            "d/p0001.json: /result/uncertainty/0/num_samples: must be >= 1 (got 0)\n"
+            "d/p0001.json: /result/uncertainty/0/sla_violation_p95_frac: must be >= 0 (got -0.1)");
+}
+
+}  // namespace
+}  // namespace slicewise::scenario
