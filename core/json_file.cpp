@@ -173,8 +173,17 @@ json parse_json_text(const std::string& text, const std::string& file) {
 
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
     throw ConfigError(path.string(), "", "cannot read file: is a directory");
+  }
+  // A device or a pipe (/dev/zero, a FIFO) could be read forever; a regular file has a size.
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw ConfigError(path.string(), "", "cannot read file: not a regular file");
+  }
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxTextFileBytes) {
+    throw ConfigError(path.string(), "", "file too large: " + std::to_string(size) + " bytes; at most " +
+                                             std::to_string(kMaxTextFileBytes) + " (1 GiB)");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -192,19 +201,21 @@ json read_json_file(const std::filesystem::path& path) {
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   const auto directory = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   const auto temporary = directory / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+  const auto fail = [&](const std::string& reason) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw Error(path.string() + ": cannot write: " + reason);
+  };
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    if (!out) fail(std::strerror(errno));
     out << text;
     out.flush();
-    if (!out) throw Error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    if (!out) fail(std::strerror(errno));
   }
   std::error_code ec;
   std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw Error("cannot write " + path.string() + ": " + ec.message());
-  }
+  if (ec) fail(ec.message());  // the reason is taken before the temporary file is removed
 }
 
 }  // namespace slicewise

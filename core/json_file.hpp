@@ -2,6 +2,7 @@
 // error: ...`, and duplicate object keys rejected (nlohmann keeps the last one silently).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -16,11 +17,17 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& file)
 /// Reads and parses a file. Throws ConfigError when it cannot be read or parsed.
 nlohmann::json read_json_file(const std::filesystem::path& path);
 
-/// Reads a whole file into a string; throws ConfigError naming the file and the OS reason.
+/// The largest file read_text_file reads whole (1 GiB): scenarios, profiles, tables and results
+/// are far smaller; traces are streamed and not read this way.
+inline constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t{1} << 30;
+
+/// Reads a whole file into a string; throws ConfigError naming the file and the reason (the OS's,
+/// a folder, a device or pipe, more than kMaxTextFileBytes).
 std::string read_text_file(const std::filesystem::path& path);
 
 /// Writes `text` to `path` atomically (temporary file in the same folder, then rename), so an
-/// interrupted write never leaves a truncated file behind. Throws Error on failure.
+/// interrupted write never leaves a truncated file behind. Throws Error on failure
+/// ("PATH: cannot write: REASON"), leaving no temporary file and any older PATH as it was.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace slicewise

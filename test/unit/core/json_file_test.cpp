@@ -1,6 +1,7 @@
 #include "core/json_file.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -70,6 +71,49 @@ TEST(JsonFile, AtomicWriteReplacesTheWholeFile) {
   std::size_t num_files = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++num_files;
   EXPECT_EQ(num_files, 1u);  // no temporary left behind
+  std::filesystem::remove_all(dir);
+}
+
+std::string read_error(const std::filesystem::path& path) {
+  try {
+    read_text_file(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(JsonFile, DevicesFoldersAndHugeFilesAreNotReadWhole) {
+  EXPECT_EQ(read_error("/dev/zero"), "/dev/zero: cannot read file: not a regular file");  // would never end
+  EXPECT_EQ(read_error("/tmp"), "/tmp: cannot read file: is a directory");
+  const auto dir = std::filesystem::temp_directory_path() / "sw_core_test_huge";
+  std::filesystem::create_directories(dir);
+  const auto huge = dir / "huge.json";
+  { std::ofstream(huge) << "{}"; }
+  std::filesystem::resize_file(huge, kMaxTextFileBytes + 1);  // sparse: no disk used
+  EXPECT_EQ(read_error(huge), huge.string() + ": file too large: 1073741825 bytes; at most 1073741824 (1 GiB)");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(JsonFile, AFailedAtomicWriteNamesTheTargetAndItsReasonAndKeepsTheOldFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "sw_core_test_atomic_fail";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "a_folder");
+  const auto write_error = [](const std::filesystem::path& path) {
+    try {
+      write_file_atomically(path, "text");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(write_error(dir / "a_folder"), (dir / "a_folder").string() + ": cannot write: Is a directory");
+  EXPECT_EQ(write_error(dir / "missing" / "r.json"),
+            (dir / "missing" / "r.json").string() + ": cannot write: No such file or directory");
+  std::size_t num_files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++num_files;
+  EXPECT_EQ(num_files, 1u);  // the folder, and no temporary left behind
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "a_folder"));
   std::filesystem::remove_all(dir);
 }
 
