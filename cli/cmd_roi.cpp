@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/spell.hpp"
+#include "models/gpu_catalog.hpp"
 #include "report/costing.hpp"
 #include "report/money_tables.hpp"
 #include "scenario/result_json.hpp"
@@ -40,7 +41,9 @@ int run_roi(const RoiOptions& options, Io io) {
   // Every input is read before anything is printed: a bad file never leaves half a report.
   std::optional<pricing::OnPremTable> onprem;
   if (!options.onprem.empty()) {
-    onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table() : pricing::OnPremTable::load(options.onprem);
+    // A server whose gpu is not a catalog id would never match a strategy's GPUs: refused.
+    onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table()
+                                        : pricing::OnPremTable::load(options.onprem, models::GpuCatalog::shipped().ids());
   }
   scenario::Scenario scenario = result.input;
   if (scenario.tenants.empty()) {
