@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "core/error.hpp"
 
@@ -12,12 +11,17 @@ namespace slicewise::traces {
 DiurnalSource::DiurnalSource(double mean_rate_per_s, const std::array<double, 24>& profile, double start_hour,
                              double horizon_s, std::uint64_t seed, RequestRecord shape)
     : start_hour_(start_hour), horizon_s_(horizon_s), shape_(shape), rng_(seed) {
-  const double mean = std::accumulate(profile.begin(), profile.end(), 0.0) / 24.0;
-  SW_CHECK(mean_rate_per_s > 0.0 && mean > 0.0, "diurnal rate and profile must be positive");
+  // The profile is scaled by its largest value first, so that its mean neither overflows (values
+  // near 1e308) nor underflows to 0 (a lone denormal): the scaled mean lies in [1/24, 1].
+  const double largest = *std::max_element(profile.begin(), profile.end());
+  SW_CHECK(mean_rate_per_s > 0.0 && largest > 0.0 && std::isfinite(largest), "diurnal rate and profile must be positive");
   SW_CHECK(start_hour >= 0.0 && start_hour < 24.0, "start hour must be in [0, 24)");
+  double scaled_sum = 0.0;
+  for (const double value : profile) scaled_sum += value / largest;
+  const double scaled_mean = scaled_sum / 24.0;
   for (std::size_t h = 0; h < 24; ++h) {
     SW_CHECK(profile[h] >= 0.0, "diurnal profile values must be >= 0");
-    rate_per_s_[h] = mean_rate_per_s * profile[h] / mean;
+    rate_per_s_[h] = mean_rate_per_s * (profile[h] / largest) / scaled_mean;
   }
   peak_per_s_ = *std::max_element(rate_per_s_.begin(), rate_per_s_.end());
 }

@@ -12,6 +12,7 @@ namespace slicewise::traces {
 TraceSource::TraceSource(std::unique_ptr<TraceReader> reader, TraceMapping mapping)
     : reader_(std::move(reader)), mapping_(std::move(mapping)), rng_(mapping_.seed) {
   SW_CHECK(mapping_.time_compression > 0.0 && mapping_.multiplier > 0.0, "trace mapping factors must be positive");
+  SW_CHECK(mapping_.multiplier <= kMaxTraceMultiplier, "trace multiplier above kMaxTraceMultiplier");  // copies are an int
   SW_CHECK(mapping_.sample_frac > 0.0 && mapping_.sample_frac <= 1.0, "sample_frac must be in (0, 1]");
   SW_CHECK(mapping_.horizon_s > 0.0, "trace replay needs a horizon");
   SW_CHECK(mapping_.sm_occupancy_frac > 0.0, "sm_occupancy_frac must be positive");

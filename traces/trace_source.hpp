@@ -16,13 +16,16 @@
 
 namespace slicewise::traces {
 
+/// The most copies of one row a trace replay makes (TraceMapping::multiplier <= this).
+inline constexpr double kMaxTraceMultiplier = 10000;
+
 /// How the rows of a trace become a tenant's arrivals. Trace time t is measured from the first
 /// row with a time (t = 0), so every tenant split from one file sees the same clock.
 struct TraceMapping {
   double window_start_s = 0.0;               ///< replay rows with t >= this (trace time)
   std::optional<double> window_end_s;        ///< ... and t < this; none = to the end
   double time_compression = 1.0;             ///< > 0; 2 replays an hour of trace in 30 simulated minutes
-  double multiplier = 1.0;                   ///< > 0; arrivals per row: floor(m) copies plus one more with
+  double multiplier = 1.0;                   ///< in (0, kMaxTraceMultiplier]; arrivals per row: floor(m) copies plus one more with
                                              ///< probability frac(m); copies spread over the gap to the next row
   double sample_frac = 1.0;                  ///< (0, 1]; each row is kept with this probability
   /// Rows kept at one simulated time (Mooncake's ~3 s buckets) are spread evenly over the gap to

@@ -35,6 +35,17 @@ TEST(Diurnal, RateFollowsTheHourOfDay) {
   EXPECT_NEAR(static_cast<double>(in_hour(2)), 18000.0, 700.0);
 }
 
+TEST(Diurnal, ProfilesAtTheEdgesOfADoubleKeepTheirShape) {
+  std::array<double, 24> huge{};
+  huge.fill(1e308);  // their sum overflows
+  EXPECT_DOUBLE_EQ(DiurnalSource(3.0, huge, 0.0, 10.0, 1).rate_at(3600.0 * 7), 3.0);
+  std::array<double, 24> tiny{};
+  tiny[0] = 5e-324;  // a lone denormal: its mean underflows to 0
+  const DiurnalSource lone(3.0, tiny, 0.0, 10.0, 1);
+  EXPECT_DOUBLE_EQ(lone.rate_at(1800.0), 72.0);  // the whole day's 3/s × 24 h in hour 0
+  EXPECT_DOUBLE_EQ(lone.rate_at(3600.0 * 5), 0.0);
+}
+
 TEST(Diurnal, StartHourShiftsTheProfileAndSeedRepeats) {
   std::array<double, 24> profile{};
   profile.fill(1.0);
