@@ -54,7 +54,8 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
 
 namespace {
 
-/// In the child: run one strategy, write its result, report progress lines "simulated stop\n".
+/// In the child: run one strategy, write its result, report progress lines "simulated stop\n"; a
+/// failure is one line "error " + its message as a JSON string, which the parent prints.
 [[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy,
                             const sim::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
   int code = 0;
@@ -70,7 +71,10 @@ namespace {
     const auto result = sim::run_simulation(scenario, options);
     write_file_atomically(result_file, scenario::result_to_text(result));
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    const std::string line = "error " + nlohmann::json(e.what()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    if (::write(progress_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+      std::fprintf(stderr, "%s\n", e.what());  // the pipe failed: say it here rather than not at all
+    }
     code = 1;
   }
   std::fflush(stderr);
@@ -175,6 +179,7 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
   auto result_file = [&](std::size_t position) { return folder.file("strategy-" + std::to_string(position) + ".json"); };
   StrategyProgress progress(scenario, selected, options.progress, io.err);
   std::vector<bool> failed(selected.size(), false);
+  std::vector<std::string> errors;  // distinct, in the order they came: a bad trace fails every strategy alike
   ChildPool::Jobs jobs;
   jobs.num_jobs = selected.size();
   jobs.max_running = options.jobs;
@@ -182,6 +187,12 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
     run_child(scenario, selected[position], defaults, result_file(position), fd);
   };
   jobs.on_line = [&](std::size_t position, const std::string& line) {
+    if (line.starts_with("error ")) {
+      const auto message = nlohmann::json::parse(line.substr(6), nullptr, false);
+      const std::string text = message.is_string() ? message.get<std::string>() : line.substr(6);
+      if (std::find(errors.begin(), errors.end(), text) == errors.end()) errors.push_back(text);
+      return;
+    }
     double simulated = 0.0;
     double stop = 0.0;
     if (std::sscanf(line.c_str(), "%lf %lf", &simulated, &stop) == 2) progress.update(position, simulated, stop);
@@ -198,6 +209,9 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
   io.err.flush();
   const int signal_number = pool.run(jobs);
   progress.close();
+  // Where the strategies' own stderr goes (the terminal; a sweep point's log), each message once.
+  for (const auto& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
+  std::fflush(stderr);
   if (signal_number != 0) throw Interrupted(signal_number);
   if (std::find(failed.begin(), failed.end(), true) != failed.end()) return std::nullopt;
 

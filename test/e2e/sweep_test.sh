@@ -90,6 +90,17 @@ fingerprint() { sed -n 's/.*"fingerprint": "\([0-9a-f]*\)".*/\1/p' "$1/sweep.jso
 [ "$(cat "$work/point.err")" = "--point: no finished point \"p0009\" in $work/serial; it has p0000|p0001|p0002|p0003|p0004|p0005|p0006|p0007 (did you mean \"p0000\"?)" ] \
   || fail "report --point p0009: $(cat "$work/point.err")"
 
+# --- a failing point: its strategies' common message, once per point -------------------------------
+set +e
+"$exe" sweep test/data/sweeps/bad-trace.json --out "$work/bad-trace" --jobs 2 --progress none >/dev/null 2>"$work/bad-trace.err"
+code=$?
+set -e
+[ $code -eq 1 ] || fail "a sweep whose points all fail exited $code, expected 1"
+message="test/data/traces/native-unsorted.csv:3: arrival goes back in time"
+[ "$(grep -c "$message" "$work/bad-trace.err")" -eq 2 ] || fail "bad-trace: expected the trace's message once per point: $(cat "$work/bad-trace.err")"
+[ "$(grep -c "^slicewise sweep: point p000[01] (h=[36]0) failed:$" "$work/bad-trace.err")" -eq 2 ] \
+  || fail "bad-trace: $(cat "$work/bad-trace.err")"
+
 # --- kill and resume -----------------------------------------------------------------------------
 "$exe" sweep examples/sweep-mixed-h100-load.json --out "$work/reference" --jobs 2 --progress none >/dev/null
 for signal in TERM KILL; do
