@@ -15,6 +15,7 @@
 #include "sim/device_state.hpp"
 #include "sim/load_source.hpp"
 #include "sim/platform.hpp"
+#include "sim/run_results.hpp"
 #include "sim/simulation.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -213,20 +214,14 @@ std::vector<std::string> expand_fleet(const Scenario& scenario, const scenario::
   return ids;
 }
 
-scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& options) {
-  SW_CHECK(options.strategy_index >= 0 && options.strategy_index < static_cast<int>(scenario.strategies.size()),
-           "strategy index out of range");
-  const auto& strategy = scenario.strategies[static_cast<std::size_t>(options.strategy_index)];
-  const auto catalogs = scenario::Catalogs::shipped();
-  const auto fleet = expand_fleet(scenario, catalogs);
-  const Placement placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults);
+namespace {
 
-  Run run(scenario);
-  run.horizon_s = scenario.horizon_s;
-  run.stop_s = scenario.horizon_s * std::max(1.0, options.drain_factor);
+/// Each tenant's workload shape (on its reference GPU), statistics and per-request constants.
+void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenario::Catalogs& catalogs,
+                  std::size_t num_intervals) {
+  const Scenario& scenario = run.scenario;
   const std::size_t num_tenants = scenario.tenants.size();
-  const auto num_intervals = static_cast<std::size_t>(std::ceil(scenario.horizon_s / scenario.metrics_interval_s));
-  run.shapes.reserve(num_tenants);
+  run.shapes.reserve(num_tenants);  // TenantInfo points into it
   run.stats.resize(num_tenants);
   for (std::size_t t = 0; t < num_tenants; ++t) {
     const auto& tenant = scenario.tenants[t];
@@ -251,17 +246,13 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     run.tenants.push_back(info);
     run.rng.emplace_back(scenario.seed * 0x9E3779B97F4A7C15ULL + 2 * t + 1);
   }
+}
 
-  int argc = 2;
-  char arg0[] = "slicewise";
-  char arg1[] = "--log=root.thres:critical";
-  char* argv[] = {arg0, arg1, nullptr};
-  sg4::Engine engine(&argc, argv);
-  std::vector<DeviceSpec> hosts;
-  for (const auto& device : placement.devices) hosts.push_back({device.name});
-  hosts.push_back({"frontend"});
-  build_platform(hosts);
-
+/// One DeviceState per placed device, and each tenant's contexts in replica order (so that
+/// round-robin is the same whatever the packing).
+void build_devices(Run& run, const Placement& placement, std::size_t num_intervals) {
+  const Scenario& scenario = run.scenario;
+  const std::size_t num_tenants = scenario.tenants.size();
   run.contexts_of.resize(num_tenants);
   run.round_robin.assign(num_tenants, 0);
   run.users.resize(num_tenants);
@@ -281,7 +272,6 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
       queue->cv->notify_one();
     };
   }
-  // Contexts of a tenant in (replica) order so round-robin is the same whatever the packing.
   for (auto& refs : run.contexts_of) {
     std::sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
       const auto& ca = placement.devices[static_cast<std::size_t>(a.device)].contexts[static_cast<std::size_t>(a.slot)];
@@ -289,13 +279,17 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
       return ca.replica < cb.replica;
     });
   }
+}
 
+/// A manager actor per device, a source actor per tenant, and the progress monitor.
+void start_actors(Run& run, const Placement& placement, const RunOptions& options) {
+  const Scenario& scenario = run.scenario;
   for (std::size_t d = 0; d < run.devices.size(); ++d) {
     sg4::Actor::create("device-" + placement.devices[d].name, sg4::Host::by_name(placement.devices[d].name),
                        device_manager, &run, static_cast<int>(d));
   }
   auto* frontend = sg4::Host::by_name("frontend");
-  for (std::size_t t = 0; t < num_tenants; ++t) {
+  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
     const auto& tenant = scenario.tenants[t];
     const auto& load = tenant.load;
     ++run.sources_running;
@@ -313,12 +307,40 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     const double interval = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.stop_s / 100.0;
     sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, interval);
   }
+}
+
+}  // namespace
+
+scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& options) {
+  SW_CHECK(options.strategy_index >= 0 && options.strategy_index < static_cast<int>(scenario.strategies.size()),
+           "strategy index out of range");
+  const auto& strategy = scenario.strategies[static_cast<std::size_t>(options.strategy_index)];
+  const auto catalogs = scenario::Catalogs::shipped();
+  const auto fleet = expand_fleet(scenario, catalogs);
+  const Placement placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults);
+
+  Run run(scenario);
+  run.horizon_s = scenario.horizon_s;
+  run.stop_s = scenario.horizon_s * std::max(1.0, options.drain_factor);
+  const auto num_intervals = static_cast<std::size_t>(std::ceil(scenario.horizon_s / scenario.metrics_interval_s));
+  init_tenants(run, fleet, catalogs, num_intervals);
+
+  int argc = 2;
+  char arg0[] = "slicewise";
+  char arg1[] = "--log=root.thres:critical";
+  char* argv[] = {arg0, arg1, nullptr};
+  sg4::Engine engine(&argc, argv);
+  std::vector<DeviceSpec> hosts;
+  for (const auto& device : placement.devices) hosts.push_back({device.name});
+  hosts.push_back({"frontend"});
+  build_platform(hosts);
+  build_devices(run, placement, num_intervals);
+  start_actors(run, placement, options);
   engine.run();
   if (run.source_error) std::rethrow_exception(run.source_error);
   const double end_s = sg4::Engine::get_clock();
   if (options.progress) options.progress(end_s, run.stop_s);
 
-  // --- results ---
   scenario::SimResult result;
   result.scenario = scenario.name;
   result.input = scenario;
@@ -331,86 +353,8 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   out.issues = placement.issues;
   out.simulated_s = end_s;
   out.num_events = run.events;
-  std::vector<std::int64_t> unfinished(num_tenants, 0);
-  for (const auto& device : run.devices) device->count_in_system(unfinished);
-  const double window_s = scenario.horizon_s - scenario.warmup_s;
-  for (std::size_t t = 0; t < num_tenants; ++t) {
-    const auto& tenant = scenario.tenants[t];
-    const auto& stats = run.stats[t];
-    scenario::TenantResult r;
-    r.name = tenant.name;
-    r.num_contexts_unplaced = placement.num_unplaced[t];
-    r.num_contexts = tenant.num_contexts - r.num_contexts_unplaced;
-    r.num_arrived = stats.num_arrived;
-    r.num_completed = stats.num_completed;
-    r.num_dropped = stats.num_dropped;
-    r.num_unfinished = unfinished[t];
-    r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
-    r.gpu_work_s = stats.gpu_work_s;
-    r.latency_s = stats.latency.summary();
-    if (stats.latency.count() > 0) {
-      for (const double level : scenario::kLatencyCdfLevels) r.latency_cdf_s.push_back(stats.latency.quantile(level));
-    }
-    r.queue_delay_s = stats.queue_delay.summary();
-    r.ttft_s = stats.ttft.summary();
-    r.tpot_s = stats.tpot.summary();
-    r.sla_violations = stats.sla_violations + r.num_unfinished;
-    r.sla_violation_frac = r.num_arrived > 0 ? static_cast<double>(r.sla_violations) / r.num_arrived : 0.0;
-    r.sla_max_violation_frac =
-        tenant.sla.max_violation_frac.value_or(scenario::default_max_violation_frac(tenant.sla.environment));
-    r.sla_met = r.sla_violation_frac <= r.sla_max_violation_frac && r.num_contexts_unplaced == 0;
-    out.tenants.push_back(std::move(r));
-  }
-
-  out.series.interval_s = scenario.metrics_interval_s;
-  std::vector<double> gpu_busy(fleet.size(), 0.0);
-  std::vector<double> gpu_sm(fleet.size(), 0.0);
-  std::vector<double> gpu_sms(fleet.size(), 0.0);
-  auto per_interval = [&](const std::vector<double>& integral) {
-    std::vector<double> series(integral.size());
-    for (std::size_t i = 0; i < integral.size(); ++i) {
-      const double start = static_cast<double>(i) * scenario.metrics_interval_s;
-      series[i] = integral[i] / (std::min(scenario.horizon_s, start + scenario.metrics_interval_s) - start);
-    }
-    return series;
-  };
-  for (const auto& device : run.devices) {
-    const auto& placed = device->placed();
-    scenario::DeviceResult r;
-    r.name = placed.name;
-    r.gpu = placed.gpu_id;
-    r.mig_profile = placed.mig_profile;
-    r.gpu_index = placed.gpu_index;
-    for (const auto& c : placed.contexts) {
-      r.contexts.push_back(scenario.tenants[static_cast<std::size_t>(c.tenant)].name + "#" + std::to_string(c.replica));
-      r.memory_allocated_gib += c.memory_gib;
-    }
-    r.memory_capacity_gib = placed.memory_gib;
-    r.oom_risk = placed.oom_risk;
-    double busy = 0.0;
-    double sm = 0.0;
-    for (double x : device->busy_series()) busy += x;
-    for (double x : device->sm_series()) sm += x;
-    r.busy_frac = busy / scenario.horizon_s;
-    r.sm_util_frac = sm / scenario.horizon_s;
-    const auto g = static_cast<std::size_t>(placed.gpu_index);
-    const auto* gpu = catalogs.gpus->find(placed.gpu_id);
-    const double weight = placed.mig_profile.empty() ? 1.0 : placed.num_sms / gpu->num_sms;
-    gpu_busy[g] += weight * r.busy_frac;
-    gpu_sm[g] += weight * r.sm_util_frac;
-    gpu_sms[g] = 1.0;
-    out.series.device_busy_frac.push_back(per_interval(device->busy_series()));
-    out.series.device_sm_util_frac.push_back(per_interval(device->sm_series()));
-    out.devices.push_back(std::move(r));
-  }
-  for (const auto& stats : run.stats) out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
-  if (out.num_gpus_used > 0) {
-    for (std::size_t g = 0; g < fleet.size(); ++g) {
-      if (gpu_sms[g] == 0.0) continue;
-      out.fleet_busy_frac += gpu_busy[g] / out.num_gpus_used;
-      out.fleet_sm_util_frac += gpu_sm[g] / out.num_gpus_used;
-    }
-  }
+  tenant_results(scenario, placement, run.devices, run.stats, out);
+  device_results(scenario, fleet, *catalogs.gpus, run.devices, run.stats, out);
   result.strategies.push_back(std::move(out));
   return result;
 }

@@ -359,5 +359,22 @@ TEST(ClosedForm, TraceGpuSharesSplitMpsByDominantShare) {
   std::filesystem::remove(s.tenants[0].load.trace_file);
 }
 
+TEST(Issues, ATenantWithoutArrivalsInTheWindowIsNamedNotSilentlyMet) {
+  // Both rows at t = 0, replayed from window_start_s 5: nothing arrives; a closed loop beside it does.
+  auto s = gpu_share_scenario("empty_window", 0.1, 0.1, false);
+  s.tenants[0].load.window_start_s = 5.0;
+  auto busy = generic_tenant("busy", 0.1, 0.5);
+  s.tenants.push_back(busy);
+  s.strategies = {strategy(StrategyKind::time_slicing)};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.tenants[0].num_arrived, 0);
+  EXPECT_GT(result.tenants[1].num_arrived, 0);
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0],
+            "tenant pods: no request arrived in the measured window (0 s to 10 s), so its latency and SLA figures are "
+            "empty; the trace has no row there (check the file, window_start_s, window_end_s, select and sample_frac)");
+  std::filesystem::remove(s.tenants[0].load.trace_file);
+}
+
 }  // namespace
 }  // namespace slicewise::test

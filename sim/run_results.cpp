@@ -1,0 +1,122 @@
+// The figures of a finished run: per tenant (latency, throughput, SLA) and per device and fleet
+// (utilisation and time series), from the device states and tenant statistics the actors filled.
+#include "sim/run_results.hpp"
+
+#include <algorithm>
+
+#include "core/json_reader.hpp"
+#include "scenario/enum_tables.hpp"
+
+namespace slicewise::sim {
+
+using scenario::LoadKind;
+using scenario::Scenario;
+
+namespace {
+
+/// The note on a placed tenant to which no request arrived after the warm-up: its SLA is met only
+/// because nothing was measured. Empty otherwise.
+std::string nothing_arrived_issue(const Scenario& scenario, const scenario::Tenant& tenant,
+                                  const scenario::TenantResult& r) {
+  if (r.num_arrived > 0 || r.num_contexts == 0) return {};
+  std::string text = "tenant " + tenant.name + ": no request arrived in the measured window (" +
+                     format_number(scenario.warmup_s) + " s to " + format_number(scenario.horizon_s) +
+                     " s), so its latency and SLA figures are empty";
+  if (tenant.load.kind == LoadKind::trace) {
+    text += "; the trace has no row there (check the file, window_start_s, window_end_s, select and sample_frac)";
+  }
+  return text;
+}
+
+}  // namespace
+
+void tenant_results(const Scenario& scenario, const Placement& placement, const Devices& devices,
+                    const std::vector<TenantStats>& stats_of, scenario::StrategyResult& out) {
+  std::vector<std::int64_t> unfinished(scenario.tenants.size(), 0);
+  for (const auto& device : devices) device->count_in_system(unfinished);
+  const double window_s = scenario.horizon_s - scenario.warmup_s;
+  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
+    const auto& tenant = scenario.tenants[t];
+    const auto& stats = stats_of[t];
+    scenario::TenantResult r;
+    r.name = tenant.name;
+    r.num_contexts_unplaced = placement.num_unplaced[t];
+    r.num_contexts = tenant.num_contexts - r.num_contexts_unplaced;
+    r.num_arrived = stats.num_arrived;
+    r.num_completed = stats.num_completed;
+    r.num_dropped = stats.num_dropped;
+    r.num_unfinished = unfinished[t];
+    r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
+    r.gpu_work_s = stats.gpu_work_s;
+    r.latency_s = stats.latency.summary();
+    if (stats.latency.count() > 0) {
+      for (const double level : scenario::kLatencyCdfLevels) r.latency_cdf_s.push_back(stats.latency.quantile(level));
+    }
+    r.queue_delay_s = stats.queue_delay.summary();
+    r.ttft_s = stats.ttft.summary();
+    r.tpot_s = stats.tpot.summary();
+    r.sla_violations = stats.sla_violations + r.num_unfinished;
+    r.sla_violation_frac = r.num_arrived > 0 ? static_cast<double>(r.sla_violations) / r.num_arrived : 0.0;
+    r.sla_max_violation_frac =
+        tenant.sla.max_violation_frac.value_or(scenario::default_max_violation_frac(tenant.sla.environment));
+    r.sla_met = r.sla_violation_frac <= r.sla_max_violation_frac && r.num_contexts_unplaced == 0;
+    if (auto issue = nothing_arrived_issue(scenario, tenant, r); !issue.empty()) out.issues.push_back(issue);
+    out.tenants.push_back(std::move(r));
+  }
+}
+
+void device_results(const Scenario& scenario, const std::vector<std::string>& fleet, const models::GpuCatalog& gpus,
+                    const Devices& devices, const std::vector<TenantStats>& stats_of, scenario::StrategyResult& out) {
+  out.series.interval_s = scenario.metrics_interval_s;
+  std::vector<double> gpu_busy(fleet.size(), 0.0);
+  std::vector<double> gpu_sm(fleet.size(), 0.0);
+  std::vector<bool> gpu_used(fleet.size(), false);
+  auto per_interval = [&](const std::vector<double>& integral) {
+    std::vector<double> series(integral.size());
+    for (std::size_t i = 0; i < integral.size(); ++i) {
+      const double start = static_cast<double>(i) * scenario.metrics_interval_s;
+      series[i] = integral[i] / (std::min(scenario.horizon_s, start + scenario.metrics_interval_s) - start);
+    }
+    return series;
+  };
+  for (const auto& device : devices) {
+    const auto& placed = device->placed();
+    scenario::DeviceResult r;
+    r.name = placed.name;
+    r.gpu = placed.gpu_id;
+    r.mig_profile = placed.mig_profile;
+    r.gpu_index = placed.gpu_index;
+    for (const auto& c : placed.contexts) {
+      r.contexts.push_back(scenario.tenants[static_cast<std::size_t>(c.tenant)].name + "#" + std::to_string(c.replica));
+      r.memory_allocated_gib += c.memory_gib;
+    }
+    r.memory_capacity_gib = placed.memory_gib;
+    r.oom_risk = placed.oom_risk;
+    double busy = 0.0;
+    double sm = 0.0;
+    for (double x : device->busy_series()) busy += x;
+    for (double x : device->sm_series()) sm += x;
+    r.busy_frac = busy / scenario.horizon_s;
+    r.sm_util_frac = sm / scenario.horizon_s;
+    const auto g = static_cast<std::size_t>(placed.gpu_index);
+    const auto* gpu = gpus.find(placed.gpu_id);
+    const double weight = placed.mig_profile.empty() ? 1.0 : placed.num_sms / gpu->num_sms;
+    gpu_busy[g] += weight * r.busy_frac;
+    gpu_sm[g] += weight * r.sm_util_frac;
+    gpu_used[g] = true;
+    out.series.device_busy_frac.push_back(per_interval(device->busy_series()));
+    out.series.device_sm_util_frac.push_back(per_interval(device->sm_series()));
+    out.devices.push_back(std::move(r));
+  }
+  for (const auto& stats : stats_of) out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
+  if (out.num_gpus_used > 0) {
+    for (std::size_t g = 0; g < fleet.size(); ++g) {
+      if (!gpu_used[g]) continue;
+      out.fleet_busy_frac += gpu_busy[g] / out.num_gpus_used;
+      out.fleet_sm_util_frac += gpu_sm[g] / out.num_gpus_used;
+    }
+  }
+}
+
+
+}  // namespace slicewise::sim
