@@ -1,4 +1,6 @@
-// Placement of contexts on devices per strategy.
+// Placement of contexts on devices per strategy: slots (whole GPUs or MIG instances of the layout),
+// contexts largest first, first-fit-decreasing (pack) or round robin (spread), then how each used
+// device shares itself.
 #include "sim/placement.hpp"
 
 #include <algorithm>
@@ -100,171 +102,231 @@ double memory_limit(const StrategySpec& s, const scenario::TenantStrategySetting
   }
 }
 
-}  // namespace
+/// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
+const scenario::TenantStrategySettings* settings_of(const StrategySpec& strategy, const std::string& tenant_name) {
+  const auto found = strategy.tenants.find(tenant_name);
+  return found == strategy.tenants.end() ? nullptr : &found->second;
+}
 
-Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
-                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const SharingDefaults& defaults) {
-  Placement result;
-  result.num_unplaced.assign(scenario.tenants.size(), 0);
+/// The slot of a whole GPU: `limit` contexts at most; memory is isolated where the strategy
+/// enforces a per-context limit.
+Slot whole_gpu_slot(const StrategySpec& strategy, const models::GpuSpec& gpu, std::size_t g, int limit) {
   const StrategyKind kind = strategy.kind;
-  const IsolationLevel provided = models::isolation_of(kind);
-  const int limit = context_limit(strategy);
+  bool in_sms = false;
+  const double compute = compute_capacity(gpu, in_sms);
+  Slot slot;
+  slot.device = PlacedDevice{"gpu" + std::to_string(g), gpu.id, "", static_cast<int>(g), compute, in_sms,
+                             static_cast<double>(gpu.num_sms), gpu.memory_bandwidth_gbps, gpu.memory_gib,
+                             {}, false, {}};
+  slot.max_contexts = limit;
+  slot.isolated_memory = kind == StrategyKind::dedicated || kind == StrategyKind::hami ||
+                         kind == StrategyKind::vgpu ||
+                         (kind == StrategyKind::mps && strategy.pinned_memory_limit_gib.has_value());
+  return slot;
+}
 
-  // Slots: one per GPU, or one per MIG instance of the layout on every GPU.
+/// One slot per MIG instance of the strategy's layout on GPU `g`, with its share of the GPU's
+/// compute (by SMs) and bandwidth (by memory slices).
+void add_mig_slots(const StrategySpec& strategy, const models::GpuSpec& gpu, std::size_t g,
+                   const models::MigCatalog& mig, std::vector<Slot>& slots) {
+  bool in_sms = false;
+  const double compute = compute_capacity(gpu, in_sms);
+  const std::string gpu_name = "gpu" + std::to_string(g);
+  const auto* geometry = mig.find(gpu.id);
+  SW_CHECK(geometry != nullptr, gpu.id + " has no MIG geometry (validate first)");
+  const auto placement = models::place_mig_layout(*geometry, strategy.layout);
+  SW_CHECK(placement.valid, "invalid layout (validate first): " + placement.reason);
+  for (const auto& instance : placement.instances) {
+    Slot slot;
+    const double sm_frac = static_cast<double>(instance.num_sms) / gpu.num_sms;
+    const double bw_frac = static_cast<double>(instance.memory_slices) / geometry->memory_slots;
+    slot.device = PlacedDevice{gpu_name + "/" + instance.profile + "@" + std::to_string(instance.start_slot),
+                               gpu.id, instance.profile, static_cast<int>(g), compute * sm_frac, in_sms,
+                               static_cast<double>(instance.num_sms), gpu.memory_bandwidth_gbps * bw_frac,
+                               instance.memory_gib, {}, false, {}};
+    slot.max_contexts = strategy.kind == StrategyKind::mig ? 1 : strategy.replicas;
+    slot.isolated_memory = strategy.kind == StrategyKind::mig;
+    slots.push_back(std::move(slot));
+  }
+}
+
+/// Slots: one per GPU, or one per MIG instance of the layout on every GPU.
+std::vector<Slot> make_slots(const StrategySpec& strategy, const std::vector<std::string>& fleet_gpu_ids,
+                             const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
+  const int limit = context_limit(strategy);
   std::vector<Slot> slots;
   for (std::size_t g = 0; g < fleet_gpu_ids.size(); ++g) {
     const auto* gpu = gpus.find(fleet_gpu_ids[g]);
     SW_CHECK(gpu != nullptr, "fleet GPU " + fleet_gpu_ids[g] + " not in the catalog (validate first)");
-    bool in_sms = false;
-    const double compute = compute_capacity(*gpu, in_sms);
-    const std::string gpu_name = "gpu" + std::to_string(g);
-    if (!is_mig(kind)) {
-      Slot slot;
-      slot.device = PlacedDevice{gpu_name, gpu->id, "", static_cast<int>(g), compute, in_sms,
-                                 static_cast<double>(gpu->num_sms), gpu->memory_bandwidth_gbps, gpu->memory_gib, {}, false, {}};
-      slot.max_contexts = limit;
-      slot.isolated_memory = kind == StrategyKind::dedicated || kind == StrategyKind::hami ||
-                             kind == StrategyKind::vgpu ||
-                             (kind == StrategyKind::mps && strategy.pinned_memory_limit_gib.has_value());
-      slots.push_back(std::move(slot));
-      continue;
-    }
-    const auto* geometry = mig.find(gpu->id);
-    SW_CHECK(geometry != nullptr, gpu->id + " has no MIG geometry (validate first)");
-    const auto placement = models::place_mig_layout(*geometry, strategy.layout);
-    SW_CHECK(placement.valid, "invalid layout (validate first): " + placement.reason);
-    for (const auto& instance : placement.instances) {
-      Slot slot;
-      const double sm_frac = static_cast<double>(instance.num_sms) / gpu->num_sms;
-      const double bw_frac = static_cast<double>(instance.memory_slices) / geometry->memory_slots;
-      slot.device = PlacedDevice{gpu_name + "/" + instance.profile + "@" + std::to_string(instance.start_slot),
-                                 gpu->id, instance.profile, static_cast<int>(g), compute * sm_frac, in_sms,
-                                 static_cast<double>(instance.num_sms), gpu->memory_bandwidth_gbps * bw_frac, instance.memory_gib, {}, false, {}};
-      slot.max_contexts = kind == StrategyKind::mig ? 1 : strategy.replicas;
-      slot.isolated_memory = kind == StrategyKind::mig;
-      slots.push_back(std::move(slot));
+    if (is_mig(strategy.kind)) {
+      add_mig_slots(strategy, *gpu, g, mig, slots);
+    } else {
+      slots.push_back(whole_gpu_slot(strategy, *gpu, g, limit));
     }
   }
+  return slots;
+}
 
-  // Contexts, largest memory first (stable: ties keep tenant order) for first-fit-decreasing.
+/// The MPS active-thread or HAMi core cap of a context, as a fraction (1 for other strategies).
+double context_cap(const StrategySpec& strategy, const scenario::TenantStrategySettings* settings) {
+  if (strategy.kind == StrategyKind::mps) {
+    const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : strategy.active_thread_pct;
+    return pct.value_or(100.0) / 100.0;
+  }
+  if (strategy.kind == StrategyKind::hami) {
+    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : strategy.gpucores_pct;
+    return pct.value_or(100.0) / 100.0;
+  }
+  return PlacedContext{}.cap;
+}
+
+/// Every context of every tenant, largest memory first (stable: ties keep tenant order) for
+/// first-fit-decreasing.
+std::vector<PlacedContext> make_contexts(const Scenario& scenario, const StrategySpec& strategy) {
   std::vector<PlacedContext> contexts;
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
     const auto& tenant = scenario.tenants[t];
-    const auto found = strategy.tenants.find(tenant.name);
-    const auto* settings = found == strategy.tenants.end() ? nullptr : &found->second;
+    const auto* settings = settings_of(strategy, tenant.name);
     for (int r = 0; r < tenant.num_contexts; ++r) {
       PlacedContext c;
       c.tenant = static_cast<int>(t);
       c.replica = r;
       c.memory_gib = tenant.workload.memory_gib;
       c.weight = settings && settings->weight ? *settings->weight : 1.0;
-      if (kind == StrategyKind::mps) {
-        const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : strategy.active_thread_pct;
-        c.cap = pct.value_or(100.0) / 100.0;
-      } else if (kind == StrategyKind::hami) {
-        const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : strategy.gpucores_pct;
-        c.cap = pct.value_or(100.0) / 100.0;
-      }
+      c.cap = context_cap(strategy, settings);
       contexts.push_back(c);
     }
   }
   std::stable_sort(contexts.begin(), contexts.end(),
                    [](const PlacedContext& a, const PlacedContext& b) { return a.memory_gib > b.memory_gib; });
+  return contexts;
+}
 
-  std::size_t spread_cursor = 0;
-  for (const auto& context : contexts) {
-    const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
-    const auto found = strategy.tenants.find(tenant.name);
-    const auto* settings = found == strategy.tenants.end() ? nullptr : &found->second;
-    const bool needs_own_device = tenant.isolation > provided;
-    const std::string wanted_profile = settings ? settings->mig_profile : std::string();
+/// What placing one context asks of a slot.
+struct Request {
+  const PlacedContext& context;
+  const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
+  bool needs_own_device;       ///< the tenant needs more isolation than the strategy gives
+  std::string wanted_profile;  ///< MIG profile the tenant asked for; "" = any
+};
 
-    auto admissible = [&](const Slot& slot, bool allow_overcommit) {
-      if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
-      if (slot.owner_tenant >= 0 && slot.owner_tenant != context.tenant) return false;
-      if (needs_own_device && !slot.device.contexts.empty() &&
-          std::any_of(slot.device.contexts.begin(), slot.device.contexts.end(),
-                      [&](const PlacedContext& c) { return c.tenant != context.tenant; })) {
-        return false;
-      }
-      if (!wanted_profile.empty() && slot.device.mig_profile != wanted_profile) return false;
-      const double device_gib = slot.device.memory_gib;
-      if (context.memory_gib > device_gib) return false;
-      if (slot.isolated_memory) {
-        const double reserve = std::max(context.memory_gib,
-                                        memory_limit(strategy, settings, context.memory_gib, device_gib));
-        return slot.reserved_gib + reserve <= device_gib + 1e-9;
-      }
-      return allow_overcommit || slot.reserved_gib + context.memory_gib <= device_gib + 1e-9;
-    };
+Request request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy) {
+  const auto* settings = settings_of(strategy, tenant.name);
+  return Request{context, settings, tenant.isolation > models::isolation_of(strategy.kind),
+                 settings ? settings->mig_profile : std::string()};
+}
 
-    std::optional<std::size_t> chosen;
-    if (strategy.placement == scenario::PlacementPolicy::spread && !is_mig(kind)) {
-      for (std::size_t step = 0; step < slots.size() && !chosen; ++step) {
-        const std::size_t s = (spread_cursor + step) % slots.size();
-        if (admissible(slots[s], true)) chosen = s;
-      }
-      if (chosen) spread_cursor = *chosen + 1;
-    } else {
-      // 1) a used slot where it fits, 2) an unused slot (best fit by memory for MIG), 3) overcommit.
-      for (std::size_t s = 0; s < slots.size() && !chosen; ++s) {
-        if (!slots[s].device.contexts.empty() && admissible(slots[s], false)) chosen = s;
-      }
-      if (!chosen) {
-        for (std::size_t s = 0; s < slots.size(); ++s) {
-          if (!slots[s].device.contexts.empty() || !admissible(slots[s], false)) continue;
-          if (!chosen || slots[s].device.memory_gib < slots[*chosen].device.memory_gib) chosen = s;
-          if (!is_mig(kind)) break;
-        }
-      }
-      if (!chosen) {
-        for (std::size_t s = 0; s < slots.size() && !chosen; ++s) {
-          if (!slots[s].device.contexts.empty() && admissible(slots[s], true)) chosen = s;
-        }
-      }
-    }
+/// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
+double reservation(const Slot& slot, const Request& request, const StrategySpec& strategy) {
+  const double need = request.context.memory_gib;
+  return slot.isolated_memory ? std::max(need, memory_limit(strategy, request.settings, need, slot.device.memory_gib))
+                              : need;
+}
 
-    const std::string who = tenant.name + "#" + std::to_string(context.replica);
-    if (!chosen) {
-      result.num_unplaced[static_cast<std::size_t>(context.tenant)]++;
-      std::string why = "no device left that can take it";
-      if (!wanted_profile.empty()) why = "no free " + wanted_profile + " instance";
-      else if (needs_own_device) {
-        why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
-              " gives only on a device of its own, and none is free";
-      }
-      result.issues.push_back(who + " (" + format_number(context.memory_gib) + " GiB) is unplaceable: " + why);
-      continue;
-    }
-    Slot& slot = slots[*chosen];
-    const double reserve = slot.isolated_memory
-                               ? std::max(context.memory_gib, memory_limit(strategy, settings, context.memory_gib,
-                                                                           slot.device.memory_gib))
-                               : context.memory_gib;
-    slot.reserved_gib += reserve;
-    if (needs_own_device) slot.owner_tenant = context.tenant;
-    slot.device.contexts.push_back(context);
+/// True when the slot can take the context; `allow_overcommit` lets memory that is not isolated
+/// be promised beyond the device's.
+bool admissible(const Slot& slot, const Request& request, const StrategySpec& strategy, bool allow_overcommit) {
+  const PlacedContext& context = request.context;
+  if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
+  if (slot.owner_tenant >= 0 && slot.owner_tenant != context.tenant) return false;
+  if (request.needs_own_device && !slot.device.contexts.empty() &&
+      std::any_of(slot.device.contexts.begin(), slot.device.contexts.end(),
+                  [&](const PlacedContext& c) { return c.tenant != context.tenant; })) {
+    return false;
   }
+  if (!request.wanted_profile.empty() && slot.device.mig_profile != request.wanted_profile) return false;
+  const double device_gib = slot.device.memory_gib;
+  if (context.memory_gib > device_gib) return false;
+  if (slot.isolated_memory) return slot.reserved_gib + reservation(slot, request, strategy) <= device_gib + 1e-9;
+  return allow_overcommit || slot.reserved_gib + context.memory_gib <= device_gib + 1e-9;
+}
 
-  std::vector<bool> gpu_used(fleet_gpu_ids.size(), false);
+/// Spread: the next admissible slot after the last one chosen, round robin.
+std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const Request& request,
+                                         const StrategySpec& strategy, std::size_t& spread_cursor) {
+  std::optional<std::size_t> chosen;
+  for (std::size_t step = 0; step < slots.size() && !chosen; ++step) {
+    const std::size_t s = (spread_cursor + step) % slots.size();
+    if (admissible(slots[s], request, strategy, true)) chosen = s;
+  }
+  if (chosen) spread_cursor = *chosen + 1;
+  return chosen;
+}
+
+/// Pack: 1) a used slot where it fits, 2) an unused slot (best fit by memory for MIG), 3) a used
+/// slot, overcommitting memory that is not isolated.
+std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Request& request,
+                                       const StrategySpec& strategy) {
+  std::optional<std::size_t> chosen;
+  for (std::size_t s = 0; s < slots.size() && !chosen; ++s) {
+    if (!slots[s].device.contexts.empty() && admissible(slots[s], request, strategy, false)) chosen = s;
+  }
+  if (!chosen) {
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      if (!slots[s].device.contexts.empty() || !admissible(slots[s], request, strategy, false)) continue;
+      if (!chosen || slots[s].device.memory_gib < slots[*chosen].device.memory_gib) chosen = s;
+      if (!is_mig(strategy.kind)) break;
+    }
+  }
+  if (!chosen) {
+    for (std::size_t s = 0; s < slots.size() && !chosen; ++s) {
+      if (!slots[s].device.contexts.empty() && admissible(slots[s], request, strategy, true)) chosen = s;
+    }
+  }
+  return chosen;
+}
+
+/// Counts the context as unplaced and says why in the issues.
+void record_unplaced(const Request& request, const scenario::Tenant& tenant, const StrategySpec& strategy,
+                     Placement& result) {
+  const PlacedContext& context = request.context;
+  const std::string who = tenant.name + "#" + std::to_string(context.replica);
+  result.num_unplaced[static_cast<std::size_t>(context.tenant)]++;
+  std::string why = "no device left that can take it";
+  if (!request.wanted_profile.empty()) why = "no free " + request.wanted_profile + " instance";
+  else if (request.needs_own_device) {
+    why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
+          " gives only on a device of its own, and none is free";
+  }
+  result.issues.push_back(who + " (" + format_number(context.memory_gib) + " GiB) is unplaceable: " + why);
+}
+
+/// Puts the context on the slot, reserving its memory (and the slot, for a tenant that needs a
+/// device of its own).
+void assign(Slot& slot, const Request& request, const StrategySpec& strategy) {
+  slot.reserved_gib += reservation(slot, request, strategy);
+  if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
+  slot.device.contexts.push_back(request.context);
+}
+
+/// Orders a used device's contexts and sets how it shares itself: sharing parameters, roofline
+/// sharpness and, for exact time slicing, its quantum and switch cost.
+void configure_device(PlacedDevice& device, const StrategySpec& strategy, const SharingDefaults& defaults) {
+  // Keep contexts in tenant order on each device: deterministic and readable.
+  std::stable_sort(device.contexts.begin(), device.contexts.end(), [](const PlacedContext& a, const PlacedContext& b) {
+    return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
+  });
+  device.sharing = sharing_for(strategy, defaults, static_cast<int>(device.contexts.size()));
+  device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
+  if (strategy.exact && device.sharing.discipline == models::SharingDiscipline::time_sliced) {
+    device.exact_quanta = true;
+    const double quantum_ms = strategy.kind == StrategyKind::vgpu
+                                  ? strategy.timeslice_ms.value_or(device.contexts.size() > 8 ? 1.0 : 2.0)
+                                  : strategy.quantum_ms.value_or(defaults.quantum_ms);
+    device.quantum_s = quantum_ms / 1000.0;
+    device.switch_cost_s = strategy.switch_cost_ms.value_or(defaults.switch_cost_ms) / 1000.0;
+  }
+}
+
+/// Moves the used slots' devices into `result`, configured, with an out-of-memory issue where
+/// memory is overcommitted and not isolated, and counts the GPUs they use.
+void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, const SharingDefaults& defaults,
+                     std::size_t num_fleet_gpus, Placement& result) {
+  std::vector<bool> gpu_used(num_fleet_gpus, false);
   for (auto& slot : slots) {
     if (slot.device.contexts.empty()) continue;
     auto& device = slot.device;
-    // Keep contexts in tenant order on each device: deterministic and readable.
-    std::stable_sort(device.contexts.begin(), device.contexts.end(), [](const PlacedContext& a, const PlacedContext& b) {
-      return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
-    });
-    device.sharing = sharing_for(strategy, defaults, static_cast<int>(device.contexts.size()));
-    device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
-    if (strategy.exact && device.sharing.discipline == models::SharingDiscipline::time_sliced) {
-      device.exact_quanta = true;
-      const double quantum_ms = kind == StrategyKind::vgpu
-                                    ? strategy.timeslice_ms.value_or(device.contexts.size() > 8 ? 1.0 : 2.0)
-                                    : strategy.quantum_ms.value_or(defaults.quantum_ms);
-      device.quantum_s = quantum_ms / 1000.0;
-      device.switch_cost_s = strategy.switch_cost_ms.value_or(defaults.switch_cost_ms) / 1000.0;
-    }
+    configure_device(device, strategy, defaults);
     if (!slot.isolated_memory && slot.reserved_gib > device.memory_gib + 1e-9) {
       device.oom_risk = true;
       result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + format_number(slot.reserved_gib) +
@@ -275,6 +337,30 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
     result.devices.push_back(std::move(device));
   }
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
+}
+
+}  // namespace
+
+Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
+                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                         const models::MigCatalog& mig, const SharingDefaults& defaults) {
+  Placement result;
+  result.num_unplaced.assign(scenario.tenants.size(), 0);
+  std::vector<Slot> slots = make_slots(strategy, fleet_gpu_ids, gpus, mig);
+  const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !is_mig(strategy.kind);
+  std::size_t spread_cursor = 0;
+  for (const auto& context : make_contexts(scenario, strategy)) {
+    const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
+    const Request request = request_for(context, tenant, strategy);
+    const auto chosen = spread ? choose_spread(slots, request, strategy, spread_cursor)
+                               : choose_pack(slots, request, strategy);
+    if (chosen) {
+      assign(slots[*chosen], request, strategy);
+    } else {
+      record_unplaced(request, tenant, strategy, result);
+    }
+  }
+  collect_devices(slots, strategy, defaults, fleet_gpu_ids.size(), result);
   return result;
 }
 

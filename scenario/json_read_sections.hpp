@@ -1,0 +1,33 @@
+// Readers of the scenario's nested sections: a tenant (with its workload, load and SLA) and a
+// strategy (with its per-tenant settings and sidecars). Each reads one JSON object strictly, adds
+// every problem to `out` with its JSON pointer and the scenario's `file`, and returns what it could
+// read. Used by parse_scenario (json_io.cpp); internal to sw_scenario.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/diagnostic.hpp"
+#include "scenario/scenario.hpp"
+
+namespace slicewise::scenario::detail {
+
+/// Reads a tenant's "load" object at `pointer` (json_read_load.cpp). Sets `kind_known` to whether
+/// its "kind" was valid: only then are the kind's own keys read, and only then may the caller
+/// check the load against the workload.
+LoadSpec read_load(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
+                   const std::string& file, bool& kind_known);
+
+/// Reads one element of "tenants" at `pointer` (json_read_tenant.cpp): name, workload, load, SLA,
+/// isolation, contexts and router, and the checks that tie the workload to its load.
+Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
+                   const std::string& file);
+
+/// Reads one element of "strategies" at `pointer` (json_read_strategy.cpp). The name defaults to
+/// the kind's; a strategy whose kind is invalid gets no default name, so that it cannot clash with
+/// another strategy's.
+StrategySpec read_strategy(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
+                           const std::string& file);
+
+}  // namespace slicewise::scenario::detail

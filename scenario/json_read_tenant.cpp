@@ -1,0 +1,141 @@
+// Reading one tenant: its workload (with the llm spec), its load (json_read_load.cpp), its SLA
+// targets, and the checks that tie the workload to the load.
+#include <nlohmann/json.hpp>
+
+#include "core/json_reader.hpp"
+#include "models/strategy_kind.hpp"
+#include "scenario/enum_tables.hpp"
+#include "scenario/json_read_fields.hpp"
+#include "scenario/json_read_sections.hpp"
+#include "scenario/kind_keys.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::scenario::detail {
+
+using nlohmann::json;
+
+namespace {
+
+const EnumTable<std::string>& dtype_table() {
+  static const EnumTable<std::string> table = {{"fp32", "fp32"}, {"fp16", "fp16"}, {"bf16", "bf16"},
+                                               {"fp8", "fp8"},   {"int8", "int8"}, {"int4", "int4"}};
+  return table;
+}
+
+/// What reading a workload learnt beyond its fields: whether its kind was valid (the checks against
+/// the load apply only then) and which of the llm request lengths were given.
+struct WorkloadFacts {
+  bool kind_known = false;
+  bool has_prompt_tokens = false;
+  bool has_output_tokens = false;
+};
+
+LlmSpec read_llm(JsonReader& parent, const json& value, WorkloadFacts& facts) {
+  JsonReader l(value, parent.pointer("llm"), parent.diagnostics(), parent.file());
+  LlmSpec spec;
+  spec.params_b = l.required_number("params_b", NumberRange::positive());
+  spec.dtype = l.optional_enum("dtype", std::string("bf16"), dtype_table());
+  facts.has_prompt_tokens = l.has("prompt_tokens");
+  facts.has_output_tokens = l.has("output_tokens");
+  spec.prompt_tokens = l.optional_number("prompt_tokens", 0.0, NumberRange::non_negative());
+  spec.output_tokens = l.optional_number("output_tokens", 0.0, NumberRange::non_negative());
+  l.finish();
+  return spec;
+}
+
+Workload read_workload(JsonReader& parent, const json& value, WorkloadFacts& facts) {
+  Diagnostics& out = parent.diagnostics();
+  JsonReader r(value, parent.pointer("workload"), out, parent.file());
+  Workload w;
+  const std::size_t before = out.size();
+  w.kind = r.optional_enum("kind", WorkloadKind::generic, workload_kind_table());
+  facts.kind_known = out.size() == before && r.valid();
+  reject_foreign_keys(r, value, workload_keys(), w.kind, facts.kind_known, workload_kind_table(), "workload kind");
+  const bool generic = facts.kind_known && w.kind == WorkloadKind::generic;
+  w.solo_latency_s = generic ? r.required_number("solo_latency_s", NumberRange::positive())
+                             : r.maybe_number("solo_latency_s", NumberRange::positive());
+  w.reference_gpu = nonempty_string(r, "reference_gpu", false);
+  w.gpu_duty_frac = r.optional_number("gpu_duty_frac", 1.0, NumberRange::positive_fraction());
+  w.sm_occupancy_frac = r.optional_number("sm_occupancy_frac", 1.0, NumberRange::positive_fraction());
+  w.mem_bw_frac = r.optional_number("mem_bw_frac", 0.0, NumberRange::fraction());
+  w.memory_gib = r.required_number("memory_gib", NumberRange::positive());
+  w.max_concurrency = read_count(r, "max_concurrency", 1);
+  if (uses(workload_keys(), "service_dist", w.kind)) {
+    w.service_dist = r.optional_enum("service_dist", ServiceDistribution::fixed, service_distribution_table());
+  }
+  if (w.kind == WorkloadKind::llm && facts.kind_known) {
+    if (const json* llm = r.required_object("llm")) w.llm = read_llm(r, *llm, facts);
+  }
+  r.finish();
+  return w;
+}
+
+/// Generated loads (poisson, closed_loop, ...) take request lengths from the llm spec, so both
+/// must be given and > 0; only trace loads carry their own. Reported at `pointer` (the llm spec).
+void check_llm_tokens(JsonReader& r, const Tenant& t, const std::string& pointer, const WorkloadFacts& facts) {
+  if (!t.workload.llm || t.load.kind == LoadKind::trace) return;
+  const std::string load_name = name_of(load_kind_table(), t.load.kind);
+  struct TokenKey {
+    const char* key;
+    double value;
+    bool given;
+  };
+  const TokenKey tokens[2] = {{"prompt_tokens", t.workload.llm->prompt_tokens, facts.has_prompt_tokens},
+                              {"output_tokens", t.workload.llm->output_tokens, facts.has_output_tokens}};
+  for (const auto& token : tokens) {
+    if (!token.given) {
+      r.diagnostics().push_back({r.file(), 0, 0, pointer,
+                                 std::string("missing required key \"") + token.key + "\" (a " + load_name +
+                                     " load generates requests of this length; only trace loads carry their own)"});
+    } else if (token.value == 0.0) {
+      r.diagnostics().push_back({r.file(), 0, 0, pointer + "/" + token.key,
+                                 "must be > 0 for a " + load_name + " load (got 0)"});
+    }
+  }
+}
+
+/// The tenant's load, then the checks that need both the workload and the load.
+void read_tenant_load(JsonReader& r, Tenant& t, const WorkloadFacts& facts) {
+  const json* value = r.required_object("load");
+  if (!value) return;
+  bool load_known = false;
+  t.load = read_load(*value, r.pointer("load"), r.diagnostics(), r.file(), load_known);
+  if (load_known) check_llm_tokens(r, t, r.pointer("workload") + "/llm", facts);
+  if (const auto problem = gpu_frac_demand_problem(t); load_known && facts.kind_known && !problem.empty()) {
+    r.diagnostics().push_back({r.file(), 0, 0, r.pointer("load") + "/gpu_frac_demand", problem});
+  }
+}
+
+SlaTargets read_sla(JsonReader& parent, const json& value, WorkloadKind kind, bool kind_known) {
+  JsonReader r(value, parent.pointer("sla"), parent.diagnostics(), parent.file());
+  SlaTargets s;
+  reject_foreign_keys(r, value, sla_keys(), kind, kind_known, workload_kind_table(), "workload kind");
+  s.latency_s = r.maybe_number("latency_s", NumberRange::positive());
+  if (kind == WorkloadKind::llm) {
+    s.ttft_s = r.maybe_number("ttft_s", NumberRange::positive());
+    s.tpot_s = r.maybe_number("tpot_s", NumberRange::positive());
+  }
+  s.environment = r.optional_enum("environment", Environment::internal, environment_table());
+  s.max_violation_frac = r.maybe_number("max_violation_frac", NumberRange::fraction());
+  r.finish();
+  return s;
+}
+
+}  // namespace
+
+Tenant read_tenant(const json& value, const std::string& pointer, Diagnostics& out, const std::string& file) {
+  JsonReader r(value, pointer, out, file);
+  Tenant t;
+  t.name = read_name(r, "name", true);
+  WorkloadFacts facts;
+  if (const json* w = r.required_object("workload")) t.workload = read_workload(r, *w, facts);
+  read_tenant_load(r, t, facts);
+  if (const json* s = r.optional_object("sla")) t.sla = read_sla(r, *s, t.workload.kind, facts.kind_known);
+  t.isolation = r.optional_enum("isolation", models::IsolationLevel::none, models::isolation_level_table());
+  t.num_contexts = read_count(r, "num_contexts", 1);
+  t.router = r.optional_enum("router", RouterPolicy::round_robin, router_policy_table());
+  r.finish();
+  return t;
+}
+
+}  // namespace slicewise::scenario::detail

@@ -1,0 +1,86 @@
+// ScenarioChecker: the semantic checks behind validate_scenario (phase 2 of loading) and the facts
+// they share (the price table, the fleet's GPUs, the tenants that fit no fleet GPU, the instance
+// types used). Its checks are defined by subject: validate_fleet.cpp (fleet entries, tenants,
+// traces), validate_strategies.cpp (strategy keys, per-tenant settings, MIG, MPS),
+// validate_limits.cpp (the size of the run) and validate_pricing.cpp (price table, region,
+// purchase option); run() is in validate.cpp. Internal to sw_scenario.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/diagnostic.hpp"
+#include "core/json_reader.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/mig_layout.hpp"
+#include "pricing/price_table.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::scenario::detail {
+
+/// A memory size as messages write it: "12 GiB", "0.5 GiB".
+inline std::string gib(double value) { return format_number(value) + " GiB"; }
+
+/// Checks one scenario against the catalogs; use once: construct, then run().
+class ScenarioChecker {
+ public:
+  /// `scenario` and `catalogs` must outlive the checker.
+  ScenarioChecker(const Scenario& scenario, const Catalogs& catalogs);
+
+  /// Every problem, in this order: fleet entries, tenants, strategies, run-size limits, the price
+  /// table's own problems, then region and purchase option.
+  Diagnostics run();
+
+ private:
+  void add(std::string pointer, std::string message);
+
+  // validate_fleet.cpp
+  const pricing::InstancePrice* instance(const std::string& type, const std::string& pointer);
+  void fleet_entry(std::size_t i);
+  const models::GpuSpec* largest_gpu() const;
+  void tenant(std::size_t i);
+  void memory_fit(std::size_t i, const std::string& pointer);
+  void trace_file(const LoadSpec& load, const std::string& pointer);
+  void trace(const LoadSpec& load, const std::string& pointer);
+
+  // validate_strategies.cpp
+  void strategy(std::size_t j);
+  void unused_strategy_fields(const StrategySpec& st, const std::string& pointer);
+  void tenant_settings(const StrategySpec& st, const std::string& pointer);
+  void mig(const StrategySpec& st, const std::string& pointer);
+  bool fleet_is_mig_capable(const StrategySpec& st, const std::string& pointer);
+  void mig_fit(const StrategySpec& st, const std::string& pointer, const models::GpuSpec& gpu,
+               const models::MigPlacement& placed);
+  void mps(const StrategySpec& st, const std::string& pointer);
+
+  // validate_limits.cpp
+  void limits();
+  void fleet_limits();
+  void series_limit();
+  void load_limits(std::size_t i);
+  void quanta_limit(std::size_t j);
+  std::int64_t total_contexts() const;
+
+  // validate_pricing.cpp
+  void pricing();
+  void instance_prices(const std::string& region);
+
+  const Scenario& s_;
+  const Catalogs& c_;
+  std::string file_;
+  Diagnostics out_;
+  Diagnostics pricing_problems_;
+  std::optional<pricing::PriceTable> table_;
+  std::vector<const models::GpuSpec*> fleet_gpus_;  ///< distinct, in fleet order
+  std::int64_t num_gpus_ = 0;                       ///< physical GPUs of the known fleet entries
+  std::set<std::size_t> too_big_;                   ///< tenants that fit no fleet GPU
+  std::vector<std::pair<std::string, std::string>> instances_used_;  ///< (type, pointer), in check order
+};
+
+}  // namespace slicewise::scenario::detail

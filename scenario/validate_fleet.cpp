@@ -1,0 +1,137 @@
+// The fleet and tenant checks of validate_scenario: GPU ids and instance types of the fleet, the
+// tenants' workloads (required keys, reference GPU, memory fit) and their trace files.
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "core/error.hpp"
+#include "core/spell.hpp"
+#include "scenario/scenario_checker.hpp"
+
+namespace slicewise::scenario::detail {
+
+namespace {
+
+/// "unknown GPU "x" (did you mean "y"?)", or a pointer to `slicewise gpus` when nothing is close.
+std::string unknown_gpu(const std::string& id, const models::GpuCatalog& gpus) {
+  const auto hint = did_you_mean_suffix(id, gpus.ids());
+  return "unknown GPU \"" + id + "\"" + (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint);
+}
+
+}  // namespace
+
+/// Row of an instance type (in the scenario's region when it lists it), or nullptr with a
+/// diagnostic at `pointer` when the table lacks the type. Known types are remembered for pricing().
+const pricing::InstancePrice* ScenarioChecker::instance(const std::string& type, const std::string& pointer) {
+  if (!table_) return nullptr;
+  const auto* row = table_->find(type, s_.pricing.region);
+  if (!row) row = table_->find(type);
+  if (!row) {
+    add(pointer, "unknown instance type \"" + type + "\" in price table \"" + table_->name + "\"" +
+                     did_you_mean_suffix(type, table_->instance_types()));
+  } else {
+    instances_used_.emplace_back(type, pointer);
+  }
+  return row;
+}
+
+/// The GPU of fleet entry `i` (directly or through its instance type), counted into the fleet.
+void ScenarioChecker::fleet_entry(std::size_t i) {
+  const auto& e = s_.fleet[i];
+  const std::string pointer = "/fleet/" + std::to_string(i);
+  const models::GpuSpec* gpu = nullptr;
+  int gpus_per_entry = 1;
+  if (!e.instance_type.empty()) {
+    const auto* row = instance(e.instance_type, pointer + "/instance_type");
+    if (!row) return;
+    if (!row->gpu || row->num_gpus <= 0) {
+      add(pointer + "/instance_type",
+          e.instance_type + " has no GPU (CPU-only instances belong in a strategy's \"sidecars\")");
+      return;
+    }
+    gpu = c_.gpus->find(*row->gpu);
+    gpus_per_entry = row->num_gpus;
+    if (!gpu) add(pointer + "/instance_type", e.instance_type + ": " + unknown_gpu(*row->gpu, *c_.gpus));
+    if (gpu && !e.gpu.empty() && c_.gpus->find(e.gpu) != gpu) {
+      add(pointer + "/gpu", e.instance_type + " has " + gpu->id + ", not " + e.gpu);
+    }
+  } else {
+    gpu = c_.gpus->find(e.gpu);
+    if (!gpu) add(pointer + "/gpu", unknown_gpu(e.gpu, *c_.gpus));
+  }
+  if (!gpu) return;
+  num_gpus_ += static_cast<std::int64_t>(gpus_per_entry) * e.count;
+  if (std::find(fleet_gpus_.begin(), fleet_gpus_.end(), gpu) == fleet_gpus_.end()) fleet_gpus_.push_back(gpu);
+}
+
+/// The fleet GPU with the most memory; nullptr when no fleet GPU is known.
+const models::GpuSpec* ScenarioChecker::largest_gpu() const {
+  const models::GpuSpec* best = nullptr;
+  for (const auto* gpu : fleet_gpus_) {
+    if (!best || gpu->memory_gib > best->memory_gib) best = gpu;
+  }
+  return best;
+}
+
+void ScenarioChecker::tenant(std::size_t i) {
+  const auto& t = s_.tenants[i];
+  const auto& w = t.workload;
+  const std::string pointer = "/tenants/" + std::to_string(i);
+  if (w.kind == WorkloadKind::generic && !w.solo_latency_s) {
+    add(pointer + "/workload", "missing required key \"solo_latency_s\" (required for generic workloads)");
+  }
+  if ((w.kind == WorkloadKind::llm) != w.llm.has_value()) {
+    add(pointer + "/workload", w.llm ? "\"llm\" is only allowed when \"kind\" is \"llm\""
+                                     : "missing required key \"llm\" (required when \"kind\" is \"llm\")");
+  }
+  if (!w.reference_gpu.empty() && !c_.gpus->find(w.reference_gpu)) {
+    add(pointer + "/workload/reference_gpu", unknown_gpu(w.reference_gpu, *c_.gpus));
+  }
+  memory_fit(i, pointer);
+  if (const auto problem = gpu_frac_demand_problem(t); !problem.empty()) {
+    add(pointer + "/load/gpu_frac_demand", problem);
+  }
+  if (t.load.kind == LoadKind::trace && !t.load.trace_file.empty()) trace_file(t.load, pointer + "/load");
+}
+
+/// Tenant `i` must fit the largest fleet GPU; one that does not is left out of the MIG checks.
+void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
+  const double memory_gib = s_.tenants[i].workload.memory_gib;
+  const auto* largest = largest_gpu();
+  if (largest && memory_gib > largest->memory_gib) {
+    too_big_.insert(i);
+    const std::string where = fleet_gpus_.size() == 1
+                                  ? largest->id + " (" + gib(largest->memory_gib) + ")"
+                                  : "any fleet GPU (largest: " + largest->id + ", " + gib(largest->memory_gib) + ")";
+    add(pointer + "/workload/memory_gib", gib(memory_gib) + " does not fit on " + where);
+  }
+}
+
+/// The trace file of a trace load (at `pointer`) must exist and be a file that carries arrivals.
+void ScenarioChecker::trace_file(const LoadSpec& load, const std::string& pointer) {
+  const auto path = resolve_relative_path(s_, load.trace_file);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    add(pointer + "/trace_file", "trace file not found: " + path.string());
+  } else if (std::filesystem::is_directory(path, ec)) {
+    add(pointer + "/trace_file", "trace file is a directory: " + path.string());
+  } else {
+    trace(load, pointer);
+  }
+}
+
+/// Opens the trace to check its format, header and split column (the rows are read by the run).
+void ScenarioChecker::trace(const LoadSpec& load, const std::string& pointer) {
+  try {
+    const auto reader = open_load_trace(s_, load);
+    if (!traces::carries_load(reader->format())) {
+      add(pointer + "/trace_format",
+          "a " + std::string(traces::to_string(reader->format())) +
+              " file describes machines or per-instance averages, not arrivals; see \"slicewise trace inspect\"");
+    }
+  } catch (const TraceError& e) {
+    add(pointer + "/trace_file", e.what());
+  }
+}
+
+}  // namespace slicewise::scenario::detail
