@@ -1,4 +1,5 @@
-// Sweep outputs: point records, results.csv/json, JUnit XML and gates.
+// Sweep outputs: point records, results.csv/json and the `--fail-if` gates (the JUnit XML is in
+// sweep_junit.cpp).
 #include "report/sweep_results.hpp"
 
 #include <algorithm>
@@ -82,6 +83,63 @@ bool compare(double value, const std::string& op, double threshold) {
   if (op == "<=") return value <= threshold;
   if (op == "==") return value == threshold;
   return value != threshold;
+}
+
+std::string trim(std::string s) {
+  const auto first = s.find_first_not_of(" \t");
+  const auto last = s.find_last_not_of(" \t");
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+/// Throws the ConfigError of a bad gate: `text` and `why`.
+[[noreturn]] void gate_error(const std::string& text, const std::string& why) {
+  throw ConfigError("--fail-if", "", "\"" + text + "\": " + why);
+}
+
+/// Where the first comparison operator in `rest` starts (npos when none); sets `op` to it, the
+/// longer one when two start there.
+std::size_t find_operator(const std::string& rest, std::string& op) {
+  static const std::vector<std::string> ops = {">=", "<=", "==", "!=", ">", "<"};
+  std::size_t at = std::string::npos;
+  for (const auto& candidate : ops) {
+    if (const auto found = rest.find(candidate); found != std::string::npos && (at == std::string::npos || found < at)) {
+      at = found;
+      op = candidate;
+    }
+  }
+  return at;
+}
+
+/// Throws unless `metric` is a numeric column of results.csv (any tenant's when the table has no
+/// points yet to name its tenants).
+void check_gate_metric(const std::string& text, const std::string& metric, const SweepTable& table) {
+  std::vector<std::string> metrics = kStrategyMetrics;
+  for (const auto& tenant : tenant_names(table)) {
+    for (const auto& m : kTenantMetrics) metrics.push_back(m + "[" + tenant + "]");
+  }
+  const auto parts = split_tenant_column(metric);
+  const bool known = std::find(metrics.begin(), metrics.end(), metric) != metrics.end() ||
+                     (parts && table.points.empty() &&
+                      std::find(kTenantMetrics.begin(), kTenantMetrics.end(), parts->first) != kTenantMetrics.end());
+  if (!known) {
+    gate_error(text, "unknown metric \"" + metric + "\"; numeric columns of results.csv are " + join(metrics, ", ") +
+                         did_you_mean_suffix(metric, metrics));
+  }
+}
+
+/// The gate's threshold: all of `value` a finite number.
+double parse_threshold(const std::string& text, const std::string& value) {
+  double threshold = 0.0;
+  std::size_t used = 0;
+  try {
+    threshold = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || !std::isfinite(threshold)) {
+    gate_error(text, "the threshold must be a number (got \"" + value + "\")");
+  }
+  return threshold;
 }
 
 }  // namespace
@@ -231,55 +289,20 @@ Gate parse_gate(const std::string& text, const SweepTable& table) {
   Gate gate;
   gate.text = text;
   std::string rest = text;
-  auto trim = [](std::string s) {
-    const auto first = s.find_first_not_of(" \t");
-    const auto last = s.find_last_not_of(" \t");
-    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
-  };
-  auto fail = [&](const std::string& why) -> Gate {
-    throw ConfigError("--fail-if", "", "\"" + text + "\": " + why);
-  };
   if (const auto colon = rest.find(": "); colon != std::string::npos) {
     gate.strategy = trim(rest.substr(0, colon));
     rest = rest.substr(colon + 2);
     if (!table.strategies.empty() &&
         std::find(table.strategies.begin(), table.strategies.end(), gate.strategy) == table.strategies.end()) {
-      return fail("unknown strategy \"" + gate.strategy + "\"; the sweep has " + join(table.strategies, "|") +
-                  did_you_mean_suffix(gate.strategy, table.strategies));
+      gate_error(text, "unknown strategy \"" + gate.strategy + "\"; the sweep has " + join(table.strategies, "|") +
+                           did_you_mean_suffix(gate.strategy, table.strategies));
     }
   }
-  static const std::vector<std::string> ops = {">=", "<=", "==", "!=", ">", "<"};
-  std::size_t at = std::string::npos;
-  for (const auto& op : ops) {
-    if (const auto found = rest.find(op); found != std::string::npos && (at == std::string::npos || found < at)) {
-      at = found;
-      gate.op = op;
-    }
-  }
-  if (at == std::string::npos) return fail("expected [STRATEGY: ] METRIC OP NUMBER with OP one of > >= < <= == !=");
+  const std::size_t at = find_operator(rest, gate.op);
+  if (at == std::string::npos) gate_error(text, "expected [STRATEGY: ] METRIC OP NUMBER with OP one of > >= < <= == !=");
   gate.metric = trim(rest.substr(0, at));
-  const std::string value = trim(rest.substr(at + gate.op.size()));
-  std::vector<std::string> metrics = kStrategyMetrics;
-  for (const auto& tenant : tenant_names(table)) {
-    for (const auto& metric : kTenantMetrics) metrics.push_back(metric + "[" + tenant + "]");
-  }
-  const auto parts = split_tenant_column(gate.metric);
-  const bool known = std::find(metrics.begin(), metrics.end(), gate.metric) != metrics.end() ||
-                     (parts && table.points.empty() &&
-                      std::find(kTenantMetrics.begin(), kTenantMetrics.end(), parts->first) != kTenantMetrics.end());
-  if (!known) {
-    return fail("unknown metric \"" + gate.metric + "\"; numeric columns of results.csv are " + join(metrics, ", ") +
-                did_you_mean_suffix(gate.metric, metrics));
-  }
-  std::size_t used = 0;
-  try {
-    gate.threshold = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != value.size() || !std::isfinite(gate.threshold)) {
-    return fail("the threshold must be a number (got \"" + value + "\")");
-  }
+  check_gate_metric(text, gate.metric, table);
+  gate.threshold = parse_threshold(text, trim(rest.substr(at + gate.op.size())));
   return gate;
 }
 
@@ -308,95 +331,6 @@ std::string gate_trip_text(const SweepTable& table, const std::vector<Gate>& gat
     label = " (" + join(parts, ", ") + ")";
   }
   return gates[trip.gate].text + ": " + trip.point + label + " " + trip.strategy + ": " + number(trip.value);
-}
-
-std::string sweep_junit_xml(const SweepTable& table, const std::vector<Gate>& gates) {
-  struct Case {
-    std::string name;
-    std::string failure;  ///< message; empty = passed
-    std::string detail;
-    bool error = false;
-  };
-  std::vector<std::pair<std::string, std::vector<Case>>> suites;
-  for (const auto& strategy : table.strategies) {
-    std::vector<Case> cases;
-    for (const auto& point : table.points) {
-      std::vector<std::string> parts;
-      for (std::size_t a = 0; a < table.axes.size() && a < point.labels.size(); ++a) {
-        parts.push_back(table.axes[a] + "=" + point.labels[a]);
-      }
-      Case c;
-      c.name = point.id + (parts.empty() ? "" : " (" + join(parts, ", ") + ")");
-      if (!point.error.empty()) {
-        c.error = true;
-        c.failure = "the point failed";
-        c.detail = point.error;
-        cases.push_back(std::move(c));
-        continue;
-      }
-      const auto it = std::find_if(point.strategies.begin(), point.strategies.end(),
-                                   [&](const StrategySummary& s) { return s.name == strategy; });
-      if (it == point.strategies.end()) continue;  // a pointer axis renamed it
-      if (!it->sla_met) {
-        c.failure = "SLA missed for " + std::to_string(it->num_tenants_missing_sla) + " tenant(s)";
-        for (const auto& t : point.tenants) {
-          if (t.strategy != strategy || t.sla_met) continue;
-          c.detail += t.tenant + ": " + format_fixed(100.0 * t.sla_violation_frac, 2) + " % of requests over target (allowed " +
-                      format_fixed(100.0 * t.sla_max_violation_frac, 2) + " %), p95 " + format_fixed(t.p95_s, 3) + " s\n";
-        }
-        for (const auto& issue : it->issues) c.detail += issue + "\n";
-      }
-      cases.push_back(std::move(c));
-    }
-    suites.emplace_back(strategy, std::move(cases));
-  }
-  if (!gates.empty()) {
-    const auto trips = evaluate_gates(table, gates);
-    std::vector<Case> cases;
-    for (std::size_t g = 0; g < gates.size(); ++g) {
-      Case c;
-      c.name = gates[g].text;
-      int count = 0;
-      for (const auto& trip : trips) {
-        if (trip.gate != g) continue;
-        ++count;
-        c.detail += gate_trip_text(table, gates, trip) + "\n";
-      }
-      if (count > 0) c.failure = "tripped on " + std::to_string(count) + " row(s)";
-      cases.push_back(std::move(c));
-    }
-    suites.emplace_back("gates", std::move(cases));
-  }
-
-  int tests = 0, failures = 0, errors = 0;
-  std::string body;
-  for (const auto& [suite, cases] : suites) {
-    int suite_failures = 0, suite_errors = 0;
-    for (const auto& c : cases) {
-      if (c.failure.empty()) continue;
-      (c.error ? suite_errors : suite_failures) += 1;
-    }
-    tests += static_cast<int>(cases.size());
-    failures += suite_failures;
-    errors += suite_errors;
-    const std::string classname = escape_markup(table.name + "." + suite);
-    body += "  <testsuite name=\"" + classname + "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
-            std::to_string(suite_failures) + "\" errors=\"" + std::to_string(suite_errors) + "\" skipped=\"0\">\n";
-    for (const auto& c : cases) {
-      body += "    <testcase classname=\"" + classname + "\" name=\"" + escape_markup(c.name) + "\"";
-      if (c.failure.empty()) {
-        body += "/>\n";
-        continue;
-      }
-      const char* tag = c.error ? "error" : "failure";
-      body += ">\n      <" + std::string(tag) + " message=\"" + escape_markup(c.failure) + "\" type=\"" +
-              (c.error ? "error" : "sla") + "\">" + escape_markup(c.detail) + "</" + tag + ">\n    </testcase>\n";
-    }
-    body += "  </testsuite>\n";
-  }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + escape_markup(table.name) + "\" tests=\"" +
-         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
-         "\">\n" + body + "</testsuites>\n";
 }
 
 }  // namespace slicewise::report

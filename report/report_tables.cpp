@@ -1,0 +1,134 @@
+// The ROI report's tables and list of figures, already formatted, shared by every format
+// (Markdown, HTML, PDF).
+#include <cmath>
+
+#include "core/json_reader.hpp"
+#include "report/roi_report.hpp"
+#include "report/text_table.hpp"
+
+namespace slicewise::report {
+
+namespace {
+
+/// The sweep overview: one row per point, its savings per strategy and its recommendation.
+ReportTable sweep_table(const SweepSection& sw) {
+  ReportTable t{"sweep", "Sweep " + sw.name,
+                std::to_string(sw.rows.size()) + " points; monthly savings per strategy (\"missed\" when a tenant misses its "
+                "SLA). The rest of the report details point " + sw.detail_point + ".",
+                {"point"}, {false}, {}};
+  for (const auto& axis : sw.axes) {
+    t.columns.push_back(axis);
+    t.numeric.push_back(false);
+  }
+  for (const auto& strategy : sw.strategies) {
+    t.columns.push_back(strategy + " savings $/month");
+    t.numeric.push_back(true);
+  }
+  t.columns.push_back("recommended");
+  t.numeric.push_back(false);
+  for (const auto& row : sw.rows) {
+    std::vector<std::string> cells = {row.point};
+    cells.insert(cells.end(), row.labels.begin(), row.labels.end());
+    for (std::size_t i = 0; i < sw.strategies.size(); ++i) {
+      if (row.failed || std::isnan(row.savings_usd[i])) {
+        cells.push_back(row.failed ? "failed" : "-");
+      } else {
+        cells.push_back(format_usd(row.savings_usd[i]) + (row.sla_met[i] ? "" : " (missed)"));
+      }
+    }
+    cells.push_back(row.recommended.empty() ? "none" : row.recommended);
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
+ReportTable strategies_table(const RoiReport& r) {
+  ReportTable strategies{"strategies", "Strategies", "",
+                         {"strategy", "kind", "isolation", "GPUs", "$/month", "savings $/month", "savings %",
+                          "GPU busy %", "SLA violations %", "SLA"},
+                         {false, false, false, true, true, true, true, true, true, false}, {}};
+  for (std::size_t i = 0; i < r.strategies.size(); ++i) {
+    const auto& s = r.strategies[i];
+    std::string name = s.name;
+    if (static_cast<int>(i) == r.recommended) name += " (recommended)";
+    if (static_cast<int>(i) == r.baseline) name += " (baseline)";
+    strategies.rows.push_back({name, s.kind, s.isolation, std::to_string(s.num_gpus), format_usd(s.monthly_usd),
+                               format_usd(s.monthly_savings_usd), format_fixed(100.0 * s.savings_frac, 1),
+                               format_fixed(100.0 * s.fleet_busy_frac, 1), format_fixed(100.0 * s.sla_violation_frac, 2),
+                               s.sla_met ? "met" : "missed (" + std::to_string(s.num_tenants_missing_sla) + ")"});
+  }
+  return strategies;
+}
+
+ReportTable tenants_table(const RoiReport& r) {
+  ReportTable tenants{"tenants", "Tenants", "",
+                      {"strategy", "tenant", "p50 s", "p95 s", "p99 s", "target s", "over target %", "allowed %", "SLA",
+                       "chargeback $/month"},
+                      {false, false, true, true, true, true, true, true, false, true}, {}};
+  for (const auto& t : r.tenants) {
+    tenants.rows.push_back({t.strategy, t.tenant, format_fixed(t.p50_s, 3), format_fixed(t.p95_s, 3), format_fixed(t.p99_s, 3),
+                            t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
+                            format_fixed(100.0 * t.sla_violation_frac, 2), format_fixed(100.0 * t.sla_max_violation_frac, 1),
+                            t.sla_met ? "met" : "missed", format_usd(t.monthly_chargeback_usd)});
+  }
+  return tenants;
+}
+
+/// The savings and SLA violations of each strategy over the samples of the fitted constants.
+ReportTable uncertainty_table(const RoiReport& r) {
+  ReportTable bands{"uncertainty", "Uncertainty of the fitted constants",
+                    "Each strategy re-simulated with the calibration constants drawn from their fitted errors.",
+                    {"strategy", "samples", "savings $/month, median", "90 % interval", "SLA violations %, median",
+                     "90 % interval"},
+                    {false, true, true, true, true, true}, {}};
+  for (const auto& b : r.result.uncertainty) {
+    bands.rows.push_back({b.strategy, std::to_string(b.num_samples), format_usd(b.monthly_savings_p50_usd),
+                          format_usd(b.monthly_savings_p05_usd) + " to " + format_usd(b.monthly_savings_p95_usd),
+                          format_fixed(100.0 * b.sla_violation_p50_frac, 2),
+                          format_fixed(100.0 * b.sla_violation_p05_frac, 2) + " to " +
+                              format_fixed(100.0 * b.sla_violation_p95_frac, 2)});
+  }
+  return bands;
+}
+
+}  // namespace
+
+std::vector<Figure> report_figures(const RoiReport& report) {
+  std::vector<Figure> figures;
+  if (report.sweep) {
+    figures.push_back({"sweep-savings", "Monthly savings per sweep point",
+                       "Each point's monthly savings per strategy against its baseline; points in sweep order.", ""});
+  }
+  figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", ""});
+  figures.push_back({"savings", "Monthly savings against " + report.costs.baseline,
+                     "Baseline monthly cost minus the strategy's; negative means it costs more.", ""});
+  bool cdf = false;
+  for (const auto& s : report.result.strategies) {
+    for (const auto& t : s.tenants) cdf = cdf || !t.latency_cdf_s.empty();
+  }
+  if (cdf) {
+    figures.push_back({"latency-cdf", "Latency CDF per tenant",
+                       "Share of requests finished within a latency, one panel per tenant, one line per strategy.", ""});
+  }
+  figures.push_back({"utilization", "GPU utilization over time",
+                     "Mean busy fraction of each strategy's GPUs per metrics interval.", ""});
+  bool mig = false;
+  for (const auto& s : report.result.strategies) {
+    for (const auto& d : s.devices) mig = mig || !d.mig_profile.empty();
+  }
+  if (mig) {
+    figures.push_back({"mig-layout", "MIG layout", "Instances per GPU on the memory slices they occupy, with their tenants.", ""});
+  }
+  return figures;
+}
+
+std::vector<ReportTable> report_tables(const RoiReport& r) {
+  std::vector<ReportTable> tables;
+  if (r.sweep) tables.push_back(sweep_table(*r.sweep));
+  tables.push_back(strategies_table(r));
+  tables.push_back(tenants_table(r));
+  if (!r.result.uncertainty.empty()) tables.push_back(uncertainty_table(r));
+  return tables;
+}
+
+}  // namespace slicewise::report

@@ -1,0 +1,52 @@
+// The ROI report as GitHub-flavoured Markdown: the same sections, tables and figures as the HTML
+// and PDF (report/render), figures linked as files.
+#include "report/roi_report.hpp"
+#include "report/text_table.hpp"
+
+namespace slicewise::report {
+
+namespace {
+
+/// Text for Markdown prose: names are shown as written, never read as HTML.
+std::string md_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& figures) {
+  std::string md = "# " + md_text(r.title) + "\n\n";
+  md += "## Executive summary\n\n";
+  if (r.recommended >= 0) {
+    md += "**Recommended strategy: " + md_text(r.strategies[static_cast<std::size_t>(r.recommended)].name) + "**\n\n";
+  }
+  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n\n";
+  for (const auto& t : report_tables(r)) {
+    md += "## " + md_text(t.title) + "\n\n";
+    if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
+    std::vector<Column> columns;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
+    TextTable table(columns);
+    for (const auto& row : t.rows) table.add_row(row);
+    md += table.to_markdown() + "\n";
+  }
+  md += "## Figures\n\n";
+  for (const auto& f : figures) {
+    md += "### " + md_text(f.title) + "\n\n![" + md_text(f.title) + "](" + f.file + ")\n\n" + md_text(f.caption) + "\n\n";
+  }
+  md += "## Assumptions and provenance\n\n";
+  if (!r.description.empty()) md += "Scenario: " + md_text(r.description) + "\n\n";
+  for (const auto& line : r.assumptions) md += "- " + md_text(line) + "\n";
+  md += "\n## Methodology\n\n";
+  for (const auto& paragraph : r.methodology) md += md_text(paragraph) + "\n\n";
+  return md;
+}
+
+}  // namespace slicewise::report
