@@ -1,6 +1,6 @@
 // A sweep (docs/sweeps.md): a base scenario plus axes, each axis a list of values that rewrite the
 // base document; the points are the axes' grid (or their zip). Pure: loading, expanding a point
-// into a scenario and the sweep's fingerprint. Running points is cli/cmd_sweep.cpp's job.
+// into a scenario and the sweep's fingerprint. Running points is cli/sweep_runner.cpp's job.
 #pragma once
 
 #include <cstdint>
