@@ -59,10 +59,11 @@ struct Frame {
 
 constexpr int kMaxDepth = 256;  // far beyond any slicewise document; keeps recursive code off the stack's end
 
-/// Byte offset (1-based, as nlohmann counts) of the first bracket that opens a level deeper than
-/// kMaxDepth, or 0. Strings are skipped, escapes included.
-std::size_t too_deep_at(const std::string& text) {
-  int depth = 0;
+/// Byte offset (1-based, as nlohmann counts) of the first byte outside JSON strings (escapes
+/// skipped) for which `problem_at(i)` is true, or 0. `problem_at` may move `i` past the bytes it
+/// has read (a whole number token, say).
+template <typename ProblemAt>
+std::size_t first_outside_strings(const std::string& text, ProblemAt problem_at) {
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -71,36 +72,33 @@ std::size_t too_deep_at(const std::string& text) {
       else if (c == '"') in_string = false;
     } else if (c == '"') {
       in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return i + 1;
-    } else if (c == ']' || c == '}') {
-      --depth;
+    } else if (problem_at(i)) {
+      return i + 1;
     }
   }
   return 0;
 }
 
+/// Byte offset (1-based) of the first bracket that opens a level deeper than kMaxDepth, or 0.
+std::size_t too_deep_at(const std::string& text) {
+  int depth = 0;
+  return first_outside_strings(text, [&](std::size_t i) {
+    if (text[i] == '[' || text[i] == '{') return ++depth > kMaxDepth;
+    if (text[i] == ']' || text[i] == '}') --depth;
+    return false;
+  });
+}
+
 /// Byte offset (1-based) of the first number outside strings that does not fit a double, or 0.
 std::size_t overflowing_number_at(const std::string& text) {
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      std::size_t end = i + 1;
-      while (end < text.size() && std::strchr("0123456789.eE+-", text[end]) != nullptr) ++end;
-      const double value = std::strtod(text.substr(i, end - i).c_str(), nullptr);
-      if (!std::isfinite(value)) return i + 1;
-      i = end - 1;
-    }
-  }
-  return 0;
+  return first_outside_strings(text, [&](std::size_t& i) {
+    if (text[i] != '-' && (text[i] < '0' || text[i] > '9')) return false;
+    std::size_t end = i + 1;
+    while (end < text.size() && std::strchr("0123456789.eE+-", text[end]) != nullptr) ++end;
+    if (!std::isfinite(std::strtod(text.substr(i, end - i).c_str(), nullptr))) return true;
+    i = end - 1;
+    return false;
+  });
 }
 
 }  // namespace

@@ -14,6 +14,14 @@ cd "$src"
 work=$(mktemp -d /tmp/sw-simulate-signal-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# wait_for_line FILE PATTERN WHAT: waits up to 10 s for a line of FILE matching PATTERN (grep).
+wait_for_line() {
+  for _ in $(seq 1 1000); do
+    grep -q "$2" "$1" && return 0
+    sleep 0.01
+  done
+  fail "$3: no line matching '$2' within 10 s"
+}
 python=/usr/bin/python3
 export TMPDIR=$work/tmp  # simulate's temporary folder goes here, away from other runs' folders
 mkdir -p "$TMPDIR"
@@ -48,11 +56,7 @@ for signal in TERM INT; do
   out="$work/result-$signal.json"
   "$exe" simulate "$work/long.json" --jobs 2 --progress json --out "$out" >"$work/$signal.out" 2>"$work/$signal.err" &
   pid=$!
-  for _ in $(seq 1 500); do
-    grep -q '"event":"progress"' "$work/$signal.err" && break
-    sleep 0.02
-  done
-  grep -q '"event":"progress"' "$work/$signal.err" || fail "($signal) no progress line within 10 s"
+  wait_for_line "$work/$signal.err" '"event":"progress"' "($signal)"
   children=$(pgrep -P $pid || true)
   [ -n "$children" ] || fail "($signal) no strategy process found under $pid"
   ls -d "$TMPDIR"/slicewise-simulate-* >/dev/null 2>&1 || fail "($signal) no temporary folder in \$TMPDIR during the run"
@@ -80,11 +84,7 @@ for at in 2 3; do
   "$exe" simulate examples/mixed-mig-h100.json --uncertainty 40 --jobs 2 --progress json \
     --out "$work/result-u$at.json" >"$work/u$at.out" 2>"$work/u$at.err" &
   pid=$!
-  for _ in $(seq 1 1000); do
-    grep -q "^uncertainty sample $at/40" "$work/u$at.err" && break
-    sleep 0.01
-  done
-  grep -q "^uncertainty sample $at/40" "$work/u$at.err" || fail "(uncertainty) no sample $at line within 10 s"
+  wait_for_line "$work/u$at.err" "^uncertainty sample $at/40" "(uncertainty)"
   kill -TERM $pid
   set +e
   wait $pid
@@ -100,10 +100,7 @@ done
 # --- SIGKILL -------------------------------------------------------------------------------------
 "$exe" simulate "$work/long.json" --jobs 2 --progress json --out "$work/result-KILL.json" >/dev/null 2>"$work/KILL.err" &
 pid=$!
-for _ in $(seq 1 500); do
-  grep -q '"event":"progress"' "$work/KILL.err" && break
-  sleep 0.02
-done
+wait_for_line "$work/KILL.err" '"event":"progress"' "(KILL)"
 children=$(pgrep -P $pid || true)
 [ -n "$children" ] || fail "(KILL) no strategy process found under $pid"
 set +e
