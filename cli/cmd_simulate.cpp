@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "calibration/calibrate.hpp"
+#include "calibration/sharing_defaults.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate_run.hpp"
@@ -57,7 +58,7 @@ namespace {
 /// In the child: run one strategy, write its result, report progress lines "simulated stop\n"; a
 /// failure is one line "error " + its message as a JSON string, which the parent prints.
 [[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy,
-                            const sim::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
+                            const models::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
   int code = 0;
   try {
     sim::RunOptions options;
@@ -172,7 +173,7 @@ std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1);
 /// every child gone and the temporary folder removed, when SIGINT or SIGTERM arrives.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
-                                                       const sim::SharingDefaults& defaults,
+                                                       const models::SharingDefaults& defaults,
                                                        const SimulateOptions& options, Io io) {
   ChildPool pool;  // before the folder, so that an interrupt is caught until the folder is gone
   TemporaryFolder folder("slicewise-simulate-");
@@ -229,21 +230,6 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
   return merged;
 }
 
-/// The sharing constants of a calibration profile, as the simulator's defaults. The time-slicing
-/// efficiency becomes a switch cost at the default quantum: c = q (1/η − 1).
-sim::SharingDefaults defaults_from(const calibration::CalibrationProfile& profile) {
-  sim::SharingDefaults d;
-  if (const auto* c = profile.find("time_slicing_efficiency")) {
-    d.switch_cost_ms = d.quantum_ms * std::max(0.0, 1.0 / c->value - 1.0);
-  }
-  if (const auto* c = profile.find("mps_efficiency")) d.mps_efficiency = std::min(1.0, c->value);
-  if (const auto* c = profile.find("hami_launch_overhead_frac")) d.hami_launch_overhead_frac = c->value;
-  for (const auto& c : profile.constants) {
-    if (c.name == "roofline_sharpness" && c.gpu != "*") d.roofline_sharpness[c.gpu] = c.value;
-  }
-  return d;
-}
-
 scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile) {
   scenario::CalibrationRecord record;
   record.profile_id = profile.id;
@@ -291,7 +277,7 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
       io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
     }
     const auto drawn = calibration::sample_profile(profile, scenario.seed * 1000003ULL + sample + 1);
-    const auto run = simulate_strategies(scenario, selected, defaults_from(drawn), quiet, io);
+    const auto run = simulate_strategies(scenario, selected, calibration::sharing_defaults(drawn), quiet, io);
     if (!run) return {};
     const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
     for (std::size_t i = 0; i < run->strategies.size(); ++i) {
@@ -359,7 +345,7 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
 
   const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
                                                    : calibration::CalibrationProfile::load(options.calibration);
-  auto simulated = simulate_strategies(scenario, selected, defaults_from(profile), options, io);
+  auto simulated = simulate_strategies(scenario, selected, calibration::sharing_defaults(profile), options, io);
   if (!simulated) return 1;
   scenario::SimResult merged = std::move(*simulated);
   merged.calibration = record_of(profile);

@@ -1,5 +1,5 @@
 // The parts of `slicewise simulate` that `slicewise sweep` reuses: running a scenario's strategies
-// as child processes, and turning a calibration profile into simulator defaults and a record.
+// as child processes, and the record of the calibration profile they ran with.
 #pragma once
 
 #include <optional>
@@ -8,7 +8,7 @@
 #include "calibration/calibration_profile.hpp"
 #include "cli/commands.hpp"
 #include "scenario/sim_result.hpp"
-#include "sim/placement.hpp"
+#include "models/sharing_defaults.hpp"
 
 namespace slicewise::cli {
 
@@ -17,11 +17,8 @@ namespace slicewise::cli {
 /// (cli/child_pool.hpp), every child gone and the temporary folder removed, on SIGINT or SIGTERM.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
-                                                       const sim::SharingDefaults& defaults,
+                                                       const models::SharingDefaults& defaults,
                                                        const SimulateOptions& options, Io io);
-
-/// The sharing constants of a calibration profile, as the simulator's defaults.
-sim::SharingDefaults defaults_from(const calibration::CalibrationProfile& profile);
 
 /// What a result records about the profile it was simulated with.
 scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile);

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibration/sharing_defaults.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/simulate_run.hpp"
 #include "cli/sweep_folder.hpp"
@@ -70,7 +71,7 @@ void write_point(const scenario::Sweep& sweep, const scenario::SweepPoint& point
   options.progress = ProgressMode::json;
   std::vector<std::size_t> all(scenario.strategies.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  auto result = simulate_strategies(scenario, all, defaults_from(profile), options, Io{ignored, progress});
+  auto result = simulate_strategies(scenario, all, calibration::sharing_defaults(profile), options, Io{ignored, progress});
   if (!result) ::_exit(1);
   result->calibration = record_of(profile);
   const auto roi = report::priced_roi_report(*result, scenario);

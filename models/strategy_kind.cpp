@@ -33,20 +33,4 @@ std::string to_string(IsolationLevel level) {
   return "unknown";
 }
 
-IsolationLevel isolation_of(StrategyKind kind) {
-  switch (kind) {
-    case StrategyKind::dedicated:
-    case StrategyKind::mig:
-    case StrategyKind::vgpu:
-      return IsolationLevel::hardware;
-    case StrategyKind::mps:
-    case StrategyKind::hami:
-      return IsolationLevel::software;
-    case StrategyKind::time_slicing:
-    case StrategyKind::mig_time_slicing:
-      return IsolationLevel::none;
-  }
-  return IsolationLevel::none;
-}
-
 }  // namespace slicewise::models

@@ -28,9 +28,4 @@ enum class IsolationLevel { none, software, hardware };
 const std::vector<std::pair<std::string, IsolationLevel>>& isolation_level_table();
 std::string to_string(IsolationLevel level);
 
-/// The isolation a strategy provides between contexts of different tenants: hardware for
-/// dedicated, mig and vgpu (VM level), software for hami and mps (memory limits), none for
-/// time_slicing. mig_time_slicing is hardware between instances, none inside one.
-IsolationLevel isolation_of(StrategyKind kind);
-
 }  // namespace slicewise::models

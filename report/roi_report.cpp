@@ -12,6 +12,7 @@
 #include "core/units.hpp"
 #include "models/strategy_kind.hpp"
 #include "report/text_table.hpp"
+#include "scenario/strategies/policy.hpp"
 #include "scenario/validate.hpp"
 
 namespace slicewise::report {
@@ -22,7 +23,7 @@ std::string percent(double frac, int decimals = 1) { return format_fixed(100.0 *
 
 std::string isolation_of_kind(const std::string& kind) {
   for (const auto& [name, value] : models::strategy_kind_table()) {
-    if (name == kind) return models::to_string(models::isolation_of(value));
+    if (name == kind) return models::to_string(scenario::policy_of(value).isolation());
   }
   return "unknown";
 }

@@ -1,37 +1,43 @@
 // Which kinds use which keys (see kind_keys.hpp).
 #include "scenario/kind_keys.hpp"
 
+#include "scenario/strategies/policy.hpp"
+
 namespace slicewise::scenario {
 
 using models::StrategyKind;
 
+namespace {
+
+/// The kinds whose policies read each of `keys` (in the order of the registry), as a KeyKinds table.
+KeyKinds<StrategyKind> kinds_reading(const std::vector<std::string>& keys,
+                                     std::vector<std::string> (StrategyPolicy::*keys_of)() const) {
+  KeyKinds<StrategyKind> table;
+  for (const auto& key : keys) {
+    std::vector<StrategyKind> kinds;
+    for (const auto* policy : strategy_policies()) {
+      const auto read = (policy->*keys_of)();
+      if (std::find(read.begin(), read.end(), key) != read.end()) kinds.push_back(policy->kind());
+    }
+    table.emplace_back(key, std::move(kinds));
+  }
+  return table;
+}
+
+}  // namespace
+
 const KeyKinds<StrategyKind>& strategy_keys() {
-  using K = StrategyKind;
-  static const KeyKinds<K> table = {
-      {"replicas", {K::time_slicing, K::mps, K::mig_time_slicing, K::hami, K::vgpu}},
-      {"quantum_ms", {K::time_slicing, K::mig_time_slicing, K::hami}},
-      {"switch_cost_ms", {K::time_slicing, K::mig_time_slicing, K::hami, K::vgpu}},
-      {"exact", {K::time_slicing, K::mig_time_slicing, K::hami}},
-      {"active_thread_pct", {K::mps}},
-      {"pinned_memory_limit_gib", {K::mps}},
-      {"layout", {K::mig, K::mig_time_slicing}},
-      {"gpucores_pct", {K::hami}},
-      {"gpumem_gib", {K::hami}},
-      {"vgpu_scheduler", {K::vgpu}},
-      {"timeslice_ms", {K::vgpu}},
-  };
+  // Every kind-specific StrategySpec key, in the order of the struct; the policies say who reads it.
+  static const KeyKinds<StrategyKind> table =
+      kinds_reading({"replicas", "quantum_ms", "switch_cost_ms", "exact", "active_thread_pct", "pinned_memory_limit_gib",
+                     "layout", "gpucores_pct", "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
+                    &StrategyPolicy::strategy_keys);
   return table;
 }
 
 const KeyKinds<StrategyKind>& tenant_setting_keys() {
-  using K = StrategyKind;
-  static const KeyKinds<K> table = {
-      {"mig_profile", {K::mig, K::mig_time_slicing}},
-      {"active_thread_pct", {K::mps}},
-      {"gpucores_pct", {K::hami}},
-      {"gpumem_gib", {K::hami}},
-      {"weight", {K::time_slicing, K::mig_time_slicing, K::hami, K::vgpu}},
-  };
+  static const KeyKinds<StrategyKind> table = kinds_reading(
+      {"mig_profile", "active_thread_pct", "gpucores_pct", "gpumem_gib", "weight"}, &StrategyPolicy::tenant_keys);
   return table;
 }
 

@@ -1,7 +1,7 @@
 // ScenarioChecker: the semantic checks behind validate_scenario (phase 2 of loading) and the facts
 // they share (the price table, the fleet's GPUs, the tenants that fit no fleet GPU, the instance
 // types used). Its checks are defined by subject: validate_fleet.cpp (fleet entries, tenants,
-// traces), validate_strategies.cpp (strategy keys, per-tenant settings, MIG, MPS),
+// traces), validate_strategies.cpp (strategy keys, per-tenant settings, the policies' own checks),
 // validate_limits.cpp (the size of the run) and validate_pricing.cpp (price table, region,
 // purchase option); run() is in validate.cpp. Internal to sw_scenario.
 #pragma once
@@ -53,11 +53,6 @@ class ScenarioChecker {
   void strategy(std::size_t j);
   void unused_strategy_fields(const StrategySpec& st, const std::string& pointer);
   void tenant_settings(const StrategySpec& st, const std::string& pointer);
-  void mig(const StrategySpec& st, const std::string& pointer);
-  bool fleet_is_mig_capable(const StrategySpec& st, const std::string& pointer);
-  void mig_fit(const StrategySpec& st, const std::string& pointer, const models::GpuSpec& gpu,
-               const models::MigPlacement& placed);
-  void mps(const StrategySpec& st, const std::string& pointer);
 
   // validate_limits.cpp
   void limits();

@@ -1,6 +1,7 @@
 // Placement of contexts on devices per strategy: slots (whole GPUs or MIG instances of the layout),
 // contexts largest first, first-fit-decreasing (pack) or round robin (spread), then how each used
-// device shares itself.
+// device shares itself. What differs between strategies is asked of their policies
+// (scenario/strategies/).
 #include "sim/placement.hpp"
 
 #include <algorithm>
@@ -9,12 +10,13 @@
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "models/mig_layout.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::sim {
 
-using models::IsolationLevel;
-using models::StrategyKind;
+using scenario::policy_of;
 using scenario::Scenario;
+using scenario::StrategyPolicy;
 using scenario::StrategySpec;
 
 double compute_capacity(const models::GpuSpec& gpu, bool& in_sms) {
@@ -34,101 +36,30 @@ struct Slot {
   int max_contexts = 0;      ///< 0 = no limit
 };
 
-models::SharingParams sharing_for(const StrategySpec& s, const SharingDefaults& d, int contexts_on_device) {
-  models::SharingParams p;
-  const double quantum = s.quantum_ms.value_or(d.quantum_ms);
-  const double switch_cost = s.switch_cost_ms.value_or(d.switch_cost_ms);
-  switch (s.kind) {
-    case StrategyKind::dedicated:
-    case StrategyKind::mig:
-      p.discipline = models::SharingDiscipline::exclusive;
-      p.efficiency = quantum / (quantum + switch_cost);
-      break;
-    case StrategyKind::time_slicing:
-    case StrategyKind::mig_time_slicing:
-      p.discipline = models::SharingDiscipline::time_sliced;
-      p.efficiency = quantum / (quantum + switch_cost);
-      break;
-    case StrategyKind::mps:
-      p.discipline = models::SharingDiscipline::concurrent;
-      p.concurrent_efficiency = d.mps_efficiency;
-      break;
-    case StrategyKind::hami:
-      p.discipline = models::SharingDiscipline::time_sliced;
-      p.efficiency = quantum / (quantum + switch_cost);
-      p.launch_overhead_frac = d.hami_launch_overhead_frac;
-      break;
-    case StrategyKind::vgpu: {
-      const double timeslice = s.timeslice_ms.value_or(contexts_on_device > 8 ? 1.0 : 2.0);
-      p.efficiency = timeslice / (timeslice + switch_cost);
-      if (s.vgpu_scheduler == scenario::VgpuScheduler::best_effort) {
-        p.discipline = models::SharingDiscipline::time_sliced;
-      } else {
-        p.discipline = models::SharingDiscipline::fixed_share;
-        // equal_share: every powered-on vGPU; fixed_share: the profile's vGPUs per GPU.
-        p.total_placed_weight = s.vgpu_scheduler == scenario::VgpuScheduler::fixed_share && s.replicas > 0
-                                    ? static_cast<double>(s.replicas)
-                                    : static_cast<double>(contexts_on_device);
-      }
-      break;
-    }
-  }
-  return p;
-}
-
-bool is_mig(StrategyKind kind) { return kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing; }
-
-/// Most contexts one device may carry under the strategy (0 = no limit).
-int context_limit(const StrategySpec& s) {
-  switch (s.kind) {
-    case StrategyKind::dedicated:
-    case StrategyKind::mig: return 1;
-    case StrategyKind::mps: return s.replicas > 0 ? std::min(s.replicas, 48) : 48;
-    default: return s.replicas;
-  }
-}
-
-/// Memory a context reserves where memory is isolated; 0 where it is not.
-double memory_limit(const StrategySpec& s, const scenario::TenantStrategySettings* t, double need, double device_gib) {
-  switch (s.kind) {
-    case StrategyKind::mps:
-      return s.pinned_memory_limit_gib.value_or(0.0);
-    case StrategyKind::hami:
-      return (t && t->gpumem_gib) ? *t->gpumem_gib : s.gpumem_gib.value_or(need);
-    case StrategyKind::vgpu:
-      return s.replicas > 0 ? device_gib / s.replicas : need;  // framebuffer of one vGPU
-    default:
-      return 0.0;
-  }
-}
-
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
 const scenario::TenantStrategySettings* settings_of(const StrategySpec& strategy, const std::string& tenant_name) {
   const auto found = strategy.tenants.find(tenant_name);
   return found == strategy.tenants.end() ? nullptr : &found->second;
 }
 
-/// The slot of a whole GPU: `limit` contexts at most; memory is isolated where the strategy
-/// enforces a per-context limit.
-Slot whole_gpu_slot(const StrategySpec& strategy, const models::GpuSpec& gpu, std::size_t g, int limit) {
-  const StrategyKind kind = strategy.kind;
+/// The slot of a whole GPU: as many contexts and as much memory isolation as the policy says.
+Slot whole_gpu_slot(const StrategySpec& strategy, const StrategyPolicy& policy, const models::GpuSpec& gpu,
+                    std::size_t g) {
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   Slot slot;
   slot.device = PlacedDevice{"gpu" + std::to_string(g), gpu.id, "", static_cast<int>(g), compute, in_sms,
                              static_cast<double>(gpu.num_sms), gpu.memory_bandwidth_gbps, gpu.memory_gib,
                              {}, false, {}};
-  slot.max_contexts = limit;
-  slot.isolated_memory = kind == StrategyKind::dedicated || kind == StrategyKind::hami ||
-                         kind == StrategyKind::vgpu ||
-                         (kind == StrategyKind::mps && strategy.pinned_memory_limit_gib.has_value());
+  slot.max_contexts = policy.context_limit(strategy);
+  slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, gpu.memory_gib).isolated;
   return slot;
 }
 
 /// One slot per MIG instance of the strategy's layout on GPU `g`, with its share of the GPU's
 /// compute (by SMs) and bandwidth (by memory slices).
-void add_mig_slots(const StrategySpec& strategy, const models::GpuSpec& gpu, std::size_t g,
-                   const models::MigCatalog& mig, std::vector<Slot>& slots) {
+void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, const models::GpuSpec& gpu,
+                   std::size_t g, const models::MigCatalog& mig, std::vector<Slot>& slots) {
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   const std::string gpu_name = "gpu" + std::to_string(g);
@@ -144,45 +75,33 @@ void add_mig_slots(const StrategySpec& strategy, const models::GpuSpec& gpu, std
                                gpu.id, instance.profile, static_cast<int>(g), compute * sm_frac, in_sms,
                                static_cast<double>(instance.num_sms), gpu.memory_bandwidth_gbps * bw_frac,
                                instance.memory_gib, {}, false, {}};
-    slot.max_contexts = strategy.kind == StrategyKind::mig ? 1 : strategy.replicas;
-    slot.isolated_memory = strategy.kind == StrategyKind::mig;
+    slot.max_contexts = policy.context_limit(strategy);
+    slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, instance.memory_gib).isolated;
     slots.push_back(std::move(slot));
   }
 }
 
 /// Slots: one per GPU, or one per MIG instance of the layout on every GPU.
-std::vector<Slot> make_slots(const StrategySpec& strategy, const std::vector<std::string>& fleet_gpu_ids,
-                             const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
-  const int limit = context_limit(strategy);
+std::vector<Slot> make_slots(const StrategySpec& strategy, const StrategyPolicy& policy,
+                             const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                             const models::MigCatalog& mig) {
   std::vector<Slot> slots;
   for (std::size_t g = 0; g < fleet_gpu_ids.size(); ++g) {
     const auto* gpu = gpus.find(fleet_gpu_ids[g]);
     SW_CHECK(gpu != nullptr, "fleet GPU " + fleet_gpu_ids[g] + " not in the catalog (validate first)");
-    if (is_mig(strategy.kind)) {
-      add_mig_slots(strategy, *gpu, g, mig, slots);
+    if (policy.partitions_gpus()) {
+      add_mig_slots(strategy, policy, *gpu, g, mig, slots);
     } else {
-      slots.push_back(whole_gpu_slot(strategy, *gpu, g, limit));
+      slots.push_back(whole_gpu_slot(strategy, policy, *gpu, g));
     }
   }
   return slots;
 }
 
-/// The MPS active-thread or HAMi core cap of a context, as a fraction (1 for other strategies).
-double context_cap(const StrategySpec& strategy, const scenario::TenantStrategySettings* settings) {
-  if (strategy.kind == StrategyKind::mps) {
-    const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : strategy.active_thread_pct;
-    return pct.value_or(100.0) / 100.0;
-  }
-  if (strategy.kind == StrategyKind::hami) {
-    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : strategy.gpucores_pct;
-    return pct.value_or(100.0) / 100.0;
-  }
-  return PlacedContext{}.cap;
-}
-
 /// Every context of every tenant, largest memory first (stable: ties keep tenant order) for
 /// first-fit-decreasing.
-std::vector<PlacedContext> make_contexts(const Scenario& scenario, const StrategySpec& strategy) {
+std::vector<PlacedContext> make_contexts(const Scenario& scenario, const StrategySpec& strategy,
+                                         const StrategyPolicy& policy) {
   std::vector<PlacedContext> contexts;
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
     const auto& tenant = scenario.tenants[t];
@@ -192,8 +111,8 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
       c.tenant = static_cast<int>(t);
       c.replica = r;
       c.memory_gib = tenant.workload.memory_gib;
-      c.weight = settings && settings->weight ? *settings->weight : 1.0;
-      c.cap = context_cap(strategy, settings);
+      c.weight = policy.context_weight(strategy, settings);
+      c.cap = policy.context_cap(strategy, settings);
       contexts.push_back(c);
     }
   }
@@ -210,17 +129,18 @@ struct Request {
   std::string wanted_profile;  ///< MIG profile the tenant asked for; "" = any
 };
 
-Request request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy) {
+Request request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
+                    const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
-  return Request{context, settings, tenant.isolation > models::isolation_of(strategy.kind),
+  return Request{context, settings, tenant.isolation > policy.isolation(),
                  settings ? settings->mig_profile : std::string()};
 }
 
 /// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
 double reservation(const Slot& slot, const Request& request, const StrategySpec& strategy) {
   const double need = request.context.memory_gib;
-  return slot.isolated_memory ? std::max(need, memory_limit(strategy, request.settings, need, slot.device.memory_gib))
-                              : need;
+  if (!slot.isolated_memory) return need;
+  return std::max(need, policy_of(strategy.kind).memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
 }
 
 /// True when the slot can take the context; `allow_overcommit` lets memory that is not isolated
@@ -265,7 +185,7 @@ std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Req
     for (std::size_t s = 0; s < slots.size(); ++s) {
       if (!slots[s].device.contexts.empty() || !admissible(slots[s], request, strategy, false)) continue;
       if (!chosen || slots[s].device.memory_gib < slots[*chosen].device.memory_gib) chosen = s;
-      if (!is_mig(strategy.kind)) break;
+      if (!policy_of(strategy.kind).partitions_gpus()) break;
     }
   }
   if (!chosen) {
@@ -301,32 +221,31 @@ void assign(Slot& slot, const Request& request, const StrategySpec& strategy) {
 
 /// Orders a used device's contexts and sets how it shares itself: sharing parameters, roofline
 /// sharpness and, for exact time slicing, its quantum and switch cost.
-void configure_device(PlacedDevice& device, const StrategySpec& strategy, const SharingDefaults& defaults) {
+void configure_device(PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& policy,
+                      const models::SharingDefaults& defaults) {
   // Keep contexts in tenant order on each device: deterministic and readable.
   std::stable_sort(device.contexts.begin(), device.contexts.end(), [](const PlacedContext& a, const PlacedContext& b) {
     return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
   });
-  device.sharing = sharing_for(strategy, defaults, static_cast<int>(device.contexts.size()));
+  const int num_contexts = static_cast<int>(device.contexts.size());
+  device.sharing = policy.sharing(strategy, defaults, num_contexts);
   device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
-  if (strategy.exact && device.sharing.discipline == models::SharingDiscipline::time_sliced) {
+  if (const auto quanta = policy.exact_quanta(strategy, defaults, num_contexts)) {
     device.exact_quanta = true;
-    const double quantum_ms = strategy.kind == StrategyKind::vgpu
-                                  ? strategy.timeslice_ms.value_or(device.contexts.size() > 8 ? 1.0 : 2.0)
-                                  : strategy.quantum_ms.value_or(defaults.quantum_ms);
-    device.quantum_s = quantum_ms / 1000.0;
-    device.switch_cost_s = strategy.switch_cost_ms.value_or(defaults.switch_cost_ms) / 1000.0;
+    device.quantum_s = quanta->quantum_ms / 1000.0;
+    device.switch_cost_s = quanta->switch_cost_ms / 1000.0;
   }
 }
 
 /// Moves the used slots' devices into `result`, configured, with an out-of-memory issue where
 /// memory is overcommitted and not isolated, and counts the GPUs they use.
-void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, const SharingDefaults& defaults,
-                     std::size_t num_fleet_gpus, Placement& result) {
+void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, const StrategyPolicy& policy,
+                     const models::SharingDefaults& defaults, std::size_t num_fleet_gpus, Placement& result) {
   std::vector<bool> gpu_used(num_fleet_gpus, false);
   for (auto& slot : slots) {
     if (slot.device.contexts.empty()) continue;
     auto& device = slot.device;
-    configure_device(device, strategy, defaults);
+    configure_device(device, strategy, policy, defaults);
     if (!slot.isolated_memory && slot.reserved_gib > device.memory_gib + 1e-9) {
       device.oom_risk = true;
       result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + format_number(slot.reserved_gib) +
@@ -343,15 +262,16 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
 
 Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
                          const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const SharingDefaults& defaults) {
+                         const models::MigCatalog& mig, const models::SharingDefaults& defaults) {
+  const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
-  std::vector<Slot> slots = make_slots(strategy, fleet_gpu_ids, gpus, mig);
-  const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !is_mig(strategy.kind);
+  std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
+  const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();
   std::size_t spread_cursor = 0;
-  for (const auto& context : make_contexts(scenario, strategy)) {
+  for (const auto& context : make_contexts(scenario, strategy, policy)) {
     const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
-    const Request request = request_for(context, tenant, strategy);
+    const Request request = request_for(context, tenant, strategy, policy);
     const auto chosen = spread ? choose_spread(slots, request, strategy, spread_cursor)
                                : choose_pack(slots, request, strategy);
     if (chosen) {
@@ -360,7 +280,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
       record_unplaced(request, tenant, strategy, result);
     }
   }
-  collect_devices(slots, strategy, defaults, fleet_gpu_ids.size(), result);
+  collect_devices(slots, strategy, policy, defaults, fleet_gpu_ids.size(), result);
   return result;
 }
 

@@ -2,32 +2,16 @@
 // itself. Pure C++ (no SimGrid), so it is unit-tested directly.
 #pragma once
 
-#include <limits>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/rate_model.hpp"
+#include "models/sharing_defaults.hpp"
 #include "scenario/scenario.hpp"
 
 namespace slicewise::sim {
-
-/// Uncalibrated defaults of the sharing constants (docs/model.md says where each comes from).
-struct SharingDefaults {
-  double quantum_ms = 2.0;             ///< time slice; NVIDIA documents 2 ms for vGPU best_effort (<= 8 vGPUs)
-  double switch_cost_ms = 0.1;         ///< context switch; no datacenter measurement published (gap)
-  double mps_efficiency = 1.0;         ///< MPS interference beyond the resource split
-  double hami_launch_overhead_frac = 0.02;
-  /// Roofline sharpness per GPU id (a calibration profile fills it); GPUs not listed use the hard
-  /// roofline (infinity).
-  std::map<std::string, double> roofline_sharpness;
-  double roofline_sharpness_for(const std::string& gpu_id) const {
-    const auto it = roofline_sharpness.find(gpu_id);
-    return it == roofline_sharpness.end() ? std::numeric_limits<double>::infinity() : it->second;
-  }
-};
 
 /// One context (server process / pod) of a tenant.
 struct PlacedContext {
@@ -70,7 +54,7 @@ struct Placement {
 /// in `issues`, never dropped silently. The scenario must have passed validate_scenario.
 Placement place_contexts(const scenario::Scenario& scenario, const scenario::StrategySpec& strategy,
                          const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const SharingDefaults& defaults = {});
+                         const models::MigCatalog& mig, const models::SharingDefaults& defaults = {});
 
 /// Compute capacity of a whole GPU for the rate model: BF16 (else FP16) dense TFLOPS, or the SM
 /// count when the catalog has no TFLOPS (then both sides of a ratio use SMs).

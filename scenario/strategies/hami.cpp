@@ -1,0 +1,50 @@
+// hami: HAMi (Project-HAMi) fractional GPUs. The driver time-slices the contexts; HAMi's interposer
+// (LD_PRELOAD) caps each context's core share (gpucores, a token bucket sampled about every
+// 120 ms, enforced only while others are active unless the force policy is set) and its memory
+// (gpumem), and adds a small launch overhead.
+#include "scenario/strategies/policy.hpp"
+
+namespace slicewise::scenario {
+
+namespace {
+
+class Hami final : public StrategyPolicy {
+ public:
+  models::StrategyKind kind() const override { return models::StrategyKind::hami; }
+  std::string summary() const override {
+    return "driver time slicing with a per-context core cap (gpucores) and memory limit (gpumem), plus launch "
+           "overhead";
+  }
+  models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+
+  std::vector<std::string> strategy_keys() const override {
+    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "gpucores_pct", "gpumem_gib"};
+  }
+  std::vector<std::string> tenant_keys() const override { return {"gpucores_pct", "gpumem_gib", "weight"}; }
+
+  MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* settings, double /*need_gib*/,
+                         double /*device_gib*/) const override {
+    const auto limit = settings && settings->gpumem_gib ? settings->gpumem_gib : spec.gpumem_gib;
+    return {true, limit.value_or(0.0)};
+  }
+  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
+    return pct.value_or(100.0) / 100.0;
+  }
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int /*contexts_on_device*/) const override {
+    auto p = time_sliced(spec, defaults);
+    p.launch_overhead_frac = defaults.hami_launch_overhead_frac;
+    return p;
+  }
+  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                          int /*contexts_on_device*/) const override {
+    return time_slice_quanta(spec, defaults);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyPolicy> make_hami_policy() { return std::make_unique<Hami>(); }
+
+}  // namespace slicewise::scenario

@@ -1,0 +1,41 @@
+// mig: Multi-Instance GPU. Each instance of the layout is a device of its own with its slice of
+// SMs (catalog SM count), memory and bandwidth (memory slices / memory slots), hardware-isolated;
+// one context per instance.
+#include "scenario/strategies/mig_checks.hpp"
+
+namespace slicewise::scenario {
+
+namespace {
+
+class Mig final : public StrategyPolicy {
+ public:
+  models::StrategyKind kind() const override { return models::StrategyKind::mig; }
+  std::string summary() const override {
+    return "each instance of the layout is a device with its SMs, memory and bandwidth slices; one context each";
+  }
+  models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
+
+  std::vector<std::string> strategy_keys() const override { return {"layout"}; }
+  std::vector<std::string> tenant_keys() const override { return {"mig_profile"}; }
+  void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
+
+  bool partitions_gpus() const override { return true; }
+  int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
+  MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
+                         double /*device_gib*/) const override {
+    return {true, 0.0};  // the instance's memory is the context's
+  }
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int /*contexts_on_device*/) const override {
+    models::SharingParams p;
+    p.discipline = models::SharingDiscipline::exclusive;
+    p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyPolicy> make_mig_policy() { return std::make_unique<Mig>(); }
+
+}  // namespace slicewise::scenario

@@ -1,0 +1,38 @@
+// mig_time_slicing: driver time slicing inside each MIG instance of the layout (device-plugin
+// replicas per instance). Hardware isolation between instances, none inside one.
+#include "scenario/strategies/mig_checks.hpp"
+
+namespace slicewise::scenario {
+
+namespace {
+
+class MigTimeSlicing final : public StrategyPolicy {
+ public:
+  models::StrategyKind kind() const override { return models::StrategyKind::mig_time_slicing; }
+  std::string summary() const override {
+    return "time slicing inside each MIG instance of the layout; memory not isolated inside an instance";
+  }
+  models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
+
+  std::vector<std::string> strategy_keys() const override {
+    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout"};
+  }
+  std::vector<std::string> tenant_keys() const override { return {"mig_profile", "weight"}; }
+  void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
+
+  bool partitions_gpus() const override { return true; }
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int /*contexts_on_device*/) const override {
+    return time_sliced(spec, defaults);
+  }
+  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                          int /*contexts_on_device*/) const override {
+    return time_slice_quanta(spec, defaults);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyPolicy> make_mig_time_slicing_policy() { return std::make_unique<MigTimeSlicing>(); }
+
+}  // namespace slicewise::scenario

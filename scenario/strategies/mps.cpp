@@ -1,0 +1,66 @@
+// mps: CUDA Multi-Process Service. Clients run kernels at once; SMs and bandwidth are split by
+// progressive filling of dominant shares, each client capped by CUDA_MPS_ACTIVE_THREAD_PERCENTAGE.
+// At most 48 clients per GPU (Volta and later); memory is isolated only with a pinned limit
+// (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT).
+#include "scenario/strategies/policy.hpp"
+
+#include <algorithm>
+
+namespace slicewise::scenario {
+
+namespace {
+
+constexpr int kMaxMpsClients = 48;  // CUDA MPS clients per GPU (Volta and later)
+
+class Mps final : public StrategyPolicy {
+ public:
+  models::StrategyKind kind() const override { return models::StrategyKind::mps; }
+  std::string summary() const override {
+    return "clients run at once; SMs and bandwidth split by dominant shares, capped by active_thread_pct; "
+           "at most 48 clients per GPU";
+  }
+  models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+
+  std::vector<std::string> strategy_keys() const override {
+    return {"replicas", "active_thread_pct", "pinned_memory_limit_gib"};
+  }
+  std::vector<std::string> tenant_keys() const override { return {"active_thread_pct"}; }
+
+  void check(const StrategySpec& spec, const StrategyCheck& c) const override {
+    if (spec.replicas > kMaxMpsClients) {
+      c.add(c.pointer + "/replicas", "MPS serves at most " + std::to_string(kMaxMpsClients) + " clients per GPU (got " +
+                                         std::to_string(spec.replicas) + ")");
+    }
+    const std::int64_t contexts = c.total_contexts();
+    if (c.num_gpus > 0 && contexts > kMaxMpsClients * c.num_gpus) {
+      c.add(c.pointer, std::to_string(contexts) + " contexts need more than " + std::to_string(kMaxMpsClients) +
+                           " MPS clients per GPU on the fleet's " + std::to_string(c.num_gpus) + " GPU(s)");
+    }
+  }
+
+  int context_limit(const StrategySpec& spec) const override {
+    return spec.replicas > 0 ? std::min(spec.replicas, kMaxMpsClients) : kMaxMpsClients;
+  }
+  MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
+                         double /*device_gib*/) const override {
+    if (!spec.pinned_memory_limit_gib) return {};
+    return {true, *spec.pinned_memory_limit_gib};
+  }
+  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
+    return pct.value_or(100.0) / 100.0;
+  }
+  models::SharingParams sharing(const StrategySpec& /*spec*/, const models::SharingDefaults& defaults,
+                                int /*contexts_on_device*/) const override {
+    models::SharingParams p;
+    p.discipline = models::SharingDiscipline::concurrent;
+    p.concurrent_efficiency = defaults.mps_efficiency;
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyPolicy> make_mps_policy() { return std::make_unique<Mps>(); }
+
+}  // namespace slicewise::scenario

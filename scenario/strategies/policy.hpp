@@ -1,0 +1,125 @@
+// A sharing strategy as one policy: everything slicewise knows about one way of sharing a GPU lives
+// in one file of this folder (dedicated.cpp, time_slicing.cpp, mps.cpp, mig.cpp,
+// mig_time_slicing.cpp, hami.cpp, vgpu.cpp), and registry.cpp lists them. A policy says
+//   - which scenario keys it reads and what it checks beyond their types (validate_scenario),
+//   - how placement treats it: whole GPUs or MIG instances, contexts per device, which memory it
+//     enforces per context, caps and weights (sim/placement.cpp asks),
+//   - how a device of it shares itself: the rate model's discipline and constants,
+//   - what it costs beyond the instances (licences).
+// docs/architecture.md "Adding a strategy" says how to add one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/gpu_catalog.hpp"
+#include "models/rate_model.hpp"
+#include "models/sharing_defaults.hpp"
+#include "models/strategy_kind.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::scenario {
+
+/// What a policy's checks see of the scenario being validated, and where they report.
+struct StrategyCheck {
+  const Scenario& scenario;
+  const Catalogs& catalogs;
+  const std::vector<const models::GpuSpec*>& fleet_gpus;  ///< distinct, in fleet order
+  std::int64_t num_gpus = 0;                              ///< physical GPUs of the known fleet entries
+  const std::set<std::size_t>& tenants_too_big;           ///< tenants that fit no fleet GPU (already reported)
+  std::string pointer;                                    ///< "/strategies/J"
+  std::function<void(std::string pointer, std::string message)> add;
+  /// Contexts of every tenant together.
+  std::int64_t total_contexts() const;
+};
+
+/// The memory a strategy enforces for one context on a device.
+struct MemoryRule {
+  /// The device enforces a per-context limit: contexts cannot overcommit it, and a context is
+  /// placed only where its reservation fits.
+  bool isolated = false;
+  /// The limit the context gets where memory is isolated (0 = none: it reserves what it needs).
+  double limit_gib = 0.0;
+};
+
+/// The quantum events of exact time slicing on one device.
+struct ExactQuanta {
+  double quantum_ms = 0.0;
+  double switch_cost_ms = 0.0;
+};
+
+class StrategyPolicy {
+ public:
+  virtual ~StrategyPolicy() = default;
+
+  virtual models::StrategyKind kind() const = 0;
+  /// One line: what the mechanism is and how slicewise models it.
+  virtual std::string summary() const = 0;
+  /// The isolation it provides between contexts of different tenants (SEEDS.md isolation matrix).
+  virtual models::IsolationLevel isolation() const = 0;
+
+  // --- Parameters -----------------------------------------------------------------------------
+  /// StrategySpec keys (JSON names) this kind reads; a key another kind reads is rejected here.
+  virtual std::vector<std::string> strategy_keys() const { return {}; }
+  /// TenantStrategySettings keys this kind reads.
+  virtual std::vector<std::string> tenant_keys() const { return {}; }
+  /// Why a per-tenant key this kind reads cannot apply with these strategy settings; "" when it can.
+  virtual std::string tenant_key_problem(const StrategySpec& /*spec*/, const std::string& /*key*/) const { return ""; }
+  /// Checks beyond the keys' types and ranges (layouts, client limits, ...).
+  virtual void check(const StrategySpec& /*spec*/, const StrategyCheck& /*check*/) const {}
+
+  // --- Placement ------------------------------------------------------------------------------
+  /// True when the devices are the MIG instances of the strategy's layout, not whole GPUs.
+  virtual bool partitions_gpus() const { return false; }
+  /// Most contexts one device carries (0 = no limit).
+  virtual int context_limit(const StrategySpec& spec) const { return spec.replicas; }
+  /// The memory rule for a context that needs `need_gib`, on a device of `device_gib`.
+  virtual MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/,
+                                 double /*need_gib*/, double /*device_gib*/) const {
+    return {};
+  }
+  /// A context's cap, as a fraction: MPS active threads, HAMi core share; 1 = none.
+  virtual double context_cap(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/) const {
+    return 1.0;
+  }
+  /// A context's share weight (time slicing, vGPU fixed_share).
+  virtual double context_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* settings) const {
+    return settings && settings->weight ? *settings->weight : 1.0;
+  }
+
+  // --- Rates ----------------------------------------------------------------------------------
+  /// How a device carrying `contexts_on_device` contexts shares itself.
+  virtual models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                        int contexts_on_device) const = 0;
+  /// Quantum events instead of the fluid share, when the strategy asks for them (`"exact": true`).
+  virtual std::optional<ExactQuanta> exact_quanta(const StrategySpec& /*spec*/, const models::SharingDefaults& /*defaults*/,
+                                                  int /*contexts_on_device*/) const {
+    return std::nullopt;
+  }
+
+ protected:
+  /// The strategy's quantum and switch cost, its own or the defaults.
+  static double quantum_ms(const StrategySpec& spec, const models::SharingDefaults& d) {
+    return spec.quantum_ms.value_or(d.quantum_ms);
+  }
+  static double switch_cost_ms(const StrategySpec& spec, const models::SharingDefaults& d) {
+    return spec.switch_cost_ms.value_or(d.switch_cost_ms);
+  }
+  /// Driver time slicing: busy contexts take turns, η = q / (q + c).
+  static models::SharingParams time_sliced(const StrategySpec& spec, const models::SharingDefaults& d);
+  /// Exact quanta of driver time slicing when `exact` is set.
+  static std::optional<ExactQuanta> time_slice_quanta(const StrategySpec& spec, const models::SharingDefaults& d);
+};
+
+/// The policy of a strategy kind.
+const StrategyPolicy& policy_of(models::StrategyKind kind);
+/// Every policy, in the order of models::strategy_kind_table().
+const std::vector<const StrategyPolicy*>& strategy_policies();
+
+}  // namespace slicewise::scenario

@@ -1,0 +1,71 @@
+// The registry of sharing strategies: one line per policy file of this folder.
+#include <memory>
+
+#include "core/error.hpp"
+#include "scenario/strategies/policy.hpp"
+
+namespace slicewise::scenario {
+
+std::unique_ptr<StrategyPolicy> make_dedicated_policy();
+std::unique_ptr<StrategyPolicy> make_time_slicing_policy();
+std::unique_ptr<StrategyPolicy> make_mps_policy();
+std::unique_ptr<StrategyPolicy> make_mig_policy();
+std::unique_ptr<StrategyPolicy> make_mig_time_slicing_policy();
+std::unique_ptr<StrategyPolicy> make_hami_policy();
+std::unique_ptr<StrategyPolicy> make_vgpu_policy();
+
+namespace {
+
+/// Owns the policies, in the order of models::strategy_kind_table().
+const std::vector<std::unique_ptr<StrategyPolicy>>& owned() {
+  static const auto policies = [] {
+    std::vector<std::unique_ptr<StrategyPolicy>> list;
+    list.push_back(make_dedicated_policy());
+    list.push_back(make_time_slicing_policy());
+    list.push_back(make_mps_policy());
+    list.push_back(make_mig_policy());
+    list.push_back(make_mig_time_slicing_policy());
+    list.push_back(make_hami_policy());
+    list.push_back(make_vgpu_policy());
+    return list;
+  }();
+  return policies;
+}
+
+}  // namespace
+
+const std::vector<const StrategyPolicy*>& strategy_policies() {
+  static const auto view = [] {
+    std::vector<const StrategyPolicy*> list;
+    for (const auto& policy : owned()) list.push_back(policy.get());
+    return list;
+  }();
+  return view;
+}
+
+const StrategyPolicy& policy_of(models::StrategyKind kind) {
+  for (const auto* policy : strategy_policies()) {
+    if (policy->kind() == kind) return *policy;
+  }
+  throw Error("no policy for strategy kind " + models::to_string(kind));
+}
+
+std::int64_t StrategyCheck::total_contexts() const {
+  std::int64_t contexts = 0;
+  for (const auto& t : scenario.tenants) contexts += t.num_contexts;
+  return contexts;
+}
+
+models::SharingParams StrategyPolicy::time_sliced(const StrategySpec& spec, const models::SharingDefaults& d) {
+  models::SharingParams p;
+  p.discipline = models::SharingDiscipline::time_sliced;
+  p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, d), switch_cost_ms(spec, d));
+  return p;
+}
+
+std::optional<ExactQuanta> StrategyPolicy::time_slice_quanta(const StrategySpec& spec, const models::SharingDefaults& d) {
+  if (!spec.exact) return std::nullopt;
+  return ExactQuanta{quantum_ms(spec, d), switch_cost_ms(spec, d)};
+}
+
+}  // namespace slicewise::scenario

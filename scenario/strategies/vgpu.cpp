@@ -1,0 +1,64 @@
+// vgpu: NVIDIA vGPU. Each context is a VM with a vGPU of the profile (framebuffer = GPU memory /
+// vGPUs per GPU); the scheduler is best_effort (time slicing with the vGPU time slice: 2 ms up to
+// 8 vGPUs, 1 ms above), equal_share (each powered-on vGPU an equal slot) or fixed_share (each vGPU
+// the slot of the profile's vGPUs per GPU, used or not).
+#include "scenario/strategies/policy.hpp"
+
+#include "scenario/enum_tables.hpp"
+
+namespace slicewise::scenario {
+
+namespace {
+
+class Vgpu final : public StrategyPolicy {
+ public:
+  models::StrategyKind kind() const override { return models::StrategyKind::vgpu; }
+  std::string summary() const override {
+    return "VMs with a vGPU each; best_effort time slicing, or equal_share / fixed_share slots";
+  }
+  models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
+
+  std::vector<std::string> strategy_keys() const override {
+    return {"replicas", "switch_cost_ms", "vgpu_scheduler", "timeslice_ms"};
+  }
+  std::vector<std::string> tenant_keys() const override { return {"weight"}; }
+
+  void check(const StrategySpec& spec, const StrategyCheck& c) const override {
+    if (spec.vgpu_scheduler == VgpuScheduler::fixed_share && spec.replicas <= 0) {
+      c.add(c.pointer + "/replicas",
+            "vgpu_scheduler fixed_share needs the number of vGPUs per GPU of the vGPU profile (got 0)");
+    }
+  }
+  std::string tenant_key_problem(const StrategySpec& spec, const std::string& key) const override {
+    if (key != "weight" || spec.vgpu_scheduler == VgpuScheduler::fixed_share) return "";
+    return "applies to vgpu only with vgpu_scheduler fixed_share (got " +
+           name_of(vgpu_scheduler_table(), spec.vgpu_scheduler) + ")";
+  }
+
+  MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
+                         double device_gib) const override {
+    return {true, spec.replicas > 0 ? device_gib / spec.replicas : 0.0};  // the framebuffer of one vGPU
+  }
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int contexts_on_device) const override {
+    models::SharingParams p;
+    const double timeslice = spec.timeslice_ms.value_or(contexts_on_device > 8 ? 1.0 : 2.0);
+    p.efficiency = models::SharingDefaults::efficiency(timeslice, switch_cost_ms(spec, defaults));
+    if (spec.vgpu_scheduler == VgpuScheduler::best_effort) {
+      p.discipline = models::SharingDiscipline::time_sliced;
+    } else {
+      p.discipline = models::SharingDiscipline::fixed_share;
+      // equal_share: every powered-on vGPU; fixed_share: the profile's vGPUs per GPU.
+      p.total_placed_weight = spec.vgpu_scheduler == VgpuScheduler::fixed_share && spec.replicas > 0
+                                  ? static_cast<double>(spec.replicas)
+                                  : static_cast<double>(contexts_on_device);
+    }
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyPolicy> make_vgpu_policy() { return std::make_unique<Vgpu>(); }
+
+}  // namespace slicewise::scenario
