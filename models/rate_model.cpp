@@ -142,9 +142,39 @@ void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
       const double expected_others = std::max(1.0, busy_mass);
       share = p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
     }
-    const bool others_active = m > 1;
-    if (others_active || params_.cap_when_alone) share = std::min(share, contexts[i].cap);
     share_[i] = share;
+  }
+  if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);
+}
+
+void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
+  // A capped context (HAMi gpucores) holds back its kernels once it has used its share; the driver
+  // then runs the others' kernels in that time. So the time a cap takes away goes to the uncapped
+  // contexts: while j is in a GPU phase, a capped i is there with probability x_i and leaves
+  // s_i − cap_i of the GPU, which j shares by weight with the other uncapped contexts in a GPU
+  // phase (their expected weight). Two saturated contexts, one capped at 25 %: 0.25 and η − 0.25.
+  const std::size_t m = active_.size();
+  double freed = 0.0;          // Σ over capped i of x_i (s_i − cap_i): GPU time handed on
+  double uncapped_weight = 0.0;  // Σ over uncapped l of x_l w_l
+  scratch_.assign(m, 0.0);     // 1 for a capped context
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    if (share_[i] > contexts[i].cap) {
+      scratch_[a] = 1.0;
+      freed += phase_[i] * (share_[i] - contexts[i].cap);
+      share_[i] = contexts[i].cap;
+    } else {
+      uncapped_weight += phase_[i] * contexts[i].weight;
+    }
+  }
+  if (freed <= 0.0 || m < 2) return;
+  for (std::size_t a = 0; a < m; ++a) {
+    if (scratch_[a] != 0.0) continue;
+    const auto j = static_cast<std::size_t>(active_[a]);
+    const double w = contexts[j].weight;
+    const double others = uncapped_weight - phase_[j] * w;
+    const double extra = freed * w / (w + std::max(0.0, others));
+    share_[j] = std::min({1.0, contexts[j].cap, share_[j] + extra});
   }
 }
 
@@ -223,10 +253,12 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
 }
 
 void RateModel::fixed_shares(std::span<const ContextDemand> contexts) {
-  double total = params_.total_placed_weight;
-  if (total <= 0.0) {
-    for (int index : active_) total += contexts[static_cast<std::size_t>(index)].weight;
-  }
+  // Every placed vGPU owns its slot whether it runs or not. The slots are the profile's vGPUs per
+  // GPU (total_placed_weight) or, when the placed weights add up to more, those weights: shares are
+  // normalised so that they never add up to more than the GPU.
+  double placed = 0.0;
+  for (const auto& context : contexts) placed += context.weight;
+  const double total = std::max(params_.total_placed_weight, placed);
   for (int index : active_) {
     const auto i = static_cast<std::size_t>(index);
     const double w = contexts[i].weight;

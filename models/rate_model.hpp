@@ -39,7 +39,8 @@ struct SharingParams {
   double launch_overhead_frac = 0.0;
   /// Enforce caps even when a context is alone on the device (HAMi "force" policy).
   bool cap_when_alone = false;
-  /// fixed_share: the sum of the weights of every context placed on the device (active or not).
+  /// fixed_share: the slots of the device (vGPUs per GPU of the profile; equal_share: the vGPUs
+  /// placed). Shares are w / max(slots, Σ placed weights), so they never add up to more than 1.
   double total_placed_weight = 0.0;
   /// Sharpness p of the roofline (docs/model.md §2): a context demanding x = sm and y = bw of the
   /// device runs at 1 / S_p(x, y), S_p = (1 + x^p + y^p)^(1/p), relative to S_p at its reference
@@ -91,6 +92,7 @@ class RateModel {
   void time_sliced_shares(std::span<const ContextDemand> contexts);
   void concurrent_shares(std::span<const ContextDemand> contexts);
   void fixed_shares(std::span<const ContextDemand> contexts);
+  void cap_time_shares(std::span<const ContextDemand> contexts);
 
   SharingParams params_;
   std::vector<double> phase_;   // GPU-phase probability per context (fixed-point state)

@@ -143,6 +143,17 @@ double reservation(const Slot& slot, const Request& request, const StrategySpec&
   return std::max(need, policy_of(strategy.kind).memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
 }
 
+/// The memory rule of the context on the slot, when it enforces a limit below the context's need
+/// (a vGPU framebuffer, a HAMi gpumem or MPS pinned limit): the context cannot run there.
+std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Request& request,
+                                                     const StrategySpec& strategy) {
+  if (!slot.isolated_memory) return std::nullopt;
+  const double need = request.context.memory_gib;
+  auto rule = policy_of(strategy.kind).memory_rule(strategy, request.settings, need, slot.device.memory_gib);
+  if (rule.limit_gib > 0.0 && need > rule.limit_gib + 1e-9) return rule;
+  return std::nullopt;
+}
+
 /// True when the slot can take the context; `allow_overcommit` lets memory that is not isolated
 /// be promised beyond the device's.
 bool admissible(const Slot& slot, const Request& request, const StrategySpec& strategy, bool allow_overcommit) {
@@ -157,6 +168,7 @@ bool admissible(const Slot& slot, const Request& request, const StrategySpec& st
   if (!request.wanted_profile.empty() && slot.device.mig_profile != request.wanted_profile) return false;
   const double device_gib = slot.device.memory_gib;
   if (context.memory_gib > device_gib) return false;
+  if (limit_below_need(slot, request, strategy)) return false;
   if (slot.isolated_memory) return slot.reserved_gib + reservation(slot, request, strategy) <= device_gib + 1e-9;
   return allow_overcommit || slot.reserved_gib + context.memory_gib <= device_gib + 1e-9;
 }
@@ -173,8 +185,48 @@ std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const R
   return chosen;
 }
 
-/// Pack: 1) a used slot where it fits, 2) an unused slot (best fit by memory for MIG), 3) a used
-/// slot, overcommitting memory that is not isolated.
+/// Contexts per SM of a slot: how loaded a MIG instance is relative to its size.
+double load_per_sm(const Slot& slot) {
+  return static_cast<double>(slot.device.contexts.size()) / std::max(1.0, slot.device.num_sms);
+}
+
+/// True when `a` is a better choice than `b` among instances of GPUs in use: less loaded, then the
+/// smaller memory (best fit), then the first.
+bool better_instance(const Slot& a, const Slot& b) {
+  const double la = load_per_sm(a);
+  const double lb = load_per_sm(b);
+  if (la != lb) return la < lb;
+  return a.device.memory_gib < b.device.memory_gib;
+}
+
+/// Pack on MIG instances: 1) the least-loaded instance of a GPU already in use where the context
+/// fits (so that contexts spread over a paid GPU's instances and none sits idle while another
+/// carries two), 2) the best-fitting instance of a GPU not yet used, 3) the least-loaded instance
+/// of a GPU in use, overcommitting memory the instance does not isolate.
+std::optional<std::size_t> choose_pack_instance(const std::vector<Slot>& slots, const Request& request,
+                                                const StrategySpec& strategy, const std::vector<bool>& gpu_in_use) {
+  auto in_use = [&](const Slot& slot) { return gpu_in_use[static_cast<std::size_t>(slot.device.gpu_index)]; };
+  auto least_loaded = [&](bool allow_overcommit) {
+    std::optional<std::size_t> chosen;
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      if (!in_use(slots[s]) || !admissible(slots[s], request, strategy, allow_overcommit)) continue;
+      if (!chosen || better_instance(slots[s], slots[*chosen])) chosen = s;
+    }
+    return chosen;
+  };
+  if (auto chosen = least_loaded(false)) return chosen;
+  std::optional<std::size_t> chosen;
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    if (in_use(slots[s]) || !admissible(slots[s], request, strategy, false)) continue;
+    if (chosen && slots[s].device.gpu_index != slots[*chosen].device.gpu_index) break;  // the first new GPU only
+    if (!chosen || slots[s].device.memory_gib < slots[*chosen].device.memory_gib) chosen = s;
+  }
+  if (chosen) return chosen;
+  return least_loaded(true);
+}
+
+/// Pack on whole GPUs: 1) a used GPU where it fits, 2) an unused GPU, 3) a used GPU,
+/// overcommitting memory that is not isolated.
 std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Request& request,
                                        const StrategySpec& strategy) {
   std::optional<std::size_t> chosen;
@@ -184,8 +236,8 @@ std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Req
   if (!chosen) {
     for (std::size_t s = 0; s < slots.size(); ++s) {
       if (!slots[s].device.contexts.empty() || !admissible(slots[s], request, strategy, false)) continue;
-      if (!chosen || slots[s].device.memory_gib < slots[*chosen].device.memory_gib) chosen = s;
-      if (!policy_of(strategy.kind).partitions_gpus()) break;
+      chosen = s;
+      break;
     }
   }
   if (!chosen) {
@@ -198,13 +250,24 @@ std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Req
 
 /// Counts the context as unplaced and says why in the issues.
 void record_unplaced(const Request& request, const scenario::Tenant& tenant, const StrategySpec& strategy,
-                     Placement& result) {
+                     const std::vector<Slot>& slots, Placement& result) {
   const PlacedContext& context = request.context;
   const std::string who = tenant.name + "#" + std::to_string(context.replica);
   result.num_unplaced[static_cast<std::size_t>(context.tenant)]++;
   std::string why = "no device left that can take it";
-  if (!request.wanted_profile.empty()) why = "no free " + request.wanted_profile + " instance";
-  else if (request.needs_own_device) {
+  // A limit below the need on every device: the strategy's own setting makes it impossible.
+  std::optional<scenario::MemoryRule> limit;
+  const bool every_slot_limited = !slots.empty() && std::all_of(slots.begin(), slots.end(), [&](const Slot& slot) {
+    auto rule = limit_below_need(slot, request, strategy);
+    if (rule && (!limit || rule->limit_gib > limit->limit_gib)) limit = rule;
+    return rule.has_value();
+  });
+  if (every_slot_limited) {
+    why = "it needs " + format_number(context.memory_gib) + " GiB, more than its " + limit->limit_name + " of " +
+          format_number(limit->limit_gib) + " GiB";
+  } else if (!request.wanted_profile.empty()) {
+    why = "no free " + request.wanted_profile + " instance";
+  } else if (request.needs_own_device) {
     why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
           " gives only on a device of its own, and none is free";
   }
@@ -269,15 +332,18 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
   const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();
   std::size_t spread_cursor = 0;
+  std::vector<bool> gpu_in_use(fleet_gpu_ids.size(), false);
   for (const auto& context : make_contexts(scenario, strategy, policy)) {
     const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
     const Request request = request_for(context, tenant, strategy, policy);
-    const auto chosen = spread ? choose_spread(slots, request, strategy, spread_cursor)
-                               : choose_pack(slots, request, strategy);
+    const auto chosen = spread                    ? choose_spread(slots, request, strategy, spread_cursor)
+                        : policy.partitions_gpus() ? choose_pack_instance(slots, request, strategy, gpu_in_use)
+                                                   : choose_pack(slots, request, strategy);
     if (chosen) {
       assign(slots[*chosen], request, strategy);
+      gpu_in_use[static_cast<std::size_t>(slots[*chosen].device.gpu_index)] = true;
     } else {
-      record_unplaced(request, tenant, strategy, result);
+      record_unplaced(request, tenant, strategy, slots, result);
     }
   }
   collect_devices(slots, strategy, policy, defaults, fleet_gpu_ids.size(), result);

@@ -25,7 +25,7 @@ class Hami final : public StrategyPolicy {
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* settings, double /*need_gib*/,
                          double /*device_gib*/) const override {
     const auto limit = settings && settings->gpumem_gib ? settings->gpumem_gib : spec.gpumem_gib;
-    return {true, limit.value_or(0.0)};
+    return {true, limit.value_or(0.0), "HAMi gpumem limit"};
   }
   double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
     const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;

@@ -23,7 +23,7 @@ class Mig final : public StrategyPolicy {
   int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
   MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double /*device_gib*/) const override {
-    return {true, 0.0};  // the instance's memory is the context's
+    return {true, 0.0, ""};  // the instance's memory is the context's
   }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {

@@ -44,7 +44,7 @@ class Mps final : public StrategyPolicy {
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double /*device_gib*/) const override {
     if (!spec.pinned_memory_limit_gib) return {};
-    return {true, *spec.pinned_memory_limit_gib};
+    return {true, *spec.pinned_memory_limit_gib, "MPS pinned memory limit"};
   }
   double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
     const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;

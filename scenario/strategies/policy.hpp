@@ -45,7 +45,10 @@ struct MemoryRule {
   /// placed only where its reservation fits.
   bool isolated = false;
   /// The limit the context gets where memory is isolated (0 = none: it reserves what it needs).
+  /// A context that needs more than its limit cannot run: it is unplaceable.
   double limit_gib = 0.0;
+  /// What the limit is, for the message of a context above it ("vGPU framebuffer").
+  std::string limit_name;
 };
 
 /// The quantum events of exact time slicing on one device.

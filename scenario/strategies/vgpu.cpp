@@ -4,6 +4,7 @@
 // the slot of the profile's vGPUs per GPU, used or not).
 #include "scenario/strategies/policy.hpp"
 
+#include "core/json_reader.hpp"
 #include "scenario/enum_tables.hpp"
 
 namespace slicewise::scenario {
@@ -37,7 +38,10 @@ class Vgpu final : public StrategyPolicy {
 
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double device_gib) const override {
-    return {true, spec.replicas > 0 ? device_gib / spec.replicas : 0.0};  // the framebuffer of one vGPU
+    if (spec.replicas <= 0) return {true, 0.0, ""};
+    // The framebuffer of one vGPU of the profile: the GPU's memory over its vGPUs per GPU.
+    return {true, device_gib / spec.replicas,
+            "vGPU framebuffer (" + format_number(device_gib) + " GiB / " + std::to_string(spec.replicas) + " vGPUs)"};
   }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int contexts_on_device) const override {

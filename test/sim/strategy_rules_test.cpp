@@ -1,0 +1,156 @@
+// What each sharing strategy enforces, in closed form: one group per strategy policy
+// (scenario/strategies/), each with the bug it once had.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "test/sim/sim_fixture.hpp"
+
+namespace slicewise::test {
+namespace {
+
+using models::StrategyKind;
+
+/// η of a time slice `q` with the default 0.1 ms switch cost.
+double eta(double q_ms) { return q_ms / (q_ms + 0.1); }
+
+scenario::StrategySpec vgpu(scenario::VgpuScheduler scheduler, int replicas) {
+  auto s = strategy(StrategyKind::vgpu);
+  s.vgpu_scheduler = scheduler;
+  s.replicas = replicas;
+  return s;
+}
+
+// --- vGPU ------------------------------------------------------------------------------------------
+
+TEST(VgpuPolicy, FixedShareWeightsAreNormalisedNeverAboveTheGpu) {
+  // Two saturated tenants with weights 3 and 3 on a 2-vGPU profile: the weights ask for 6 slots of
+  // a GPU that has 2, so each gets half (times η), not all of it (200 % of a GPU before the fix).
+  auto s = make_scenario("A100-80GB", 1, 60.0);
+  s.tenants = {generic_tenant("a", 0.2), generic_tenant("b", 0.2)};
+  auto v = vgpu(scenario::VgpuScheduler::fixed_share, 2);
+  v.tenants["a"].weight = 3.0;
+  v.tenants["b"].weight = 3.0;
+  s.strategies = {v};
+  const auto result = simulate(s).strategies[0];
+  for (const auto& tenant : result.tenants) EXPECT_NEAR(tenant.latency_s.mean, 0.2 / (0.5 * eta(2.0)), 1e-9);
+  EXPECT_LE(result.devices[0].sm_util_frac, 1.0 + 1e-12);
+}
+
+TEST(VgpuPolicy, FixedShareGivesEachVgpuItsSlotUsedOrNot) {
+  // Weights 3 and 1 on a 4-vGPU profile: 3/4 and 1/4 of the GPU; one tenant alone on an 8-vGPU
+  // profile still gets only its 1/8 (times η: the scheduler still switches between the slots).
+  auto s = make_scenario("A100-80GB", 1, 60.0);
+  s.tenants = {generic_tenant("a", 0.3), generic_tenant("b", 0.1)};
+  auto v = vgpu(scenario::VgpuScheduler::fixed_share, 4);
+  v.tenants["a"].weight = 3.0;
+  auto alone = vgpu(scenario::VgpuScheduler::fixed_share, 8);
+  alone.name = "alone";
+  s.strategies = {v, alone};
+  const auto shared = simulate(s, 0).strategies[0];
+  EXPECT_NEAR(shared.tenants[0].latency_s.mean, 0.3 / (0.75 * eta(2.0)), 1e-9);
+  EXPECT_NEAR(shared.tenants[1].latency_s.mean, 0.1 / (0.25 * eta(2.0)), 1e-9);
+  s.tenants = {generic_tenant("a", 0.3)};
+  s.strategies[1].tenants.clear();
+  s.strategies[0].tenants.clear();
+  EXPECT_NEAR(simulate(s, 1).strategies[0].tenants[0].latency_s.mean, 0.3 * 8.0 / eta(2.0), 1e-9);
+}
+
+TEST(VgpuPolicy, AFramebufferBelowTheTenantsMemoryIsUnplaceable) {
+  auto s = make_scenario("A100-80GB", 1, 10.0);
+  auto big = generic_tenant("big", 0.1);
+  big.workload.memory_gib = 30.0;
+  s.tenants = {big, generic_tenant("small", 0.1)};
+  s.strategies = {vgpu(scenario::VgpuScheduler::best_effort, 4)};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0], "big#0 (30 GiB) is unplaceable: it needs 30 GiB, more than its vGPU framebuffer "
+                              "(80 GiB / 4 vGPUs) of 20 GiB");
+  EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 1);
+  EXPECT_FALSE(result.tenants[0].sla_met);
+  EXPECT_EQ(result.tenants[1].num_contexts_unplaced, 0);
+}
+
+// --- HAMi ------------------------------------------------------------------------------------------
+
+TEST(HamiPolicy, TheTimeACoreCapTakesAwayGoesToTheUncappedContext) {
+  // Two saturated contexts, a capped at gpucores 25: a runs at 25 %, b gets the rest of the
+  // time-sliced GPU, η − 0.25 (before the fix b stayed at η/2, as if a's time were lost).
+  auto s = make_scenario("L40S", 1, 60.0);
+  s.tenants = {generic_tenant("a", 0.2), generic_tenant("b", 0.2)};
+  auto h = strategy(StrategyKind::hami);
+  h.tenants["a"].gpucores_pct = 25.0;
+  s.strategies = {h, strategy(StrategyKind::hami)};
+  s.strategies[1].name = "uncapped";
+  const double overhead = 1.02;  // HAMi launch overhead (docs/model.md §3)
+  // Medians: the last request of each run ends after the other's user has stopped (end effect).
+  auto near = [](double value, double expected) { EXPECT_NEAR(value, expected, 2e-3 * expected); };
+  const auto capped = simulate(s, 0).strategies[0];
+  near(capped.tenants[0].latency_s.p50, 0.2 * overhead / 0.25);
+  near(capped.tenants[1].latency_s.p50, 0.2 * overhead / (eta(2.0) - 0.25));
+  const auto uncapped = simulate(s, 1).strategies[0];
+  near(uncapped.tenants[1].latency_s.p50, 0.2 * overhead / (eta(2.0) / 2.0));
+  EXPECT_LT(capped.tenants[1].latency_s.mean, uncapped.tenants[1].latency_s.mean);
+}
+
+TEST(HamiPolicy, AGpumemLimitBelowTheTenantsMemoryIsUnplaceable) {
+  auto s = make_scenario("L40S", 1, 10.0);
+  s.tenants = {generic_tenant("a", 0.1)};  // 4 GiB
+  auto h = strategy(StrategyKind::hami);
+  h.tenants["a"].gpumem_gib = 2.5;
+  s.strategies = {h};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0], "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its HAMi gpumem limit of 2.5 GiB");
+}
+
+// --- MPS -------------------------------------------------------------------------------------------
+
+TEST(MpsPolicy, APinnedMemoryLimitBelowTheTenantsMemoryIsUnplaceable) {
+  auto s = make_scenario("L40S", 1, 10.0);
+  s.tenants = {generic_tenant("a", 0.1)};
+  auto m = strategy(StrategyKind::mps);
+  m.pinned_memory_limit_gib = 3.0;
+  s.strategies = {m};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0], "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its MPS pinned memory limit of 3 GiB");
+}
+
+// --- MIG and MIG + time slicing ---------------------------------------------------------------------
+
+TEST(MigTimeSlicingPolicy, ContextsSpreadOverTheInstancesOfAPaidGpu) {
+  // Two small tenants fit together in one 3g.40gb instance; the second 3g.40gb of the same GPU
+  // must not sit idle (before the fix both went to the first instance, each at half speed).
+  auto s = make_scenario("A100-80GB", 1, 30.0);
+  s.tenants = {generic_tenant("a", 0.2), generic_tenant("b", 0.2)};
+  auto m = strategy(StrategyKind::mig_time_slicing, "3g.40gb+3g.40gb");
+  m.replicas = 4;
+  s.strategies = {m};
+  const auto result = simulate(s).strategies[0];
+  ASSERT_EQ(result.devices.size(), 2u);
+  EXPECT_EQ(result.devices[0].contexts, (std::vector<std::string>{"a#0"}));
+  EXPECT_EQ(result.devices[1].contexts, (std::vector<std::string>{"b#0"}));
+  EXPECT_EQ(result.num_gpus_used, 1);
+  // Alone in its instance, each runs at the instance's share of the SMs: 42 of 108.
+  for (const auto& tenant : result.tenants) EXPECT_NEAR(tenant.latency_s.mean, 0.2 * 108.0 / 42.0, 1e-9);
+}
+
+TEST(MigPolicy, PackFillsTheInstancesOfGpusInUseBeforeOpeningAnother) {
+  // Three 5-GiB tenants on 3g.40gb+2g.20gb+1g.10gb+1g.10gb: two 1g instances, then the 2g of the
+  // same GPU, not the smaller 1g of a second GPU (which cost a GPU before the fix).
+  auto s = make_scenario("A100-80GB", 2, 10.0);
+  for (const char* name : {"a", "b", "c"}) {
+    auto t = generic_tenant(name, 0.1);
+    t.workload.memory_gib = 5.0;
+    s.tenants.push_back(t);
+  }
+  s.strategies = {strategy(StrategyKind::mig, "3g.40gb+2g.20gb+1g.10gb+1g.10gb")};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.num_gpus_used, 1);
+  ASSERT_EQ(result.devices.size(), 3u);
+  for (const auto& device : result.devices) EXPECT_EQ(device.gpu_index, 0) << device.name;
+}
+
+}  // namespace
+}  // namespace slicewise::test
