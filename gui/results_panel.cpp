@@ -130,7 +130,8 @@ void ResultsPanel::show_current() {
   const report::RoiReport* current = current_report();
   if (current) {
     result_model_->set_report(*current);
-    summary_->setText(to_qstring(current->recommendation + "\n" + current->savings + "\n" + current->sla_risk));
+    summary_->setText(to_qstring(current->recommendation + "\n" + current->savings + "\n" + current->sla_risk +
+                                 (current->rejected.empty() ? std::string() : "\n" + current->rejected)));
   } else {
     result_model_->clear();
     summary_->setText(tr("No results yet: run a simulation to see its costs, savings and SLAs here."));

@@ -27,7 +27,9 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   if (r.recommended >= 0) {
     md += "**Recommended strategy: " + md_text(r.strategies[static_cast<std::size_t>(r.recommended)].name) + "**\n\n";
   }
-  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n\n";
+  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n";
+  if (!r.rejected.empty()) md += "- " + md_text(r.rejected) + "\n";
+  md += "\n";
   for (const auto& t : report_tables(r)) {
     md += "## " + md_text(t.title) + "\n\n";
     if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";

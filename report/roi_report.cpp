@@ -87,6 +87,44 @@ TenantRow tenant_row(const scenario::StrategyResult& s, std::size_t t, const pri
   return tr;
 }
 
+/// The tenant name of a device's context entry "tenant#k".
+std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
+
+/// Why strategy `s` cannot be recommended, whatever its SLA and cost (StrategySummary::rejections).
+std::vector<std::string> rejections_of(const scenario::StrategyResult& s, const scenario::Scenario& input) {
+  std::vector<std::string> out;
+  for (const auto& device : s.devices) {
+    if (device.oom_risk) {
+      out.push_back("out-of-memory risk on " + device.name + " (contexts hold " + format_number(device.memory_allocated_gib) +
+                    " GiB of " + format_number(device.memory_capacity_gib) + " GiB)");
+    }
+  }
+  for (const auto& tenant : s.tenants) {
+    if (tenant.num_contexts_unplaced > 0) {
+      out.push_back(tenant.name + ": " + std::to_string(tenant.num_contexts_unplaced) + " of " +
+                    std::to_string(tenant.num_contexts + tenant.num_contexts_unplaced) + " contexts unplaceable");
+    }
+  }
+  models::IsolationLevel provided = models::IsolationLevel::none;
+  for (const auto& [name, kind] : models::strategy_kind_table()) {
+    if (name == s.kind) provided = scenario::policy_of(kind).isolation();
+  }
+  for (const auto& tenant : input.tenants) {
+    if (tenant.isolation <= provided) continue;
+    for (const auto& device : s.devices) {
+      const bool has_it = std::any_of(device.contexts.begin(), device.contexts.end(),
+                                      [&](const std::string& c) { return tenant_of_context(c) == tenant.name; });
+      const bool shared = std::any_of(device.contexts.begin(), device.contexts.end(),
+                                      [&](const std::string& c) { return tenant_of_context(c) != tenant.name; });
+      if (has_it && shared) {
+        out.push_back(tenant.name + " requires " + models::to_string(tenant.isolation) + " isolation and shares " +
+                      device.name + " under " + models::to_string(provided) + " isolation");
+      }
+    }
+  }
+  return out;
+}
+
 /// Strategy `s` priced by `c`: its row of the report; its tenants' rows go to `tenants`.
 StrategySummary strategy_summary(const scenario::StrategyResult& s, const pricing::StrategyCost& c,
                                  const scenario::Scenario& input, std::vector<TenantRow>& tenants) {
@@ -102,6 +140,7 @@ StrategySummary strategy_summary(const scenario::StrategyResult& s, const pricin
   row.fleet_busy_frac = s.fleet_busy_frac;
   row.fleet_sm_util_frac = s.fleet_sm_util_frac;
   row.issues = s.issues;
+  row.rejections = rejections_of(s, input);
   for (std::size_t t = 0; t < s.tenants.size(); ++t) {
     const auto& tenant = s.tenants[t];
     row.num_arrived += tenant.num_arrived;
@@ -120,10 +159,14 @@ std::string prices_text(const CostReport& costs) {
          (costs.region.empty() ? "" : ", " + costs.region) + ", as of " + costs.as_of;
 }
 
-/// The executive summary when no strategy meets every SLA, the baseline included.
+/// The executive summary when no strategy qualifies, the baseline included.
 void summarize_none_qualifies(RoiReport& r, const std::string& prices) {
-  r.recommendation = "No strategy meets every tenant's SLA, the baseline included: add capacity or relax the targets "
-                     "before sharing.";
+  const bool any_rejected = std::any_of(r.strategies.begin(), r.strategies.end(),
+                                        [](const StrategySummary& s) { return !s.rejections.empty(); });
+  r.recommendation = any_rejected ? "No strategy qualifies, the baseline included: each misses an SLA or is rejected (see "
+                                    "below); add capacity or relax the targets before sharing."
+                                  : "No strategy meets every tenant's SLA, the baseline included: add capacity or relax "
+                                    "the targets before sharing.";
   const auto cheapest = std::min_element(r.strategies.begin(), r.strategies.end(), [](const auto& a, const auto& b) {
     return a.monthly_usd < b.monthly_usd;
   });
@@ -135,12 +178,18 @@ void summarize_none_qualifies(RoiReport& r, const std::string& prices) {
 void summarize_keep_baseline(RoiReport& r, const StrategySummary& best, const std::string& baseline,
                              const std::string& prices) {
   std::vector<std::string> missed;
+  std::vector<std::string> rejected;
   for (const auto& s : r.strategies) {
-    if (!s.sla_met) missed.push_back(s.name);
+    if (!s.rejections.empty()) rejected.push_back(s.name);
+    else if (!s.sla_met) missed.push_back(s.name);
   }
-  r.recommendation = "Keep " + best.name + ": " +
-                     (missed.empty() ? std::string("no sharing strategy is cheaper while meeting every SLA.")
-                                     : "every cheaper strategy misses an SLA (" + join(missed, ", ") + ").");
+  std::string why = "no sharing strategy is cheaper while meeting every SLA.";
+  if (!missed.empty() && rejected.empty()) why = "every cheaper strategy misses an SLA (" + join(missed, ", ") + ").";
+  if (!rejected.empty()) {
+    why = "every cheaper strategy " + (missed.empty() ? std::string() : "misses an SLA (" + join(missed, ", ") + ") or ") +
+          "is rejected (" + join(rejected, ", ") + ").";
+  }
+  r.recommendation = "Keep " + best.name + ": " + why;
   r.savings = "No monthly saving against " + baseline + " (" + format_usd(best.monthly_usd) + " per month, " + prices + ").";
 }
 
@@ -191,8 +240,20 @@ std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const
          tail + ".";
 }
 
-/// Sets the executive summary: recommendation, savings and (when one qualifies) SLA risk.
+/// "Rejected: time_slicing (out-of-memory risk on gpu0 ...; ...); mps (...)." or "".
+std::string rejected_text(const RoiReport& r) {
+  std::vector<std::string> parts;
+  for (const auto& s : r.strategies) {
+    if (!s.rejections.empty()) parts.push_back(s.name + " (" + join(s.rejections, "; ") + ")");
+  }
+  if (parts.empty()) return "";
+  return "Not recommended whatever its cost: " + join(parts, "; ") + ".";
+}
+
+/// Sets the executive summary: recommendation, savings, (when one qualifies) SLA risk, and the
+/// strategies rejected.
 void summarize(RoiReport& r, const scenario::SimResult& result, const CostReport& costs, const std::string& prices) {
+  r.rejected = rejected_text(r);
   if (r.recommended < 0) {
     summarize_none_qualifies(r, prices);
     return;
@@ -249,7 +310,9 @@ std::vector<std::string> methodology() {
       "that carry them, plus its CPU sidecars; savings are the baseline's monthly cost minus the strategy's.",
       "A tenant meets its SLA when the fraction of its requests over any latency target (plus dropped and "
       "unfinished ones) stays within the fraction its environment allows. The recommended strategy is the one with "
-      "the largest monthly savings among those that meet every tenant's SLA with every context placed.",
+      "the largest monthly savings among those that meet every tenant's SLA; a strategy with an out-of-memory risk, "
+      "an unplaceable context or a tenant sharing a device with less isolation than it requires is never "
+      "recommended, whatever its cost.",
   };
 }
 
@@ -269,11 +332,12 @@ std::string format_usd(double value, int decimals) {
 }
 
 int recommend(const std::vector<StrategySummary>& strategies) {
-  // Most savings among the strategies that meet every SLA; ties (within half a cent) go to fewer GPUs.
+  // Most savings among the strategies that meet every SLA and have no rejection; ties (within half a
+  // cent) go to fewer GPUs.
   int chosen = -1;
   for (std::size_t i = 0; i < strategies.size(); ++i) {
     const auto& s = strategies[i];
-    if (!s.sla_met) continue;
+    if (!s.sla_met || !s.rejections.empty()) continue;
     if (chosen < 0) {
       chosen = static_cast<int>(i);
       continue;

@@ -30,6 +30,9 @@ struct StrategySummary {
   int num_tenants_missing_sla = 0;
   bool sla_met = true;               ///< every tenant within its allowed violation fraction, all placed
   std::vector<std::string> issues;
+  /// Why the strategy cannot be recommended whatever its SLA and cost: an out-of-memory risk, an
+  /// unplaceable context, a tenant sharing a device with less isolation than it requires.
+  std::vector<std::string> rejections;
 };
 
 /// One tenant under one strategy.
@@ -77,6 +80,8 @@ struct RoiReport {
   std::string recommendation;
   std::string savings;
   std::string sla_risk;
+  /// The strategies rejected (StrategySummary::rejections) and why; "" when none was.
+  std::string rejected;
   /// Assumptions and provenance, one line each (price table and as_of, calibration, load sources).
   std::vector<std::string> assumptions;
   /// Methodology paragraphs.
@@ -85,8 +90,9 @@ struct RoiReport {
 };
 
 /// Builds the report. The recommendation is the strategy with the largest monthly savings among
-/// those that meet every tenant's SLA and leave no context unplaced (ties: fewer GPUs, then result
-/// order); the baseline is recommended when no other strategy qualifies.
+/// those that meet every tenant's SLA and have no rejection (no out-of-memory risk, no unplaceable
+/// context, no tenant with less isolation than it requires; ties: fewer GPUs, then result order);
+/// the baseline is recommended when no other strategy qualifies.
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs);
 
 /// build_roi_report of `result` priced the way `scenario` says: its price table (a shipped one, or

@@ -167,7 +167,8 @@ json point_json(const SweepPointRecord& point) {
                                  {"sla_violation_frac", s.sla_violation_frac},
                                  {"num_tenants_missing_sla", s.num_tenants_missing_sla},
                                  {"sla_met", s.sla_met},
-                                 {"issues", s.issues}});
+                                 {"issues", s.issues},
+                                 {"rejections", s.rejections}});
   }
   out["tenants"] = json::array();
   for (const auto& t : point.tenants) {
@@ -212,6 +213,7 @@ SweepPointRecord point_from_json(const json& in, const std::string& file, const 
       row.num_tenants_missing_sla = s.at("num_tenants_missing_sla").get<int>();
       row.sla_met = s.at("sla_met").get<bool>();
       row.issues = s.at("issues").get<std::vector<std::string>>();
+      row.rejections = s.value("rejections", std::vector<std::string>());  // absent in points written before 2026-11
       p.strategies.push_back(std::move(row));
     }
     for (const auto& t : in.at("tenants")) {

@@ -24,6 +24,7 @@ void write_summary_head(Sheet& sheet, const RoiReport& report, const Formats& f)
   sheet.text(5, 0, report.recommendation);
   sheet.text(6, 0, report.savings);
   sheet.text(7, 0, report.sla_risk);
+  if (!report.rejected.empty()) sheet.text(8, 0, report.rejected);
   const bool has_recommendation =
       report.recommended >= 0 && report.recommended < static_cast<int>(report.strategies.size());
   sheet.text(9, 0, "Recommended strategy");

@@ -83,7 +83,8 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
             report::escape_markup(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
   }
   html += "<ul class=\"summary\">\n<li>" + report::escape_markup(r.recommendation) + "</li>\n<li>" + report::escape_markup(r.savings) +
-          "</li>\n<li>" + report::escape_markup(r.sla_risk) + "</li>\n</ul>\n";
+          "</li>\n<li>" + report::escape_markup(r.sla_risk) + "</li>\n" +
+          (r.rejected.empty() ? std::string() : "<li>" + report::escape_markup(r.rejected) + "</li>\n") + "</ul>\n";
   const auto tables = report_tables(r);
   for (std::size_t i = 0; i < tables.size(); ++i) {
     // Page 1 holds the summary and the first table (the sweep overview, or the strategies); in the

@@ -68,6 +68,40 @@ TEST(RoiReport, WhenNothingSharedQualifiesTheBaselineIsKept) {
   EXPECT_EQ(r.recommendation, "Keep dedicated: every cheaper strategy misses an SLA (time_slicing).");
 }
 
+TEST(RoiReport, AStrategyWithAnOutOfMemoryRiskIsNeverRecommendedAndTheSummarySaysWhy) {
+  // The cheaper time_slicing meets its SLA but overcommits the GPU's memory: it was recommended
+  // before, with the warning only in the provenance section.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  auto& device = result.strategies[1].devices.at(0);
+  device.oom_risk = true;
+  device.memory_allocated_gib = 90.0;
+  device.memory_capacity_gib = 80.0;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto r = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  EXPECT_EQ(r.recommended, 0);
+  EXPECT_EQ(r.recommendation, "Keep dedicated: every cheaper strategy is rejected (time_slicing).");
+  EXPECT_EQ(r.rejected, "Not recommended whatever its cost: time_slicing (out-of-memory risk on " + device.name +
+                            " (contexts hold 90 GiB of 80 GiB)).");
+  EXPECT_NE(roi_report_markdown(r, {}).find("- " + r.rejected.substr(0, 40)), std::string::npos);
+}
+
+TEST(RoiReport, UnplaceableContextsAndMissingIsolationRejectAStrategy) {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  auto& shared = result.strategies[1];
+  shared.tenants[0].num_contexts_unplaced = 1;
+  result.input.tenants[1].isolation = models::IsolationLevel::hardware;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto r = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  EXPECT_NE(r.recommended, 1);
+  const auto& reasons = r.strategies[1].rejections;
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_EQ(reasons[0], shared.tenants[0].name + ": 1 of " + std::to_string(shared.tenants[0].num_contexts + 1) +
+                            " contexts unplaceable");
+  EXPECT_EQ(reasons[1], result.input.tenants[1].name + " requires hardware isolation and shares " +
+                            shared.devices[0].name + " under none isolation");
+  EXPECT_TRUE(r.strategies[0].rejections.empty());  // dedicated: a GPU each
+}
+
 TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   const auto r = seed_report();
   auto figures = report_figures(r);
