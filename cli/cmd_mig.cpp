@@ -69,10 +69,10 @@ int run_mig(const MigOptions& options, Io io) {
                    instance.memory_slices == 1 ? std::to_string(instance.start_slot)
                                                : std::to_string(instance.start_slot) + "-" + std::to_string(last),
                    std::to_string(instance.compute_slices), std::to_string(instance.num_sms),
-                   format_number(instance.memory_gib)});
+                   report::format_fixed(instance.memory_gib, 2)});
   }
   table.add_row({"total", "", "", std::to_string(placement.total_compute_slices) + "/" + std::to_string(gpu.compute_slices),
-                 std::to_string(placement.total_sms), format_number(placement.total_memory_gib)});
+                 std::to_string(placement.total_sms), report::format_fixed(placement.total_memory_gib, 2)});
   io.out << gpu.gpu_id << ": valid MIG layout " << models::canonical_mig_layout([&] {
     std::vector<std::string> names;
     for (const auto& instance : placement.instances) names.push_back(instance.profile);

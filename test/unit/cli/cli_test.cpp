@@ -31,6 +31,14 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "fancy"}).code, 2);
 }
 
+TEST(Cli, MigPrintsMemoryWithTwoDecimals) {
+  // The total used to print the sum's binary rounding: 38.870000000000005.
+  const auto r = run({"mig", "A100-40GB", "--layout", "3g.20gb+2g.10gb+1g.5gb+1g.5gb"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("total                                       7/7   98       38.87\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0000"), std::string::npos) << r.out;
+}
+
 TEST(Cli, HelpOfASubcommandListsItsOptions) {
   const auto r = run({"simulate", "--help"});
   EXPECT_EQ(r.code, 0);
