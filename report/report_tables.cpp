@@ -111,7 +111,8 @@ std::vector<Figure> report_figures(const RoiReport& report) {
                        "Share of requests finished within a latency, one panel per tenant, one line per strategy.", ""});
   }
   figures.push_back({"utilization", "GPU utilization over time",
-                     "Mean busy fraction of each strategy's GPUs per metrics interval.", ""});
+                     "Busy fraction of each strategy's GPUs per metrics interval, as in the strategies table: the "
+                     "mean over its used GPUs, a MIG instance counting by its share of the GPU's SMs.", ""});
   bool mig = false;
   for (const auto& s : report.result.strategies) {
     for (const auto& d : s.devices) mig = mig || !d.mig_profile.empty();

@@ -354,7 +354,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   out.simulated_s = end_s;
   out.num_events = run.events;
   tenant_results(scenario, placement, run.devices, run.stats, out);
-  device_results(scenario, fleet, *catalogs.gpus, run.devices, run.stats, out);
+  device_results(scenario, run.devices, run.stats, out);
   result.strategies.push_back(std::move(out));
   return result;
 }

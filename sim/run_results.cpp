@@ -6,6 +6,7 @@
 
 #include "core/json_reader.hpp"
 #include "scenario/enum_tables.hpp"
+#include "scenario/utilisation.hpp"
 
 namespace slicewise::sim {
 
@@ -65,12 +66,9 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
   }
 }
 
-void device_results(const Scenario& scenario, const std::vector<std::string>& fleet, const models::GpuCatalog& gpus,
-                    const Devices& devices, const std::vector<TenantStats>& stats_of, scenario::StrategyResult& out) {
+void device_results(const Scenario& scenario, const Devices& devices, const std::vector<TenantStats>& stats_of,
+                    scenario::StrategyResult& out) {
   out.series.interval_s = scenario.metrics_interval_s;
-  std::vector<double> gpu_busy(fleet.size(), 0.0);
-  std::vector<double> gpu_sm(fleet.size(), 0.0);
-  std::vector<bool> gpu_used(fleet.size(), false);
   auto per_interval = [&](const std::vector<double>& integral) {
     std::vector<double> series(integral.size());
     for (std::size_t i = 0; i < integral.size(); ++i) {
@@ -98,25 +96,14 @@ void device_results(const Scenario& scenario, const std::vector<std::string>& fl
     for (double x : device->sm_series()) sm += x;
     r.busy_frac = busy / scenario.horizon_s;
     r.sm_util_frac = sm / scenario.horizon_s;
-    const auto g = static_cast<std::size_t>(placed.gpu_index);
-    const auto* gpu = gpus.find(placed.gpu_id);
-    const double weight = placed.mig_profile.empty() ? 1.0 : placed.num_sms / gpu->num_sms;
-    gpu_busy[g] += weight * r.busy_frac;
-    gpu_sm[g] += weight * r.sm_util_frac;
-    gpu_used[g] = true;
     out.series.device_busy_frac.push_back(per_interval(device->busy_series()));
     out.series.device_sm_util_frac.push_back(per_interval(device->sm_series()));
     out.devices.push_back(std::move(r));
   }
   for (const auto& stats : stats_of) out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
-  if (out.num_gpus_used > 0) {
-    for (std::size_t g = 0; g < fleet.size(); ++g) {
-      if (!gpu_used[g]) continue;
-      out.fleet_busy_frac += gpu_busy[g] / out.num_gpus_used;
-      out.fleet_sm_util_frac += gpu_sm[g] / out.num_gpus_used;
-    }
-  }
+  // One definition of GPU and fleet utilisation for the result, the report and its chart.
+  out.fleet_busy_frac = scenario::fleet_mean(out, [&](std::size_t d) { return out.devices[d].busy_frac; });
+  out.fleet_sm_util_frac = scenario::fleet_mean(out, [&](std::size_t d) { return out.devices[d].sm_util_frac; });
 }
-
 
 }  // namespace slicewise::sim

@@ -24,9 +24,8 @@ void tenant_results(const scenario::Scenario& scenario, const Placement& placeme
 
 /// Per-device busy and SM utilisation over the horizon and their time series, the tenants' queue
 /// length series, and the fleet's averages over the GPUs used (a MIG slice weighted by its share of
-/// its GPU's SMs).
-void device_results(const scenario::Scenario& scenario, const std::vector<std::string>& fleet,
-                    const models::GpuCatalog& gpus, const Devices& devices, const std::vector<TenantStats>& stats,
+/// its GPU's SMs: scenario/utilisation.hpp).
+void device_results(const scenario::Scenario& scenario, const Devices& devices, const std::vector<TenantStats>& stats,
                     scenario::StrategyResult& out);
 
 }  // namespace slicewise::sim

@@ -24,6 +24,7 @@
 #include "core/error.hpp"
 #include "report/render/bar_chart.hpp"
 #include "report/render/mig_layout_figure.hpp"
+#include "scenario/utilisation.hpp"
 
 namespace slicewise::render {
 
@@ -200,26 +201,20 @@ void draw_latency_cdf(const RoiReport& r, QPainter& painter, const QRectF& targe
 
 void draw_utilization(const RoiReport& r, QPainter& painter, const QRectF& target) {
   auto* chart = new QChart();
-  chart->setTitle("GPU busy fraction over time (mean over each strategy's devices)");
+  chart->setTitle("GPU busy fraction over time (mean over each strategy's GPUs)");
   double end = 0.0;
   std::vector<QLineSeries*> lines;
   const double horizon = r.result.horizon_s;
   const bool minutes = horizon > 1200.0;
   for (const auto& s : r.result.strategies) {
-    const auto& busy = s.series.device_busy_frac;
-    if (busy.empty()) continue;
+    if (s.series.device_busy_frac.empty()) continue;
+    // The strategies table's definition (scenario/utilisation.hpp), per interval.
+    const auto busy = scenario::fleet_busy_series(s);
     auto* line = new QLineSeries();
     line->setName(qs(s.name));
-    std::size_t intervals = 0;
-    for (const auto& device : busy) intervals = std::max(intervals, device.size());
-    for (std::size_t i = 0; i < intervals; ++i) {
-      double sum = 0.0;
-      int n = 0;
-      for (const auto& device : busy) {
-        if (i < device.size()) sum += device[i], ++n;
-      }
+    for (std::size_t i = 0; i < busy.size(); ++i) {
       const double t = std::min(horizon, (static_cast<double>(i) + 0.5) * s.series.interval_s);
-      line->append(minutes ? t / 60.0 : t, n > 0 ? 100.0 * sum / n : 0.0);
+      line->append(minutes ? t / 60.0 : t, 100.0 * busy[i]);
       end = std::max(end, minutes ? t / 60.0 : t);
     }
     chart->addSeries(line);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "scenario/result_json.hpp"
+#include "scenario/utilisation.hpp"
 #include "scenario/validate.hpp"
 
 namespace slicewise::report {
@@ -100,6 +101,31 @@ TEST(RoiReport, UnplaceableContextsAndMissingIsolationRejectAStrategy) {
   EXPECT_EQ(reasons[1], result.input.tenants[1].name + " requires hardware isolation and shares " +
                             shared.devices[0].name + " under none isolation");
   EXPECT_TRUE(r.strategies[0].rejections.empty());  // dedicated: a GPU each
+}
+
+TEST(RoiReport, TheUtilisationChartAveragesToTheTablesFigure) {
+  // The chart showed the plain mean of MIG instances (about 40 %) next to the table's 56.3 %, an
+  // SM-weighted mean over GPUs. Both now come from one definition: the chart's series, averaged
+  // over time by interval length, is the table's fleet_busy_frac.
+  const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/mixed-mig-h100.json");
+  bool saw_mig = false;
+  for (const auto& s : result.strategies) {
+    const auto series = scenario::fleet_busy_series(s);
+    ASSERT_FALSE(series.empty()) << s.name;
+    double integral = 0.0;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      const double start = static_cast<double>(i) * s.series.interval_s;
+      integral += series[i] * (std::min(result.horizon_s, start + s.series.interval_s) - start);
+    }
+    EXPECT_NEAR(integral / result.horizon_s, s.fleet_busy_frac, 1e-9) << s.name;
+    for (const auto& d : s.devices) saw_mig = saw_mig || !d.mig_profile.empty();
+  }
+  EXPECT_TRUE(saw_mig);
+  // A 3g.40gb instance of an H100 SXM has 60 of its 132 SMs.
+  scenario::DeviceResult instance;
+  instance.gpu = "H100-SXM-80GB";
+  instance.mig_profile = "3g.40gb";
+  EXPECT_DOUBLE_EQ(scenario::gpu_share(instance), 60.0 / 132.0);
 }
 
 TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
