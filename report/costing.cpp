@@ -5,9 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "pricing/licences.hpp"
 #include "report/text_table.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 
@@ -52,6 +55,18 @@ pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::Pr
   return *line;
 }
 
+/// The licence the strategy's policy needs for each GPU it runs on, as a cost line (count = GPUs
+/// licensed, price per GPU-hour of the 730-hour month); nullopt when it needs none. GPUs of its
+/// instances that carry no context need no licence.
+std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec, int gpus) {
+  const std::string id = scenario::policy_of(spec.kind).licence_id();
+  if (id.empty()) return std::nullopt;
+  const auto* licence = pricing::shipped_licences().find(id);
+  if (!licence) throw ConfigError((data_dir() / "licences.json").string(), "/licences", "no licence \"" + id + "\", which " + spec.name + " needs");
+  const double rate = licence->usd_per_gpu_hour();
+  return pricing::CostLine{"licence", licence->name, "", gpus, 0, rate, gpus * rate * kHoursPerMonth};
+}
+
 }  // namespace
 
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
@@ -75,6 +90,7 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
     }
     for (const auto& spec : scenario.strategies) {
       if (spec.name != strategy.name) continue;
+      if (auto line = licence_line(spec, strategy.num_gpus_used)) cost.lines.push_back(std::move(*line));
       for (const auto& sidecar : spec.sidecars) {
         const auto* row = table.find(sidecar.instance_type, scenario.pricing.region);
         const auto price = row ? row->usd_per_hour(option) : std::nullopt;

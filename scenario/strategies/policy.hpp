@@ -5,7 +5,7 @@
 //   - how placement treats it: whole GPUs or MIG instances, contexts per device, which memory it
 //     enforces per context, caps and weights (sim/placement.cpp asks),
 //   - how a device of it shares itself: the rate model's discipline and constants,
-//   - what it costs beyond the instances (licences).
+//   - what it costs beyond the instances (a licence per GPU, priced in data/licences.json).
 // docs/architecture.md "Adding a strategy" says how to add one.
 #pragma once
 
@@ -95,6 +95,10 @@ class StrategyPolicy {
   virtual double context_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* settings) const {
     return settings && settings->weight ? *settings->weight : 1.0;
   }
+
+  // --- Money ----------------------------------------------------------------------------------
+  /// The software licence every GPU of the strategy needs (an id of data/licences.json); "" = none.
+  virtual std::string licence_id() const { return ""; }
 
   // --- Rates ----------------------------------------------------------------------------------
   /// How a device carrying `contexts_on_device` contexts shares itself.

@@ -36,6 +36,9 @@ class Vgpu final : public StrategyPolicy {
            name_of(vgpu_scheduler_table(), spec.vgpu_scheduler) + ")";
   }
 
+  /// vGPU for compute (C-series profiles) is licensed through NVIDIA AI Enterprise, per GPU.
+  std::string licence_id() const override { return "nvidia-ai-enterprise"; }
+
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double device_gib) const override {
     if (spec.replicas <= 0) return {true, 0.0, ""};

@@ -128,6 +128,24 @@ TEST(RoiReport, TheUtilisationChartAveragesToTheTablesFigure) {
   EXPECT_DOUBLE_EQ(scenario::gpu_share(instance), 60.0 / 132.0);
 }
 
+TEST(RoiReport, VgpuPaysItsLicenceForEachGpuItRunsOn) {
+  // vGPU licences cost nothing in the ROI before: now NVIDIA AI Enterprise, $4,500 per GPU-year,
+  // for each GPU with a vGPU context, on top of the instances.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  result.strategies[1].kind = "vgpu";
+  result.input.strategies[1].kind = models::StrategyKind::vgpu;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto costs = cost_result(result, result.input, table, result.input.pricing.option);
+  const auto& lines = costs.strategies[1].lines;
+  ASSERT_EQ(lines.size(), 3u);  // the GPU instance, the licence, the two t3.large sidecars
+  EXPECT_EQ(lines[1].role, "licence");
+  EXPECT_EQ(lines[1].instance_type, "NVIDIA AI Enterprise (vGPU for compute)");
+  EXPECT_EQ(lines[1].count, result.strategies[1].num_gpus_used);
+  EXPECT_NEAR(lines[1].monthly_usd, 375.0 * result.strategies[1].num_gpus_used, 1e-9);
+  EXPECT_NEAR(costs.strategies[1].monthly_usd, 1758.1904 + 375.0, 1e-6);
+  EXPECT_EQ(costs.strategies[0].lines.size(), 1u);  // dedicated needs no licence
+}
+
 TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   const auto r = seed_report();
   auto figures = report_figures(r);
