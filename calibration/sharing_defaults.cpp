@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/gpu_catalog.hpp"
+
 namespace slicewise::calibration {
 
 models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
@@ -12,8 +14,22 @@ models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
   }
   if (const auto* c = profile.find("mps_efficiency")) d.mps_efficiency = std::min(1.0, c->value);
   if (const auto* c = profile.find("hami_launch_overhead_frac")) d.hami_launch_overhead_frac = c->value;
+  // The roofline sharpness is a property of an architecture's SMs and memory system, fitted on one
+  // GPU of it (the MISO A100-40GB slices): it applies to every GPU of that architecture in the
+  // catalog, so that one workload scales the same on A100-40GB and A100-80GB slices. A value fitted
+  // for a GPU itself takes precedence; among several fitted GPUs of one architecture, the first in
+  // the profile speaks for the others.
+  const auto& catalog = models::GpuCatalog::shipped();
   for (const auto& c : profile.constants) {
     if (c.name == "roofline_sharpness" && c.gpu != "*") d.roofline_sharpness[c.gpu] = c.value;
+  }
+  for (const auto& c : profile.constants) {
+    if (c.name != "roofline_sharpness" || c.gpu == "*") continue;
+    const auto* fitted = catalog.find(c.gpu);
+    if (!fitted || fitted->arch.empty()) continue;
+    for (const auto& gpu : catalog.gpus()) {
+      if (gpu.arch == fitted->arch) d.roofline_sharpness.emplace(gpu.id, c.value);  // keeps a value already set
+    }
   }
   return d;
 }

@@ -1,0 +1,47 @@
+// A calibration profile as the simulator's sharing defaults.
+#include "calibration/sharing_defaults.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "models/rate_model.hpp"
+
+namespace slicewise::calibration {
+namespace {
+
+TEST(SharingDefaults, TheFittedSharpnessAppliesToEveryGpuOfItsArchitecture) {
+  // p was fitted on MISO's A100-40GB slices. The A100-80GB kept the hard roofline before, so an
+  // SM-bound job was 108/14 = 7.7 times slower on its 1g.10gb than on the whole GPU, but 6.0 times
+  // on an A100-40GB 1g.5gb: one architecture, two rules.
+  const auto d = sharing_defaults(CalibrationProfile::shipped());
+  const double p = d.roofline_sharpness_for("A100-40GB");
+  ASSERT_TRUE(std::isfinite(p));
+  EXPECT_EQ(d.roofline_sharpness_for("A100-80GB"), p);
+  EXPECT_EQ(d.roofline_sharpness_for("A100-PCIe-80GB"), p);
+  EXPECT_EQ(d.roofline_sharpness_for("A30-24GB"), p);
+  EXPECT_TRUE(std::isinf(d.roofline_sharpness_for("H100-SXM-80GB")));  // Hopper: nothing fitted
+  EXPECT_TRUE(std::isinf(d.roofline_sharpness_for("L40S")));
+
+  // The same SM-bound job (occupancy 1 on the whole GPU) confined to 14 of 108 SMs.
+  auto slowdown_on_1g = [](double sharpness) {
+    models::ContextDemand c;
+    c.ref_sm = 1.0;
+    c.demand_sm = 108.0 / 14.0;
+    return 1.0 / models::RateModel::solo_gpu_rate(c, sharpness);
+  };
+  const double expected = std::pow(1.0 + std::pow(108.0 / 14.0, p), 1.0 / p) / std::pow(2.0, 1.0 / p);
+  EXPECT_NEAR(slowdown_on_1g(d.roofline_sharpness_for("A100-80GB")), expected, 1e-12);
+  EXPECT_NEAR(slowdown_on_1g(d.roofline_sharpness_for("A100-40GB")), expected, 1e-12);
+  EXPECT_NEAR(expected, 6.0, 0.1);
+}
+
+TEST(SharingDefaults, TheTimeSlicingEfficiencyBecomesASwitchCostAtTheDefaultQuantum) {
+  const auto d = sharing_defaults(CalibrationProfile::shipped());
+  const auto* eta = CalibrationProfile::shipped().find("time_slicing_efficiency");
+  ASSERT_NE(eta, nullptr);
+  EXPECT_NEAR(models::SharingDefaults::efficiency(d.quantum_ms, d.switch_cost_ms), eta->value, 1e-12);
+}
+
+}  // namespace
+}  // namespace slicewise::calibration
