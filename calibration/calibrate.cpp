@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
 #include "calibration/mig_fit.hpp"
+#include "calibration/nonlinear_fit.hpp"
 #include "calibration/sharing_fit.hpp"
 #include "core/error.hpp"
 #include "core/spell.hpp"
@@ -72,36 +76,61 @@ double value_in(const CalibrationProfile& profile, SharingConstant constant) {
 models::SharingParams base_params(const CalibrationProfile& profile) {
   models::SharingParams base;
   base.efficiency = value_in(profile, SharingConstant::time_slicing_efficiency);
+  base.concurrent_efficiency = value_in(profile, SharingConstant::mps_efficiency);
+  base.concurrent_interference = value_in(profile, SharingConstant::mps_interference);
   return base;
 }
 
-/// Leave-one-workload-out of a co-run constant: fit it without the workload's points (an exact
-/// solve is allowed), predict them; the same with the uncalibrated default and the fair-share rule
-/// (time × n_contexts).
-CrossValidation cross_validate_sharing(const std::vector<CoRunPoint>& points, SharingConstant constant,
-                                       const models::SharingParams& base) {
+/// A fitted value for the cross-validation report: 4 significant digits.
+std::string short_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+/// Leave-one-workload-out: for each workload, `fit` on the other workloads' points gives the
+/// parameters (and their description for the report) that predict this one's points, compared with
+/// the uncalibrated parameters and the fair-share rule (time × n_contexts). Workloads whose training
+/// set cannot be fitted are left out.
+CrossValidation cross_validate(
+    const std::vector<CoRunPoint>& points, const std::string& constant, const std::string& protocol,
+    const models::SharingParams& uncalibrated,
+    const std::function<std::optional<std::pair<models::SharingParams, std::string>>(const std::vector<CoRunPoint>&)>&
+        fit,
+    std::vector<CvFold>& folds) {
   CrossValidation cv;
-  cv.constant = to_string(constant);
+  cv.constant = constant;
   cv.gpu = "*";
-  cv.protocol = "leave one workload out: fit on the other workloads' shared rows, predict this one's from its baseline";
-  const double uncalibrated = value_in(uncalibrated_profile(), constant);
+  cv.protocol = protocol;
   std::set<std::string> workloads;
   for (const auto& p : points) workloads.insert(p.row->workload);
   for (const auto& workload : workloads) {
     std::vector<CoRunPoint> train, test;
     for (const auto& p : points) (p.row->workload == workload ? test : train).push_back(p);
     if (train.empty()) continue;
-    const FitReport fit = fit_sharing_constant(train, constant, base, true);
-    if (fit.params.empty()) continue;
+    const auto fitted = fit(train);
+    if (!fitted) continue;
+    CvFold fold;
+    fold.constant = constant;
+    fold.workload = workload;
+    fold.fitted = fitted->second;
     for (const auto& p : test) {
       const double y = p.row->value;
-      cv.mape += std::abs(predict_co_run(p, params_for(constant, fit.params[0].value, base)) - y) / y;
-      cv.mape_uncalibrated += std::abs(predict_co_run(p, params_for(constant, uncalibrated, base)) - y) / y;
       const double n = static_cast<double>(p.contexts.size());
       const double fair = is_time(p.row->metric) ? p.baseline * n : p.baseline / n;
-      cv.mape_naive += std::abs(fair - y) / y;
-      ++cv.num_predicted;
+      fold.mape += std::abs(predict_co_run(p, fitted->first) - y) / y;
+      fold.mape_uncalibrated += std::abs(predict_co_run(p, uncalibrated) - y) / y;
+      fold.mape_naive += std::abs(fair - y) / y;
+      ++fold.num_predicted;
     }
+    cv.mape += fold.mape;
+    cv.mape_uncalibrated += fold.mape_uncalibrated;
+    cv.mape_naive += fold.mape_naive;
+    cv.num_predicted += fold.num_predicted;
+    fold.mape /= fold.num_predicted;
+    fold.mape_uncalibrated /= fold.num_predicted;
+    fold.mape_naive /= fold.num_predicted;
+    folds.push_back(fold);
   }
   if (cv.num_predicted > 0) {
     cv.mape /= cv.num_predicted;
@@ -109,6 +138,40 @@ CrossValidation cross_validate_sharing(const std::vector<CoRunPoint>& points, Sh
     cv.mape_naive /= cv.num_predicted;
   }
   return cv;
+}
+
+/// Leave-one-workload-out of a co-run constant fitted alone (an exact solve is allowed).
+CrossValidation cross_validate_sharing(const std::vector<CoRunPoint>& points, SharingConstant constant,
+                                       const models::SharingParams& base, std::vector<CvFold>& folds) {
+  const auto fit = [&](const std::vector<CoRunPoint>& train)
+      -> std::optional<std::pair<models::SharingParams, std::string>> {
+    const FitReport report = fit_sharing_constant(train, constant, base, true);
+    if (report.params.empty()) return std::nullopt;
+    return std::pair{params_for(constant, report.params[0].value, base), short_number(report.params[0].value)};
+  };
+  return cross_validate(points, to_string(constant),
+                        "leave one workload out: fit on the other workloads' shared rows, predict this one's from "
+                        "its baseline",
+                        params_for(constant, value_in(uncalibrated_profile(), constant), base), fit, folds);
+}
+
+/// The constants `report` fitted, as a profile entry (parameter `index` of the report).
+CalibratedConstant constant_from(const std::string& name, const FitReport& fit, std::size_t index,
+                                 const std::vector<const Measurement*>& rows) {
+  CalibratedConstant c = constant_from(name, "*", fit, rows);
+  c.value = fit.params[index].value;
+  c.std_error = fit.params[index].std_error;
+  return c;
+}
+
+void store(CalibratedConstant c, CalibrationProfile& profile) {
+  auto& constants = profile.constants;
+  const auto slot = std::find_if(constants.begin(), constants.end(), [&](const auto& e) { return e.name == c.name; });
+  if (slot == constants.end()) {
+    constants.push_back(std::move(c));
+  } else {
+    *slot = std::move(c);  // the fitted value replaces the default, in place
+  }
 }
 
 void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant, const CalibrateOptions& options,
@@ -129,15 +192,151 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
   }
   CalibratedConstant c = constant_from(to_string(constant), "*", fit, used);
   c.note = "measured on " + join({gpus.begin(), gpus.end()}, ", ") + "; applied to every GPU (the driver's scheduling, not the chip, sets it)";
-  auto& constants = out.profile.constants;
-  const auto slot = std::find_if(constants.begin(), constants.end(), [&](const auto& e) { return e.name == c.name; });
-  if (slot == constants.end()) {
-    constants.push_back(c);
-  } else {
-    *slot = c;  // the fitted value replaces the default, in place
-  }
   out.fits.push_back({c.name, "*", fit});
-  if (options.cross_validate) out.profile.validation.push_back(cross_validate_sharing(points, constant, base));
+  store(c, out.profile);
+  if (options.cross_validate) out.profile.validation.push_back(cross_validate_sharing(points, constant, base, out.folds));
+}
+
+// ---- MPS: the flat efficiency and the memory pressure κ, fitted together ----
+
+/// One way of fitting the two MPS constants: which are free, their values, and the fit of the free ones.
+struct MpsFit {
+  bool efficiency_free = false;
+  bool interference_free = false;
+  models::SharingParams params;  ///< base with the two constants set
+  FitReport report;              ///< of the free constants, in the order efficiency, interference
+  double squared_error = 0.0;
+};
+
+double squared_error(const std::vector<CoRunPoint>& points, const models::SharingParams& params) {
+  double sum = 0.0;
+  for (const auto& p : points) {
+    const double y = p.row->value;
+    const double r = (y - predict_co_run(p, params)) / y;
+    sum += r * r;
+  }
+  return sum;
+}
+
+/// The least-squares MPS constants within their ranges (efficiency in (0, 1], κ >= 0), by trying
+/// each set of bounds as active: both constants free, one free with the other at its no-effect
+/// edge (efficiency 1 or κ 0), both at the edge. A set counts when its fit converged (or, for
+/// cross-validation folds, solved exactly) inside the ranges; the least squared error wins. The
+/// edges always count, so when the rows run no slower than the split alone predicts, the answer is
+/// the split alone: the unconstrained optimum would be an efficiency above 1 or a negative κ, with
+/// no physical meaning.
+MpsFit best_mps_fit(const std::vector<CoRunPoint>& points, const models::SharingParams& base, bool allow_exact) {
+  models::SharingParams edges = base;
+  edges.discipline = models::SharingDiscipline::concurrent;
+  edges.concurrent_efficiency = 1.0;
+  edges.concurrent_interference = 0.0;
+  MpsFit best;
+  best.params = edges;
+  best.squared_error = squared_error(points, edges);
+  const auto consider = [&](bool efficiency_free, bool interference_free, const FitReport& report) {
+    if (report.params.empty() || !(report.usable() || allow_exact)) return;
+    MpsFit fit;
+    fit.efficiency_free = efficiency_free;
+    fit.interference_free = interference_free;
+    fit.params = edges;
+    std::size_t k = 0;
+    if (efficiency_free) fit.params.concurrent_efficiency = report.params[k++].value;
+    if (interference_free) fit.params.concurrent_interference = report.params[k++].value;
+    const double efficiency = fit.params.concurrent_efficiency;
+    const double interference = fit.params.concurrent_interference;
+    if (!(efficiency > 0.0 && efficiency <= 1.0 && interference >= 0.0 && std::isfinite(interference))) return;
+    fit.report = report;
+    fit.squared_error = squared_error(points, fit.params);
+    // A real improvement, not a κ of 1e-12 that the solver left on its way to the edge.
+    if (fit.squared_error < best.squared_error * (1.0 - 1e-9)) best = fit;
+  };
+  if (points.size() > 2 || (allow_exact && points.size() == 2)) {
+    consider(true, true, fit_mps_constants(points, edges, allow_exact));
+  }
+  consider(false, true, fit_sharing_constant(points, SharingConstant::mps_interference, edges, allow_exact));
+  consider(true, false, fit_sharing_constant(points, SharingConstant::mps_efficiency, edges, allow_exact));
+  return best;
+}
+
+/// "mps_efficiency 0.91, mps_interference 0 (edge)".
+std::string describe(const MpsFit& fit) {
+  return "mps_efficiency " + short_number(fit.params.concurrent_efficiency) + (fit.efficiency_free ? "" : " (edge)") +
+         ", mps_interference " + short_number(fit.params.concurrent_interference) +
+         (fit.interference_free ? "" : " (edge)");
+}
+
+void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& options, CalibrationOutcome& out) {
+  std::vector<std::string> skipped;
+  const auto points = co_run_points(rows, models::StrategyKind::mps, skipped);
+  out.notes.insert(out.notes.end(), skipped.begin(), skipped.end());
+  if (points.empty()) return;
+  const models::SharingParams base = base_params(out.profile);
+  const MpsFit fit = best_mps_fit(points, base, false);
+  std::vector<const Measurement*> used;
+  std::set<std::string> gpus;
+  for (const auto& p : points) {
+    used.push_back(p.row);
+    gpus.insert(p.row->gpu);
+  }
+  const std::string where = join({gpus.begin(), gpus.end()}, ", ");
+  // The split's error on these rows with the chosen constants, for the entries left at their edge.
+  FitReport chosen;
+  {
+    std::vector<double> observed, predicted;
+    for (const auto& p : points) {
+      observed.push_back(p.row->value);
+      predicted.push_back(predict_co_run(p, fit.params));
+    }
+    fill_fit_statistics(observed, predicted, chosen);
+  }
+  std::size_t index = 0;
+  for (const SharingConstant constant : {SharingConstant::mps_efficiency, SharingConstant::mps_interference}) {
+    const bool free = constant == SharingConstant::mps_efficiency ? fit.efficiency_free : fit.interference_free;
+    const std::string name = to_string(constant);
+    CalibratedConstant c;
+    if (free) {
+      c = constant_from(name, fit.report, index++, used);
+      c.note = "measured on " + where + ", fitted with the other MPS constant" +
+               (fit.efficiency_free && fit.interference_free ? "" : " at its no-effect edge") +
+               "; applied to every GPU";
+      out.fits.push_back({name, "*", fit.report});
+    } else {
+      // Not fitted: a step into the allowed range does not lower the error. Keep the no-effect
+      // default and say how the model does on these rows, so the profile shows its error there.
+      c.name = name;
+      c.value = constant == SharingConstant::mps_efficiency ? 1.0 : 0.0;
+      c.num_points = static_cast<int>(points.size());
+      c.rmse = chosen.rmse;
+      c.mape = chosen.mape;
+      c.r2 = chosen.r2;
+      c.sources = sources_of(used);
+      c.fit_message = "not fitted: the least-squares optimum is the edge " + name + " = " + format_number(c.value) +
+                      " (no value inside the allowed range lowers the squared error)";
+      c.note = "on the " + std::to_string(points.size()) + " mps rows (" + where +
+               ") no value inside its range fits better than this one, where it has no effect";
+      char mape[32];
+      std::snprintf(mape, sizeof mape, "%.1f", 100.0 * chosen.mape);
+      out.notes.push_back(name + ": " + c.fit_message + "; keeps its default " + format_number(c.value) +
+                          " (in-sample MAPE " + mape + " % on " + std::to_string(points.size()) + " mps rows)");
+    }
+    store(c, out.profile);
+  }
+  if (!options.cross_validate) return;
+  models::SharingParams uncalibrated = base;
+  uncalibrated.discipline = models::SharingDiscipline::concurrent;
+  uncalibrated.concurrent_efficiency = value_in(uncalibrated_profile(), SharingConstant::mps_efficiency);
+  uncalibrated.concurrent_interference = value_in(uncalibrated_profile(), SharingConstant::mps_interference);
+  const auto refit = [&](const std::vector<CoRunPoint>& train)
+      -> std::optional<std::pair<models::SharingParams, std::string>> {
+    const MpsFit f = best_mps_fit(train, base, true);
+    return std::pair{f.params, describe(f)};
+  };
+  out.profile.validation.push_back(
+      cross_validate(points, "mps_interference",
+                     "leave one workload out: mps_efficiency and mps_interference refitted together on the other "
+                     "workloads' mps rows (each at its no-effect edge where that fits better), this one's rows "
+                     "predicted from its baseline; uncalibrated: the dominant-share split alone",
+                     uncalibrated, refit, out.folds));
 }
 
 void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& options, const models::GpuCatalog& gpus,
@@ -182,11 +381,14 @@ CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::ve
   out.profile.data_files = files;
   // Time-slicing first: HAMi's overhead is fitted with the efficiency held at its fitted value.
   fit_sharing(rows, SharingConstant::time_slicing_efficiency, options, out);
-  fit_sharing(rows, SharingConstant::mps_efficiency, options, out);
+  // MPS: the flat efficiency and the memory-pressure κ, together (both slow clients down).
+  fit_mps(rows, options, out);
   fit_sharing(rows, SharingConstant::hami_launch_overhead_frac, options, out);
   fit_mig(rows, options, gpus, mig, out);
   for (const auto& c : out.profile.constants) {
-    if (!c.fitted) out.notes.push_back(c.name + ": no measurements; keeps its uncalibrated default " + std::to_string(c.value));
+    if (!c.fitted && c.num_points == 0) {
+      out.notes.push_back(c.name + ": no measurements; keeps its uncalibrated default " + std::to_string(c.value));
+    }
   }
   return out;
 }
@@ -244,7 +446,7 @@ CalibrationProfile sample_profile(const CalibrationProfile& profile, std::uint64
   std::normal_distribution<double> normal(0.0, 1.0);
   for (auto& c : sampled.constants) {
     const double z = normal(rng);  // drawn for every constant, so one's draw does not shift another's
-    if (!c.fitted || c.std_error <= 0.0) continue;
+    if (!c.fitted || c.std_error <= 0.0 || c.value <= 0.0) continue;  // log-normal needs a positive median
     c.value *= std::exp(z * c.std_error / c.value);
     if (c.name == "time_slicing_efficiency" || c.name == "mps_efficiency") c.value = std::min(1.0, c.value);
   }

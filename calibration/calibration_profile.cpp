@@ -89,13 +89,14 @@ CalibratedConstant uncalibrated(std::string name, double value, std::string note
 }  // namespace
 
 const std::vector<std::string>& constant_names() {
-  static const std::vector<std::string> names = {"time_slicing_efficiency", "mps_efficiency", "hami_launch_overhead_frac",
-                                                 "roofline_sharpness"};
+  static const std::vector<std::string> names = {"time_slicing_efficiency", "mps_efficiency", "mps_interference",
+                                                 "hami_launch_overhead_frac", "roofline_sharpness"};
   return names;
 }
 
 NumberRange constant_range(const std::string& name) {
   if (name == "roofline_sharpness") return NumberRange::at_least(1.0);
+  if (name == "mps_interference") return NumberRange::non_negative();  // 0 = no memory-pressure term
   return NumberRange::positive_fraction();  // the two efficiencies and hami_launch_overhead_frac
 }
 
@@ -224,6 +225,7 @@ CalibrationProfile uncalibrated_profile() {
   p.constants = {
       uncalibrated("time_slicing_efficiency", 2.0 / 2.1, "q / (q + c) with q = 2 ms, c = 0.1 ms"),
       uncalibrated("mps_efficiency", 1.0, "no interference beyond the resource split"),
+      uncalibrated("mps_interference", 0.0, "no memory-pressure slowdown below saturation"),
       uncalibrated("hami_launch_overhead_frac", 0.02, "order of magnitude of interposer overhead"),
   };
   return p;

@@ -18,8 +18,9 @@ namespace slicewise::calibration {
 /// Names of the constants a profile may carry, in documentation order.
 const std::vector<std::string>& constant_names();
 /// The values a constant may take: the two efficiencies and hami_launch_overhead_frac in (0, 1]
-/// (an efficiency above 1 would be a negative switch cost); roofline_sharpness >= 1 (below 1 a
-/// slice would run slower than its SM and bandwidth demands added up).
+/// (an efficiency above 1 would be a negative switch cost); mps_interference >= 0 (below 0 company
+/// would speed a client up); roofline_sharpness >= 1 (below 1 a slice would run slower than its SM
+/// and bandwidth demands added up).
 NumberRange constant_range(const std::string& name);
 
 /// One constant: for every GPU ("*") or for one GPU id.

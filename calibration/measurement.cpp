@@ -56,6 +56,7 @@ const std::vector<ParamRule>& param_rules() {
       {"sm_count", 1, true, HUGE_VAL, true, "an integer >= 1"},
       {"gpucores", 0, false, 100, false, "in (0, 100]"},
       {"quantum_ms", 0, false, HUGE_VAL, false, "> 0"},
+      {"offered_load", 0, false, 1, false, "in (0, 1]"},
       {"prompt_tokens", 0, true, HUGE_VAL, true, "an integer >= 0"},
       {"output_tokens", 0, true, HUGE_VAL, true, "an integer >= 0"},
   };

@@ -13,6 +13,7 @@ models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
     d.switch_cost_ms = d.quantum_ms * std::max(0.0, 1.0 / c->value - 1.0);
   }
   if (const auto* c = profile.find("mps_efficiency")) d.mps_efficiency = std::min(1.0, c->value);
+  if (const auto* c = profile.find("mps_interference")) d.mps_interference = std::max(0.0, c->value);
   if (const auto* c = profile.find("hami_launch_overhead_frac")) d.hami_launch_overhead_frac = c->value;
   // The roofline sharpness is a property of an architecture's SMs and memory system, fitted on one
   // GPU of it (the MISO A100-40GB slices): it applies to every GPU of that architecture in the

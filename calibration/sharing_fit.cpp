@@ -2,6 +2,7 @@
 #include "calibration/sharing_fit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -27,6 +28,30 @@ models::ContextDemand demand_of(const Measurement& m) {
   return c;
 }
 
+/// A context of a run, with the row that describes it.
+void add_context(CoRunPoint& point, const Measurement& m) {
+  point.contexts.push_back(demand_of(m));
+  point.context_keys.push_back(m.workload_key());
+  point.offered_load.push_back(m.param("offered_load", 0.0));
+}
+
+/// How many contexts of each workload a run has: as many as the workload's rows of its
+/// most-reported metric (a context may report several metrics, one row each).
+std::map<std::string, int> contexts_per_workload(const std::vector<const Measurement*>& members) {
+  std::map<std::string, std::map<Metric, int>> rows;  // workload key -> metric -> rows
+  for (const Measurement* m : members) ++rows[m->workload_key()][m->metric];
+  std::map<std::string, int> contexts;
+  for (const auto& [key, per_metric] : rows) {
+    int& most = contexts[key];
+    for (const auto& [metric, n] : per_metric) most = std::max(most, n);
+  }
+  return contexts;
+}
+
+/// The duty a closed-loop context would need to be in a GPU phase with probability x at GPU rate g:
+/// x = (d / g) ρ with ρ = 1 / ((1 − d) + d / g) solves to d = x / (x + (1 − x) / g).
+double duty_for_phase(double x, double g) { return x / (x + (1.0 - x) / g); }
+
 std::string where(const Measurement& m) { return m.file + ":" + std::to_string(m.line); }
 
 /// The workload without the sharing settings of its run (MPS thread %, HAMi cores, quantum), so a
@@ -47,6 +72,7 @@ std::string to_string(SharingConstant constant) {
   switch (constant) {
     case SharingConstant::time_slicing_efficiency: return "time_slicing_efficiency";
     case SharingConstant::mps_efficiency: return "mps_efficiency";
+    case SharingConstant::mps_interference: return "mps_interference";
     case SharingConstant::hami_launch_overhead_frac: return "hami_launch_overhead_frac";
   }
   return "unknown";
@@ -56,6 +82,7 @@ StrategyKind strategy_of(SharingConstant constant) {
   switch (constant) {
     case SharingConstant::time_slicing_efficiency: return StrategyKind::time_slicing;
     case SharingConstant::mps_efficiency: return StrategyKind::mps;
+    case SharingConstant::mps_interference: return StrategyKind::mps;
     case SharingConstant::hami_launch_overhead_frac: return StrategyKind::hami;
   }
   return StrategyKind::time_slicing;
@@ -65,12 +92,12 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
                                       std::vector<std::string>& skipped) {
   using Key = std::tuple<std::string, std::string, Metric>;  // gpu, workload key, metric
   std::map<Key, const Measurement*> baselines;
-  std::map<std::tuple<std::string, std::string, Metric>, std::vector<const Measurement*>> runs;  // gpu, run, metric
+  std::map<std::pair<std::string, std::string>, std::vector<const Measurement*>> runs;  // gpu, run: every metric
   for (const auto& m : rows) {
     if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
       baselines.emplace(Key{m.gpu, baseline_key(m), m.metric}, &m);
     }
-    if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run, m.metric}].push_back(&m);
+    if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run}].push_back(&m);
   }
   std::vector<CoRunPoint> points;
   for (const auto& m : rows) {
@@ -85,21 +112,32 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
     point.row = &m;
     point.baseline = base->second->value;
     if (m.run.empty()) {
-      for (int i = 0; i < m.n_contexts; ++i) {
-        point.contexts.push_back(demand_of(m));
-        point.context_keys.push_back(m.workload_key());
-      }
+      for (int i = 0; i < m.n_contexts; ++i) add_context(point, m);
     } else {
-      const auto& members = runs.at({m.gpu, m.run, m.metric});
-      if (static_cast<int>(members.size()) != m.n_contexts) {
-        throw CalibrationError(where(m) + ": run \"" + m.run + "\" has " + std::to_string(members.size()) + " " +
-                               to_string(m.metric) + " rows but n_contexts = " + std::to_string(m.n_contexts) +
-                               "; give one row per context of the run");
+      const auto& members = runs.at({m.gpu, m.run});
+      std::map<std::string, int> missing = contexts_per_workload(members);  // contexts not yet described
+      int contexts = 0;
+      for (const auto& [key, n] : missing) contexts += n;
+      if (contexts != m.n_contexts) {
+        throw CalibrationError(where(m) + ": run \"" + m.run + "\" has rows for " + std::to_string(contexts) +
+                               (contexts == 1 ? " context" : " contexts") + " but n_contexts = " +
+                               std::to_string(m.n_contexts) +
+                               "; give each context of the run a row (a workload run twice needs two rows of one "
+                               "metric)");
+      }
+      // The rows of this row's metric first, in file order; then the contexts that reported only
+      // other metrics, each described by its first such row.
+      for (const Measurement* member : members) {
+        if (member->metric != m.metric) continue;
+        if (member == &m) point.self = point.contexts.size();
+        add_context(point, *member);
+        --missing[member->workload_key()];
       }
       for (const Measurement* member : members) {
-        if (member == &m) point.self = point.contexts.size();
-        point.contexts.push_back(demand_of(*member));
-        point.context_keys.push_back(member->workload_key());
+        int& n = missing[member->workload_key()];
+        if (member->metric == m.metric || n <= 0) continue;
+        add_context(point, *member);
+        --n;
       }
     }
     points.push_back(std::move(point));
@@ -110,7 +148,40 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
 double predict_co_run(const CoRunPoint& point, const models::SharingParams& params) {
   models::RateModel model(params);
   std::vector<models::ContextRate> rates;
-  model.compute(point.contexts, rates);
+  const bool open_loop =
+      std::any_of(point.offered_load.begin(), point.offered_load.end(), [](double load) { return load > 0.0; });
+  if (!open_loop) {
+    model.compute(point.contexts, rates);
+  } else {
+    // An open-loop server is not always busy: at load L it starts with duty L·d, and the others see
+    // it in a GPU phase as often as its slowed requests keep it busy. Iterate on that probability.
+    std::vector<models::ContextDemand> contexts = point.contexts;
+    for (std::size_t c = 0; c < contexts.size(); ++c) {
+      if (point.offered_load[c] > 0.0) contexts[c].duty = point.offered_load[c] * point.contexts[c].duty;
+    }
+    constexpr int kMaxRounds = 200;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      model.compute(contexts, rates);
+      double change = 0.0;
+      for (std::size_t c = 0; c < contexts.size(); ++c) {
+        const double load = point.offered_load[c];
+        const double g = rates[c].gpu_rate;
+        if (load <= 0.0 || g <= 0.0) continue;
+        const double d = point.contexts[c].duty;
+        const double rho = models::RateModel::progress_rate(d, g);
+        const double phase = std::min(1.0, std::min(1.0, load / rho) * d / g * rho);
+        const double duty = std::min(1.0, duty_for_phase(phase, g));
+        change = std::max(change, std::abs(duty - contexts[c].duty));
+        contexts[c].duty = duty;
+      }
+      if (change < 1e-10) break;
+    }
+    // The server's own requests have the request duty, whatever its busy fraction.
+    const auto& self = point.contexts[point.self];
+    if (point.offered_load[point.self] > 0.0) {
+      rates[point.self].progress_rate = models::RateModel::progress_rate(self.duty, rates[point.self].gpu_rate);
+    }
+  }
   const double rho = rates[point.self].progress_rate;
   return is_time(point.row->metric) ? point.baseline / rho : point.baseline * rho;
 }
@@ -126,6 +197,10 @@ models::SharingParams params_for(SharingConstant constant, double value, const m
       p.discipline = models::SharingDiscipline::concurrent;
       p.concurrent_efficiency = value;
       break;
+    case SharingConstant::mps_interference:
+      p.discipline = models::SharingDiscipline::concurrent;
+      p.concurrent_interference = value;
+      break;
     case SharingConstant::hami_launch_overhead_frac:
       p.discipline = models::SharingDiscipline::time_sliced;
       p.launch_overhead_frac = value;
@@ -138,11 +213,28 @@ FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingCon
                                const models::SharingParams& base, bool allow_exact) {
   NonlinearProblem problem;
   problem.allow_exact = allow_exact;
-  const double initial = constant == SharingConstant::hami_launch_overhead_frac ? 0.02 : 0.9;
+  const double initial = constant == SharingConstant::hami_launch_overhead_frac ? 0.02
+                         : constant == SharingConstant::mps_interference ? 0.1
+                                                                         : 0.9;
   problem.params = {{to_string(constant), initial, true}};
   for (const auto& point : points) problem.observed.push_back(point.row->value);
   problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
     const models::SharingParams params = params_for(constant, theta[0], base);
+    for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = predict_co_run(points[i], params);
+  };
+  return fit_nonlinear(problem);
+}
+
+FitReport fit_mps_constants(const std::vector<CoRunPoint>& points, const models::SharingParams& base,
+                            bool allow_exact) {
+  NonlinearProblem problem;
+  problem.allow_exact = allow_exact;
+  problem.params = {{to_string(SharingConstant::mps_efficiency), 0.9, true},
+                    {to_string(SharingConstant::mps_interference), 0.1, true}};
+  for (const auto& point : points) problem.observed.push_back(point.row->value);
+  problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
+    models::SharingParams params = params_for(SharingConstant::mps_efficiency, theta[0], base);
+    params.concurrent_interference = theta[1];
     for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = predict_co_run(points[i], params);
   };
   return fit_nonlinear(problem);

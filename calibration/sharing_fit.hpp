@@ -16,6 +16,7 @@ namespace slicewise::calibration {
 enum class SharingConstant {
   time_slicing_efficiency,    ///< η of time_slicing (SharingParams::efficiency)
   mps_efficiency,             ///< interference of MPS beyond the split (concurrent_efficiency)
+  mps_interference,           ///< κ of the MPS memory-pressure term (concurrent_interference)
   hami_launch_overhead_frac,  ///< HAMi interposer overhead (launch_overhead_frac)
 };
 std::string to_string(SharingConstant constant);
@@ -28,19 +29,28 @@ struct CoRunPoint {
   double baseline = 0.0;                     ///< the same metric alone on a dedicated device
   std::vector<models::ContextDemand> contexts;
   std::vector<std::string> context_keys;     ///< workload key per context
+  /// Per context: its offered_load (an open-loop server fed at that fraction of its solo capacity),
+  /// or 0 for a closed loop that always has a request in service.
+  std::vector<double> offered_load;
   std::size_t self = 0;                      ///< index of the measured context in `contexts`
 };
 
 /// The shared rows of `strategy` (means, medians and rates; p90/p99 are left out) that have a
 /// dedicated baseline (same GPU, workload and parameters other than active_thread_pct, gpucores
 /// and quantum_ms, metric), with their co-runners: the other rows of the same `run`, or n_contexts − 1
-/// copies of itself when the run is empty. Rows without a baseline are listed in `skipped`, one
-/// sentence each. Throws CalibrationError when a run's rows contradict its n_contexts.
+/// copies of itself when the run is empty. The contexts of a run are counted across metrics (a
+/// training job may report its throughput and the server beside it its latency): each workload
+/// counts as many times as it has rows of one metric. Rows without a baseline are listed in
+/// `skipped`, one sentence each; they still describe their context to the others. Throws
+/// CalibrationError when a run's rows contradict its n_contexts.
 std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, models::StrategyKind strategy,
                                       std::vector<std::string>& skipped);
 
 /// The model's prediction of one point under `params`: baseline / progress rate for times,
-/// baseline × progress rate for throughput and bandwidth.
+/// baseline × progress rate for throughput and bandwidth. An open-loop context (offered_load L,
+/// requests of GPU duty d) is busy a fraction min(1, L / ρ) of the time, so it is in a GPU phase
+/// with probability min(1, L / ρ) · (d / g) · ρ; the rate model is solved again with the duty that
+/// gives the others that probability until it settles, and its own requests progress at ρ.
 double predict_co_run(const CoRunPoint& point, const models::SharingParams& params);
 
 /// SharingParams of the constant's strategy with `base` for everything else (η for HAMi).
@@ -51,6 +61,12 @@ models::SharingParams params_for(SharingConstant constant, double value, const m
 /// cross-validation folds need.
 FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingConstant constant,
                                const models::SharingParams& base = {}, bool allow_exact = false);
+
+/// Fits the two MPS constants together (parameters "mps_efficiency", "mps_interference", in that
+/// order), everything else from `base`: the flat efficiency and the memory pressure κ both slow
+/// clients down, so fitted one after the other the first would take the whole slowdown.
+FitReport fit_mps_constants(const std::vector<CoRunPoint>& points, const models::SharingParams& base = {},
+                            bool allow_exact = false);
 
 /// Fits the GPU duty of each workload (by workload key) that appears in the points, holding the
 /// sharing constants of `params` fixed: the per-workload gpu_duty_frac a user would otherwise

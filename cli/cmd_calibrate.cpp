@@ -136,6 +136,18 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
     }
     io.out << "\nleave-one-workload-out cross-validation\n" << cv.to_text();
   }
+  if (!outcome.folds.empty()) {
+    // Per held-out workload: the constant fitted on the other workloads' rows, and the error on this
+    // one's rows next to the model without the constant (its uncalibrated default).
+    report::TextTable folds({{"constant"}, {"held-out workload"}, {"predicted", Align::right},
+                             {"fitted without it", Align::right}, {"CV MAPE %", Align::right},
+                             {"uncalibrated %", Align::right}, {"naive %", Align::right}});
+    for (const auto& f : outcome.folds) {
+      folds.add_row({f.constant, f.workload, std::to_string(f.num_predicted), f.fitted, pct(f.mape),
+                     pct(f.mape_uncalibrated), pct(f.mape_naive)});
+    }
+    io.out << "\nper held-out workload\n" << folds.to_text();
+  }
   io.out.flush();
   for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
   write_file_atomically(options.out, outcome.profile.to_json().dump(1) + "\n");

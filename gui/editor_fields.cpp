@@ -111,6 +111,11 @@ std::vector<FieldSpec> tenant_fields() {
       FieldSpec(QObject::tr("Router"), "/router", FieldType::choice)
           .with_choices(choice_names(scenario::router_policy_table()))
           .with_placeholder("round_robin"),
+      FieldSpec(QObject::tr("Priority"), "/priority", FieldType::choice)
+          .with_choices(choice_names(scenario::priority_table()))
+          .with_placeholder("normal")
+          .with_tooltip(QObject::tr("high preempts at the next quantum under time slicing; low runs under MPS's "
+                                    "low-priority thread cap")),
   };
 }
 
@@ -127,6 +132,7 @@ std::vector<FieldSpec> strategy_fields() {
       strategy_field(QObject::tr("Exact quanta"), "exact", FieldType::boolean).with_placeholder("false"),
       strategy_field(QObject::tr("Active threads (%)"), "active_thread_pct", FieldType::number),
       strategy_field(QObject::tr("Pinned memory limit (GiB)"), "pinned_memory_limit_gib", FieldType::number),
+      strategy_field(QObject::tr("Low-priority threads (%)"), "low_priority_thread_pct", FieldType::number),
       strategy_field(QObject::tr("GPU cores (%)"), "gpucores_pct", FieldType::number),
       strategy_field(QObject::tr("GPU memory (GiB)"), "gpumem_gib", FieldType::number),
       strategy_field(QObject::tr("vGPU scheduler"), "vgpu_scheduler", FieldType::choice)

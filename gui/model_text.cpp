@@ -46,6 +46,7 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
   if (s.exact) p.add("exact", "true");
   p.add("active_thread_pct", s.active_thread_pct);
   p.add("pinned_memory_limit_gib", s.pinned_memory_limit_gib);
+  p.add("low_priority_thread_pct", s.low_priority_thread_pct);
   if (!s.layout.empty()) p.add("layout", s.layout);
   p.add("gpucores_pct", s.gpucores_pct);
   p.add("gpumem_gib", s.gpumem_gib);

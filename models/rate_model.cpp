@@ -99,30 +99,42 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
 }
 
 void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
+  // Strict priority between classes, fair shares within one: context i gets the GPU only while no
+  // context of a higher class is in a GPU phase (probability Π (1 − x_j) over those), and then
+  // shares it by weight with the busy contexts of its own class. With one class (the default)
+  // this is the plain time-sliced share.
   const double eta = params_.efficiency;
   const std::size_t m = active_.size();
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     const double w = contexts[i].weight;
-    // The other active contexts: how likely each is to want the GPU, and their mean weight.
+    const int priority = contexts[i].priority;
+    // The other active contexts of its class: how likely each is to want the GPU, and their mean
+    // weight; the higher classes: how likely none of them wants it.
     double busy_weight = 0.0;
     double busy_mass = 0.0;
+    double higher_idle = 1.0;
+    std::size_t same = 1;
     for (std::size_t b = 0; b < m; ++b) {
       if (b == a) continue;
       const auto j = static_cast<std::size_t>(active_[b]);
+      if (contexts[j].priority < priority) higher_idle *= 1.0 - phase_[j];
+      if (contexts[j].priority != priority) continue;
       busy_weight += phase_[j] * contexts[j].weight;
       busy_mass += phase_[j];
+      ++same;
     }
     const double mean_weight = busy_mass > 0.0 ? busy_weight / busy_mass : w;
     double share = 0.0;
-    if (m <= kExactDistributionLimit) {
-      // Poisson-binomial distribution of K, the number of other contexts in a GPU phase.
+    if (same <= kExactDistributionLimit) {
+      // Poisson-binomial distribution of K, the number of other contexts of its class in a GPU phase.
       scratch_.assign(m, 0.0);
       scratch_[0] = 1.0;
       std::size_t size = 1;
       for (std::size_t b = 0; b < m; ++b) {
-        if (b == a) continue;
-        const double x = phase_[static_cast<std::size_t>(active_[b])];
+        const auto j = static_cast<std::size_t>(active_[b]);
+        if (b == a || contexts[j].priority != priority) continue;
+        const double x = phase_[j];
         for (std::size_t k = size; k > 0; --k) scratch_[k] = scratch_[k] * (1.0 - x) + scratch_[k - 1] * x;
         scratch_[0] *= (1.0 - x);
         ++size;
@@ -135,14 +147,15 @@ void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
       const double p_alone = [&] {
         double p = 1.0;
         for (std::size_t b = 0; b < m; ++b) {
-          if (b != a) p *= 1.0 - phase_[static_cast<std::size_t>(active_[b])];
+          const auto j = static_cast<std::size_t>(active_[b]);
+          if (b != a && contexts[j].priority == priority) p *= 1.0 - phase_[j];
         }
         return p;
       }();
       const double expected_others = std::max(1.0, busy_mass);
       share = p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
     }
-    share_[i] = share;
+    share_[i] = higher_idle * share;
   }
   if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);
 }
@@ -236,6 +249,15 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
       }
     }
   }
+  // Memory pressure of everyone in a GPU phase (mean field): Σ_j x_j bw_j. A client feels the others'
+  // part of it even when the split leaves it at full speed, since they share the L2 and the DRAM.
+  double pressure = 0.0;
+  if (params_.concurrent_interference > 0.0) {
+    for (int index : active_) {
+      const auto j = static_cast<std::size_t>(index);
+      pressure += phase_[j] * contexts[j].demand_bw;
+    }
+  }
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
@@ -247,6 +269,11 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
         if (b != a) p_alone *= 1.0 - phase_[static_cast<std::size_t>(active_[b])];
       }
       share *= p_alone + (1.0 - p_alone) * params_.concurrent_efficiency;
+    }
+    if (m > 1 && params_.concurrent_interference > 0.0) {
+      // Only the others' traffic counts: a client alone, or with idle company, keeps its speed.
+      const double others = std::max(0.0, pressure - phase_[i] * contexts[i].demand_bw);
+      share /= 1.0 + params_.concurrent_interference * others;
     }
     share_[i] = share;
   }

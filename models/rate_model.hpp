@@ -24,7 +24,7 @@ namespace slicewise::models {
 enum class SharingDiscipline {
   exclusive,    ///< one context owns the device (dedicated, mig); several are time-sliced
   time_sliced,  ///< contexts with GPU work take turns (time_slicing, mig_time_slicing, hami, vgpu best_effort)
-  concurrent,   ///< contexts run at once; SMs and bandwidth split by progressive filling (mps)
+  concurrent,   ///< contexts run at once; progressive filling of SMs and bandwidth, less memory pressure (mps)
   fixed_share,  ///< each placed context owns a fixed share, used or not (vgpu equal_share / fixed_share)
 };
 
@@ -35,6 +35,10 @@ struct SharingParams {
   double efficiency = 1.0;
   /// MPS efficiency while two or more clients run at once (interference beyond the split), (0, 1].
   double concurrent_efficiency = 1.0;
+  /// MPS interference κ >= 0 from the co-runners' memory traffic, felt before any resource runs out
+  /// (shared L2 and DRAM): each client's share is divided by 1 + κ Σ_j x_j bw_j over the others j
+  /// (x_j its GPU-phase probability, bw_j its bandwidth demand). 0 (the default) leaves the split alone.
+  double concurrent_interference = 0.0;
   /// Extra GPU time per kernel launch from an interposer (HAMi), as a fraction: rate / (1 + x).
   double launch_overhead_frac = 0.0;
   /// Enforce caps even when a context is alone on the device (HAMi "force" policy).
@@ -58,6 +62,7 @@ struct ContextDemand {
   double duty = 1.0;          ///< GPU-busy fraction of its requests' solo time, (0, 1]
   double weight = 1.0;        ///< share weight (time_sliced, fixed_share), > 0
   double cap = 1.0;           ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
+  int priority = 1;           ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
   double ref_sm = 0.0;        ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
   double ref_bw = 0.0;
 };

@@ -15,6 +15,9 @@ struct SharingDefaults {
   /// switch cost at the default quantum, c = q (1/η − 1): the physical constant behind η.
   double switch_cost_ms = 0.1;
   double mps_efficiency = 1.0;         ///< MPS interference beyond the resource split
+  /// κ of the MPS memory-pressure term (docs/model.md §2): a client's share is divided by
+  /// 1 + κ Σ_j x_j bw_j over its co-runners. 0: no public co-run data support a positive value.
+  double mps_interference = 0.0;
   double hami_launch_overhead_frac = 0.02;
   /// Roofline sharpness per GPU id (a calibration profile fills it); GPUs not listed use the hard
   /// roofline (infinity).

@@ -49,6 +49,12 @@ const EnumTable<RouterPolicy>& router_policy_table() {
   return table;
 }
 
+const EnumTable<Priority>& priority_table() {
+  static const EnumTable<Priority> table = {
+      {"high", Priority::high}, {"normal", Priority::normal}, {"low", Priority::low}};
+  return table;
+}
+
 const EnumTable<PlacementPolicy>& placement_policy_table() {
   static const EnumTable<PlacementPolicy> table = {{"pack", PlacementPolicy::pack}, {"spread", PlacementPolicy::spread}};
   return table;

@@ -17,6 +17,7 @@ const EnumTable<BadRowPolicy>& bad_row_policy_table();   ///< fail | skip
 const EnumTable<traces::TraceFormat>& trace_format_table();  ///< azure-llm | mooncake | ... (traces/trace_format.hpp)
 const EnumTable<Environment>& environment_table();       ///< development | batch | internal | customer_facing
 const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded
+const EnumTable<Priority>& priority_table();               ///< high | normal | low
 const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread
 const EnumTable<VgpuScheduler>& vgpu_scheduler_table();  ///< best_effort | equal_share | fixed_share
 

@@ -134,6 +134,7 @@ Tenant read_tenant(const json& value, const std::string& pointer, Diagnostics& o
   t.isolation = r.optional_enum("isolation", models::IsolationLevel::none, models::isolation_level_table());
   t.num_contexts = read_count(r, "num_contexts", 1);
   t.router = r.optional_enum("router", RouterPolicy::round_robin, router_policy_table());
+  t.priority = r.optional_enum("priority", Priority::normal, priority_table());
   r.finish();
   return t;
 }

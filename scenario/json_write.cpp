@@ -85,13 +85,16 @@ ordered_json tenant_json(const Tenant& t) {
   }
   sla["environment"] = name_of(environment_table(), t.sla.environment);
   put_if(sla, "max_violation_frac", t.sla.max_violation_frac);
-  return ordered_json{{"name", t.name},
-                      {"workload", workload_json(t.workload)},
-                      {"load", load_json(t.load)},
-                      {"sla", sla},
-                      {"isolation", models::to_string(t.isolation)},
-                      {"num_contexts", t.num_contexts},
-                      {"router", name_of(router_policy_table(), t.router)}};
+  ordered_json out{{"name", t.name},
+                   {"workload", workload_json(t.workload)},
+                   {"load", load_json(t.load)},
+                   {"sla", sla},
+                   {"isolation", models::to_string(t.isolation)},
+                   {"num_contexts", t.num_contexts},
+                   {"router", name_of(router_policy_table(), t.router)}};
+  // Written only when set, so that results of scenarios without priorities keep their bytes.
+  if (t.priority != Priority::normal) out["priority"] = name_of(priority_table(), t.priority);
+  return out;
 }
 
 ordered_json setting_json(const TenantStrategySettings& t, models::StrategyKind kind) {
@@ -117,6 +120,7 @@ ordered_json strategy_json(const StrategySpec& s) {
   if (use("exact")) out["exact"] = s.exact;
   if (use("active_thread_pct")) put_if(out, "active_thread_pct", s.active_thread_pct);
   if (use("pinned_memory_limit_gib")) put_if(out, "pinned_memory_limit_gib", s.pinned_memory_limit_gib);
+  if (use("low_priority_thread_pct")) put_if(out, "low_priority_thread_pct", s.low_priority_thread_pct);
   if (use("layout")) out["layout"] = s.layout;
   if (use("gpucores_pct")) put_if(out, "gpucores_pct", s.gpucores_pct);
   if (use("gpumem_gib")) put_if(out, "gpumem_gib", s.gpumem_gib);

@@ -110,6 +110,12 @@ struct SlaTargets {
 
 enum class RouterPolicy { round_robin, least_loaded };
 
+/// How urgently a tenant's work runs next to others' (Orion/REEF-style co-location of a
+/// latency-critical tenant with a best-effort one). Strategies that schedule by priority: the
+/// time-sliced ones (a higher class preempts at the next quantum boundary) and MPS (a low-priority
+/// client runs under low_priority_thread_pct).
+enum class Priority { high, normal, low };
+
 /// One service or job stream.
 struct Tenant {
   std::string name;                      ///< unique, non-empty
@@ -119,6 +125,7 @@ struct Tenant {
   models::IsolationLevel isolation = models::IsolationLevel::none;  ///< what the tenant requires
   int num_contexts = 1;                  ///< server processes / pods, >= 1
   RouterPolicy router = RouterPolicy::round_robin;
+  Priority priority = Priority::normal;
   bool operator==(const Tenant&) const = default;
 };
 
@@ -155,6 +162,7 @@ struct StrategySpec {
   // mps
   std::optional<double> active_thread_pct; ///< default for every context, (0, 100]
   std::optional<double> pinned_memory_limit_gib;
+  std::optional<double> low_priority_thread_pct;  ///< thread cap of low-priority clients, (0, 100]; default 50
   // mig, mig_time_slicing
   std::string layout;                      ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
   // hami

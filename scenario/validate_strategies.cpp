@@ -33,6 +33,7 @@ std::vector<std::string> set_strategy_fields(const StrategySpec& s) {
                    {"exact", s.exact},
                    {"active_thread_pct", s.active_thread_pct.has_value()},
                    {"pinned_memory_limit_gib", s.pinned_memory_limit_gib.has_value()},
+                   {"low_priority_thread_pct", s.low_priority_thread_pct.has_value()},
                    {"layout", !s.layout.empty()},
                    {"gpucores_pct", s.gpucores_pct.has_value()},
                    {"gpumem_gib", s.gpumem_gib.has_value()},

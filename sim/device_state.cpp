@@ -48,6 +48,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     demands_[i].duty = tenants_[static_cast<std::size_t>(placed.tenant)].shape->duty;
     demands_[i].weight = placed.weight;
     demands_[i].cap = placed.cap;
+    demands_[i].priority = placed.priority;
   }
   rates_.resize(contexts_.size());
 }
@@ -188,14 +189,20 @@ bool DeviceState::complete_due(double now) {
 
 void DeviceState::rotate_quantum(double now) {
   // Called at every event: hand the GPU on when the quantum or switch is over, or when the holder
-  // has nothing left to run.
+  // has nothing left to run. The next holder is the first context with work, round robin after
+  // `from`, of the highest priority class that has work: a higher class takes the GPU at the next
+  // quantum boundary and keeps it while it has work.
   const auto n = static_cast<int>(contexts_.size());
   auto next_active = [&](int from) {
+    int best = -1;
     for (int step = 1; step <= n; ++step) {
       const int candidate = (from + step) % n;
-      if (!contexts_[static_cast<std::size_t>(candidate)].heap.empty()) return candidate;
+      if (contexts_[static_cast<std::size_t>(candidate)].heap.empty()) continue;
+      if (best < 0 || demands_[static_cast<std::size_t>(candidate)].priority < demands_[static_cast<std::size_t>(best)].priority) {
+        best = candidate;
+      }
     }
-    return -1;
+    return best;
   };
   const bool holder_busy = holder_ >= 0 && !contexts_[static_cast<std::size_t>(holder_)].heap.empty();
   if (switching_) {

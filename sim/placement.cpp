@@ -112,7 +112,8 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
       c.replica = r;
       c.memory_gib = tenant.workload.memory_gib;
       c.weight = policy.context_weight(strategy, settings);
-      c.cap = policy.context_cap(strategy, settings);
+      c.cap = policy.context_cap(strategy, settings, tenant.priority);
+      if (policy.schedules_by_priority(strategy)) c.priority = static_cast<int>(tenant.priority);
       contexts.push_back(c);
     }
   }

@@ -20,6 +20,7 @@ struct PlacedContext {
   double memory_gib = 0.0;
   double weight = 1.0;     ///< time-slice / vGPU share weight
   double cap = 1.0;        ///< MPS SM cap or HAMi time cap, fraction
+  int priority = 1;        ///< 0 high, 1 normal, 2 low, where the strategy schedules by priority; else 1
 };
 
 /// A device the simulation runs: a whole GPU or one MIG instance.

@@ -27,10 +27,12 @@ class Hami final : public StrategyPolicy {
     const auto limit = settings && settings->gpumem_gib ? settings->gpumem_gib : spec.gpumem_gib;
     return {true, limit.value_or(0.0), "HAMi gpumem limit"};
   }
-  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings,
+                     Priority /*priority*/) const override {
     const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
     return pct.value_or(100.0) / 100.0;
   }
+  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     auto p = time_sliced(spec, defaults);

@@ -21,6 +21,7 @@ class MigTimeSlicing final : public StrategyPolicy {
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }
+  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     return time_sliced(spec, defaults);

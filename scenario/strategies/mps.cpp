@@ -11,6 +11,9 @@ namespace slicewise::scenario {
 namespace {
 
 constexpr int kMaxMpsClients = 48;  // CUDA MPS clients per GPU (Volta and later)
+/// Thread cap of a low-priority client when the strategy sets none: half the SMs. An assumption
+/// (no public default exists): set low_priority_thread_pct to the share the best-effort tenant may take.
+constexpr double kDefaultLowPriorityPct = 50.0;
 
 class Mps final : public StrategyPolicy {
  public:
@@ -22,7 +25,7 @@ class Mps final : public StrategyPolicy {
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
 
   std::vector<std::string> strategy_keys() const override {
-    return {"replicas", "active_thread_pct", "pinned_memory_limit_gib"};
+    return {"replicas", "active_thread_pct", "pinned_memory_limit_gib", "low_priority_thread_pct"};
   }
   std::vector<std::string> tenant_keys() const override { return {"active_thread_pct"}; }
 
@@ -46,15 +49,21 @@ class Mps final : public StrategyPolicy {
     if (!spec.pinned_memory_limit_gib) return {};
     return {true, *spec.pinned_memory_limit_gib, "MPS pinned memory limit"};
   }
-  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+  /// A client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE; a low-priority client's is at most
+  /// low_priority_thread_pct (default 50 %), so that a latency-critical co-tenant always finds SMs.
+  double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings,
+                     Priority priority) const override {
     const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
-    return pct.value_or(100.0) / 100.0;
+    const double cap = pct.value_or(100.0);
+    if (priority != Priority::low) return cap / 100.0;
+    return std::min(cap, spec.low_priority_thread_pct.value_or(kDefaultLowPriorityPct)) / 100.0;
   }
   models::SharingParams sharing(const StrategySpec& /*spec*/, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     models::SharingParams p;
     p.discipline = models::SharingDiscipline::concurrent;
     p.concurrent_efficiency = defaults.mps_efficiency;
+    p.concurrent_interference = defaults.mps_interference;
     return p;
   }
 };

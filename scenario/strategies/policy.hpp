@@ -87,10 +87,15 @@ class StrategyPolicy {
                                  double /*need_gib*/, double /*device_gib*/) const {
     return {};
   }
-  /// A context's cap, as a fraction: MPS active threads, HAMi core share; 1 = none.
-  virtual double context_cap(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/) const {
+  /// A context's cap, as a fraction: MPS active threads, HAMi core share; 1 = none. `priority` is
+  /// its tenant's.
+  virtual double context_cap(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/,
+                             Priority /*priority*/) const {
     return 1.0;
   }
+  /// True when the device's scheduler orders contexts by their tenants' priority (a higher class
+  /// runs first and preempts at the next quantum boundary); false when priority means nothing to it.
+  virtual bool schedules_by_priority(const StrategySpec& /*spec*/) const { return false; }
   /// A context's share weight (time slicing, vGPU fixed_share).
   virtual double context_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* settings) const {
     return settings && settings->weight ? *settings->weight : 1.0;

@@ -17,6 +17,7 @@ class TimeSlicing final : public StrategyPolicy {
   std::vector<std::string> strategy_keys() const override { return {"replicas", "quantum_ms", "switch_cost_ms", "exact"}; }
   std::vector<std::string> tenant_keys() const override { return {"weight"}; }
 
+  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     return time_sliced(spec, defaults);

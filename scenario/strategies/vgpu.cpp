@@ -46,6 +46,11 @@ class Vgpu final : public StrategyPolicy {
     return {true, device_gib / spec.replicas,
             "vGPU framebuffer (" + format_number(device_gib) + " GiB / " + std::to_string(spec.replicas) + " vGPUs)"};
   }
+  /// best_effort hands the GPU to the vGPUs with work, so priority can order them; equal_share and
+  /// fixed_share give every vGPU its slot whatever its priority.
+  bool schedules_by_priority(const StrategySpec& spec) const override {
+    return spec.vgpu_scheduler == VgpuScheduler::best_effort;
+  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int contexts_on_device) const override {
     models::SharingParams p;

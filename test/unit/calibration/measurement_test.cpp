@@ -48,6 +48,26 @@ TEST(Measurements, TheMisoTableBecomesMedianAndP90Rows) {
   EXPECT_EQ(rows[0].line, 2);
 }
 
+TEST(Measurements, AnOpenLoopServersOfferedLoadIsAFractionOfItsSoloCapacity) {
+  const auto path = write_file("open-loop.csv", std::string(kHeader) +
+                                                   "A100-40GB,dedicated,,1,server,\"gpu_duty_frac=0.9;offered_load=0.5\","
+                                                   "time_mean,4.033,ms,x,2024-10-09,\n");
+  const auto rows = load(path);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].param("offered_load", 0.0), 0.5);
+  EXPECT_EQ(rows[0].workload_key(), "server[gpu_duty_frac=0.9;offered_load=0.5]");
+  // 0 would be no requests at all; above 1 the server could never keep up alone.
+  for (const char* load_text : {"0", "1.5", "-0.2"}) {
+    const auto bad = write_file("open-loop-bad.csv", std::string(kHeader) +
+                                                         "A100-40GB,dedicated,,1,server,offered_load=" + load_text +
+                                                         ",time_mean,4,ms,x,2024-10-09,\n");
+    EXPECT_NE(error_of([&] { load(bad); }).find(bad + ":2: workload_params: offered_load must be in (0, 1], got " +
+                                                 load_text),
+              std::string::npos)
+        << load_text;
+  }
+}
+
 struct BadCase {
   const char* name;
   std::string row;

@@ -96,6 +96,42 @@ TEST(SharingFit, RecoversTheMpsEfficiency) {
   expect_recovers(synthetic(StrategyKind::mps, truth), SharingConstant::mps_efficiency, 0.8);
 }
 
+TEST(SharingFit, RecoversTheMpsInterference) {
+  // Every workload moves 0.2 of the bandwidth: up to 4 copies stay below saturation in bandwidth, and
+  // the pressure grows with the company, which is what pins κ.
+  models::SharingParams truth;
+  truth.discipline = models::SharingDiscipline::concurrent;
+  truth.concurrent_interference = 0.4;
+  expect_recovers(synthetic(StrategyKind::mps, truth, {{"mem_bw_frac", 0.2}}), SharingConstant::mps_interference, 0.4);
+}
+
+TEST(SharingFit, AnOpenLoopServerBesideAClosedLoopJobSharesAsItsLoadSays) {
+  // A training job (duty 1, all SMs) reports its throughput, an open-loop server (all SMs, requests of
+  // duty 1, load L) beside it its latency: the run counts two contexts across the two metrics. Under
+  // the dominant-share split both get g = 1 / (1 + x) with the server in a GPU phase x = L / g of the
+  // time, so g = 1 − L: 0.7 for L = 0.3, and the server's x = 3/7 < 1 (it keeps up).
+  Measurement job = row(StrategyKind::dedicated, 1, "train", {}, 2.0);
+  job.metric = Metric::throughput;
+  Measurement server = row(StrategyKind::dedicated, 1, "server", {{"offered_load", 0.3}}, 0.01);
+  std::vector<Measurement> rows = {job, server};
+  job.strategy = server.strategy = StrategyKind::mps;
+  job.n_contexts = server.n_contexts = 2;
+  job.run = server.run = "pair";
+  rows.push_back(job);
+  rows.push_back(server);
+  std::vector<std::string> skipped;
+  const auto points = co_run_points(rows, StrategyKind::mps, skipped);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_TRUE(skipped.empty());
+  for (const auto& p : points) {
+    ASSERT_EQ(p.contexts.size(), 2u);
+    EXPECT_EQ(p.offered_load[p.self], p.row->workload == "server" ? 0.3 : 0.0);
+  }
+  const auto params = params_for(SharingConstant::mps_interference, 0.0, {});
+  EXPECT_NEAR(predict_co_run(points[0], params), 2.0 * 0.7, 1e-8);   // throughput × g
+  EXPECT_NEAR(predict_co_run(points[1], params), 0.01 / 0.7, 1e-10);  // latency / g
+}
+
 TEST(SharingFit, RecoversTheHamiLaunchOverheadWithTheEfficiencyHeld) {
   models::SharingParams truth;
   truth.discipline = models::SharingDiscipline::time_sliced;
@@ -135,7 +171,8 @@ TEST(SharingFit, RowsWithoutABaselineAreSkippedAndNamedAndABrokenRunIsRefused) {
   rows = {row(StrategyKind::dedicated, 1, "w", {}, 1.0), row(StrategyKind::time_slicing, 3, "w", {}, 2.0, "r")};
   rows.back().line = 4;
   EXPECT_EQ(test::error_of([&] { co_run_points(rows, StrategyKind::time_slicing, skipped); }),
-            "synthetic.csv:4: run \"r\" has 1 time_mean rows but n_contexts = 3; give one row per context of the run");
+            "synthetic.csv:4: run \"r\" has rows for 1 context but n_contexts = 3; give each context of the run a row "
+            "(a workload run twice needs two rows of one metric)");
 }
 
 TEST(SharingFit, TwoIdenticalSaturatedContextsPredictTwoOverEta) {

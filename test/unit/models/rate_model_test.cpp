@@ -113,6 +113,62 @@ TEST(RateModel, MpsActiveThreadPercentageCapsAContextEvenAlone) {
   EXPECT_NEAR(out[0].gpu_rate, 0.25, 1e-12);
 }
 
+SharingParams mps_with_interference(double kappa) {
+  SharingParams params{SharingDiscipline::concurrent};
+  params.concurrent_interference = kappa;
+  return params;
+}
+
+TEST(RateModel, MpsInterferenceSlowsClientsWhoseDemandsFitByExactlyItsFactor) {
+  // SMs 0.6 and bandwidth 0.8 in all: the split leaves both at full speed, but each sees the other's
+  // traffic (always in a GPU phase, bw 0.4): g = 1 / (1 + κ · 1 · 0.4), 1 / 1.2 for κ = 0.5.
+  const auto out = rates(mps_with_interference(0.5), {busy(0.3, 0.4), busy(0.3, 0.4)});
+  for (const auto& r : out) {
+    EXPECT_NEAR(r.gpu_rate, 1.0 / 1.2, 1e-12);
+    EXPECT_NEAR(r.progress_rate, 1.0 / 1.2, 1e-12);
+  }
+  // Only the others' traffic counts: a compute-bound client next to a streaming one is slowed by
+  // 1 + 0.5 · 0.5; the streaming one, whose company moves no memory, keeps its speed.
+  const auto mixed = rates(mps_with_interference(0.5), {busy(0.3, 0.0), busy(0.3, 0.5)});
+  EXPECT_NEAR(mixed[0].gpu_rate, 1.0 / 1.25, 1e-12);
+  EXPECT_NEAR(mixed[1].gpu_rate, 1.0, 1e-12);
+}
+
+TEST(RateModel, MpsInterferenceWeighsTheOthersByTheirGpuPhaseProbability) {
+  // Two identical clients, duty d = 0.5, bandwidth b = 0.5, κ = 1: u = 1/g solves
+  // u = 1 + κ b x with x = d u / ((1 - d) + d u), i.e. d u² + (1 - 2d - κ b d) u - (1 - d) = 0:
+  // u² - u/2 - 1 = 0, u = (1 + √17) / 4.
+  const double g = 4.0 / (1.0 + std::sqrt(17.0));
+  const auto out = rates(mps_with_interference(1.0), {busy(0.2, 0.5, 0.5), busy(0.2, 0.5, 0.5)});
+  for (const auto& r : out) {
+    EXPECT_NEAR(r.gpu_rate, g, 1e-9);
+    EXPECT_NEAR(r.progress_rate, 1.0 / (0.5 + 0.5 / g), 1e-9);
+  }
+}
+
+TEST(RateModel, MpsInterferenceLeavesAClientAloneOrWithIdleCompanyAtFullSpeed) {
+  EXPECT_DOUBLE_EQ(rates(mps_with_interference(3.0), {busy(0.5, 0.9)})[0].gpu_rate, 1.0);
+  ContextDemand idle = busy(0.5, 0.9);
+  idle.active = false;
+  EXPECT_DOUBLE_EQ(rates(mps_with_interference(3.0), {busy(0.5, 0.9), idle})[0].gpu_rate, 1.0);
+}
+
+TEST(RateModel, MpsWithoutInterferenceGivesTheDominantShareSplitBitForBit) {
+  // κ = 0 must reproduce the model before the term existed, oversubscribed, capped and with CPU gaps.
+  ContextDemand capped = busy(0.9, 0.2, 0.7);
+  capped.cap = 0.4;
+  const std::vector<ContextDemand> contexts = {busy(0.8, 0.1), busy(0.8, 0.6, 0.5), capped, busy(0.1, 0.9, 0.3)};
+  const auto before = rates({SharingDiscipline::concurrent}, contexts);
+  const auto with_zero = rates(mps_with_interference(0.0), contexts);
+  ASSERT_EQ(before.size(), with_zero.size());
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    EXPECT_EQ(before[i].gpu_rate, with_zero[i].gpu_rate) << i;
+    EXPECT_EQ(before[i].progress_rate, with_zero[i].progress_rate) << i;
+    EXPECT_EQ(before[i].gpu_phase_frac, with_zero[i].gpu_phase_frac) << i;
+  }
+  EXPECT_LT(before[0].gpu_rate, 1.0);  // a real split, not everyone at full speed
+}
+
 TEST(RateModel, ADemandAboveTheDeviceSlowsEvenAlone) {
   // A compute-bound workload measured on a 98-SM 7g instance, run on a 14-SM 1g instance.
   ContextDemand compute = busy(98.0 / 14.0, 0.0);

@@ -50,6 +50,7 @@ Scenario rich_scenario() {
   llm.isolation = models::IsolationLevel::hardware;
   llm.num_contexts = 2;
   llm.router = RouterPolicy::least_loaded;
+  llm.priority = Priority::high;
 
   Tenant batch;
   batch.name = "batch";
@@ -86,6 +87,7 @@ Scenario rich_scenario() {
   mps.kind = StrategyKind::mps;
   mps.replicas = 8;
   mps.active_thread_pct = 50;
+  mps.low_priority_thread_pct = 20;
   mps.pinned_memory_limit_gib = 20;
   mps.tenants["p"].active_thread_pct = 25;
   StrategySpec mig;

@@ -53,6 +53,16 @@ TEST(ScenarioParseErrors, BadStrategyKindListsKindsAndSuggests) {
             "dedicated|time_slicing|mps|mig|mig_time_slicing|hami|vgpu (did you mean \"mps\"?)");
 }
 
+TEST(ScenarioParseErrors, BadPriority) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["priority"] = "urgent";
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/priority: unknown \"urgent\"; expected high|normal|low");
+  doc["tenants"][0]["priority"] = "normal";
+  doc["strategies"][0]["low_priority_thread_pct"] = 30;
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0/low_priority_thread_pct: unknown key for strategy kind \"" +
+                                  doc["strategies"][0]["kind"].get<std::string>() + "\" (applies to mps)");
+}
+
 TEST(ScenarioParseErrors, BadIsolationLevel) {
   auto doc = minimal_document();
   doc["tenants"][0]["isolation"] = "hardwre";
