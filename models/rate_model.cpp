@@ -87,6 +87,16 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     if (change < kTolerance || active_.size() == 1) break;
   }
 
+  // Π (1 − x_j) and Σ x_j over every active context, to take each one's own term out in O(1).
+  double idle_product = 1.0;
+  double busy_sum = 0.0;
+  int always_busy = 0;
+  for (int index : active_) {
+    const double x = phase_[static_cast<std::size_t>(index)];
+    busy_sum += x;
+    if (x >= 1.0) ++always_busy;
+    else idle_product *= 1.0 - x;
+  }
   for (int index : active_) {
     const auto i = static_cast<std::size_t>(index);
     const auto& c = contexts[i];
@@ -95,6 +105,12 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     r.progress_rate = progress_rate(c.duty, r.gpu_rate);
     r.gpu_phase_frac = phase_[i];
     r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
+    r.alone_gpu_rate = solo_gpu_rate(c, params_.roofline_sharpness) * overhead;
+    const double x = phase_[i];
+    const int others_always_busy = always_busy - (x >= 1.0 ? 1 : 0);
+    r.alone_frac = others_always_busy > 0 ? 0.0 : (x >= 1.0 ? idle_product : idle_product / (1.0 - x));
+    r.alone_frac = std::clamp(r.alone_frac, 0.0, 1.0);
+    r.others_busy = std::max(0.0, busy_sum - x);
   }
 }
 

@@ -73,6 +73,11 @@ struct ContextRate {
   double progress_rate = 0.0;   ///< speed of its requests (CPU + GPU) relative to solo
   double gpu_phase_frac = 0.0;  ///< fraction of time it has GPU work pending
   double sm_usage_frac = 0.0;   ///< mean fraction of the device's SMs it keeps busy
+  /// Probability that no other context is in a GPU phase (mean field): while so, it runs at
+  /// `alone_gpu_rate`; otherwise slower. What the sharing variance of docs/model.md §4 is made of.
+  double alone_frac = 1.0;
+  double alone_gpu_rate = 0.0;  ///< its GPU rate with the device to itself
+  double others_busy = 0.0;     ///< expected number of other contexts in a GPU phase, Σ x_j
 };
 
 /// Rates of every context (inactive ones get zeros). `out` is resized to `contexts.size()`.

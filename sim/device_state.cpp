@@ -2,6 +2,7 @@
 #include "sim/device_state.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.hpp"
 
@@ -25,14 +26,15 @@ void remove_scale(int& count, double& sum, double scale) {
 }  // namespace
 
 DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
-                         std::size_t num_intervals, double horizon_s)
+                         std::size_t num_intervals, double horizon_s, std::uint64_t seed)
     : device_(device),
       tenants_(tenants),
       model_(device.sharing),
       interval_s_(interval_s),
       horizon_s_(horizon_s),
       busy_series_(num_intervals, 0.0),
-      sm_series_(num_intervals, 0.0) {
+      sm_series_(num_intervals, 0.0),
+      rng_(seed) {
   for (const auto& placed : device_.contexts) {
     Context context;
     context.tenant = placed.tenant;
@@ -101,8 +103,10 @@ void DeviceState::start(Context& context, int index, double now) {
   Request& request = requests_[static_cast<std::size_t>(index)];
   request.started_at_s = now;
   const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
-  context.heap.push_back({context.virtual_s + shape.first_phase_s(request.record), index});
+  const double work_s = shape.first_phase_s(request.record);
+  context.heap.push_back({context.virtual_s + work_s, index});
   std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  started(static_cast<int>(&context - contexts_.data()), index, work_s);
   ++context.num_prefill;
   context.prefill_scale += request.record.demand_scale;
 }
@@ -150,6 +154,7 @@ bool DeviceState::complete_due(double now) {
           context.decode_scale += request.record.demand_scale;
           context.heap.push_back({context.virtual_s + decode_s, index});
           std::push_heap(context.heap.begin(), context.heap.end(), cmp);
+          started(static_cast<int>(&context - contexts_.data()), index, decode_s);
           continue;
         }
       } else {
@@ -274,6 +279,7 @@ void DeviceState::recompute_rates() {
     return;
   }
   model_.compute(demands_, rates_);
+  if (!pending_.empty()) apply_sharing_variance();
   double idle_probability = 1.0;
   double sm = 0.0;
   for (const auto& rate : rates_) {
@@ -282,6 +288,62 @@ void DeviceState::recompute_rates() {
   }
   busy_now_ = 1.0 - idle_probability;
   sm_now_ = std::min(1.0, sm);
+}
+
+void DeviceState::started(int slot, int request, double work_s) {
+  if (device_.round_s > 0.0 && !device_.exact_quanta && work_s > 0.0) pending_.push_back({slot, request, work_s});
+}
+
+double DeviceState::standard_normal() {
+  // Box–Muller on the generator's raw bits (std::normal_distribution is not the same everywhere).
+  const double u1 = 1.0 - traces::unit_interval(rng_());  // (0, 1]
+  const double u2 = traces::unit_interval(rng_());
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+double DeviceState::relative_deviation(int slot, double work_s) {
+  // The fluid share is the mean over scheduling rounds of round_s. The phase's GPU time spans
+  // N = GPU time / round_s of them; in each, the context runs alone (probability p = alone_frac,
+  // at alone_gpu_rate) or beside others (at the rate that keeps the mean). Over N independent
+  // rounds its GPU time deviates from the mean by cv / √N, cv the coefficient of variation of the
+  // time per round. Contexts that take turns also start at a random point of the others' turns:
+  // a uniform offset of ±½ of their expected number × round_s. Both have mean 0.
+  const auto& r = rates_[static_cast<std::size_t>(slot)];
+  if (r.gpu_rate <= 0.0 || r.alone_gpu_rate <= 0.0) return 0.0;
+  const double gpu_s = demands_[static_cast<std::size_t>(slot)].duty * work_s / r.gpu_rate;
+  if (gpu_s <= 0.0) return 0.0;
+  const double rounds = std::max(1.0, gpu_s / device_.round_s);
+  const double p = r.alone_frac;
+  double cv = 0.0;
+  if (p > 0.0 && p < 1.0) {
+    const double t_mean = 1.0 / r.gpu_rate;
+    const double t_alone = 1.0 / r.alone_gpu_rate;
+    const double t_shared = (t_mean - p * t_alone) / (1.0 - p);
+    cv = std::sqrt(p * (1.0 - p)) * std::abs(t_shared - t_alone) / t_mean;
+  }
+  double deviation = cv > 0.0 ? cv / std::sqrt(rounds) * standard_normal() : 0.0;
+  if (device_.sharing.discipline == models::SharingDiscipline::time_sliced && r.others_busy > 0.0) {
+    deviation += (traces::unit_interval(rng_()) - 0.5) * r.others_busy * device_.round_s / gpu_s;
+  }
+  return deviation;
+}
+
+void DeviceState::apply_sharing_variance() {
+  auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
+  for (const auto& started : pending_) {
+    auto& context = contexts_[static_cast<std::size_t>(started.slot)];
+    const double deviation = relative_deviation(started.slot, started.work_s);
+    if (deviation == 0.0) continue;
+    // A deviation ε of the GPU time is ε × (share of wall time in GPU phases) × work of solo time;
+    // never less than a tenth of the phase (a phase much shorter than a round is exact mode's job).
+    const double x = rates_[static_cast<std::size_t>(started.slot)].gpu_phase_frac;
+    const double delta = std::max(-0.9 * started.work_s, deviation * x * started.work_s);
+    for (auto& entry : context.heap) {
+      if (entry.request == started.request) entry.finish_v += delta;
+    }
+    std::make_heap(context.heap.begin(), context.heap.end(), cmp);
+  }
+  pending_.clear();
 }
 
 double DeviceState::next_completion(double now) const {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "models/rate_model.hpp"
@@ -60,7 +61,7 @@ class DeviceState {
   /// cover [0, horizon_s): time after the horizon (the drain of a run) is left out of them, also
   /// when the last bucket reaches past it.
   DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
-              std::size_t num_intervals, double horizon_s);
+              std::size_t num_intervals, double horizon_s, std::uint64_t seed = 1);
 
   /// Called when a request finishes: (tenant, user, now). Used by closed-loop sources.
   std::function<void(int, int, double)> on_complete;
@@ -143,8 +144,21 @@ class DeviceState {
   double slice_end_s_ = kNever;
   void rotate_quantum(double now);
   void exact_rates();
+  // Sharing variance (docs/model.md §4): a phase started on a shared device gets its own draw of
+  // how its scheduling rounds went, applied once the rates that it starts under are known.
+  struct Pending {
+    int slot;
+    int request;
+    double work_s;  ///< the phase's solo time
+  };
+  void started(int slot, int request, double work_s);
+  void apply_sharing_variance();
+  double relative_deviation(int slot, double work_s);
+  double standard_normal();
   std::vector<double> busy_series_;
   std::vector<double> sm_series_;
+  std::vector<Pending> pending_;
+  std::mt19937_64 rng_;
 };
 
 }  // namespace slicewise::sim

@@ -257,8 +257,10 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
   run.round_robin.assign(num_tenants, 0);
   run.users.resize(num_tenants);
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
+    // Each device draws its sharing variance from a stream of its own (the tenants' are seed·φ + odd).
+    const std::uint64_t device_seed = scenario.seed * 0xBF58476D1CE4E5B9ULL + 2 * static_cast<std::uint64_t>(d);
     run.devices.push_back(std::make_unique<DeviceState>(placement.devices[d], run.tenants, scenario.metrics_interval_s,
-                                                        num_intervals, scenario.horizon_s));
+                                                        num_intervals, scenario.horizon_s, device_seed));
     run.wakes.emplace_back();
     for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
       const auto tenant = static_cast<std::size_t>(placement.devices[d].contexts[slot].tenant);

@@ -294,6 +294,7 @@ void configure_device(PlacedDevice& device, const StrategySpec& strategy, const 
   const int num_contexts = static_cast<int>(device.contexts.size());
   device.sharing = policy.sharing(strategy, defaults, num_contexts);
   device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
+  if (num_contexts > 1) device.round_s = policy.scheduling_round_ms(strategy, defaults, num_contexts) / 1000.0;
   if (const auto quanta = policy.exact_quanta(strategy, defaults, num_contexts)) {
     device.exact_quanta = true;
     device.quantum_s = quanta->quantum_ms / 1000.0;
@@ -301,8 +302,13 @@ void configure_device(PlacedDevice& device, const StrategySpec& strategy, const 
   }
 }
 
+/// A MIG instance whose contexts hold more than this share of its memory is flagged: an instance
+/// has no spare memory to grow into, and no public data says how running that close slows a job.
+constexpr double kTightMigMemoryFrac = 0.9;
+
 /// Moves the used slots' devices into `result`, configured, with an out-of-memory issue where
-/// memory is overcommitted and not isolated, and counts the GPUs they use.
+/// memory is overcommitted and not isolated, a note where a MIG instance is nearly full, and
+/// counts the GPUs they use.
 void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, const StrategyPolicy& policy,
                      const models::SharingDefaults& defaults, std::size_t num_fleet_gpus, Placement& result) {
   std::vector<bool> gpu_used(num_fleet_gpus, false);
@@ -310,6 +316,14 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
     if (slot.device.contexts.empty()) continue;
     auto& device = slot.device;
     configure_device(device, strategy, policy, defaults);
+    if (!device.mig_profile.empty() && slot.reserved_gib <= device.memory_gib + 1e-9 &&
+        slot.reserved_gib > kTightMigMemoryFrac * device.memory_gib) {
+      result.issues.push_back(device.name + ": contexts hold " + format_number(slot.reserved_gib) + " GiB of the instance's " +
+                              format_number(device.memory_gib) + " GiB (over " +
+                              format_number(100.0 * kTightMigMemoryFrac) +
+                              " %): little room for activations, KV cache and allocator fragmentation, which the "
+                              "simulation does not model");
+    }
     if (!slot.isolated_memory && slot.reserved_gib > device.memory_gib + 1e-9) {
       device.oom_risk = true;
       result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + format_number(slot.reserved_gib) +

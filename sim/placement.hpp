@@ -41,6 +41,9 @@ struct PlacedDevice {
   bool exact_quanta = false;
   double quantum_s = 0.0;
   double switch_cost_s = 0.0;
+  /// The time over which its contexts' turns on the GPU are decided (docs/model.md §4, sharing
+  /// variance); 0 for a device that one context owns, or whose shares do not depend on the others.
+  double round_s = 0.0;
 };
 
 struct Placement {

@@ -33,6 +33,10 @@ class Hami final : public StrategyPolicy {
     return pct.value_or(100.0) / 100.0;
   }
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
+  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                             int /*contexts_on_device*/) const override {
+    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
+  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     auto p = time_sliced(spec, defaults);

@@ -22,6 +22,10 @@ class MigTimeSlicing final : public StrategyPolicy {
 
   bool partitions_gpus() const override { return true; }
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
+  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                             int /*contexts_on_device*/) const override {
+    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
+  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     return time_sliced(spec, defaults);

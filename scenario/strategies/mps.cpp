@@ -58,6 +58,13 @@ class Mps final : public StrategyPolicy {
     if (priority != Priority::low) return cap / 100.0;
     return std::min(cap, spec.low_priority_thread_pct.value_or(kDefaultLowPriorityPct)) / 100.0;
   }
+  /// MPS clients run at once, but whether a co-runner is in a GPU phase changes over time; that is
+  /// taken to persist for one default time slice (2 ms), the scale of kernel bursts. An assumption:
+  /// no public measurement gives it.
+  double scheduling_round_ms(const StrategySpec& /*spec*/, const models::SharingDefaults& defaults,
+                             int /*contexts_on_device*/) const override {
+    return defaults.quantum_ms;
+  }
   models::SharingParams sharing(const StrategySpec& /*spec*/, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     models::SharingParams p;

@@ -109,6 +109,12 @@ class StrategyPolicy {
   /// How a device carrying `contexts_on_device` contexts shares itself.
   virtual models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                         int contexts_on_device) const = 0;
+  /// The time over which the contexts' turns on the GPU are decided (a time slice and its switch),
+  /// which sets how much variance sharing adds to a request (docs/model.md §4); 0 = none.
+  virtual double scheduling_round_ms(const StrategySpec& /*spec*/, const models::SharingDefaults& /*defaults*/,
+                                     int /*contexts_on_device*/) const {
+    return 0.0;
+  }
   /// Quantum events instead of the fluid share, when the strategy asks for them (`"exact": true`).
   virtual std::optional<ExactQuanta> exact_quanta(const StrategySpec& /*spec*/, const models::SharingDefaults& /*defaults*/,
                                                   int /*contexts_on_device*/) const {

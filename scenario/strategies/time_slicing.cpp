@@ -18,6 +18,10 @@ class TimeSlicing final : public StrategyPolicy {
   std::vector<std::string> tenant_keys() const override { return {"weight"}; }
 
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
+  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                             int /*contexts_on_device*/) const override {
+    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
+  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int /*contexts_on_device*/) const override {
     return time_sliced(spec, defaults);

@@ -51,6 +51,13 @@ class Vgpu final : public StrategyPolicy {
   bool schedules_by_priority(const StrategySpec& spec) const override {
     return spec.vgpu_scheduler == VgpuScheduler::best_effort;
   }
+  /// best_effort takes turns of one vGPU time slice; equal_share and fixed_share give fixed slots
+  /// whatever the others do, so they add no variance.
+  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                             int contexts_on_device) const override {
+    if (spec.vgpu_scheduler != VgpuScheduler::best_effort) return 0.0;
+    return spec.timeslice_ms.value_or(contexts_on_device > 8 ? 1.0 : 2.0) + switch_cost_ms(spec, defaults);
+  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int contexts_on_device) const override {
     models::SharingParams p;

@@ -38,8 +38,10 @@ TEST(ClosedForm, NIdenticalSaturatedContextsTimeSlicedEachTakeNOverEtaTimesLonge
   s.strategies = {ts};
   const auto result = simulate(s);
   const double eta = 2.0 / 2.1;
+  // The mean over the run: the sharing variance (docs/model.md §4) spreads single requests by a
+  // draw of mean 0 (here at most ±2 × 2.1 ms / 2 = 0.3 % of a request).
   for (const auto& tenant : result.strategies[0].tenants) {
-    EXPECT_NEAR(tenant.latency_s.mean, 3 * 0.2 / eta, 1e-9) << tenant.name;
+    EXPECT_NEAR(tenant.latency_s.mean, 3 * 0.2 / eta, 2e-4 * 0.63) << tenant.name;
   }
   // Busy time never exceeds capacity, and the work done fits in it.
   const auto& device = result.strategies[0].devices.at(0);
@@ -99,14 +101,16 @@ TEST(ClosedForm, MigSliceCapacityFollowsSmsForComputeAndMemorySlicesForBandwidth
 }
 
 TEST(ClosedForm, TwoHalfDutyContextsTimeSlicedStretchByHalfPlusHalfRootTwo) {
-  auto s = make_scenario("L40S", 1, 100.0);
+  // 2,000 s: about 4,000 requests each, so that the mean of their sharing variance (a standard
+  // deviation of about 2 % per request here) is well below the 0.1 % tolerance.
+  auto s = make_scenario("L40S", 1, 2000.0);
   s.tenants = {generic_tenant("a", 0.4, 1.0, 0.0, 0.5), generic_tenant("b", 0.4, 1.0, 0.0, 0.5)};
   auto ts = strategy(StrategyKind::time_slicing);
   ts.switch_cost_ms = 0.0;
   s.strategies = {ts};
   const auto result = simulate(s);
-  for (const auto& tenant : result.strategies[0].tenants) {
-    EXPECT_NEAR(tenant.latency_s.mean, 0.4 * (0.5 + 0.5 * std::sqrt(2.0)), 1e-9);
+  for (const auto& tenant : result.strategies[0].tenants) {  // the mean over the run, as above
+    EXPECT_NEAR(tenant.latency_s.mean, 0.4 * (0.5 + 0.5 * std::sqrt(2.0)), 1e-3 * 0.48);
   }
 }
 
