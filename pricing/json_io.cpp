@@ -159,6 +159,15 @@ bool is_price_date(std::string_view text) {
   return std::chrono::year_month_day{year, month, std::chrono::day{static_cast<unsigned>(number(8, 2))}}.ok();
 }
 
+std::string read_price_date(JsonReader& r, std::string_view key) {
+  const std::size_t before = r.diagnostics().size();
+  std::string text = r.required_string(key);
+  if (r.diagnostics().size() == before && r.valid() && !is_price_date(text)) {
+    r.error(key, "expected a date YYYY-MM or YYYY-MM-DD (got \"" + text + "\")");
+  }
+  return text;
+}
+
 PriceTable parse_price_table(const json& document, const std::string& file,
                              const std::vector<std::string>& known_gpu_ids) {
   Diagnostics problems;

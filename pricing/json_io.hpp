@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/json_reader.hpp"
 #include "pricing/price_table.hpp"
 
 namespace slicewise::pricing {
@@ -19,6 +20,10 @@ PriceTable parse_price_table(const nlohmann::json& document, const std::string& 
 
 /// True for a real month or day written YYYY-MM or YYYY-MM-DD (a table's `as_of`).
 bool is_price_date(std::string_view text);
+
+/// Reads the required date `key` (YYYY-MM or YYYY-MM-DD) of `reader`'s object; a string that is no
+/// such date is reported at `key`. Used by every pricing data file (tables, on-prem, licences).
+std::string read_price_date(JsonReader& reader, std::string_view key);
 
 /// Output (nlohmann::ordered_json, keys in declaration order; absent optionals left out), with
 /// "schema_version": 1 on the table: parse_price_table(to_json(t)) == t.

@@ -14,22 +14,13 @@ namespace slicewise::pricing {
 
 namespace {
 
-std::string read_date(JsonReader& r, std::string_view key) {
-  const std::size_t before = r.diagnostics().size();
-  std::string text = r.required_string(key);
-  if (r.diagnostics().size() == before && r.valid() && !is_price_date(text)) {
-    r.error(key, "expected a date YYYY-MM or YYYY-MM-DD (got \"" + text + "\")");
-  }
-  return text;
-}
-
 Licence read_licence(JsonReader& r) {
   Licence l;
   l.id = r.required_string("id");
   l.name = r.required_string("name");
   l.usd_per_gpu_year = r.required_number("usd_per_gpu_year", {0.0, true, 1e9, false});
   l.source = r.required_string("source");
-  l.as_of = read_date(r, "as_of");
+  l.as_of = read_price_date(r, "as_of");
   r.finish();
   return l;
 }
@@ -51,7 +42,7 @@ LicenceTable LicenceTable::load(const std::filesystem::path& file) {
   }
   table.currency = top.required_string("currency");
   table.source = top.required_string("source");
-  table.as_of = read_date(top, "as_of");
+  table.as_of = read_price_date(top, "as_of");
   if (const auto* licences = top.required_array("licences")) {
     for (std::size_t i = 0; i < licences->size(); ++i) {
       const std::string pointer = "/licences/" + std::to_string(i);

@@ -20,16 +20,6 @@ namespace {
 /// (lo, hi]: a positive amount with an upper bound.
 NumberRange positive_up_to(double hi) { return {0.0, true, hi, false}; }
 
-/// A date YYYY-MM or YYYY-MM-DD, as in the price tables.
-std::string read_date(JsonReader& r, std::string_view key) {
-  const std::size_t before = r.diagnostics().size();
-  std::string text = r.required_string(key);
-  if (r.diagnostics().size() == before && r.valid() && !is_price_date(text)) {
-    r.error(key, "expected a date YYYY-MM or YYYY-MM-DD (got \"" + text + "\")");
-  }
-  return text;
-}
-
 OnPremServer read_server(JsonReader& r, const std::vector<std::string>& known_gpu_ids) {
   OnPremServer s;
   s.name = r.required_string("name");
@@ -50,7 +40,7 @@ OnPremServer read_server(JsonReader& r, const std::vector<std::string>& known_gp
   s.support_frac_per_year = r.optional_number("support_frac_per_year", 0.0, NumberRange::fraction());
   s.license_usd_per_gpu_year = r.optional_number("license_usd_per_gpu_year", 0.0, NumberRange::between(0, 1e9));
   s.source = r.required_string("source");
-  s.as_of = read_date(r, "as_of");
+  s.as_of = read_price_date(r, "as_of");
   s.note = r.optional_string("note", "");
   r.finish();
   return s;
@@ -83,7 +73,7 @@ OnPremTable OnPremTable::load(const std::filesystem::path& file, const std::vect
     top.error("currency", "expected a 3-letter ISO 4217 code such as \"USD\" (got \"" + table.currency + "\")");
   }
   table.source = top.required_string("source");
-  table.as_of = read_date(top, "as_of");
+  table.as_of = read_price_date(top, "as_of");
   top.optional_string("note", "");
   if (const auto* servers = top.required_array("servers")) {
     for (std::size_t i = 0; i < servers->size(); ++i) {

@@ -5,24 +5,11 @@ namespace slicewise::scenario {
 
 namespace {
 
-class Dedicated final : public StrategyPolicy {
+class Dedicated final : public OwnDevicePolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::dedicated; }
   std::string summary() const override { return "one context per GPU; nothing is shared"; }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
-
-  int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
-  MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
-                         double /*device_gib*/) const override {
-    return {true, 0.0, ""};  // the whole GPU is the context's
-  }
-  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                int /*contexts_on_device*/) const override {
-    models::SharingParams p;
-    p.discipline = models::SharingDiscipline::exclusive;
-    p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
-    return p;
-  }
 };
 
 }  // namespace

@@ -8,7 +8,7 @@ namespace slicewise::scenario {
 
 namespace {
 
-class Hami final : public StrategyPolicy {
+class Hami final : public DriverTimeSlicingPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::hami; }
   std::string summary() const override {
@@ -32,20 +32,11 @@ class Hami final : public StrategyPolicy {
     const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
     return pct.value_or(100.0) / 100.0;
   }
-  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
-  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                             int /*contexts_on_device*/) const override {
-    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
-  }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                int /*contexts_on_device*/) const override {
-    auto p = time_sliced(spec, defaults);
+                                int contexts_on_device) const override {
+    auto p = DriverTimeSlicingPolicy::sharing(spec, defaults, contexts_on_device);
     p.launch_overhead_frac = defaults.hami_launch_overhead_frac;
     return p;
-  }
-  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                          int /*contexts_on_device*/) const override {
-    return time_slice_quanta(spec, defaults);
   }
 };
 

@@ -7,7 +7,7 @@ namespace slicewise::scenario {
 
 namespace {
 
-class Mig final : public StrategyPolicy {
+class Mig final : public OwnDevicePolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::mig; }
   std::string summary() const override {
@@ -20,18 +20,6 @@ class Mig final : public StrategyPolicy {
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }
-  int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
-  MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
-                         double /*device_gib*/) const override {
-    return {true, 0.0, ""};  // the instance's memory is the context's
-  }
-  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                int /*contexts_on_device*/) const override {
-    models::SharingParams p;
-    p.discipline = models::SharingDiscipline::exclusive;
-    p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
-    return p;
-  }
 };
 
 }  // namespace

@@ -6,7 +6,7 @@ namespace slicewise::scenario {
 
 namespace {
 
-class MigTimeSlicing final : public StrategyPolicy {
+class MigTimeSlicing final : public DriverTimeSlicingPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::mig_time_slicing; }
   std::string summary() const override {
@@ -21,19 +21,6 @@ class MigTimeSlicing final : public StrategyPolicy {
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }
-  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
-  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                             int /*contexts_on_device*/) const override {
-    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
-  }
-  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                int /*contexts_on_device*/) const override {
-    return time_sliced(spec, defaults);
-  }
-  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                          int /*contexts_on_device*/) const override {
-    return time_slice_quanta(spec, defaults);
-  }
 };
 
 }  // namespace

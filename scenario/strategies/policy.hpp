@@ -129,10 +129,33 @@ class StrategyPolicy {
   static double switch_cost_ms(const StrategySpec& spec, const models::SharingDefaults& d) {
     return spec.switch_cost_ms.value_or(d.switch_cost_ms);
   }
-  /// Driver time slicing: busy contexts take turns, η = q / (q + c).
-  static models::SharingParams time_sliced(const StrategySpec& spec, const models::SharingDefaults& d);
-  /// Exact quanta of driver time slicing when `exact` is set.
-  static std::optional<ExactQuanta> time_slice_quanta(const StrategySpec& spec, const models::SharingDefaults& d);
+};
+
+/// The family of dedicated and mig: every context owns its device (a GPU, a MIG instance) and the
+/// device's memory; nothing is shared.
+class OwnDevicePolicy : public StrategyPolicy {
+ public:
+  int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
+  MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
+                         double /*device_gib*/) const override {
+    return {true, 0.0, ""};
+  }
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int contexts_on_device) const override;
+};
+
+/// The family of time_slicing, mig_time_slicing and hami: the driver's time slicing. Busy contexts
+/// take turns of one quantum q, paying a switch c between turns (η = q / (q + c)); a higher
+/// priority class goes first; `exact` simulates the quanta one by one.
+class DriverTimeSlicingPolicy : public StrategyPolicy {
+ public:
+  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
+  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                             int contexts_on_device) const override;
+  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                int contexts_on_device) const override;
+  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                          int contexts_on_device) const override;
 };
 
 /// The policy of a strategy kind.

@@ -1,4 +1,5 @@
-// The registry of sharing strategies: one line per policy file of this folder.
+// The registry of sharing strategies (one line per policy file of this folder), and the two
+// families several policies share.
 #include <memory>
 
 #include "core/error.hpp"
@@ -56,16 +57,32 @@ std::int64_t StrategyCheck::total_contexts() const {
   return contexts;
 }
 
-models::SharingParams StrategyPolicy::time_sliced(const StrategySpec& spec, const models::SharingDefaults& d) {
+models::SharingParams OwnDevicePolicy::sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                              int /*contexts_on_device*/) const {
   models::SharingParams p;
-  p.discipline = models::SharingDiscipline::time_sliced;
-  p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, d), switch_cost_ms(spec, d));
+  p.discipline = models::SharingDiscipline::exclusive;
+  p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
   return p;
 }
 
-std::optional<ExactQuanta> StrategyPolicy::time_slice_quanta(const StrategySpec& spec, const models::SharingDefaults& d) {
+double DriverTimeSlicingPolicy::scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                                    int /*contexts_on_device*/) const {
+  return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
+}
+
+models::SharingParams DriverTimeSlicingPolicy::sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+                                                       int /*contexts_on_device*/) const {
+  models::SharingParams p;
+  p.discipline = models::SharingDiscipline::time_sliced;
+  p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
+  return p;
+}
+
+std::optional<ExactQuanta> DriverTimeSlicingPolicy::exact_quanta(const StrategySpec& spec,
+                                                                 const models::SharingDefaults& defaults,
+                                                                 int /*contexts_on_device*/) const {
   if (!spec.exact) return std::nullopt;
-  return ExactQuanta{quantum_ms(spec, d), switch_cost_ms(spec, d)};
+  return ExactQuanta{quantum_ms(spec, defaults), switch_cost_ms(spec, defaults)};
 }
 
 }  // namespace slicewise::scenario

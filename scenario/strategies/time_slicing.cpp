@@ -6,7 +6,7 @@ namespace slicewise::scenario {
 
 namespace {
 
-class TimeSlicing final : public StrategyPolicy {
+class TimeSlicing final : public DriverTimeSlicingPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::time_slicing; }
   std::string summary() const override {
@@ -16,20 +16,6 @@ class TimeSlicing final : public StrategyPolicy {
 
   std::vector<std::string> strategy_keys() const override { return {"replicas", "quantum_ms", "switch_cost_ms", "exact"}; }
   std::vector<std::string> tenant_keys() const override { return {"weight"}; }
-
-  bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
-  double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                             int /*contexts_on_device*/) const override {
-    return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
-  }
-  models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                int /*contexts_on_device*/) const override {
-    return time_sliced(spec, defaults);
-  }
-  std::optional<ExactQuanta> exact_quanta(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                          int /*contexts_on_device*/) const override {
-    return time_slice_quanta(spec, defaults);
-  }
 };
 
 }  // namespace
