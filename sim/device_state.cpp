@@ -53,6 +53,8 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     demands_[i].priority = placed.priority;
   }
   rates_.resize(contexts_.size());
+  tokens_.resize(contexts_.size());
+  for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
 }
 
 int DeviceState::allocate(const Request& request) {
@@ -94,6 +96,16 @@ void DeviceState::advance(double now) {
   const double dt = now - now_;
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     contexts_[i].virtual_s += rates_[i].progress_rate * dt;
+  }
+  if (device_.exact_quanta) {
+    // Core caps' token buckets: a capped context earns cap seconds of GPU per second and spends
+    // what it holds, up to cap × the sampling window.
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      const double cap = demands_[i].cap;
+      if (cap >= 1.0) continue;
+      const bool holds = !switching_ && holder_ == static_cast<int>(i);
+      tokens_[i] = std::min(cap * kCapWindowS, tokens_[i] + cap * dt - (holds ? dt : 0.0));
+    }
   }
   integrate(now_, now, busy_now_, sm_now_);
   now_ = now;
@@ -197,24 +209,42 @@ void DeviceState::rotate_quantum(double now) {
   // has nothing left to run. The next holder is the first context with work, round robin after
   // `from`, of the highest priority class that has work: a higher class takes the GPU at the next
   // quantum boundary and keeps it while it has work.
+  // A context that used up its core cap (HAMi gpucores) waits while another has work; alone, or
+  // when every context with work is capped out, it runs (the cap is not enforced alone).
   const auto n = static_cast<int>(contexts_.size());
   auto next_active = [&](int from) {
     int best = -1;
+    bool best_throttled = true;
     for (int step = 1; step <= n; ++step) {
       const int candidate = (from + step) % n;
-      if (contexts_[static_cast<std::size_t>(candidate)].heap.empty()) continue;
-      if (best < 0 || demands_[static_cast<std::size_t>(candidate)].priority < demands_[static_cast<std::size_t>(best)].priority) {
+      const auto c = static_cast<std::size_t>(candidate);
+      if (contexts_[c].heap.empty()) continue;
+      const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
+      const bool better = best < 0 || (best_throttled && !throttled) ||
+                          (best_throttled == throttled && demands_[c].priority < demands_[static_cast<std::size_t>(best)].priority);
+      if (better) {
         best = candidate;
+        best_throttled = throttled;
       }
     }
     return best;
+  };
+  // A quantum, or what a capped holder has left of its cap while others have work.
+  auto slice = [&](int holder) {
+    if (holder < 0) return kNever;
+    const auto h = static_cast<std::size_t>(holder);
+    if (demands_[h].cap >= 1.0 || tokens_[h] <= kMinSliceS) return device_.quantum_s;
+    for (std::size_t c = 0; c < contexts_.size(); ++c) {
+      if (c != h && !contexts_[c].heap.empty()) return std::min(device_.quantum_s, tokens_[h]);
+    }
+    return device_.quantum_s;
   };
   const bool holder_busy = holder_ >= 0 && !contexts_[static_cast<std::size_t>(holder_)].heap.empty();
   if (switching_) {
     if (now < slice_end_s_) return;
     switching_ = false;  // the switch was paid for holder_; it runs now unless it has gone idle
     if (!holder_busy) holder_ = next_active(holder_);
-    slice_end_s_ = holder_ >= 0 ? now + device_.quantum_s : kNever;
+    slice_end_s_ = holder_ >= 0 ? now + slice(holder_) : kNever;
     return;
   }
   if (holder_ < 0 || !holder_busy) {
@@ -226,20 +256,20 @@ void DeviceState::rotate_quantum(double now) {
       return;
     }
     holder_ = next;
-    slice_end_s_ = holder_ >= 0 ? now + device_.quantum_s : kNever;
+    slice_end_s_ = holder_ >= 0 ? now + slice(holder_) : kNever;
     return;
   }
   if (now < slice_end_s_) return;
   const int next = next_active(holder_);
   if (next == holder_ || next < 0) {
-    slice_end_s_ = now + device_.quantum_s;  // alone: keep the GPU
+    slice_end_s_ = now + slice(holder_);  // alone (or the only one within its cap): keep the GPU
   } else if (device_.switch_cost_s > 0.0) {
     holder_ = next;
     switching_ = true;
     slice_end_s_ = now + device_.switch_cost_s;
   } else {
     holder_ = next;
-    slice_end_s_ = now + device_.quantum_s;
+    slice_end_s_ = now + slice(holder_);
   }
 }
 
@@ -250,7 +280,8 @@ void DeviceState::exact_rates() {
     const bool holds = !switching_ && holder_ == static_cast<int>(i) && demands_[i].active;
     if (!holds) continue;
     auto& rate = rates_[i];
-    rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i], device_.sharing.roofline_sharpness);
+    rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i], device_.sharing.roofline_sharpness) /
+                    (1.0 + device_.sharing.launch_overhead_frac);
     rate.progress_rate = models::RateModel::progress_rate(demands_[i].duty, rate.gpu_rate);
     rate.gpu_phase_frac = 1.0;
     rate.sm_usage_frac = std::min(1.0, rate.gpu_rate * demands_[i].demand_sm);

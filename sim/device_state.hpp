@@ -144,6 +144,11 @@ class DeviceState {
   double slice_end_s_ = kNever;
   void rotate_quantum(double now);
   void exact_rates();
+  /// Exact time-slicing with core caps (HAMi gpucores): each context's token bucket, in seconds of
+  /// GPU time, refilled at its cap and holding at most cap × kCapWindowS.
+  std::vector<double> tokens_;
+  static constexpr double kCapWindowS = 0.12;  ///< HAMi-core samples utilisation about every 120 ms
+  static constexpr double kMinSliceS = 1e-6;   ///< below this a capped context has used its cap
   // Sharing variance (docs/model.md §4): a phase started on a shared device gets its own draw of
   // how its scheduling rounds went, applied once the rates that it starts under are known.
   struct Pending {

@@ -94,6 +94,25 @@ TEST(HamiPolicy, TheTimeACoreCapTakesAwayGoesToTheUncappedContext) {
   EXPECT_LT(capped.tenants[1].latency_s.mean, uncapped.tenants[1].latency_s.mean);
 }
 
+TEST(HamiPolicy, ExactQuantaEnforceTheCoreCapWithItsTokenBucket) {
+  // Exact mode ignored gpucores and the launch overhead before. A capped context now earns its cap
+  // in GPU seconds per second and, while the other has work, runs only on what it has earned: in
+  // the long run a quarter of the GPU, the other the rest less the switches.
+  auto s = make_scenario("L40S", 1, 120.0);
+  s.tenants = {generic_tenant("a", 0.2), generic_tenant("b", 0.2)};
+  auto h = strategy(StrategyKind::hami);
+  h.exact = true;
+  h.tenants["a"].gpucores_pct = 25.0;
+  s.strategies = {h};
+  const auto result = simulate(s).strategies[0];
+  const double overhead = 1.02;
+  EXPECT_NEAR(result.tenants[0].latency_s.mean, 0.2 * overhead / 0.25, 0.02 * 0.2 * overhead / 0.25);
+  // b holds a 2 ms quantum, then a holds what it earned meanwhile, s = 0.25 (2 + 2 × 0.1) / 0.75 ms:
+  // b's share is 2 / (2 + 2 × 0.1 + s) = 0.682.
+  const double s_ms = 0.25 * 2.2 / 0.75;
+  EXPECT_NEAR(result.tenants[1].latency_s.mean, 0.2 * overhead / (2.0 / (2.2 + s_ms)), 0.02 * 0.3);
+}
+
 TEST(HamiPolicy, AGpumemLimitBelowTheTenantsMemoryIsUnplaceable) {
   auto s = make_scenario("L40S", 1, 10.0);
   s.tenants = {generic_tenant("a", 0.1)};  // 4 GiB
