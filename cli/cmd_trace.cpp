@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "traces/native_trace.hpp"
@@ -150,29 +151,18 @@ int run_trace(const TraceOptions& options, Io io) {
   if (options.out.empty()) {
     rows = traces::write_native(*reader, io.out, options.split_column);
   } else {
-    // Written beside the target and renamed over it at the end: a failed conversion leaves the
-    // previous file as it was.
-    const std::filesystem::path target(options.out);
-    const std::filesystem::path partial = target.string() + ".partial";
-    std::error_code ec;
+    // Written to a unique temporary file beside the target and renamed over it at the end: a failed
+    // conversion leaves the previous file as it was.
+    AtomicOutput target(options.out);
+    target.close_for_library();
     {
-      std::ofstream file(partial, std::ios::binary);
-      if (!file) throw TraceError(options.out, 0, "", "cannot write: " + std::string(std::strerror(errno)));
-      try {
-        rows = traces::write_native(*reader, file, options.split_column);
-        if (!file.flush()) throw TraceError(options.out, 0, "", "cannot write: " + std::string(std::strerror(errno)));
-      } catch (...) {
-        file.close();
-        std::filesystem::remove(partial, ec);
-        throw;
-      }
+      std::ofstream file(target.temporary(), std::ios::binary | std::ios::trunc);
+      if (!file) target.fail(std::strerror(errno));
+      rows = traces::write_native(*reader, file, options.split_column);
+      file.close();  // flushes; a failed write or close leaves the stream failed
+      if (!file) target.fail(std::strerror(errno));
     }
-    std::filesystem::rename(partial, target, ec);
-    if (ec) {
-      const std::string reason = ec.message();
-      std::filesystem::remove(partial, ec);
-      throw TraceError(options.out, 0, "", "cannot write: " + reason);
-    }
+    target.commit();
     io.err << options.out << ": " << rows << " rows in native format\n";
   }
   if (reader->num_bad_rows() > 0) io.err << "skipped " << reader->num_bad_rows() << " bad rows\n";

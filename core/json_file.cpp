@@ -1,4 +1,5 @@
 // JSON files: precise parse errors, duplicate keys, atomic writes.
+#include "core/atomic_output.hpp"
 #include "core/json_file.hpp"
 
 #include <cerrno>
@@ -197,23 +198,9 @@ json read_json_file(const std::filesystem::path& path) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-  const auto directory = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const auto temporary = directory / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
-  const auto fail = [&](const std::string& reason) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw Error(path.string() + ": cannot write: " + reason);
-  };
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) fail(std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) fail(std::strerror(errno));
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) fail(ec.message());  // the reason is taken before the temporary file is removed
+  AtomicOutput out(path);
+  out.write(text);
+  out.commit();
 }
 
 }  // namespace slicewise

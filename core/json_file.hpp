@@ -25,9 +25,11 @@ inline constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t{1} << 30;
 /// a folder, a device or pipe, more than kMaxTextFileBytes).
 std::string read_text_file(const std::filesystem::path& path);
 
-/// Writes `text` to `path` atomically (temporary file in the same folder, then rename), so an
-/// interrupted write never leaves a truncated file behind. Throws Error on failure
-/// ("PATH: cannot write: REASON"), leaving no temporary file and any older PATH as it was.
+/// Writes `text` to `path` atomically through core/atomic_output.hpp (a unique temporary file in
+/// the same folder, every write checked, then rename), so an interrupted or failed write never
+/// leaves a truncated file behind, and a device or FIFO at `path` is refused, never replaced.
+/// Throws Error on failure ("PATH: cannot write: REASON"), leaving no temporary file and any older
+/// PATH as it was.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace slicewise

@@ -9,10 +9,10 @@
 
 #include <ctime>
 #include <memory>
-#include <random>
 #include <string>
 #include <system_error>
 
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "report/xlsx_model.hpp"
 #include "report/xlsx_sheet.hpp"
@@ -41,22 +41,6 @@ void set_properties(lxw_workbook* book, const RoiReport& report, const fs::path&
   properties.author = const_cast<char*>("slicewise");
   properties.created = kCreatedAt;
   check(workbook_set_properties(book, &properties), out);
-}
-
-/// A path beside `out` that does not exist yet, so the rename stays within one file system.
-fs::path temporary_beside(const fs::path& out) {
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  std::random_device seed;
-  std::mt19937 random(seed());
-  std::uniform_int_distribution<std::size_t> pick(0, sizeof kAlphabet - 2);
-  for (;;) {
-    std::string suffix = ".tmp-";
-    for (int i = 0; i < 6; ++i) suffix += kAlphabet[pick(random)];
-    fs::path candidate = out;
-    candidate += suffix;
-    std::error_code ec;
-    if (!fs::exists(candidate, ec)) return candidate;
-  }
 }
 
 struct WorkbookFree {
@@ -95,17 +79,10 @@ void write_roi_xlsx(const RoiReport& report, const std::filesystem::path& out) {
   if (!folder.empty() && !fs::is_directory(folder)) {
     throw Error(out.string() + ": cannot write the workbook: no such folder " + folder.string());
   }
-  const fs::path tmp = temporary_beside(out);
-  try {
-    build_and_close(report, tmp, out);
-    std::error_code ec;
-    fs::rename(tmp, out, ec);
-    if (ec) throw Error(out.string() + ": cannot write the workbook: " + ec.message());
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
+  AtomicOutput file(out);
+  file.close_for_library();
+  build_and_close(report, file.temporary(), out);
+  file.commit();
 }
 
 }  // namespace slicewise::report

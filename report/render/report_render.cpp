@@ -18,6 +18,7 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "report/render/bar_chart.hpp"
@@ -130,11 +131,25 @@ std::string pdf_html(const RoiReport& r, const std::vector<Figure>& figures) {
          "</body></html>";
 }
 
-/// Prints `document` on A4 pages to `out` atomically (a temporary file beside it, then rename).
+/// True when the file at `path` ends a PDF: its last kilobyte holds the "%%EOF" marker. QPdfWriter
+/// reports no write error, so a PDF cut short by a full disk is found this way.
+bool ends_as_pdf(const std::filesystem::path& path) {
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return text.rfind("%PDF-", 0) == 0 && text.find("%%EOF", text.size() > 1024 ? text.size() - 1024 : 0) != std::string::npos;
+}
+
+/// Prints `document` on A4 pages to `out` atomically (a unique temporary file beside it, checked
+/// to its end, then renamed).
 void print_pdf(QTextDocument& document, const std::string& title, const std::filesystem::path& out) {
-  const std::filesystem::path temporary = out.string() + ".tmp";
+  AtomicOutput file(out);
+  file.close_for_library();
   {
-    QPdfWriter writer(qs(temporary.string()));
+    QPdfWriter writer(qs(file.temporary().string()));
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     writer.setTitle(qs(title));
@@ -144,16 +159,8 @@ void print_pdf(QTextDocument& document, const std::string& title, const std::fil
     writer.setResolution(96);
     document.print(&writer);  // no page size set on the document: print() paginates and numbers pages
   }
-  std::error_code error;
-  if (!std::filesystem::exists(temporary) || std::filesystem::file_size(temporary, error) == 0) {
-    std::filesystem::remove(temporary, error);
-    throw Error("cannot write " + out.string());
-  }
-  std::filesystem::rename(temporary, out, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw Error("cannot write " + out.string() + ": " + error.message());
-  }
+  if (!ends_as_pdf(file.temporary())) file.fail("the PDF was cut short (disk full?)");
+  file.commit();
 }
 
 void write_pdf(const RoiReport& r, const std::filesystem::path& out) {

@@ -1,10 +1,17 @@
 #include "core/json_file.hpp"
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 
 namespace slicewise {
@@ -107,13 +114,85 @@ TEST(JsonFile, AFailedAtomicWriteNamesTheTargetAndItsReasonAndKeepsTheOldFile) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(write_error(dir / "a_folder"), (dir / "a_folder").string() + ": cannot write: Is a directory");
+  EXPECT_EQ(write_error(dir / "a_folder"), (dir / "a_folder").string() + ": cannot write: not a regular file (a folder)");
   EXPECT_EQ(write_error(dir / "missing" / "r.json"),
             (dir / "missing" / "r.json").string() + ": cannot write: No such file or directory");
   std::size_t num_files = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++num_files;
   EXPECT_EQ(num_files, 1u);  // the folder, and no temporary left behind
   EXPECT_TRUE(std::filesystem::is_directory(dir / "a_folder"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicOutput, ASpecialFileIsRefusedNeverReplaced) {
+  // Every writer renamed a temporary file over its target, so `--out /dev/null` as root replaced the
+  // device node with a regular file. A FIFO stands in for the device here.
+  const auto dir = std::filesystem::temp_directory_path() / ("sw_atomic_special_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    write_file_atomically(fifo, "text");
+    FAIL() << "wrote over a FIFO";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), fifo.string() + ": cannot write: not a regular file (a FIFO)");
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicOutput, ConcurrentWritersOfOneTargetUseTheirOwnTemporaryFiles) {
+  // A temporary name made of the process id was shared by two writers in one process (and by
+  // threads): one's rename took the other's half-written file.
+  const auto target = std::filesystem::temp_directory_path() / ("sw_atomic_twice_" + std::to_string(::getpid()));
+  AtomicOutput first(target);
+  AtomicOutput second(target);
+  EXPECT_NE(first.temporary(), second.temporary());
+  first.write("first");
+  second.write("second");
+  first.commit();
+  second.commit();
+  EXPECT_EQ(read_text_file(target), "second");
+  std::filesystem::remove(target);
+}
+
+TEST(AtomicOutput, AWriteThatFailsHalfWayKeepsTheOldFileAndSaysWhy) {
+  // A full disk, simulated by a file-size limit in a child process: the write fails with EFBIG, the
+  // message names the target and the OS's reason, the old file stays and no temporary is left.
+  const auto dir = std::filesystem::temp_directory_path() / ("sw_atomic_full_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto target = dir / "out.json";
+  write_file_atomically(target, "old");
+  const auto message_file = dir / "message";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{1000, 1000};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::string message = "no error";
+    try {
+      write_file_atomically(target, std::string(5000, 'x'));
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+    ::setrlimit(RLIMIT_FSIZE, &unlimited);
+    write_file_atomically(message_file, message);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(read_text_file(message_file), target.string() + ": cannot write: File too large");
+  EXPECT_EQ(read_text_file(target), "old");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 2u);  // out.json and the message, no temporary
   std::filesystem::remove_all(dir);
 }
 

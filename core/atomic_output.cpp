@@ -1,0 +1,106 @@
+// Atomic, checked output files (see atomic_output.hpp).
+#include "core/atomic_output.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace slicewise {
+
+namespace {
+
+std::string kind_of(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::directory: return "a folder";
+    case std::filesystem::file_type::character: return "a character device";
+    case std::filesystem::file_type::block: return "a block device";
+    case std::filesystem::file_type::fifo: return "a FIFO";
+    case std::filesystem::file_type::socket: return "a socket";
+    default: return "not a file";
+  }
+}
+
+}  // namespace
+
+void check_output_target(const std::filesystem::path& target) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(target, ec);
+  if (ec || status.type() == std::filesystem::file_type::not_found) return;  // a new file
+  if (status.type() != std::filesystem::file_type::regular) {
+    throw Error(target.string() + ": cannot write: not a regular file (" + kind_of(status.type()) + ")");
+  }
+}
+
+AtomicOutput::AtomicOutput(std::filesystem::path target) : target_(std::move(target)) {
+  check_output_target(target_);
+  const auto folder = target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
+  std::string name = (folder / ("." + target_.filename().string() + ".tmp-XXXXXX")).string();
+  std::vector<char> buffer(name.begin(), name.end());
+  buffer.push_back('\0');
+  fd_ = ::mkstemp(buffer.data());
+  if (fd_ < 0) throw Error(target_.string() + ": cannot write: " + std::strerror(errno));
+  temporary_ = buffer.data();
+  // mkstemp creates 0600; an output is an ordinary file of the user's (0666 less the umask).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd_, 0666 & ~mask);
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temporary_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void AtomicOutput::fail(const std::string& reason) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::error_code ignored;
+  std::filesystem::remove(temporary_, ignored);
+  committed_ = true;  // nothing left to remove
+  throw Error(target_.string() + ": cannot write: " + reason);
+}
+
+void AtomicOutput::write(std::string_view data) {
+  if (fd_ < 0) fail("the file was already closed");
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(std::strerror(errno));
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void AtomicOutput::close_for_library() {
+  if (fd_ >= 0 && ::close(fd_) != 0) {
+    fd_ = -1;
+    fail(std::strerror(errno));
+  }
+  fd_ = -1;
+}
+
+void AtomicOutput::commit() {
+  if (fd_ >= 0) {
+    if (::fsync(fd_) != 0 && errno != EINVAL) fail(std::strerror(errno));
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) fail(std::strerror(errno));
+  }
+  check_output_target(target_);  // it may have become something else meanwhile
+  std::error_code ec;
+  std::filesystem::rename(temporary_, target_, ec);
+  if (ec) fail(ec.message());
+  committed_ = true;
+}
+
+}  // namespace slicewise

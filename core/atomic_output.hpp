@@ -1,0 +1,50 @@
+// One way to write an output file: never over something that is not a regular file, through a
+// unique temporary file beside the target, every write and the close checked, and an atomic
+// rename only once all of it succeeded. A failure names the target and the OS's reason and leaves
+// the previous target as it was and no temporary file behind.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace slicewise {
+
+class AtomicOutput {
+ public:
+  /// Checks the target (an existing target must be a regular file; a symlink is followed) and
+  /// creates a unique temporary file beside it (mkstemp). Throws Error
+  /// ("TARGET: cannot write: REASON").
+  explicit AtomicOutput(std::filesystem::path target);
+  ~AtomicOutput();  ///< removes the temporary file unless committed
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  const std::filesystem::path& target() const { return target_; }
+  /// The temporary file, for libraries that write by file name (libxlsxwriter, QPdfWriter): call
+  /// close_for_library() first, then let them write it, then commit().
+  const std::filesystem::path& temporary() const { return temporary_; }
+
+  /// Appends `data`; retries short writes and EINTR; throws on any other failure.
+  void write(std::string_view data);
+  /// Closes this object's descriptor so that a library can write the temporary file by name.
+  void close_for_library();
+  /// Flushes to disk, closes (checked), and renames the temporary file over the target.
+  void commit();
+
+  /// Throws Error naming the target and `reason`, after removing the temporary file.
+  [[noreturn]] void fail(const std::string& reason);
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path temporary_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+/// Refuses a target that exists and is not a regular file (a device, a FIFO, a folder): writing
+/// one through a rename would replace it. Throws Error ("TARGET: cannot write: not a regular file
+/// (a character device)").
+void check_output_target(const std::filesystem::path& target);
+
+}  // namespace slicewise

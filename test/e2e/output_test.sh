@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Outputs that never destroy or lie (issue: hardening):
+#  - a report cut short by a full disk (here a file-size limit) is an error, not "report written",
+#    and leaves the old file and no temporary file;
+#  - a special file at --out (a FIFO standing in for /dev/null) is refused and left as it was, for
+#    report, simulate and trace convert.
+# Usage: output_test.sh SLICEWISE_EXE SOURCE_DIR
+set -euo pipefail
+exe=$1
+src=$2
+cd "$src"
+work=$(mktemp -d /tmp/sw-output-test-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+result=test/data/results/seed-report.json
+
+# --- a PDF cut short by a full disk -------------------------------------------------------------
+echo "old" > "$work/r.pdf"
+set +e
+# SIGXFSZ ignored: writes past the 16 KiB limit fail with EFBIG instead of killing the process.
+(trap '' XFSZ; ulimit -f 16; exec "$exe" report "$result" --out "$work/r.pdf") >"$work/pdf.out" 2>"$work/pdf.err"
+code=$?
+set -e
+[ "$code" -eq 1 ] || fail "report on a full disk exited $code, expected 1 ($(cat "$work/pdf.err"))"
+grep -q "written" "$work/pdf.out" && fail "report on a full disk said: $(cat "$work/pdf.out")"
+grep -q "$work/r.pdf: cannot write: " "$work/pdf.err" || fail "no located message: $(cat "$work/pdf.err")"
+[ "$(cat "$work/r.pdf")" = "old" ] || fail "the old r.pdf was not kept"
+[ "$(ls -A "$work" | grep -c tmp || true)" -eq 0 ] || fail "a temporary file was left: $(ls -A "$work")"
+
+# --- a special file at --out is refused, never replaced ------------------------------------------
+mkfifo "$work/pipe"
+for command in "report $result --out $work/pipe --format md" \
+               "simulate examples/seed-l40s-timeslicing.json --progress none --out $work/pipe" \
+               "trace convert test/data/traces/native.csv --to native --out $work/pipe"; do
+  set +e
+  # shellcheck disable=SC2086
+  timeout 60 "$exe" $command >/dev/null 2>"$work/special.err"
+  code=$?
+  set -e
+  [ "$code" -eq 1 ] || fail "'$command' exited $code, expected 1 ($(cat "$work/special.err"))"
+  grep -q "$work/pipe.*not a regular file (a FIFO)" "$work/special.err" || fail "'$command': $(cat "$work/special.err")"
+  [ -p "$work/pipe" ] || fail "'$command' replaced the FIFO"
+done
+echo "output tests passed"
