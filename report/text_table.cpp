@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -33,7 +35,18 @@ void trim_right(std::string& line) {
   while (!line.empty() && line.back() == ' ') line.pop_back();
 }
 
-std::string csv_cell(const std::string& cell) {
+/// True when all of `text` reads as one number ("-0.25", "1e-3"): such a cell is data, not a formula.
+bool is_number(const std::string& text) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+std::string csv_cell(std::string cell) {
+  // A text a spreadsheet would run as a formula (OWASP "CSV injection": one starting with =, +, -,
+  // @, a tab or a carriage return) is prefixed with a quote so that it stays text. Numbers stay.
+  if (!cell.empty() && std::strchr("=+-@\t\r", cell.front()) != nullptr && !is_number(cell)) cell.insert(0, 1, '\'');
   if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
   std::string out = "\"";
   for (char c : cell) {

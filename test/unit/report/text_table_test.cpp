@@ -27,6 +27,23 @@ TEST(TextTable, CsvQuotesCellsThatNeedIt) {
             "time_slicing,1758.19,\"a, \"\"quoted\"\" | piped\"\n");
 }
 
+TEST(TextTable, CsvKeepsFormulaLikeTextAsTextAndNumbersAsNumbers) {
+  // Strategy and axis names went to results.csv as written: "=HYPERLINK(...)" ran in a spreadsheet.
+  TextTable t({{"strategy"}, {"saving"}});
+  t.add_row({"=HYPERLINK(\"http://x\",\"y\")", "-12.5"});
+  t.add_row({"+cmd", "1e-3"});
+  t.add_row({"-x", "-"});
+  t.add_row({"@SUM(A1)", "+4"});
+  t.add_row({"\tTAB", "ok"});
+  EXPECT_EQ(t.to_csv(),
+            "strategy,saving\n"
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-12.5\n"
+            "'+cmd,1e-3\n"
+            "'-x,'-\n"
+            "'@SUM(A1),+4\n"
+            "'\tTAB,ok\n");
+}
+
 TEST(TextTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
   EXPECT_EQ(sample().to_markdown(),
             "| strategy | $/month | note |\n"
