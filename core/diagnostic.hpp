@@ -1,6 +1,7 @@
 // One problem found in user input, located by file, optional line/column and JSON pointer.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,11 @@ struct Diagnostic {
 
 using Diagnostics = std::vector<Diagnostic>;
 
-/// All diagnostics formatted, one per line, no trailing newline.
+/// Messages shown per file; the rest are counted ("FILE: and N more problems").
+inline constexpr std::size_t kMaxMessagesPerFile = 100;
+
+/// All diagnostics formatted, one per line, no trailing newline; at most kMaxMessagesPerFile per
+/// file, then one line per file with how many more there are.
 std::string format_all(const Diagnostics& diagnostics);
 
 }  // namespace slicewise

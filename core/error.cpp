@@ -1,6 +1,7 @@
 // Error and Diagnostic formatting.
 #include "core/error.hpp"
 
+#include <map>
 #include <utility>
 
 namespace slicewise {
@@ -18,10 +19,22 @@ std::string Diagnostic::format() const {
 }
 
 std::string format_all(const Diagnostics& diagnostics) {
+  // At most kMaxMessagesPerFile lines per file, then one line saying how many more there are: a
+  // file with a million problems gets a readable message, not a million lines.
   std::string out;
+  std::map<std::string, std::size_t> shown;
+  std::map<std::string, std::size_t> left_out;
   for (const auto& d : diagnostics) {
+    if (++shown[d.file] > kMaxMessagesPerFile) {
+      ++left_out[d.file];
+      continue;
+    }
     if (!out.empty()) out += '\n';
     out += d.format();
+  }
+  for (const auto& [file, count] : left_out) {
+    out += '\n' + (file.empty() ? std::string("<input>") : file) + ": and " + std::to_string(count) + " more problem" +
+           (count == 1 ? "" : "s");
   }
   return out;
 }

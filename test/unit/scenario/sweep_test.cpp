@@ -101,6 +101,30 @@ TEST(Sweep, SweepAndAxisNamesAreNonEmptyWithoutLineBreaks) {
   std::filesystem::remove(file);
 }
 
+TEST(Sweep, EachRepeatedAxisNameIsReportedOnceAndMessagesAreCapped) {
+  // 300 axes with one name: one message per repeat, against the first (299, not 44,850 pairs),
+  // and the text stops after 100 lines of the file with how many more there are.
+  const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_dups_" + std::to_string(::getpid()) + ".json");
+  json axes = json::array();
+  for (int i = 0; i < 300; ++i) axes.push_back({{"name", "same"}, {"kind", "seed"}, {"values", {1}}});
+  const json sweep = {{"schema_version", 1}, {"name", "dups"}, {"mode", "zip"},
+                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"}, {"axes", axes}};
+  write_file_atomically(file, sweep.dump());
+  try {
+    load_sweep(file);
+    FAIL() << "loaded";
+  } catch (const ConfigError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 299u);
+    EXPECT_EQ(e.diagnostics()[0].message, "duplicate axis name \"same\" (also /axes/0/name)");
+    EXPECT_EQ(e.diagnostics()[298].pointer, "/axes/299/name");
+    EXPECT_EQ(e.diagnostics()[298].message, "duplicate axis name \"same\" (also /axes/0/name)");
+    const std::string text = e.what();
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 100);  // 100 messages, then the count
+    EXPECT_EQ(text.substr(text.rfind('\n') + 1), file.string() + ": and 199 more problems");
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(Sweep, AZipSweepHasAtMostAHundredThousandPoints) {
   const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_zip_" + std::to_string(::getpid()) + ".json");
   std::vector<int> seeds(100001);
