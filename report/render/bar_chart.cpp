@@ -19,6 +19,7 @@
 #include <QtCharts/QValueAxis>
 
 #include "core/error.hpp"
+#include "report/text_table.hpp"
 
 namespace slicewise::render {
 
@@ -95,7 +96,7 @@ void render_bar_chart_svg(const BarChartSpec& spec, const std::filesystem::path&
   generator.setFileName(QString::fromStdString(out.string()));
   generator.setSize(QSize(spec.width_px, spec.height_px));
   generator.setViewBox(QRect(0, 0, spec.width_px, spec.height_px));
-  generator.setTitle(QString::fromStdString(spec.title));
+  generator.setTitle(QString::fromStdString(report::escape_markup(spec.title)));  // written raw by Qt 6.4
   QPainter painter;
   if (!painter.begin(&generator)) throw Error("cannot write " + out.string());
   view.render(&painter);

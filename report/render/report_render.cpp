@@ -202,7 +202,9 @@ std::string figure_svg(const RoiReport& r, const Figure& figure, int width, int 
   generator.setOutputDevice(&buffer);
   generator.setSize(QSize(width, height));
   generator.setViewBox(QRect(0, 0, width, height));
-  generator.setTitle(qs(figure.title));
+  // QSvgGenerator writes its title into <title> as given (Qt 6.4): escaped here, or a strategy named
+  // "</title><script>..." would put a live script into the HTML report.
+  generator.setTitle(qs(report::escape_markup(figure.title)));
   QPainter painter;
   if (!painter.begin(&generator)) throw Error("cannot draw figure " + figure.id);
   draw_figure(r, figure, painter, QRectF(0, 0, width, height));

@@ -39,6 +39,27 @@ TEST(ReportRender, HtmlIsOneSelfContainedPage) {
   EXPECT_EQ(html.find("<?xml"), std::string::npos);   // SVG prologs stripped
 }
 
+TEST(ReportRender, AHostileStrategyNameNeverBecomesMarkup) {
+  // The baseline's name went unescaped into the <title> of the savings chart: a live <script>.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const std::string hostile = "</title><script>alert(1)</script>";
+  for (auto* name : {&result.strategies[0].name, &result.input.strategies[0].name}) *name = hostile;
+  result.strategies[1].name = result.input.strategies[1].name = "<img src=x onerror=alert(2)>";
+  result.input.tenants[0].name = result.strategies[0].tenants[0].name = result.strategies[1].tenants[0].name =
+      "<b>tenant</b>";
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto r = report::build_roi_report(result, report::cost_result(result, result.input, table, result.input.pricing.option));
+  const auto html = report_html(r);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("<b>tenant"), std::string::npos);
+  for (const auto& f : report::report_figures(r)) {
+    const auto svg = figure_svg(r, f, 600, 400);
+    EXPECT_EQ(svg.find("<script"), std::string::npos) << f.id;
+    EXPECT_EQ(svg.find("<img"), std::string::npos) << f.id;
+  }
+}
+
 TEST(ReportRender, FormatNames) {
   EXPECT_EQ(report_format_from(".PDF", "--out"), ReportFormat::pdf);
   EXPECT_EQ(report_format_from("markdown", "--format"), ReportFormat::markdown);
