@@ -107,6 +107,8 @@ std::vector<std::string> header_file_or(const std::string& path, const std::vect
     }
   }
   const auto header = p.parent_path() / (stem + ".header");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(header, ec)) return fallback;  // a FIFO would block the read
   std::ifstream in(header);
   std::string line;
   if (!in || !std::getline(in, line)) return fallback;

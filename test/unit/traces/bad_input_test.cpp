@@ -1,5 +1,8 @@
 // Adversarial trace input: values that would overflow a later conversion, keys and columns given
 // twice, arrivals out of order, and the whole message each gets.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -30,6 +33,17 @@ std::string read_error(const std::string& path, std::optional<TraceFormat> forma
     auto reader = open_trace(path, format);
     read_all(*reader);
   });
+}
+
+TEST(BadTraceInput, AFifoOrAFolderIsRefusedAtOnceNeverReadForever) {
+  // A FIFO passed as a trace blocked its open forever (no writer ever comes).
+  const auto fifo = std::string(::testing::TempDir()) + "trace.fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(read_error(fifo, TraceFormat::native), fifo + ": cannot open: not a regular file");
+  ::unlink(fifo.c_str());
+  const std::string folder = ::testing::TempDir();
+  EXPECT_EQ(read_error(folder, TraceFormat::native), folder + ": cannot open: a folder, not a trace file");
 }
 
 TEST(BadTraceInput, TimestampsOutside1970To2261AreRefusedNotWrapped) {
