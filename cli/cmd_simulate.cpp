@@ -4,7 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -82,12 +85,32 @@ namespace {
   ::_exit(code);
 }
 
-/// A folder made by mkdtemp in $TMPDIR (default /tmp), removed with its contents when this goes out
-/// of scope.
+/// Removes the folders `PREFIX<pid>-*` in $TMPDIR whose process is gone: what a simulate killed
+/// outright (SIGKILL, a crash) could not remove itself.
+void remove_orphans(const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    const auto dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) continue;
+    const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::error_code ignored;
+    std::filesystem::remove_all(entry.path(), ignored);
+  }
+}
+
+/// A folder made by mkdtemp in $TMPDIR (default /tmp), named `PREFIX<pid>-XXXXXX`, removed with its
+/// contents when this goes out of scope; folders of the same prefix left by dead processes are
+/// removed first.
 class TemporaryFolder {
  public:
   explicit TemporaryFolder(const std::string& prefix) {
-    std::string name_template = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+    remove_orphans(prefix);
+    std::string name_template =
+        (std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(name_template.data())) {
       throw Error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
     }

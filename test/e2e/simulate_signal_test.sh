@@ -114,4 +114,9 @@ for _ in $(seq 1 100); do
 done
 [ -z "$alive" ] || fail "(KILL) strategy processes$alive still alive 5 s after their parent was killed"
 [ ! -e "$work/result-KILL.json" ] || fail "(KILL) --out written"
+# The killed process could not remove its temporary folder; the next simulate does (its owner is gone).
+stale=$(ls -d "$TMPDIR"/slicewise-simulate-$pid-* 2>/dev/null || true)
+[ -n "$stale" ] || fail "(KILL) no temporary folder of process $pid to clean: $(ls "$TMPDIR")"
+"$exe" simulate examples/seed-l40s-timeslicing.json --progress none >/dev/null
+[ -z "$(ls -A "$TMPDIR")" ] || fail "(KILL) the next simulate left $(ls "$TMPDIR") in \$TMPDIR"
 echo "simulate_signal_test: all checks passed"
