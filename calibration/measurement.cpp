@@ -119,7 +119,7 @@ std::map<std::string, double> parse_params(std::string_view text, const std::str
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos) {
-      fail(file, line, "workload_params", "expected key=value pairs separated by ';', got \"" + std::string(pair) + "\"");
+      fail(file, line, "workload_params", "expected key=value pairs separated by ';', got " + quoted_excerpt(pair));
     }
     const std::string key(traces::trim(pair.substr(0, eq)));
     const auto& rules = param_rules();
@@ -305,7 +305,7 @@ class Loader {
     m.n_contexts = static_cast<int>(contexts);
     m.workload = required_text("workload");
     if (!is_name(m.workload)) {
-      fail(file, line, "workload", "\"" + m.workload + "\" is not a name (letters, digits, _ - . only)");
+      fail(file, line, "workload", quoted_excerpt(m.workload) + " is not a name (letters, digits, _ - . only)");
     }
     m.params = parse_params(field("workload_params"), file, line);
     m.metric = choose(field("metric"), metric_table(), file, line, "metric");
@@ -321,10 +321,10 @@ class Loader {
     }
     m.source = required_text("source");
     m.date = required_text("date");
-    if (!is_iso_date(m.date)) fail(file, line, "date", "expected a date YYYY-MM-DD, got \"" + m.date + "\"");
+    if (!is_iso_date(m.date)) fail(file, line, "date", "expected a date YYYY-MM-DD, got " + quoted_excerpt(m.date));
     m.run = std::string(field("run"));
     if (!m.run.empty() && !is_name(m.run)) {
-      fail(file, line, "run", "\"" + m.run + "\" is not a name (letters, digits, _ - . only)");
+      fail(file, line, "run", quoted_excerpt(m.run) + " is not a name (letters, digits, _ - . only)");
     }
     check_consistency(m, mig_);
     return m;

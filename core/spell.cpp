@@ -44,6 +44,35 @@ std::string unknown_choice(std::string_view value, const std::vector<std::string
   return "unknown \"" + std::string(value) + "\"; expected " + join(allowed, "|") + did_you_mean_suffix(value, allowed);
 }
 
+std::string excerpt(std::string_view text, std::size_t max_chars) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  const bool cut = text.size() > max_chars;
+  for (const char ch : text.substr(0, max_chars)) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return cut ? out + "..." : out;
+}
+
+std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
+  return "\"" + excerpt(text, max_chars) + "\"";
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

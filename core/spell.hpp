@@ -22,6 +22,14 @@ std::string did_you_mean_suffix(std::string_view word, const std::vector<std::st
 /// `unknown "X"; expected a|b|c (did you mean "b"?)`: the message for a value outside a fixed set.
 std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed);
 
+/// Text from an input file as a message may quote it: at most `max_chars` bytes (then "..."), every
+/// control character, backslash and quote escaped (\x1b, \n, \", \\), so that a message never
+/// carries a whole file's line nor raw terminal escapes. Without quotes around it.
+std::string excerpt(std::string_view text, std::size_t max_chars = 80);
+
+/// excerpt() in double quotes: "\"root:x:0...\"".
+std::string quoted_excerpt(std::string_view text, std::size_t max_chars = 80);
+
 /// Joins with a separator: join({"a","b"}, "|") == "a|b".
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 

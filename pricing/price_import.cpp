@@ -66,7 +66,7 @@ double number_text(const std::string& text, const std::string& file, const std::
   double value = 0.0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    throw ConfigError(file, pointer, "expected a decimal number (got \"" + text + "\")");
+    throw ConfigError(file, pointer, "expected a decimal number (got " + quoted_excerpt(text) + ")");
   }
   return value;
 }
@@ -148,7 +148,7 @@ void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& 
       const double n = number_text(vcpu, file, pointer + "/attributes/vcpu");
       if (n < 1.0 || n > kMaxCount || n != std::floor(n)) {
         throw ConfigError(file, pointer + "/attributes/vcpu",
-                          "expected a whole number of vCPUs in [1, 1000000] (got \"" + vcpu + "\")");
+                          "expected a whole number of vCPUs in [1, 1000000] (got " + quoted_excerpt(vcpu) + ")");
       }
       row->num_vcpus = static_cast<int>(n);
     }
@@ -158,7 +158,7 @@ void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& 
       std::erase(memory, ',');
       const double gib = number_text(memory, file, pointer + "/attributes/memory");
       if (!(gib > 0.0)) {
-        throw ConfigError(file, pointer + "/attributes/memory", "must be > 0 GiB (got \"" + shown + "\")");
+        throw ConfigError(file, pointer + "/attributes/memory", "must be > 0 GiB (got " + quoted_excerpt(shown) + ")");
       }
       row->memory_gib = gib;
     }
@@ -214,7 +214,7 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     const bool iso = currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
     if (!iso) {
       throw ConfigError(file, pointer + "/currencyCode",
-                        "expected a 3-letter ISO 4217 code such as \"USD\" (got \"" + currency + "\")");
+                        "expected a 3-letter ISO 4217 code such as \"USD\" (got " + quoted_excerpt(currency) + ")");
     }
     if (!c.currency.empty() && currency != c.currency) {
       throw ConfigError(file, pointer + "/currencyCode",

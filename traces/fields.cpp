@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/spell.hpp"
 #include "core/json_reader.hpp"
 
 namespace slicewise::traces {
@@ -16,7 +17,7 @@ namespace {
   throw TraceError(at.file != nullptr ? *at.file : std::string(), at.line, std::string(column), problem);
 }
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string quoted(std::string_view text) { return quoted_excerpt(text); }
 
 /// `width` digits at `pos` as an int, or -1.
 int digits(std::string_view s, std::size_t pos, std::size_t width) {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/spell.hpp"
 #include "traces/csv_trace_reader.hpp"
 #include "traces/readers.hpp"
 
@@ -60,7 +61,7 @@ void CsvTraceReader::start(std::optional<std::vector<std::string>> fixed_header)
     key_index_ = header_.find(options_.key_column);
     if (key_index_ < 0) {
       throw TraceError(path_, header_line_, "",
-                       "no column \"" + options_.key_column + "\" to split by (the header has: " + header_.joined() +
+                       "no column \"" + options_.key_column + "\" to split by (the header has: " + excerpt(header_.joined()) +
                            ")");
     }
   }

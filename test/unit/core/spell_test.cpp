@@ -30,5 +30,13 @@ TEST(Spell, JoinUsesTheSeparator) {
   EXPECT_EQ(join({}, ", "), "");
 }
 
+TEST(Excerpt, QuotesAtMostEightyBytesWithControlCharactersEscaped) {
+  EXPECT_EQ(quoted_excerpt("plain"), "\"plain\"");
+  EXPECT_EQ(excerpt("a\x1b[31mb\n\t\"\\\x7f"), "a\\x1b[31mb\\n\\t\\\"\\\\\\x7f");
+  EXPECT_EQ(excerpt(std::string(100, 'x')), std::string(80, 'x') + "...");
+  EXPECT_EQ(excerpt(std::string(80, 'x')), std::string(80, 'x'));
+  EXPECT_EQ(excerpt("abcdef", 3), "abc...");
+}
+
 }  // namespace
 }  // namespace slicewise

@@ -46,6 +46,19 @@ TEST(BadTraceInput, AFifoOrAFolderIsRefusedAtOnceNeverReadForever) {
   EXPECT_EQ(read_error(folder, TraceFormat::native), folder + ": cannot open: a folder, not a trace file");
 }
 
+TEST(BadTraceInput, AFilesTextInAMessageIsShortAndEscaped) {
+  // A trace_file pointing at any readable file echoed its whole first line, terminal escapes and
+  // all (a 50 MB line gave a 52 MB message): at most 80 bytes now, control characters escaped.
+  const auto path = write_trace("not-a-trace.csv", "root:$6$x\x1b[31m:" + std::string(1000, 'a') + "\n1\n");
+  EXPECT_EQ(read_error(path, TraceFormat::native),
+            path + ":1: missing column \"arrived_at_s\" (the header has: root:$6$x\\x1b[31m:" + std::string(65, 'a') +
+                "...)");
+  const auto bad = write_trace("bad-number.csv", "arrived_at_s,solo_latency_s\n" + std::string(200, '7') + "x\x07,1\n");
+  const auto message = read_error(bad, TraceFormat::native);
+  EXPECT_LT(message.size(), 200u) << message;
+  EXPECT_EQ(message.find('\x07'), std::string::npos) << message;
+}
+
 TEST(BadTraceInput, TimestampsOutside1970To2261AreRefusedNotWrapped) {
   // Nanoseconds since 1970 of year 9999 overflow 64 bits; so does the difference of two timestamps
   // centuries apart. Both used to wrap silently (signed overflow).
