@@ -1,7 +1,9 @@
 // Subcommand table and error handling of the `slicewise` command.
 #include "cli/app.hpp"
 
+#include <filesystem>
 #include <functional>
+#include <new>
 
 #include <CLI/CLI.hpp>
 #include <QtGlobal>
@@ -12,6 +14,17 @@
 #include "sim/platform.hpp"
 
 namespace slicewise::cli {
+
+namespace {
+
+/// "PATH: REASON" for a filesystem error (the library's "filesystem error: status: REASON [PATH]").
+std::string filesystem_message(const std::filesystem::filesystem_error& e) {
+  std::string path = e.path1().string();
+  if (!e.path2().empty()) path += " -> " + e.path2().string();
+  return "slicewise: " + (path.empty() ? std::string() : path + ": ") + e.code().message();
+}
+
+}  // namespace
 
 std::string version_text() {
   return std::string("slicewise ") + SW_VERSION + " (SimGrid " + sim::simgrid_version() + ", Qt " + QT_VERSION_STR + ")";
@@ -85,6 +98,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
   } catch (const Error& e) {
     err << e.what() << "\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user named that the system refuses (a folder one cannot enter, a symlink loop, a
+    // name too long): the user's problem to fix, so exit 1 with the path and the reason.
+    err << filesystem_message(e) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    err << "slicewise: out of memory (reduce the run: fewer tenants, contexts or series intervals; "
+           "docs/scenario-format.md \"The size of a run\")\n";
     return 1;
   }
   return 2;  // unreachable: require_subcommand(1)

@@ -3,7 +3,9 @@
 #  - a report cut short by a full disk (here a file-size limit) is an error, not "report written",
 #    and leaves the old file and no temporary file;
 #  - a special file at --out (a FIFO standing in for /dev/null) is refused and left as it was, for
-#    report, simulate and trace convert.
+#    report, simulate and trace convert;
+#  - a path the system refuses (a symlink loop, a name too long) exits 1 with the path and the
+#    reason, never "internal error".
 # Usage: output_test.sh SLICEWISE_EXE SOURCE_DIR
 set -euo pipefail
 exe=$1
@@ -40,5 +42,23 @@ for command in "report $result --out $work/pipe --format md" \
   [ "$code" -eq 1 ] || fail "'$command' exited $code, expected 1 ($(cat "$work/special.err"))"
   grep -q "$work/pipe.*not a regular file (a FIFO)" "$work/special.err" || fail "'$command': $(cat "$work/special.err")"
   [ -p "$work/pipe" ] || fail "'$command' replaced the FIFO"
+done
+# --- a path the system refuses is the user's error (exit 1, path and reason), not an internal one ---
+ln -s loop "$work/loop"
+long=$(printf 'n%.0s' $(seq 1 300))
+for command in "simulate examples/seed-l40s-timeslicing.json --progress none --out $work/loop/r.json" \
+               "simulate examples/seed-l40s-timeslicing.json --progress none --out $work/$long.json" \
+               "report $result --out $work/loop/r.md" \
+               "sweep examples/sweep-seed-users.json --progress none --out $work/loop/s" \
+               "merge $work/loop/a --out $work/merged"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$exe" $command >/dev/null 2>"$work/path.err"
+  code=$?
+  set -e
+  [ "$code" -eq 1 ] || fail "'$command' exited $code, expected 1 ($(cat "$work/path.err"))"
+  grep -q "internal error" "$work/path.err" && fail "'$command': $(cat "$work/path.err")"
+  grep -qE "^slicewise: $work/(loop|n+).*: (Too many levels of symbolic links|File name too long)$" "$work/path.err" \
+    || fail "'$command': $(cat "$work/path.err")"
 done
 echo "output tests passed"
