@@ -47,9 +47,20 @@ TEST(ReportRender, AHostileStrategyNameNeverBecomesMarkup) {
   result.strategies[1].name = result.input.strategies[1].name = "<img src=x onerror=alert(2)>";
   result.input.tenants[0].name = result.strategies[0].tenants[0].name = result.strategies[1].tenants[0].name =
       "<b>tenant</b>";
+  result.scenario = result.input.name = "<i>scenario</i>";
+  result.input.description = "<iframe src=x></iframe> & more";
   const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
-  const auto r = report::build_roi_report(result, report::cost_result(result, result.input, table, result.input.pricing.option));
+  auto costs = report::cost_result(result, result.input, table, result.input.pricing.option);
+  costs.strategies[1].lines[0].instance_type = "<svg onload=alert(3)>";
+  const auto r = report::build_roi_report(result, costs);
   const auto html = report_html(r);
+  const auto md = report::roi_report_markdown(r, report::report_figures(r));
+  for (const auto* text : {&html, &md}) {
+    for (const char* markup : {"<script", "<img", "<b>tenant", "<i>scenario", "<iframe", "<svg onload"}) {
+      EXPECT_EQ(text->find(markup), std::string::npos) << markup << (text == &md ? " in Markdown" : " in HTML");
+    }
+  }
+  EXPECT_NE(html.find("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);  // shown, as text
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<b>tenant"), std::string::npos);
