@@ -19,6 +19,11 @@ constexpr double kMaxEvents = 1000000000;     // expected arrivals per tenant; M
 constexpr std::int64_t kMaxFleetGpus = 10000;
 constexpr std::int64_t kMaxContexts = 10000;
 constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+/// Memory the time series and latency histograms of one run may take (a fixed bound, so that
+/// validation does not depend on the machine): 8 GiB.
+constexpr double kMaxRunBytes = 8.0 * 1024 * 1024 * 1024;
+/// A tenant's latency, queue, TTFT and TPOT histograms (about 0.47 MiB, docs/benchmarks.md).
+constexpr double kTenantStatsBytes = 0.5 * 1024 * 1024;
 
 /// A count as digits ("100000", not "1e+05"); beyond 10^15 in shortest form ("6e+301", "inf").
 std::string count_text(double value) {
@@ -67,6 +72,24 @@ void ScenarioChecker::series_limit() {
                                    " samples per time series; at most " + count_text(kMaxSeriesSamples) +
                                    " (got " + format_number(s_.metrics_interval_s) + "; horizon_s is " +
                                    format_number(horizon) + ")");
+    return;
+  }
+  // Each limit alone is fine, their product need not be: every device keeps two series and every
+  // tenant one, in memory for the whole run. Bounded from above (a MIG GPU may carry 7 devices).
+  const double contexts = static_cast<double>(total_contexts());
+  double devices = 0.0;
+  for (const auto& strategy : s_.strategies) {
+    const bool mig = strategy.kind == models::StrategyKind::mig || strategy.kind == models::StrategyKind::mig_time_slicing;
+    devices = std::max(devices, std::min(contexts, static_cast<double>(num_gpus_) * (mig ? 7.0 : 1.0)));
+  }
+  const double bytes = (2.0 * devices + static_cast<double>(s_.tenants.size())) * samples * sizeof(double) +
+                       static_cast<double>(s_.tenants.size()) * kTenantStatsBytes;
+  if (bytes > kMaxRunBytes) {
+    add("/metrics_interval_s", "this run would hold about " + format_number(std::round(bytes / (1 << 20))) +
+                                   " MiB of metrics (" + count_text(devices) + " devices x 2 and " +
+                                   std::to_string(s_.tenants.size()) + " tenants x " + count_text(samples) +
+                                   " samples); at most " + count_text(kMaxRunBytes / (1 << 20)) +
+                                   " MiB: use a longer metrics_interval_s, or fewer contexts");
   }
 }
 

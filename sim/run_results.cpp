@@ -3,6 +3,7 @@
 #include "sim/run_results.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/json_reader.hpp"
 #include "scenario/enum_tables.hpp"
@@ -68,12 +69,20 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
 
 void device_results(const Scenario& scenario, const Devices& devices, const std::vector<TenantStats>& stats_of,
                     scenario::StrategyResult& out) {
-  out.series.interval_s = scenario.metrics_interval_s;
+  // The result keeps at most kMaxResultSeriesValues numbers of time series, so that what simulate
+  // writes roi and report can read: beyond that, `group` consecutive metrics intervals become one
+  // sample of the result (the series' interval_s says so).
+  const std::size_t intervals = devices.empty() ? 0 : devices.front()->busy_series().size();
+  const double values = static_cast<double>(2 * devices.size() + stats_of.size()) * static_cast<double>(intervals);
+  const auto group = static_cast<std::size_t>(std::max(1.0, std::ceil(values / kMaxResultSeriesValues)));
+  out.series.interval_s = scenario.metrics_interval_s * static_cast<double>(group);
   auto per_interval = [&](const std::vector<double>& integral) {
-    std::vector<double> series(integral.size());
-    for (std::size_t i = 0; i < integral.size(); ++i) {
-      const double start = static_cast<double>(i) * scenario.metrics_interval_s;
-      series[i] = integral[i] / (std::min(scenario.horizon_s, start + scenario.metrics_interval_s) - start);
+    std::vector<double> series((integral.size() + group - 1) / group);
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      double sum = 0.0;
+      for (std::size_t k = i * group; k < std::min(integral.size(), (i + 1) * group); ++k) sum += integral[k];
+      const double start = static_cast<double>(i) * out.series.interval_s;
+      series[i] = sum / (std::min(scenario.horizon_s, start + out.series.interval_s) - start);
     }
     return series;
   };

@@ -25,6 +25,10 @@ void tenant_results(const scenario::Scenario& scenario, const Placement& placeme
 /// Per-device busy and SM utilisation over the horizon and their time series, the tenants' queue
 /// length series, and the fleet's averages over the GPUs used (a MIG slice weighted by its share of
 /// its GPU's SMs: scenario/utilisation.hpp).
+/// Most numbers of time series a result carries (about 100 MB of JSON): longer series are merged
+/// over consecutive metrics intervals.
+inline constexpr double kMaxResultSeriesValues = 5e6;
+
 void device_results(const scenario::Scenario& scenario, const Devices& devices, const std::vector<TenantStats>& stats,
                     scenario::StrategyResult& out);
 

@@ -74,6 +74,29 @@ TEST(Metrics, TimeAfterTheHorizonIsLeftOutOfUtilisation) {
   }
 }
 
+TEST(Metrics, LongSeriesAreMergedSoThatTheResultStaysReadable) {
+  // 60 GPUs x 2 series + 60 tenants, 100,000 samples each: 1.8e7 numbers, over the 5e6 a result
+  // keeps. Four metrics intervals become one sample; the means are unchanged. (A valid run used to
+  // write a 1.67 GB result that roi and report then refused to read.)
+  auto s = make_scenario("L40S", 60, 100000.0);
+  s.metrics_interval_s = 1.0;
+  for (int t = 0; t < 60; ++t) {
+    auto tenant = generic_tenant("t" + std::to_string(t), 1.0);
+    tenant.load.kind = scenario::LoadKind::poisson;
+    tenant.load.rate_per_s = 0.001;
+    s.tenants.push_back(tenant);
+  }
+  s.strategies = {strategy(StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.series.interval_s, 4.0);
+  ASSERT_EQ(result.series.device_busy_frac.size(), 60u);
+  EXPECT_EQ(result.series.device_busy_frac[0].size(), 25000u);
+  EXPECT_EQ(result.series.tenant_queue_length[0].size(), 25000u);
+  double mean = 0.0;
+  for (double x : result.series.device_busy_frac[0]) mean += x / 25000.0;
+  EXPECT_NEAR(mean, result.devices[0].busy_frac, 1e-9);
+}
+
 TEST(ClosedForm, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
   auto s = make_scenario("L40S", 1, 30.0);
   s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3), generic_tenant("c", 0.1, 0.3, 0.4)};

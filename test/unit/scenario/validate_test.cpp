@@ -274,6 +274,22 @@ TEST(ScenarioValidate, TimeSeriesOfAtMostAHundredThousandSamples) {
   EXPECT_EQ(validate_error(doc), "");
 }
 
+TEST(ScenarioValidate, LimitsThatPassAloneAreCheckedTogether) {
+  // 10,000 contexts on 10,000 GPUs and 100,000 samples each pass their own limit, but their series
+  // take 16 GB: that used to end in a bare std::bad_alloc after validation said yes.
+  auto doc = minimal_document();
+  doc["horizon_s"] = 100000;
+  doc["metrics_interval_s"] = 1;
+  doc["fleet"][0]["count"] = 10000;
+  doc["tenants"][0]["num_contexts"] = 10000;
+  doc["strategies"] = json::parse(R"([{"kind": "time_slicing", "replicas": 1}])");
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /metrics_interval_s: this run would hold about 15260 MiB of metrics (10000 devices x 2 and 1 "
+            "tenants x 100000 samples); at most 8192 MiB: use a longer metrics_interval_s, or fewer contexts");
+  doc["metrics_interval_s"] = 2;  // half the samples: 7.6 GiB
+  EXPECT_EQ(validate_error(doc), "");
+}
+
 TEST(ScenarioValidate, AtMostABillionExpectedRequestsPerTenant) {
   auto doc = minimal_document();
   doc["horizon_s"] = 60;
