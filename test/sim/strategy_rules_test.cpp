@@ -196,7 +196,7 @@ TEST(SharingVariance, FixedLengthWorkGetsATailWhereItSharesAndNoneWhereItDoesNot
   s.strategies = {strategy(StrategyKind::dedicated), strategy(StrategyKind::mig, "3g.40gb+3g.40gb"),
                   strategy(StrategyKind::time_slicing)};
   for (int i = 0; i < 2; ++i) {
-    const auto& t = simulate(s, i).strategies[0].tenants[0].latency_s;
+    const auto t = simulate(s, i).strategies[0].tenants[0].latency_s;  // a copy: the result is a temporary
     EXPECT_EQ(t.p50, t.p99) << i;
     EXPECT_NEAR(t.max, t.mean, 1e-12) << i;
   }
@@ -218,7 +218,7 @@ TEST(SharingVariance, BurstyCoTenantsSpreadRequestsByTheClosedFormOfTheirRounds)
   auto s = make_scenario("L40S", 1, 900.0);
   s.tenants = {generic_tenant("a", 0.1), generic_tenant("b", 1.0, 1.0, 0.0, 0.5)};
   s.strategies = {strategy(StrategyKind::time_slicing)};
-  const auto& a = simulate(s).strategies[0].tenants[0].latency_s;
+  const auto a = simulate(s).strategies[0].tenants[0].latency_s;  // a copy: the result is a temporary
 
   models::RateModel model({models::SharingDiscipline::time_sliced, eta(2.0)});
   std::vector<models::ContextDemand> demands(2);
