@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
@@ -21,11 +22,12 @@ namespace {
 
 std::string percent(double frac, int decimals = 1) { return format_fixed(100.0 * frac, decimals) + " %"; }
 
-std::string isolation_of_kind(const std::string& kind) {
+/// The isolation the strategy kind named `kind` provides; nullopt for a name no kind has.
+std::optional<models::IsolationLevel> isolation_of_kind(const std::string& kind) {
   for (const auto& [name, value] : models::strategy_kind_table()) {
-    if (name == kind) return models::to_string(scenario::policy_of(value).isolation());
+    if (name == kind) return scenario::policy_of(value).isolation();
   }
-  return "unknown";
+  return std::nullopt;
 }
 
 std::string plural(long n, const std::string& one, const std::string& many) {
@@ -105,10 +107,7 @@ std::vector<std::string> rejections_of(const scenario::StrategyResult& s, const 
                     std::to_string(tenant.num_contexts + tenant.num_contexts_unplaced) + " contexts unplaceable");
     }
   }
-  models::IsolationLevel provided = models::IsolationLevel::none;
-  for (const auto& [name, kind] : models::strategy_kind_table()) {
-    if (name == s.kind) provided = scenario::policy_of(kind).isolation();
-  }
+  const models::IsolationLevel provided = isolation_of_kind(s.kind).value_or(models::IsolationLevel::none);
   for (const auto& tenant : input.tenants) {
     if (tenant.isolation <= provided) continue;
     for (const auto& device : s.devices) {
@@ -131,7 +130,8 @@ StrategySummary strategy_summary(const scenario::StrategyResult& s, const pricin
   StrategySummary row;
   row.name = s.name;
   row.kind = s.kind;
-  row.isolation = isolation_of_kind(s.kind);
+  const auto isolation = isolation_of_kind(s.kind);
+  row.isolation = isolation ? models::to_string(*isolation) : "unknown";
   row.num_gpus = s.num_gpus_used;
   row.monthly_usd = c.monthly_usd;
   row.monthly_savings_usd = c.monthly_savings_usd;

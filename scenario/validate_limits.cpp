@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "scenario/scenario_checker.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::scenario::detail {
 
@@ -22,6 +23,8 @@ constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 /// Memory the time series and latency histograms of one run may take (a fixed bound, so that
 /// validation does not depend on the machine): 8 GiB.
 constexpr double kMaxRunBytes = 8.0 * 1024 * 1024 * 1024;
+/// Most MIG instances one GPU holds (compute slices of every MIG geometry).
+constexpr double kMaxMigInstances = 7.0;
 /// A tenant's latency, queue, TTFT and TPOT histograms (about 0.47 MiB, docs/benchmarks.md).
 constexpr double kTenantStatsBytes = 0.5 * 1024 * 1024;
 
@@ -79,8 +82,8 @@ void ScenarioChecker::series_limit() {
   const double contexts = static_cast<double>(total_contexts());
   double devices = 0.0;
   for (const auto& strategy : s_.strategies) {
-    const bool mig = strategy.kind == models::StrategyKind::mig || strategy.kind == models::StrategyKind::mig_time_slicing;
-    devices = std::max(devices, std::min(contexts, static_cast<double>(num_gpus_) * (mig ? 7.0 : 1.0)));
+    const double per_gpu = policy_of(strategy.kind).partitions_gpus() ? kMaxMigInstances : 1.0;
+    devices = std::max(devices, std::min(contexts, static_cast<double>(num_gpus_) * per_gpu));
   }
   const double bytes = (2.0 * devices + static_cast<double>(s_.tenants.size())) * samples * sizeof(double) +
                        static_cast<double>(s_.tenants.size()) * kTenantStatsBytes;

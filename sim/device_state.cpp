@@ -361,19 +361,28 @@ double DeviceState::relative_deviation(int slot, double work_s) {
 
 void DeviceState::apply_sharing_variance() {
   auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
+  int last_slot = -1;  // phases start in slot order runs: re-heap a context once per run
+  auto reheap = [&] {
+    if (last_slot < 0) return;
+    auto& heap = contexts_[static_cast<std::size_t>(last_slot)].heap;
+    std::make_heap(heap.begin(), heap.end(), cmp);
+  };
   for (const auto& started : pending_) {
-    auto& context = contexts_[static_cast<std::size_t>(started.slot)];
     const double deviation = relative_deviation(started.slot, started.work_s);
     if (deviation == 0.0) continue;
+    if (started.slot != last_slot) {
+      reheap();
+      last_slot = started.slot;
+    }
     // A deviation ε of the GPU time is ε × (share of wall time in GPU phases) × work of solo time;
     // never less than a tenth of the phase (a phase much shorter than a round is exact mode's job).
     const double x = rates_[static_cast<std::size_t>(started.slot)].gpu_phase_frac;
     const double delta = std::max(-0.9 * started.work_s, deviation * x * started.work_s);
-    for (auto& entry : context.heap) {
+    for (auto& entry : contexts_[static_cast<std::size_t>(started.slot)].heap) {
       if (entry.request == started.request) entry.finish_v += delta;
     }
-    std::make_heap(context.heap.begin(), context.heap.end(), cmp);
   }
+  reheap();
   pending_.clear();
 }
 

@@ -125,6 +125,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
 /// What placing one context asks of a slot.
 struct Request {
   const PlacedContext& context;
+  const StrategyPolicy& policy;                      ///< the strategy's rules
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
   bool needs_own_device;       ///< the tenant needs more isolation than the strategy gives
   std::string wanted_profile;  ///< MIG profile the tenant asked for; "" = any
@@ -133,7 +134,7 @@ struct Request {
 Request request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
                     const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
-  return Request{context, settings, tenant.isolation > policy.isolation(),
+  return Request{context, policy, settings, tenant.isolation > policy.isolation(),
                  settings ? settings->mig_profile : std::string()};
 }
 
@@ -141,7 +142,7 @@ Request request_for(const PlacedContext& context, const scenario::Tenant& tenant
 double reservation(const Slot& slot, const Request& request, const StrategySpec& strategy) {
   const double need = request.context.memory_gib;
   if (!slot.isolated_memory) return need;
-  return std::max(need, policy_of(strategy.kind).memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
+  return std::max(need, request.policy.memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
 }
 
 /// The memory rule of the context on the slot, when it enforces a limit below the context's need
@@ -150,7 +151,7 @@ std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Req
                                                      const StrategySpec& strategy) {
   if (!slot.isolated_memory) return std::nullopt;
   const double need = request.context.memory_gib;
-  auto rule = policy_of(strategy.kind).memory_rule(strategy, request.settings, need, slot.device.memory_gib);
+  auto rule = request.policy.memory_rule(strategy, request.settings, need, slot.device.memory_gib);
   if (rule.limit_gib > 0.0 && need > rule.limit_gib + 1e-9) return rule;
   return std::nullopt;
 }
