@@ -19,6 +19,7 @@
 #include "calibration/sharing_defaults.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
+#include "cli/sim_batch.hpp"
 #include "cli/simulate_run.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
@@ -57,77 +58,6 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
 }
 
 namespace {
-
-/// In the child: run one strategy, write its result, report progress lines "simulated stop\n"; a
-/// failure is one line "error " + its message as a JSON string, which the parent prints.
-[[noreturn]] void run_child(const scenario::Scenario& scenario, std::size_t strategy,
-                            const models::SharingDefaults& defaults, const std::string& result_file, int progress_fd) {
-  int code = 0;
-  try {
-    sim::RunOptions options;
-    options.strategy_index = static_cast<int>(strategy);
-    options.defaults = defaults;
-    options.progress = [progress_fd](double simulated, double stop) {
-      char line[96];
-      const int n = std::snprintf(line, sizeof line, "%.9g %.9g\n", simulated, stop);
-      if (n > 0) [[maybe_unused]] auto written = ::write(progress_fd, line, static_cast<std::size_t>(n));
-    };
-    const auto result = sim::run_simulation(scenario, options);
-    write_file_atomically(result_file, scenario::result_to_text(result));
-  } catch (const std::exception& e) {
-    const std::string line = "error " + nlohmann::json(e.what()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (::write(progress_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-      std::fprintf(stderr, "%s\n", e.what());  // the pipe failed: say it here rather than not at all
-    }
-    code = 1;
-  }
-  std::fflush(stderr);
-  ::_exit(code);
-}
-
-/// Removes the folders `PREFIX<pid>-*` in $TMPDIR whose process is gone: what a simulate killed
-/// outright (SIGKILL, a crash) could not remove itself.
-void remove_orphans(const std::string& prefix) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path(), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string rest = name.substr(prefix.size());
-    const auto dash = rest.find('-');
-    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) continue;
-    const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
-    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
-    std::error_code ignored;
-    std::filesystem::remove_all(entry.path(), ignored);
-  }
-}
-
-/// A folder made by mkdtemp in $TMPDIR (default /tmp), named `PREFIX<pid>-XXXXXX`, removed with its
-/// contents when this goes out of scope; folders of the same prefix left by dead processes are
-/// removed first.
-class TemporaryFolder {
- public:
-  explicit TemporaryFolder(const std::string& prefix) {
-    remove_orphans(prefix);
-    std::string name_template =
-        (std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
-    if (!::mkdtemp(name_template.data())) {
-      throw Error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
-    }
-    path_ = name_template;
-  }
-  ~TemporaryFolder() { remove(); }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  void remove() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// The strategies' progress on stderr: a bar, or JSON lines `progress` and `done`
 /// (docs/architecture.md), or nothing.
@@ -192,64 +122,76 @@ std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1);
 }  // namespace
 
 /// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
-/// io.err; nullopt when one failed (its message is already on stderr). Throws Interrupted, with
-/// every child gone and the temporary folder removed, when SIGINT or SIGTERM arrives.
+/// io.err; nullopt when one failed (its message is already on stderr). A strategy sized for SLA
+/// runs its sizing search (several simulations, in rounds). Throws Interrupted, with every child
+/// gone and the temporary folder removed, when SIGINT or SIGTERM arrives.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
                                                        const models::SharingDefaults& defaults,
                                                        const SimulateOptions& options, Io io) {
-  ChildPool pool;  // before the folder, so that an interrupt is caught until the folder is gone
-  TemporaryFolder folder("slicewise-simulate-");
-  auto result_file = [&](std::size_t position) { return folder.file("strategy-" + std::to_string(position) + ".json"); };
   StrategyProgress progress(scenario, selected, options.progress, io.err);
-  std::vector<bool> failed(selected.size(), false);
-  std::vector<std::string> errors;  // distinct, in the order they came: a bad trace fails every strategy alike
-  ChildPool::Jobs jobs;
-  jobs.num_jobs = selected.size();
-  jobs.max_running = options.jobs;
-  jobs.work = [&](std::size_t position, int fd) {
-    run_child(scenario, selected[position], defaults, result_file(position), fd);
-  };
-  jobs.on_line = [&](std::size_t position, const std::string& line) {
-    if (line.starts_with("error ")) {
-      const auto message = nlohmann::json::parse(line.substr(6), nullptr, false);
-      const std::string text = message.is_string() ? message.get<std::string>() : line.substr(6);
-      if (std::find(errors.begin(), errors.end(), text) == errors.end()) errors.push_back(text);
-      return;
+  std::vector<std::optional<scenario::StrategyResult>> results(selected.size());
+  // Strategies as given: one run each, all in one batch.
+  std::vector<SimJob> jobs;
+  std::vector<std::size_t> position_of_job;
+  std::vector<std::size_t> sized_positions;
+  for (std::size_t position = 0; position < selected.size(); ++position) {
+    if (scenario.strategies[selected[position]].sizing == scenario::Sizing::sla) {
+      sized_positions.push_back(position);
+    } else {
+      jobs.push_back(SimJob{&scenario, selected[position], std::nullopt});
+      position_of_job.push_back(position);
     }
-    double simulated = 0.0;
-    double stop = 0.0;
-    if (std::sscanf(line.c_str(), "%lf %lf", &simulated, &stop) == 2) progress.update(position, simulated, stop);
+  }
+  BatchEvents events;
+  events.progress = [&](std::size_t job, double simulated, double stop) {
+    progress.update(position_of_job[job], simulated, stop);
   };
-  jobs.on_exit = [&](std::size_t position, int status) {
-    failed[position] = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    if (WIFSIGNALED(status)) {  // a crash prints nothing of its own
-      io.err << "slicewise simulate: strategy \"" << scenario.strategies[selected[position]].name
-             << "\" was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")\n";
+  events.done = [&](std::size_t job, bool ok) { progress.finish(position_of_job[job], ok); };
+  if (!jobs.empty()) {
+    auto ran = run_batch(jobs, defaults, options.jobs, events, io);
+    if (!ran) {
+      progress.close();
+      return std::nullopt;
     }
-    progress.finish(position, !failed[position]);
-  };
-  io.out.flush();
-  io.err.flush();
-  const int signal_number = pool.run(jobs);
+    for (std::size_t j = 0; j < jobs.size(); ++j) results[position_of_job[j]] = std::move((*ran)[j]);
+  }
+  // Strategies sized for SLA: their searches, in rounds; the fleet's count is the most GPUs.
+  if (!sized_positions.empty()) {
+    const auto catalogs = scenario::Catalogs::shipped();
+    const int max_gpus = static_cast<int>(sim::expand_fleet(scenario, catalogs).size());
+    std::vector<scenario::SizingSearch> searches;
+    searches.reserve(sized_positions.size());
+    std::vector<scenario::SizingSearch*> pointers;
+    std::vector<SimJob> templates;
+    for (std::size_t position : sized_positions) {
+      searches.emplace_back(scenario, selected[position], max_gpus, catalogs);
+      pointers.push_back(&searches.back());
+      templates.push_back(SimJob{&scenario, selected[position], std::nullopt});
+    }
+    BatchEvents sizing_events;  // a search's bar stays below 90 % until it is done
+    sizing_events.progress = [&](std::size_t search, double simulated, double stop) {
+      progress.update(sized_positions[search], 0.9 * simulated / std::max(stop, 1e-9), 1.0);
+    };
+    SizingDriver driver(defaults, options.jobs, io);
+    if (!driver.run(pointers, templates, {}, sizing_events)) {
+      progress.close();
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < searches.size(); ++i) {
+      results[sized_positions[i]] = searches[i].result();
+      progress.finish(sized_positions[i], true);
+    }
+  }
   progress.close();
-  // Where the strategies' own stderr goes (the terminal; a sweep point's log), each message once.
-  for (const auto& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
-  std::fflush(stderr);
-  if (signal_number != 0) throw Interrupted(signal_number);
-  if (std::find(failed.begin(), failed.end(), true) != failed.end()) return std::nullopt;
 
   scenario::SimResult merged;
   merged.scenario = scenario.name;
   merged.input = scenario;
   merged.seed = scenario.seed;
   merged.horizon_s = scenario.horizon_s;
-  for (std::size_t position = 0; position < selected.size(); ++position) {
-    auto part = scenario::load_result(result_file(position));
-    for (auto& strategy : part.strategies) merged.strategies.push_back(std::move(strategy));
-  }
-  folder.remove();
-  if (pool.interrupted() != 0) throw Interrupted(pool.interrupted());  // during the merge
+  for (auto& result : results) merged.strategies.push_back(std::move(*result));
+  InterruptScope::throw_if_received();  // during the merge
   return merged;
 }
 

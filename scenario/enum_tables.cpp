@@ -60,6 +60,11 @@ const EnumTable<PlacementPolicy>& placement_policy_table() {
   return table;
 }
 
+const EnumTable<Sizing>& sizing_table() {
+  static const EnumTable<Sizing> table = {{"as_given", Sizing::as_given}, {"sla", Sizing::sla}};
+  return table;
+}
+
 const EnumTable<VgpuScheduler>& vgpu_scheduler_table() {
   static const EnumTable<VgpuScheduler> table = {{"best_effort", VgpuScheduler::best_effort},
                                                  {"equal_share", VgpuScheduler::equal_share},

@@ -19,6 +19,7 @@ const EnumTable<Environment>& environment_table();       ///< development | batc
 const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded
 const EnumTable<Priority>& priority_table();               ///< high | normal | low
 const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread
+const EnumTable<Sizing>& sizing_table();                      ///< as_given | sla
 const EnumTable<VgpuScheduler>& vgpu_scheduler_table();  ///< best_effort | equal_share | fixed_share
 
 /// The name of an enum value in its table ("unknown" if absent, which would be a bug).

@@ -94,6 +94,7 @@ StrategySpec read_strategy(const json& value, const std::string& pointer, Diagno
   // An invalid kind gets no default name, so that it cannot clash with another strategy's.
   s.name = r.has("name") ? read_name(r, "name", false) : known ? models::to_string(s.kind) : "";
   s.placement = r.optional_enum("placement", PlacementPolicy::pack, placement_policy_table());
+  s.sizing = r.optional_enum("sizing", Sizing::as_given, sizing_table());
   reject_foreign_keys(r, value, strategy_keys(), s.kind, known, models::strategy_kind_table(), "strategy kind");
   read_kind_fields(r, s, known);
   read_tenant_settings(r, s, known);

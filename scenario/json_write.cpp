@@ -113,6 +113,7 @@ ordered_json strategy_json(const StrategySpec& s) {
   out["name"] = s.name;
   out["kind"] = models::to_string(s.kind);
   out["placement"] = name_of(placement_policy_table(), s.placement);
+  if (s.sizing != Sizing::as_given) out["sizing"] = name_of(sizing_table(), s.sizing);  // absent: as given
   auto use = [&](const char* key) { return uses(strategy_keys(), key, s.kind); };
   if (use("replicas")) out["replicas"] = s.replicas;
   if (use("quantum_ms")) put_if(out, "quantum_ms", s.quantum_ms);

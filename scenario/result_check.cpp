@@ -164,6 +164,7 @@ class ResultChecker {
     if (const json* series = r.required_object("series")) this->series(*series, r.pointer("series"), num_devices, num_tenants);
     r.required_number("simulated_s", kNonNegative);
     r.required_integer("num_events", kNonNegative);
+    if (const json* s = r.optional_object("sizing")) sizing(*s, r.pointer("sizing"), num_tenants);
     r.finish();
     if (input_ && !name.empty()) {
       const auto& specs = input_->strategies;
@@ -179,6 +180,39 @@ class ResultChecker {
       }
     }
     return name;
+  }
+
+  /// A sized strategy's record (scenario/sizing.hpp): contexts per tenant, every step.
+  void sizing(const json& value, const std::string& pointer, std::optional<std::size_t> num_tenants) {
+    JsonReader r(value, pointer, out_, file_);
+    const NumberRange count = NumberRange::between(0, 1e9);
+    r.required_integer("num_gpus", count);
+    r.required_integer("lower_bound_gpus", count);
+    r.required_integer("max_gpus", count);
+    if (const json* contexts = r.required_array("contexts")) {
+      for (std::size_t i = 0; i < contexts->size(); ++i) {
+        if (!(*contexts)[i].is_number_integer() || (*contexts)[i].get<std::int64_t>() < 1) {
+          add(r.pointer("contexts") + "/" + std::to_string(i), "must be an integer >= 1 (got " + describe_json((*contexts)[i]) + ")");
+        }
+      }
+      if (num_tenants && contexts->size() != *num_tenants) {
+        add(r.pointer("contexts"), "has " + std::to_string(contexts->size()) + " entries for " +
+                                       std::to_string(*num_tenants) + " tenants");
+      }
+    }
+    if (!r.has("feasible") || !value.at("feasible").is_boolean()) r.error("feasible", "must be true or false");
+    r.required_string("shortfall");
+    if (const json* steps = r.required_array("steps")) {
+      for (std::size_t i = 0; i < steps->size(); ++i) {
+        JsonReader step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), out_, file_);
+        step.required_string("phase");
+        step.required_integer("num_gpus", count);
+        step.required_integer("num_contexts", count);
+        if (!step.has("met") || !(*steps)[i].at("met").is_boolean()) step.error("met", "must be true or false");
+        step.finish();
+      }
+    }
+    r.finish();
   }
 
   /// Each of the scenario's tenants once, and no other.

@@ -20,9 +20,39 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_pro
                                                 sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrategyResult, name, kind, num_gpus_used, fleet_busy_frac,
-                                                fleet_sm_util_frac, issues, tenants, devices, series, simulated_s,
-                                                num_events)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts, feasible,
+                                                shortfall, steps)
+
+void to_json(nlohmann::json& out, const StrategyResult& value) {
+  out = nlohmann::json{{"name", value.name},
+                       {"kind", value.kind},
+                       {"num_gpus_used", value.num_gpus_used},
+                       {"fleet_busy_frac", value.fleet_busy_frac},
+                       {"fleet_sm_util_frac", value.fleet_sm_util_frac},
+                       {"issues", value.issues},
+                       {"tenants", value.tenants},
+                       {"devices", value.devices},
+                       {"series", value.series},
+                       {"simulated_s", value.simulated_s},
+                       {"num_events", value.num_events}};
+  if (value.sizing) out["sizing"] = *value.sizing;  // absent: the fleet as given
+}
+
+void from_json(const nlohmann::json& in, StrategyResult& value) {
+  in.at("name").get_to(value.name);
+  in.at("kind").get_to(value.kind);
+  in.at("num_gpus_used").get_to(value.num_gpus_used);
+  in.at("fleet_busy_frac").get_to(value.fleet_busy_frac);
+  in.at("fleet_sm_util_frac").get_to(value.fleet_sm_util_frac);
+  in.at("issues").get_to(value.issues);
+  in.at("tenants").get_to(value.tenants);
+  in.at("devices").get_to(value.devices);
+  in.at("series").get_to(value.series);
+  in.at("simulated_s").get_to(value.simulated_s);
+  in.at("num_events").get_to(value.num_events);
+  if (in.contains("sizing")) value.sizing = in.at("sizing").get<SizingRecord>();
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,
                                                 monthly_savings_p50_usd, monthly_savings_p95_usd, sla_violation_p05_frac,

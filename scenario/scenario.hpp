@@ -147,6 +147,10 @@ struct Sidecar {
 };
 
 enum class PlacementPolicy { pack, spread };
+
+/// How a strategy's fleet is sized: as the fleet and tenants say, or by simulation to the fewest
+/// GPUs (and contexts) for which every tenant meets its SLA (docs/advisor.md).
+enum class Sizing { as_given, sla };
 enum class VgpuScheduler { best_effort, equal_share, fixed_share };
 
 /// One strategy to compare. Constants left unset take the calibration profile's values.
@@ -154,6 +158,9 @@ struct StrategySpec {
   std::string name;                        ///< unique label; defaults to the kind's name
   models::StrategyKind kind = models::StrategyKind::dedicated;
   PlacementPolicy placement = PlacementPolicy::pack;
+  /// sla: the fleet's count is the most GPUs the search may use, tenants' num_contexts the fewest
+  /// contexts; placement is then by load over the sized GPUs.
+  Sizing sizing = Sizing::as_given;
   // time_slicing, mig_time_slicing, hami, vgpu
   int replicas = 0;                        ///< contexts per device (device-plugin replicas); 0 = no limit
   std::optional<double> quantum_ms;        ///< time slice

@@ -53,6 +53,7 @@ class ScenarioChecker {
   void strategy(std::size_t j);
   void unused_strategy_fields(const StrategySpec& st, const std::string& pointer);
   void tenant_settings(const StrategySpec& st, const std::string& pointer);
+  void sizing();
 
   // validate_limits.cpp
   void limits();

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,27 @@ struct TimeSeries {
   bool operator==(const TimeSeries&) const = default;
 };
 
+/// One run of the search, as the record keeps it.
+struct SizingStep {
+  std::string phase;        ///< "contexts" (each context alone on a device) or "gpus"
+  int num_gpus = 0;         ///< GPUs the run used
+  int num_contexts = 0;     ///< contexts over all tenants
+  bool met = false;         ///< every tenant met its SLA
+  bool operator==(const SizingStep&) const = default;
+};
+
+/// What sizing for SLA found (scenario/sizing.hpp); kept in StrategyResult::sizing.
+struct SizingRecord {
+  int num_gpus = 0;             ///< the sized fleet's GPUs (the closest run's when not feasible)
+  int lower_bound_gpus = 0;     ///< what memory and the per-device context limit allow at least
+  int max_gpus = 0;             ///< the most the search could use
+  std::vector<int> contexts;    ///< per tenant, the sized number of contexts
+  bool feasible = true;         ///< false: no fleet within max_gpus meets every SLA
+  std::string shortfall;        ///< when not feasible: what the closest run missed
+  std::vector<SizingStep> steps;  ///< every simulation, in order
+  bool operator==(const SizingRecord&) const = default;
+};
+
 struct StrategyResult {
   std::string name;
   std::string kind;
@@ -86,6 +108,8 @@ struct StrategyResult {
   TimeSeries series;
   double simulated_s = 0.0;          ///< simulated time at the end of the run
   std::int64_t num_events = 0;       ///< device wake-ups processed
+  /// Set when the strategy was sized for SLA; absent when its fleet is as given.
+  std::optional<SizingRecord> sizing;
   bool operator==(const StrategyResult&) const = default;
 };
 

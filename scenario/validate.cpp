@@ -24,6 +24,7 @@ Diagnostics ScenarioChecker::run() {
   for (std::size_t i = 0; i < s_.fleet.size(); ++i) fleet_entry(i);
   for (std::size_t i = 0; i < s_.tenants.size(); ++i) tenant(i);
   for (std::size_t i = 0; i < s_.strategies.size(); ++i) strategy(i);
+  sizing();
   limits();
   out_.insert(out_.end(), pricing_problems_.begin(), pricing_problems_.end());
   pricing();

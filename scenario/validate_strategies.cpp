@@ -99,4 +99,31 @@ void ScenarioChecker::tenant_settings(const StrategySpec& st, const std::string&
   }
 }
 
+/// Sizing for SLA: the sized fleet is N GPUs of one type, and savings compare sized fleets, so the
+/// dedicated baseline must be sized as well.
+void ScenarioChecker::sizing() {
+  const auto sized = std::find_if(s_.strategies.begin(), s_.strategies.end(),
+                                  [](const StrategySpec& st) { return st.sizing == Sizing::sla; });
+  if (sized == s_.strategies.end()) return;
+  const std::string at = "/strategies/" + std::to_string(sized - s_.strategies.begin()) + "/sizing";
+  if (fleet_gpus_.size() > 1) {
+    std::vector<std::string> ids;
+    for (const auto* gpu : fleet_gpus_) ids.push_back(gpu->id);
+    add(at, "sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of them); this fleet has " +
+                join(ids, ", ") + ": compare GPU types with `slicewise advise --gpus`");
+  }
+  const auto dedicated = std::find_if(s_.strategies.begin(), s_.strategies.end(), [](const StrategySpec& st) {
+    return st.kind == models::StrategyKind::dedicated;
+  });
+  if (dedicated == s_.strategies.end()) {
+    add(at, "strategy \"" + sized->name +
+                "\" is sized for SLA, so the dedicated baseline must be too (savings compare sized fleets); add "
+                "{\"kind\": \"dedicated\", \"sizing\": \"sla\"}");
+  } else if (dedicated->sizing != Sizing::sla) {
+    add("/strategies/" + std::to_string(dedicated - s_.strategies.begin()),
+        "the dedicated baseline is sized as given while strategy \"" + sized->name +
+            "\" is sized for SLA; savings must compare sized fleets: add \"sizing\": \"sla\"");
+  }
+}
+
 }  // namespace slicewise::scenario::detail

@@ -316,15 +316,31 @@ void start_actors(Run& run, const Placement& placement, const RunOptions& option
 scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& options) {
   SW_CHECK(options.strategy_index >= 0 && options.strategy_index < static_cast<int>(scenario.strategies.size()),
            "strategy index out of range");
-  const auto& strategy = scenario.strategies[static_cast<std::size_t>(options.strategy_index)];
   const auto catalogs = scenario::Catalogs::shipped();
-  const auto fleet = expand_fleet(scenario, catalogs);
-  const Placement placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults);
+  // A sized run: the scenario with the search's contexts, on its fleet's GPUs.
+  std::optional<Scenario> sized_scenario;
+  std::vector<double> balance_loads;
+  if (options.sized) {
+    const auto& sized = *options.sized;
+    SW_CHECK(sized.num_gpus >= 1 && sized.contexts.size() == scenario.tenants.size(), "malformed sized run");
+    sized_scenario = scenario;
+    const std::string gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
+    sized_scenario->fleet = {scenario::FleetEntry{gpu, "", sized.num_gpus}};
+    for (std::size_t t = 0; t < scenario.tenants.size(); ++t) sized_scenario->tenants[t].num_contexts = sized.contexts[t];
+    if (sized.balance) {
+      balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
+    }
+  }
+  const Scenario& simulated = sized_scenario ? *sized_scenario : scenario;
+  const auto& strategy = simulated.strategies[static_cast<std::size_t>(options.strategy_index)];
+  const auto fleet = expand_fleet(simulated, catalogs);
+  const Placement placement = place_contexts(simulated, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults,
+                                             balance_loads.empty() ? nullptr : &balance_loads);
 
-  Run run(scenario);
-  run.horizon_s = scenario.horizon_s;
-  run.stop_s = scenario.horizon_s * std::max(1.0, options.drain_factor);
-  const auto num_intervals = static_cast<std::size_t>(std::ceil(scenario.horizon_s / scenario.metrics_interval_s));
+  Run run(simulated);
+  run.horizon_s = simulated.horizon_s;
+  run.stop_s = simulated.horizon_s * std::max(1.0, options.drain_factor);
+  const auto num_intervals = static_cast<std::size_t>(std::ceil(simulated.horizon_s / simulated.metrics_interval_s));
   init_tenants(run, fleet, catalogs, num_intervals);
 
   int argc = 2;
@@ -355,8 +371,8 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   out.issues = placement.issues;
   out.simulated_s = end_s;
   out.num_events = run.events;
-  tenant_results(scenario, placement, run.devices, run.stats, out);
-  device_results(scenario, run.devices, run.stats, out);
+  tenant_results(simulated, placement, run.devices, run.stats, out);
+  device_results(simulated, run.devices, run.stats, out);
   result.strategies.push_back(std::move(out));
   return result;
 }

@@ -99,9 +99,9 @@ std::vector<Slot> make_slots(const StrategySpec& strategy, const StrategyPolicy&
 }
 
 /// Every context of every tenant, largest memory first (stable: ties keep tenant order) for
-/// first-fit-decreasing.
+/// first-fit-decreasing; with `loads`, heaviest first (then largest memory) for balancing.
 std::vector<PlacedContext> make_contexts(const Scenario& scenario, const StrategySpec& strategy,
-                                         const StrategyPolicy& policy) {
+                                         const StrategyPolicy& policy, const std::vector<double>* loads) {
   std::vector<PlacedContext> contexts;
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
     const auto& tenant = scenario.tenants[t];
@@ -117,8 +117,15 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
       contexts.push_back(c);
     }
   }
-  std::stable_sort(contexts.begin(), contexts.end(),
-                   [](const PlacedContext& a, const PlacedContext& b) { return a.memory_gib > b.memory_gib; });
+  if (loads) {
+    auto load = [&](const PlacedContext& c) { return (*loads)[static_cast<std::size_t>(c.tenant)]; };
+    std::stable_sort(contexts.begin(), contexts.end(), [&](const PlacedContext& a, const PlacedContext& b) {
+      return load(a) != load(b) ? load(a) > load(b) : a.memory_gib > b.memory_gib;
+    });
+  } else {
+    std::stable_sort(contexts.begin(), contexts.end(),
+                     [](const PlacedContext& a, const PlacedContext& b) { return a.memory_gib > b.memory_gib; });
+  }
   return contexts;
 }
 
@@ -185,6 +192,27 @@ std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const R
   }
   if (chosen) spread_cursor = *chosen + 1;
   return chosen;
+}
+
+/// Balance: the admissible slot with the least load per SM once the context is on it (ties: the
+/// first), without overcommitting memory if any slot can; `slot_load` is each slot's load so far.
+std::optional<std::size_t> choose_balanced(const std::vector<Slot>& slots, const Request& request,
+                                           const StrategySpec& strategy, const std::vector<double>& slot_load,
+                                           double load) {
+  for (const bool allow_overcommit : {false, true}) {
+    std::optional<std::size_t> chosen;
+    double best = 0.0;
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      if (!admissible(slots[s], request, strategy, allow_overcommit)) continue;
+      const double after = (slot_load[s] + load) / std::max(1.0, slots[s].device.num_sms);
+      if (!chosen || after < best) {
+        chosen = s;
+        best = after;
+      }
+    }
+    if (chosen) return chosen;
+  }
+  return std::nullopt;
 }
 
 /// Contexts per SM of a slot: how loaded a MIG instance is relative to its size.
@@ -341,21 +369,27 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
 
 Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
                          const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const models::SharingDefaults& defaults) {
+                         const models::MigCatalog& mig, const models::SharingDefaults& defaults,
+                         const std::vector<double>* balance_loads) {
   const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
   std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
+  SW_CHECK(!balance_loads || balance_loads->size() == scenario.tenants.size(), "one balance load per tenant");
   const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();
   std::size_t spread_cursor = 0;
   std::vector<bool> gpu_in_use(fleet_gpu_ids.size(), false);
-  for (const auto& context : make_contexts(scenario, strategy, policy)) {
+  std::vector<double> slot_load(slots.size(), 0.0);
+  for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
     const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
     const Request request = request_for(context, tenant, strategy, policy);
-    const auto chosen = spread                    ? choose_spread(slots, request, strategy, spread_cursor)
+    const double load = balance_loads ? (*balance_loads)[static_cast<std::size_t>(context.tenant)] : 0.0;
+    const auto chosen = balance_loads              ? choose_balanced(slots, request, strategy, slot_load, load)
+                        : spread                   ? choose_spread(slots, request, strategy, spread_cursor)
                         : policy.partitions_gpus() ? choose_pack_instance(slots, request, strategy, gpu_in_use)
                                                    : choose_pack(slots, request, strategy);
     if (chosen) {
+      slot_load[*chosen] += load;
       assign(slots[*chosen], request, strategy);
       gpu_in_use[static_cast<std::size_t>(slots[*chosen].device.gpu_index)] = true;
     } else {

@@ -56,9 +56,14 @@ struct Placement {
 /// Places every context of `scenario` under `strategy` on the scenario's fleet (expanded to GPUs:
 /// instance entries give count × GPUs per instance). Unplaceable contexts are counted and explained
 /// in `issues`, never dropped silently. The scenario must have passed validate_scenario.
+///
+/// With `balance_loads` (one context's load per tenant, as sizing measured it) the strategy's
+/// pack/spread gives way to balancing: contexts, heaviest first, each go to the device with the
+/// least load per SM where they fit, so that every GPU of the fleet is used (sizing's step 2).
 Placement place_contexts(const scenario::Scenario& scenario, const scenario::StrategySpec& strategy,
                          const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const models::SharingDefaults& defaults = {});
+                         const models::MigCatalog& mig, const models::SharingDefaults& defaults = {},
+                         const std::vector<double>* balance_loads = nullptr);
 
 /// Compute capacity of a whole GPU for the rate model: BF16 (else FP16) dense TFLOPS, or the SM
 /// count when the catalog has no TFLOPS (then both sides of a ratio use SMs).

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
+#include "scenario/sizing.hpp"
 #include "scenario/validate.hpp"
 #include "sim/placement.hpp"
 
@@ -22,6 +24,9 @@ struct RunOptions {
   /// Called about every `progress_interval_s` of simulated time with (simulated_s, stop_s).
   std::function<void(double, double)> progress;
   double progress_interval_s = 0.0;  ///< 0 = horizon / 100
+  /// A run of sizing for SLA (scenario/sizing.hpp): the fleet is `num_gpus` GPUs of the
+  /// scenario's fleet type and each tenant has `contexts` contexts; absent = as the scenario says.
+  std::optional<scenario::SizedRun> sized;
 };
 
 /// Runs one strategy; the result holds exactly one StrategyResult. The scenario must have passed

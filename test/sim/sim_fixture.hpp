@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -56,7 +57,8 @@ inline scenario::Scenario make_scenario(const std::string& gpu, int count, doubl
 }
 
 /// Runs one strategy in a child process and returns its result.
-inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0) {
+inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0,
+                                    const std::optional<scenario::SizedRun>& sized = std::nullopt) {
   const auto file = std::filesystem::temp_directory_path() /
                     ("sw_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(strategy_index) + ".json");
   const pid_t pid = ::fork();
@@ -66,6 +68,7 @@ inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_in
       sim::RunOptions options;
       options.strategy_index = strategy_index;
       options.drain_factor = drain_factor;
+      options.sized = sized;
       write_file_atomically(file, scenario::result_to_text(sim::run_simulation(s, options)));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "simulation failed: %s\n", e.what());
@@ -80,6 +83,13 @@ inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_in
   auto result = scenario::load_result(file);
   std::filesystem::remove(file);
   return result;
+}
+
+/// Sizes strategy `strategy_index` for SLA (scenario/sizing.hpp), each run in a child process.
+inline scenario::SizingSearch size_for_sla(const scenario::Scenario& s, int strategy_index, int max_gpus) {
+  scenario::SizingSearch search(s, static_cast<std::size_t>(strategy_index), max_gpus, scenario::Catalogs::shipped());
+  while (auto run = search.next()) search.feed(simulate(s, strategy_index, 2.0, run).strategies.at(0));
+  return search;
 }
 
 }  // namespace slicewise::test

@@ -1,0 +1,71 @@
+// Simulations in child processes (SimGrid allows one engine per process): a batch of jobs run N at
+// a time, each writing its result to a temporary file that the parent reads back; and the sizing
+// driver that advances several SizingSearches in rounds, one batch per round. Shared by
+// `simulate`, `sweep` (through simulate) and `advise`.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "models/sharing_defaults.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+#include "scenario/sizing.hpp"
+
+namespace slicewise::cli {
+
+/// One simulation: a strategy of a scenario, as given or as a sized run.
+struct SimJob {
+  const scenario::Scenario* scenario = nullptr;
+  std::size_t strategy = 0;
+  std::optional<scenario::SizedRun> sized;
+};
+
+/// What a batch tells its caller while it runs (all optional).
+struct BatchEvents {
+  /// Job `index` reached `simulated` of `stop` seconds.
+  std::function<void(std::size_t index, double simulated, double stop)> progress;
+  /// Job `index` ended.
+  std::function<void(std::size_t index, bool ok)> done;
+};
+
+/// Runs `jobs` in child processes, `max_running` at a time; one StrategyResult per job, in job
+/// order, or nullopt when one failed (each distinct message printed once on stderr). Throws
+/// Interrupted, every child gone and the temporary folder removed, on SIGINT or SIGTERM.
+std::optional<std::vector<scenario::StrategyResult>> run_batch(const std::vector<SimJob>& jobs,
+                                                               const models::SharingDefaults& defaults,
+                                                               int max_running, const BatchEvents& events, Io io);
+
+/// Runs sizing searches to the end, all of their next runs of a round in one batch; a run asked
+/// twice (the same strategy of the same scenario with the same SizedRun) is simulated once.
+class SizingDriver {
+ public:
+  SizingDriver(const models::SharingDefaults& defaults, int max_running, Io io)
+      : defaults_(defaults), max_running_(max_running), io_(io) {}
+
+  /// Runs every search until done; false when a simulation failed. `round` (optional) is told
+  /// each round's number of runs before they start; `events` as run_batch's, by search index.
+  bool run(std::vector<scenario::SizingSearch*>& searches, const std::vector<SimJob>& of_search,
+           const std::function<void(std::size_t num_runs)>& round = {}, const BatchEvents& events = {});
+
+  /// Simulations run so far (not counting those found in the memo).
+  int num_simulations() const { return num_simulations_; }
+  /// Runs asked for again and taken from the memo.
+  int num_reused() const { return num_reused_; }
+
+ private:
+  static std::string key(const SimJob& job);
+  models::SharingDefaults defaults_;
+  int max_running_;
+  Io io_;
+  std::map<std::string, scenario::StrategyResult> memo_;
+  int num_simulations_ = 0;
+  int num_reused_ = 0;
+};
+
+}  // namespace slicewise::cli

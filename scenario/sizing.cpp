@@ -1,0 +1,368 @@
+// Sizing for SLA: the margin of a run against the tenants' SLAs, and the search of sizing.hpp.
+#include "scenario/sizing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "models/mig_layout.hpp"
+#include "scenario/strategies/policy.hpp"
+
+namespace slicewise::scenario {
+
+namespace {
+
+/// Linear interpolation of a quantile curve given at increasing `levels`.
+double interpolate(const std::vector<std::pair<double, double>>& points, double level) {
+  if (points.empty()) return 0.0;
+  if (level <= points.front().first) return points.front().second;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (level <= points[i].first) {
+      const auto& [l0, v0] = points[i - 1];
+      const auto& [l1, v1] = points[i];
+      return v0 + (v1 - v0) * (level - l0) / (l1 - l0);
+    }
+  }
+  return points.back().second;
+}
+
+std::vector<std::pair<double, double>> quantiles_of(const Distribution& d) {
+  return {{0.5, d.p50}, {0.9, d.p90}, {0.95, d.p95}, {0.99, d.p99}, {1.0, d.max}};
+}
+
+/// "42 ms" below a second, "1.25 s" above.
+std::string duration(double seconds) {
+  char text[48];
+  if (std::abs(seconds) < 1.0) {
+    std::snprintf(text, sizeof text, "%.3g ms", 1000.0 * seconds);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g s", seconds);
+  }
+  return text;
+}
+
+std::string percent(double frac) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %%", 100.0 * frac);
+  return text;
+}
+
+}  // namespace
+
+SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result) {
+  const double level = 1.0 - result.sla_max_violation_frac;
+  std::optional<SlaMargin> worst;
+  auto consider = [&](const char* metric, std::optional<double> target, double value, bool measured) {
+    if (!target) return;
+    SlaMargin m{metric, level, value, *target, measured ? (*target - value) / *target : -1.0};
+    if (!worst || m.relative < worst->relative) worst = m;
+  };
+  std::vector<std::pair<double, double>> cdf;
+  for (std::size_t i = 0; i < result.latency_cdf_s.size() && i < kLatencyCdfLevels.size(); ++i) {
+    cdf.emplace_back(kLatencyCdfLevels[i], result.latency_cdf_s[i]);
+  }
+  if (!cdf.empty()) cdf.emplace_back(1.0, result.latency_s.max);
+  consider("latency", tenant.sla.latency_s, interpolate(cdf, level), !cdf.empty());
+  consider("TTFT", tenant.sla.ttft_s, interpolate(quantiles_of(result.ttft_s), level), result.ttft_s.count > 0);
+  consider("TPOT", tenant.sla.tpot_s, interpolate(quantiles_of(result.tpot_s), level), result.tpot_s.count > 0);
+  SlaMargin margin = worst.value_or(SlaMargin{"", level, 0.0, 0.0, 1.0});
+  // Dropped and unfinished requests violate too: a tenant that missed with its quantile in time
+  // missed by its violation fraction.
+  if (!result.sla_met && margin.relative >= 0.0) {
+    margin.relative = std::min(-1e-9, result.sla_max_violation_frac - result.sla_violation_frac);
+  }
+  return margin;
+}
+
+double worst_sla_margin(const Scenario& scenario, const StrategyResult& result) {
+  double worst = 1.0;
+  for (const auto& tr : result.tenants) {
+    if (tr.num_contexts_unplaced > 0) return -1.0;
+    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
+                                     [&](const Tenant& t) { return t.name == tr.name; });
+    if (tenant == scenario.tenants.end()) continue;
+    worst = std::min(worst, sla_margin(*tenant, tr).relative);
+  }
+  return worst;
+}
+
+std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
+  if (result.num_contexts_unplaced > 0) {
+    return tenant.name + ": " + std::to_string(result.num_contexts_unplaced) + " of its " +
+           std::to_string(result.num_contexts + result.num_contexts_unplaced) + " contexts could not be placed";
+  }
+  const SlaMargin m = sla_margin(tenant, result);
+  const std::string share = percent(result.sla_violation_frac) + " of requests over, " +
+                            percent(result.sla_max_violation_frac) + " allowed";
+  if (m.metric.empty() || m.value_s <= m.target_s) {
+    return tenant.name + ": " + share + " (dropped or unfinished)";
+  }
+  char level[16];
+  std::snprintf(level, sizeof level, "p%.4g", 100.0 * m.level);
+  return tenant.name + ": " + level + " " + m.metric + " " + duration(m.value_s) + " against its " +
+         duration(m.target_s) + " target (misses by " + duration(m.value_s - m.target_s) + "; " + share + ")";
+}
+
+bool meets_every_sla(const StrategyResult& result) {
+  return std::all_of(result.tenants.begin(), result.tenants.end(),
+                     [](const TenantResult& t) { return t.sla_met && t.num_contexts_unplaced == 0; }) &&
+         std::none_of(result.devices.begin(), result.devices.end(), [](const DeviceResult& d) { return d.oom_risk; });
+}
+
+// --- The search ---------------------------------------------------------------------------------
+
+void SizingSearch::Bracket::feed(bool met) {
+  const bool was_first = first;
+  first = false;
+  if (met) {
+    pass = probe;
+  } else {
+    fail = probe;
+    if (probe >= max && pass == 0) exhausted = true;
+  }
+  if (done()) return;
+  if (pass == 0) {  // gallop up: start, +1, +3, +7, ...
+    probe = std::min(max, fail + step);
+    step *= 2;
+  } else if (was_first && met) {  // a start that passes is usually tight
+    probe = pass - 1;
+  } else {
+    probe = fail + (pass - fail) / 2;
+  }
+}
+
+SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs)
+    : scenario_(scenario), strategy_(strategy) {
+  SW_CHECK(strategy < scenario.strategies.size() && !scenario.fleet.empty(), "sizing: bad strategy or empty fleet");
+  const StrategySpec& spec = scenario.strategies[strategy];
+  const StrategyPolicy& policy = policy_of(spec.kind);
+  per_device_limit_ = policy.context_limit(spec);
+  shared_devices_ = per_device_limit_ != 1;
+  partitions_ = policy.partitions_gpus();
+  const auto* gpu = catalogs.gpus->find(fleet_gpu_id(scenario.fleet.front(), scenario, catalogs));
+  SW_CHECK(gpu != nullptr, "sizing: fleet GPU unknown (validate first)");
+  instance_memory_gib_ = gpu->memory_gib;
+  if (partitions_) {
+    const auto* geometry = catalogs.mig->find(gpu->id);
+    SW_CHECK(geometry != nullptr, "sizing: no MIG geometry (validate first)");
+    const auto layout = models::place_mig_layout(*geometry, spec.layout);
+    SW_CHECK(layout.valid, "sizing: invalid layout (validate first)");
+    instances_per_gpu_ = static_cast<int>(layout.instances.size());
+    instance_memory_gib_ = 0.0;
+    for (const auto& instance : layout.instances) instance_memory_gib_ += instance.memory_gib;
+  }
+  record_.max_gpus = max_gpus;
+  // A tenant gets at most as many contexts as the largest fleet has devices.
+  const int most_contexts = std::max(1, max_gpus * instances_per_gpu_);
+  for (const auto& tenant : scenario.tenants) {
+    Bracket b;
+    b.fail = tenant.num_contexts - 1;
+    b.probe = tenant.num_contexts;
+    b.max = std::max(most_contexts, tenant.num_contexts);
+    tenants_.push_back(b);
+  }
+  last_miss_.resize(tenants_.size());
+}
+
+int SizingSearch::total(const std::vector<int>& contexts) const {
+  return std::accumulate(contexts.begin(), contexts.end(), 0);
+}
+
+std::vector<int> SizingSearch::current_contexts() const {
+  std::vector<int> contexts;
+  for (const auto& b : tenants_) contexts.push_back(b.done() && b.pass > 0 ? b.pass : b.probe);
+  return contexts;
+}
+
+SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
+  // Every context alone on a device: as many GPUs as contexts (own-device strategies pack them,
+  // which under MIG puts several on one GPU's instances; shared ones get one each by balance).
+  return SizedRun{total(contexts), shared_devices_, contexts, {}};
+}
+
+SizedRun SizingSearch::gpus_run(int num_gpus) const { return SizedRun{num_gpus, true, contexts_, loads_}; }
+
+std::optional<SizedRun> SizingSearch::next() const {
+  switch (phase_) {
+    case Phase::contexts: return contexts_run(current_contexts());
+    case Phase::gpus: return gpus_run(gpus_.probe);
+    case Phase::done: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
+  const StrategySpec& spec = scenario_.strategies[strategy_];
+  const StrategyPolicy& policy = policy_of(spec.kind);
+  double memory = 0.0;
+  for (std::size_t t = 0; t < contexts.size(); ++t) {
+    const auto& tenant = scenario_.tenants[t];
+    const auto found = spec.tenants.find(tenant.name);
+    const TenantStrategySettings* settings = found == spec.tenants.end() ? nullptr : &found->second;
+    const double need = tenant.workload.memory_gib;
+    const auto rule = policy.memory_rule(spec, settings, need, instance_memory_gib_ / instances_per_gpu_);
+    memory += contexts[t] * (rule.isolated ? std::max(need, rule.limit_gib) : need);
+  }
+  int bound = std::max(1, static_cast<int>(std::ceil(memory / instance_memory_gib_ - 1e-9)));
+  if (per_device_limit_ > 0) {
+    const int per_gpu = per_device_limit_ * instances_per_gpu_;
+    bound = std::max(bound, (total(contexts) + per_gpu - 1) / per_gpu);
+  }
+  return bound;
+}
+
+void SizingSearch::feed(const StrategyResult& result) {
+  SW_CHECK(phase_ != Phase::done, "sizing: fed after done");
+  const bool met = meets_every_sla(result);
+  const auto requested = next();
+  record_.steps.push_back(SizingStep{phase_ == Phase::contexts ? "contexts" : "gpus", result.num_gpus_used,
+                                     total(requested->contexts), met});
+  if (phase_ == Phase::contexts) {
+    feed_contexts(result);
+    return;
+  }
+  if (met) {
+    best_passing_ = result;
+  } else if (!best_failing_ || result.num_gpus_used >= best_failing_->num_gpus_used) {
+    best_failing_ = result;
+  }
+  gpus_.feed(met);
+  if (!gpus_.done()) return;
+  if (gpus_.exhausted) {
+    finish(*best_failing_, false, "the closest (" + std::to_string(best_failing_->num_gpus_used) + " GPUs) misses " +
+                                      worst_shortfall(*best_failing_));
+  } else {
+    finish(*best_passing_, true, "");
+  }
+}
+
+std::string SizingSearch::worst_shortfall(const StrategyResult& result) const {
+  const Tenant* worst = nullptr;
+  const TenantResult* worst_result = nullptr;
+  double worst_margin = 2.0;
+  for (const auto& tr : result.tenants) {
+    if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
+    const auto tenant = std::find_if(scenario_.tenants.begin(), scenario_.tenants.end(),
+                                     [&](const Tenant& t) { return t.name == tr.name; });
+    if (tenant == scenario_.tenants.end()) continue;
+    const double margin = tr.num_contexts_unplaced > 0 ? -2.0 : sla_margin(*tenant, tr).relative;
+    if (margin < worst_margin) {
+      worst_margin = margin;
+      worst = &*tenant;
+      worst_result = &tr;
+    }
+  }
+  if (worst) return sla_shortfall(*worst, *worst_result);
+  for (const auto& issue : result.issues) {
+    if (issue.find("out-of-memory") != std::string::npos) return issue;
+  }
+  return "its SLA";
+}
+
+void SizingSearch::feed_contexts(const StrategyResult& result) {
+  const auto contexts = current_contexts();
+  for (std::size_t t = 0; t < tenants_.size(); ++t) {
+    if (tenants_[t].done()) continue;
+    const auto& tr = result.tenants[t];
+    const auto& tenant = scenario_.tenants[t];
+    if (tr.num_contexts_unplaced > 0) {  // more contexts cannot help a context that fits no device
+      std::string why = sla_shortfall(tenant, tr);
+      for (const auto& issue : result.issues) {
+        if (issue.rfind(tenant.name + "#", 0) == 0) {
+          why = issue;
+          break;
+        }
+      }
+      finish(result, false, why);
+      return;
+    }
+    if (!tr.sla_met && last_miss_[t]) {
+      // More contexts shorten queues; they cannot make a request run faster. A tenant whose
+      // throughput and margin did not move when its contexts grew misses by its service time.
+      const double margin = sla_margin(tenant, tr).relative;
+      if (tr.throughput_per_s < 1.05 * last_miss_[t]->first && margin - last_miss_[t]->second < 0.02) {
+        finish(result, false, "more contexts do not help (" + std::to_string(contexts[t]) + " gave the same as " +
+                                  std::to_string(tenants_[t].fail) + "): its requests are too slow on this device; " +
+                                  sla_shortfall(tenant, tr));
+        return;
+      }
+    }
+    if (!tr.sla_met) last_miss_[t] = std::make_pair(tr.throughput_per_s, sla_margin(tenant, tr).relative);
+    tenants_[t].feed(tr.sla_met);
+    if (tenants_[t].exhausted) {
+      finish(result, false, "even with " + std::to_string(contexts[t]) + " contexts, each alone on a device, " +
+                                sla_shortfall(tenant, tr));
+      return;
+    }
+  }
+  if (!std::all_of(tenants_.begin(), tenants_.end(), [](const Bracket& b) { return b.done(); })) return;
+  if (current_contexts() != contexts) return;  // one more run, with every tenant at its answer
+  if (!shared_devices_) {
+    if (result.num_gpus_used > record_.max_gpus) {
+      finish(result, false, "the smallest fleet that does has " + std::to_string(result.num_gpus_used) + " GPUs");
+    } else {
+      record_.lower_bound_gpus = result.num_gpus_used;
+      finish(result, true, "");
+    }
+    return;
+  }
+  start_gpus(result);
+}
+
+void SizingSearch::start_gpus(const StrategyResult& isolated) {
+  contexts_ = current_contexts();
+  record_.contexts = contexts_;
+  // Each context's share of its tenant's GPU work in the isolated run: what balancing weighs.
+  const double window = std::max(1e-9, scenario_.horizon_s - scenario_.warmup_s);
+  loads_.clear();
+  for (std::size_t t = 0; t < contexts_.size(); ++t) {
+    loads_.push_back(std::max(1e-9, isolated.tenants[t].gpu_work_s / window / contexts_[t]));
+  }
+  const int lower = lower_bound(contexts_);
+  record_.lower_bound_gpus = lower;
+  const int num_contexts = total(contexts_);
+  const int most = record_.max_gpus;
+  if (lower > most) {
+    finish(isolated, false, "memory and the contexts per device need at least " + std::to_string(lower) + " GPUs");
+    return;
+  }
+  // Where to start: the isolated devices' busy time (time-sliced devices add their contexts' busy
+  // times; concurrent ones their SM use). An estimate, not a bound: the search checks below it.
+  const StrategySpec& spec = scenario_.strategies[strategy_];
+  const auto discipline = policy_of(spec.kind).sharing(spec, models::SharingDefaults{}, 2).discipline;
+  double demand = 0.0;
+  if (!partitions_) {
+    for (const auto& d : isolated.devices) {
+      demand += discipline == models::SharingDiscipline::concurrent ? d.sm_util_frac : d.busy_frac;
+    }
+  }
+  const int start = std::clamp(static_cast<int>(std::ceil(demand - 0.02)), lower, most);
+  gpus_ = Bracket{};
+  gpus_.fail = lower - 1;
+  gpus_.max = most;
+  if (num_contexts <= most) {  // the isolated run is the balanced one with a GPU per context
+    gpus_.pass = num_contexts;
+    best_passing_ = isolated;
+  }
+  phase_ = Phase::gpus;
+  if (gpus_.done()) {
+    finish(isolated, true, "");
+    return;
+  }
+  gpus_.probe = gpus_.pass == 0 || start < gpus_.pass ? start : gpus_.fail + (gpus_.pass - gpus_.fail) / 2;
+}
+
+void SizingSearch::finish(const StrategyResult& result, bool feasible, std::string shortfall) {
+  phase_ = Phase::done;
+  if (record_.contexts.empty()) record_.contexts = current_contexts();
+  record_.num_gpus = result.num_gpus_used;
+  record_.feasible = feasible;
+  record_.shortfall = feasible ? "" : "no configuration within " + std::to_string(record_.max_gpus) +
+                                          " GPUs meets every SLA: " + shortfall;
+  final_ = result;
+  final_->sizing = record_;
+}
+
+}  // namespace slicewise::scenario

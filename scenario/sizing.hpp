@@ -1,0 +1,138 @@
+// Sizing for SLA (docs/advisor.md): the search that finds, by simulation, the fewest contexts per
+// tenant and the fewest GPUs with which every tenant of one strategy meets its SLA. Pure: it asks
+// for runs (SizedRun) and is told their results; the caller simulates them, one process each, all
+// with the scenario's seed so that two candidates differ by their configuration, not by noise.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::scenario {
+
+/// What one tenant's run did against its SLA, at the quantile its SLA allows (p95 when 5 % may
+/// violate): the figure the shortfall messages and the advisor's margin speak of.
+struct SlaMargin {
+  std::string metric;       ///< "latency", "TTFT" or "TPOT"
+  double level = 0.95;      ///< 1 - the allowed violation fraction
+  double value_s = 0.0;     ///< the metric at that quantile
+  double target_s = 0.0;
+  /// (target - value) / target: > 0 with room to spare, < 0 when missed; -1 when nothing completed
+  double relative = 0.0;
+};
+
+/// The margin of `result` (a tenant's figures) against `tenant`'s tightest target.
+SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result);
+
+/// The worst tenant's relative margin of a strategy's run (the advisor's risk axis); -1 when a
+/// context could not be placed.
+double worst_sla_margin(const Scenario& scenario, const StrategyResult& result);
+
+/// "job-03: p95 latency 0.642 s against its 0.6 s target (misses by 42 ms; 7.9 % of requests over,
+/// 5 % allowed)"; for a tenant with unplaced contexts, why they are unplaced.
+std::string sla_shortfall(const Tenant& tenant, const TenantResult& result);
+
+/// True when every tenant met its SLA, every context was placed and no device risks running out of
+/// memory: what "meets every SLA" means for sizing and for the advisor.
+bool meets_every_sla(const StrategyResult& result);
+
+/// One simulation the search asks for: a fleet of `num_gpus` GPUs of the scenario's (one) fleet
+/// type, and each tenant's number of contexts.
+struct SizedRun {
+  int num_gpus = 0;
+  /// Place the contexts over all `num_gpus`, each on the device with the least load so far (by
+  /// `context_load`), instead of the strategy's pack/spread: strategies whose devices are shared.
+  bool balance = false;
+  std::vector<int> contexts;           ///< per tenant (scenario order)
+  std::vector<double> context_load;    ///< per tenant: one context's GPU demand; empty = all equal
+  bool operator==(const SizedRun&) const = default;
+};
+
+/// The search for one strategy (StrategySpec::sizing == sla, or any strategy the advisor sizes).
+///
+/// 1. Contexts: every context runs alone on a device (a GPU; under MIG its own instance), so
+///    tenants do not meet and each is sized on its own: a tenant that misses its SLA gets more
+///    contexts (doubling, then bisecting), all tenants in the same runs. A tenant needs more than
+///    one context when its load exceeds what one device serves.
+/// 2. GPUs, for strategies whose devices are shared: with those contexts, the fewest GPUs, from a
+///    lower bound (memory, contexts per device) up (start, +1, +3, +7, ...) then bisecting, the
+///    contexts placed by the load each carried in step 1. Dedicated and MIG need no step 2: each
+///    context owns its device, so the contexts decide the GPUs.
+///
+/// Stopping rule: the answer n passes and n - 1 fails (or n is the lower bound) in runs with the
+/// same seed. The search assumes that more contexts or GPUs never hurt; with one seed that holds
+/// for every scenario tried, but it is not proven.
+class SizingSearch {
+ public:
+  /// `max_gpus`: the most GPUs the sized fleet may have. The scenario must have passed
+  /// validate_scenario and its fleet must be of one GPU type.
+  SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs);
+
+  /// The run the search needs next; nullopt once done().
+  std::optional<SizedRun> next() const;
+  /// The result of the run next() gave.
+  void feed(const StrategyResult& result);
+  bool done() const { return phase_ == Phase::done; }
+
+  const SizingRecord& record() const { return record_; }
+  /// The sized configuration's run (the closest one when not feasible); valid once done().
+  const StrategyResult& result() const { return *final_; }
+
+ private:
+  /// The smallest passing value of a monotone test, found by galloping up from a start and
+  /// bisecting back.
+  struct Bracket {
+    int fail = 0;      ///< the largest value known to fail
+    int pass = 0;      ///< the smallest value known to pass; 0 = none yet
+    int max = 0;       ///< the largest value allowed
+    int probe = 0;     ///< the value to test next
+    int step = 1;      ///< the next gallop's stride
+    bool first = true; ///< probe is the start
+    bool exhausted = false;  ///< max failed
+    void feed(bool met);
+    bool done() const { return exhausted || (pass > 0 && pass - fail <= 1); }
+  };
+
+  enum class Phase { contexts, gpus, done };
+
+  void feed_contexts(const StrategyResult& result);
+  void start_gpus(const StrategyResult& isolated);
+  void finish(const StrategyResult& result, bool feasible, std::string shortfall);
+  int total(const std::vector<int>& contexts) const;
+  /// Step 1's contexts per tenant: the answer where a tenant has one, else its next probe.
+  std::vector<int> current_contexts() const;
+  /// The worst-missing tenant's shortfall in `result`.
+  std::string worst_shortfall(const StrategyResult& result) const;
+  SizedRun contexts_run(const std::vector<int>& contexts) const;
+  SizedRun gpus_run(int num_gpus) const;
+  /// The GPUs that memory and the per-device context limit require at least.
+  int lower_bound(const std::vector<int>& contexts) const;
+
+  const Scenario& scenario_;
+  std::size_t strategy_;
+  bool shared_devices_ = false;   ///< contexts of different tenants may share a device
+  bool partitions_ = false;       ///< devices are MIG instances
+  int instances_per_gpu_ = 1;
+  double instance_memory_gib_ = 0.0;  ///< per GPU: whole memory or the layout's instances' sum
+  int per_device_limit_ = 0;      ///< contexts per device (0 = no limit)
+  Phase phase_ = Phase::contexts;
+  std::vector<Bracket> tenants_;  ///< step 1, per tenant
+  /// Step 1, per tenant: throughput and margin of its last run that missed.
+  std::vector<std::optional<std::pair<double, double>>> last_miss_;
+  Bracket gpus_;                  ///< step 2
+  std::vector<int> contexts_;     ///< step 2's contexts
+  std::vector<double> loads_;     ///< step 2's per-context loads
+  std::optional<StrategyResult> isolated_;  ///< step 1's run at the sized contexts
+  std::optional<StrategyResult> best_passing_;  ///< step 2's passing run with the fewest GPUs
+  std::optional<StrategyResult> best_failing_;  ///< step 2's failing run with the most GPUs, for the shortfall
+  std::optional<StrategyResult> final_;
+  SizingRecord record_;
+};
+
+}  // namespace slicewise::scenario

@@ -1,0 +1,98 @@
+// Sizing for SLA against closed forms: the contexts a dedicated tenant needs (E_k/M/1 queues) and
+// the GPUs time-sliced tenants need (their utilisation).
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "test/sim/sim_fixture.hpp"
+
+namespace slicewise::test {
+namespace {
+
+using models::StrategyKind;
+
+/// A Poisson tenant with exponential service of mean `solo_s`, one request at a time per context,
+/// an SLA of `target_s` with 5 % allowed over (internal).
+scenario::Tenant poisson_tenant(const std::string& name, double rate, double solo_s, double target_s) {
+  auto t = generic_tenant(name, solo_s);
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = rate;
+  t.workload.service_dist = scenario::ServiceDistribution::exponential;
+  t.sla.latency_s = target_s;
+  return t;
+}
+
+/// P(sojourn > t) in an E_k/M/1 queue (what each of k round-robin contexts of a Poisson(λ) stream
+/// is): Exp(μ(1 - σ)), σ the root in (0, 1) of σ = (λ / (λ + μ(1 - σ)))^k (Kleinrock, vol. 1, §6.4).
+double ek_m1_tail(int k, double lambda, double mu, double t) {
+  double sigma = 0.5;
+  for (int i = 0; i < 10000; ++i) sigma = std::pow(lambda / (lambda + mu * (1.0 - sigma)), k);
+  return std::exp(-mu * (1.0 - sigma) * t);
+}
+
+TEST(SizingClosedForm, DedicatedContextsAreTheFewestRoundRobinQueuesThatMeetTheTail) {
+  // λ = 25/s of 0.1 s requests (μ = 10/s), p95 under 0.5 s. The E_k/M/1 tails: k = 3 is barely
+  // stable, k = 4 leaves 6.5 % over the target, k = 5 2.8 %: five contexts.
+  const double lambda = 25.0, mu = 10.0, target = 0.5;
+  int expected = 0;
+  for (int k = 1; k <= 8 && expected == 0; ++k) {
+    if (lambda / (k * mu) < 1.0 && ek_m1_tail(k, lambda, mu, target) <= 0.05) expected = k;
+  }
+  ASSERT_EQ(expected, 5);
+  EXPECT_NEAR(ek_m1_tail(4, lambda, mu, target), 0.0646, 5e-4);
+  EXPECT_NEAR(ek_m1_tail(5, lambda, mu, target), 0.0283, 5e-4);
+
+  auto s = make_scenario("L40S", 8, 1800.0);
+  s.warmup_s = 60.0;
+  s.tenants.push_back(poisson_tenant("api", lambda, 1.0 / mu, target));
+  auto dedicated = strategy(StrategyKind::dedicated);
+  dedicated.sizing = scenario::Sizing::sla;
+  s.strategies = {dedicated};
+  const auto search = size_for_sla(s, 0, 8);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible) << record.shortfall;
+  EXPECT_EQ(record.contexts, std::vector<int>{expected});
+  EXPECT_EQ(record.num_gpus, expected);
+  // 1, 2, 4 fail (gallop), 8 passes, then 6 and 5 pass (bisect): n passes and n - 1 failed.
+  ASSERT_EQ(record.steps.size(), 6u);
+  EXPECT_EQ(record.steps[3].num_contexts, 8);
+  EXPECT_EQ(record.steps[5].num_contexts, 5);
+  EXPECT_TRUE(record.steps[5].met);
+  EXPECT_FALSE(record.steps[2].met);
+  // The simulated tail at 5 contexts is the closed form's (45,000 requests: ±0.3 %).
+  const auto& tenant = search.result().tenants.at(0);
+  EXPECT_NEAR(tenant.sla_violation_frac, ek_m1_tail(5, lambda, mu, target), 0.006);
+}
+
+TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
+  // Six tenants, each keeping a GPU 45 % busy (4.5/s of 0.1 s): 2.7 GPUs of work, time-sliced at
+  // η = 0.978. Two GPUs would need to be 1.38 busy each: overloaded, their queues grow without
+  // end. Three carry 0.92 each; the SLA (5 s, 50 × the request) holds. Answer: 3 GPUs.
+  auto s = make_scenario("A100-80GB", 8, 600.0);
+  s.warmup_s = 30.0;
+  for (int i = 0; i < 6; ++i) {
+    auto t = poisson_tenant("t" + std::to_string(i), 4.5, 0.1, 5.0);
+    t.workload.service_dist = scenario::ServiceDistribution::fixed;
+    s.tenants.push_back(t);
+  }
+  auto ts = strategy(StrategyKind::time_slicing);
+  ts.sizing = scenario::Sizing::sla;
+  s.strategies = {ts};
+  const auto search = size_for_sla(s, 0, 8);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible) << record.shortfall;
+  EXPECT_EQ(record.contexts, std::vector<int>(6, 1));
+  EXPECT_EQ(record.lower_bound_gpus, 1);  // 24 GiB on 80 GiB
+  EXPECT_EQ(record.num_gpus, 3);
+  // One run with every context alone, then the start ceil(2.7) = 3 passes and 2 fails.
+  ASSERT_EQ(record.steps.size(), 3u);
+  EXPECT_EQ(record.steps[1].num_gpus, 3);
+  EXPECT_TRUE(record.steps[1].met);
+  EXPECT_EQ(record.steps[2].num_gpus, 2);
+  EXPECT_FALSE(record.steps[2].met);
+  // Balanced: two tenants per GPU.
+  for (const auto& device : search.result().devices) EXPECT_EQ(device.contexts.size(), 2u) << device.name;
+}
+
+}  // namespace
+}  // namespace slicewise::test
