@@ -117,6 +117,23 @@ class StrategyProgress {
 };
 
 std::string seconds(double value) { return report::format_fixed(value, 3); }
+
+/// "sized for SLA in 5 simulations: 3 GPUs (memory and contexts per device allow 1; at most 10);
+/// contexts: job-03 x2, the others as given".
+std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario) {
+  std::string text = std::string(record.feasible ? "sized for SLA" : "not sizable for SLA") + " in " +
+                      std::to_string(record.steps.size()) + (record.steps.size() == 1 ? " simulation: " : " simulations: ") + std::to_string(record.num_gpus) +
+                     " GPUs (lower bound " + std::to_string(record.lower_bound_gpus) + ", at most " +
+                     std::to_string(record.max_gpus) + ")";
+  std::vector<std::string> grown;
+  for (std::size_t t = 0; t < record.contexts.size() && t < scenario.tenants.size(); ++t) {
+    if (record.contexts[t] != scenario.tenants[t].num_contexts) {
+      grown.push_back(scenario.tenants[t].name + " x" + std::to_string(record.contexts[t]));
+    }
+  }
+  text += grown.empty() ? "; contexts as given" : "; contexts: " + join(grown, ", ") + ", the others as given";
+  return text;  // a shortfall is in the money table's notes
+}
 std::string percent(double frac) { return report::format_fixed(100.0 * frac, 1); }
 
 }  // namespace
@@ -353,6 +370,9 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
   }
   for (const auto& strategy : merged.strategies) {
     for (const auto& issue : strategy.issues) io.out << strategy.name << ": " << issue << "\n";
+  }
+  for (const auto& strategy : merged.strategies) {
+    if (strategy.sizing) io.out << strategy.name << ": " << sizing_text(*strategy.sizing, scenario) << "\n";
   }
   if (!merged.uncertainty.empty()) {
     report::TextTable bands({{"strategy"}, {"samples", Align::right}, {"savings $/month p50", Align::right},

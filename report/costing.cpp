@@ -69,6 +69,11 @@ std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec
 
 }  // namespace
 
+std::string fleet_basis(const scenario::StrategyResult& strategy) {
+  if (!strategy.sizing) return "as given";
+  return strategy.sizing->feasible ? "sized for SLA" : "no SLA fleet";
+}
+
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
                        const pricing::PriceTable& table, pricing::PurchaseOption option) {
   CostReport report;
@@ -137,6 +142,28 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
                     baseline_usage.empty() ? usage_of(result.strategies[i]) : baseline_usage, business);
   }
   report.strategies = std::move(costs);
+  // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.
+  double baseline_throughput = 0.0;
+  if (baseline_index < result.strategies.size()) {
+    for (const auto& t : result.strategies[baseline_index].tenants) baseline_throughput += t.throughput_per_s;
+  }
+  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+    const auto& strategy = result.strategies[i];
+    report.fleet_basis.push_back(fleet_basis(strategy));
+    std::vector<std::string> notes;
+    if (strategy.sizing && !strategy.sizing->feasible) {
+      notes.push_back(strategy.sizing->shortfall + "; the closest fleet is priced");
+    }
+    double throughput = 0.0;
+    for (const auto& t : strategy.tenants) throughput += t.throughput_per_s;
+    if (i != baseline_index && baseline_throughput > 0.0 && throughput < 0.99 * baseline_throughput) {
+      notes.push_back("completes " + format_fixed(100.0 * (1.0 - throughput / baseline_throughput), 1) +
+                      " % fewer requests per second than " + report.baseline +
+                      ": its saving compares fleets that do not deliver the same work (size both for SLA to compare "
+                      "equal work)");
+    }
+    report.notes.push_back(std::move(notes));
+  }
   return report;
 }
 

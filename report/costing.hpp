@@ -20,7 +20,16 @@ struct CostReport {
   pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
   std::string baseline;                     ///< strategy the savings are measured against
   std::vector<pricing::StrategyCost> strategies;  ///< same order as the result's
+  /// Per strategy (same order): "as given", "sized for SLA", or "no SLA fleet" (sized, and no
+  /// fleet within its limit met every SLA: the closest one is priced).
+  std::vector<std::string> fleet_basis;
+  /// Per strategy: sentences a reader of its saving must see (the fleet that could not meet the
+  /// SLA, less work delivered than the baseline); empty when none.
+  std::vector<std::vector<std::string>> notes;
 };
+
+/// "as given", "sized for SLA" or "no SLA fleet", for one strategy's result.
+std::string fleet_basis(const scenario::StrategyResult& strategy);
 
 /// Prices every strategy of `result` with `table` under `option`. The baseline is the result's
 /// dedicated strategy when there is one; otherwise one GPU per placed context, priced the same way.

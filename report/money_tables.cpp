@@ -1,6 +1,8 @@
 // Money tables for the terminal.
 #include "report/money_tables.hpp"
 
+#include <algorithm>
+
 #include "report/text_table.hpp"
 
 namespace slicewise::report {
@@ -10,23 +12,36 @@ std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
 }  // namespace
 
 std::string money_table_text(const CostReport& costs) {
-  TextTable money({{"strategy"}, {"GPUs", Align::right}, {"instances"}, {"$/hour", Align::right}, {"$/month", Align::right},
-                   {"saving $/month", Align::right}, {"saving %", Align::right}, {"$/year saved", Align::right},
-                   {"$/1k requests", Align::right}});
-  for (const auto& cost : costs.strategies) {
+  // The fleet column only when a strategy was sized: as-given comparisons read as they always did.
+  const bool sized = std::any_of(costs.fleet_basis.begin(), costs.fleet_basis.end(),
+                                 [](const std::string& basis) { return basis != "as given"; });
+  std::vector<Column> columns = {{"strategy"}, {"GPUs", Align::right}, {"instances"}, {"$/hour", Align::right},
+                                 {"$/month", Align::right}, {"saving $/month", Align::right}, {"saving %", Align::right},
+                                 {"$/year saved", Align::right}, {"$/1k requests", Align::right}};
+  if (sized) columns.insert(columns.begin() + 2, Column{"fleet"});
+  TextTable money(columns);
+  std::string notes;
+  for (std::size_t i = 0; i < costs.strategies.size(); ++i) {
+    const auto& cost = costs.strategies[i];
     std::string instances;
     int gpus = 0;
     for (const auto& line : cost.lines) {
       instances += (instances.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
       gpus += line.num_gpus;
     }
-    money.add_row({cost.strategy, std::to_string(gpus), instances.empty() ? "-" : instances, format_fixed(cost.hourly_usd, 5),
-                   format_fixed(cost.monthly_usd, 2), format_fixed(cost.monthly_savings_usd, 2), percent(cost.savings_frac),
-                   format_fixed(cost.annual_savings_usd, 2), format_fixed(cost.cost_per_1k_requests_usd, 4)});
+    std::vector<std::string> row = {cost.strategy, std::to_string(gpus), instances.empty() ? "-" : instances,
+                                    format_fixed(cost.hourly_usd, 5), format_fixed(cost.monthly_usd, 2),
+                                    format_fixed(cost.monthly_savings_usd, 2), percent(cost.savings_frac),
+                                    format_fixed(cost.annual_savings_usd, 2), format_fixed(cost.cost_per_1k_requests_usd, 4)};
+    if (sized) row.insert(row.begin() + 2, i < costs.fleet_basis.size() ? costs.fleet_basis[i] : "as given");
+    money.add_row(row);
+    if (i < costs.notes.size()) {
+      for (const auto& note : costs.notes[i]) notes += cost.strategy + ": " + note + "\n";
+    }
   }
   return "Monthly cost (" + costs.table + " " + pricing::to_string(costs.option) +
          (costs.region.empty() ? "" : ", " + costs.region) + ", 730 h/month, prices as of " + costs.as_of +
-         "; savings against " + costs.baseline + "):\n\n" + money.to_text();
+         "; savings against " + costs.baseline + "):\n\n" + money.to_text() + (notes.empty() ? "" : "\n" + notes);
 }
 
 std::string chargeback_table_text(const CostReport& costs) {

@@ -200,6 +200,13 @@ class ResultChecker {
                                        std::to_string(*num_tenants) + " tenants");
       }
     }
+    if (const json* loads = r.required_array("context_load")) {
+      for (std::size_t i = 0; i < loads->size(); ++i) {
+        if (!(*loads)[i].is_number() || (*loads)[i].get<double>() < 0.0) {
+          add(r.pointer("context_load") + "/" + std::to_string(i), "must be a number >= 0 (got " + describe_json((*loads)[i]) + ")");
+        }
+      }
+    }
     if (!r.has("feasible") || !value.at("feasible").is_boolean()) r.error("feasible", "must be true or false");
     r.required_string("shortfall");
     if (const json* steps = r.required_array("steps")) {

@@ -90,6 +90,9 @@ struct SizingRecord {
   int lower_bound_gpus = 0;     ///< what memory and the per-device context limit allow at least
   int max_gpus = 0;             ///< the most the search could use
   std::vector<int> contexts;    ///< per tenant, the sized number of contexts
+  /// Per tenant, one context's load that placement balanced (empty when the strategy's own
+  /// placement was used: dedicated, MIG): with num_gpus and contexts, the sized run again.
+  std::vector<double> context_load;
   bool feasible = true;         ///< false: no fleet within max_gpus meets every SLA
   std::string shortfall;        ///< when not feasible: what the closest run missed
   std::vector<SizingStep> steps;  ///< every simulation, in order

@@ -105,6 +105,10 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
          duration(m.target_s) + " target (misses by " + duration(m.value_s - m.target_s) + "; " + share + ")";
 }
 
+SizedRun sized_run_of(const SizingRecord& record) {
+  return SizedRun{record.num_gpus, !record.context_load.empty(), record.contexts, record.context_load};
+}
+
 bool meets_every_sla(const StrategyResult& result) {
   return std::all_of(result.tenants.begin(), result.tenants.end(),
                      [](const TenantResult& t) { return t.sla_met && t.num_contexts_unplaced == 0; }) &&
@@ -320,6 +324,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   for (std::size_t t = 0; t < contexts_.size(); ++t) {
     loads_.push_back(std::max(1e-9, isolated.tenants[t].gpu_work_s / window / contexts_[t]));
   }
+  record_.context_load = loads_;
   const int lower = lower_bound(contexts_);
   record_.lower_bound_gpus = lower;
   const int num_contexts = total(contexts_);

@@ -54,6 +54,9 @@ struct SizedRun {
   bool operator==(const SizedRun&) const = default;
 };
 
+/// The sized configuration of a record, to run again (under other constants, for example).
+SizedRun sized_run_of(const SizingRecord& record);
+
 /// The search for one strategy (StrategySpec::sizing == sla, or any strategy the advisor sizes).
 ///
 /// 1. Contexts: every context runs alone on a device (a GPU; under MIG its own instance), so

@@ -23,6 +23,7 @@ const std::vector<std::pair<std::string, AxisKind>>& axis_kind_table() {
       {"gpu", AxisKind::gpu},                   {"instance_type", AxisKind::instance_type},
       {"pricing_table", AxisKind::pricing_table}, {"pricing_option", AxisKind::pricing_option},
       {"trace_window", AxisKind::trace_window}, {"seed", AxisKind::seed},
+      {"sizing", AxisKind::sizing},
   };
   return table;
 }
@@ -51,6 +52,8 @@ std::string value_problem(AxisKind kind, const json& value) {
     }
     case AxisKind::seed:
       return value.is_number_unsigned() ? "" : "must be an integer >= 0";
+    case AxisKind::sizing:
+      return value == "as_given" || value == "sla" ? "" : "must be \"as_given\" or \"sla\"";
   }
   return "";
 }
@@ -186,6 +189,9 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
     }
     case AxisKind::seed:
       doc["seed"] = value;
+      return "";
+    case AxisKind::sizing:
+      for (auto& strategy : doc["strategies"]) strategy["sizing"] = value;
       return "";
   }
   return "";

@@ -23,6 +23,7 @@ enum class AxisKind {
   pricing_option,   ///< /pricing/option
   trace_window,     ///< [start_s, end_s] (end may be null) on every trace-loaded tenant
   seed,             ///< /seed
+  sizing,           ///< every strategy's sizing: as_given or sla
 };
 const std::vector<std::pair<std::string, AxisKind>>& axis_kind_table();
 
