@@ -41,6 +41,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   MigOptions mig;
   PricesOptions prices;
   SimulateOptions simulate;
+  AdviseOptions advise;
   RoiOptions roi;
   TraceOptions trace;
   CalibrateOptions calibrate;
@@ -53,6 +54,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
       {setup_validate(app, validate), [&] { return run_validate(validate, io); }},
       {setup_simulate(app, simulate), [&] { return run_simulate(simulate, io); }},
+      {setup_advise(app, advise), [&] { return run_advise(advise, io); }},
       {setup_roi(app, roi), [&] { return run_roi(roi, io); }},
       {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},

@@ -122,8 +122,7 @@ std::string seconds(double value) { return report::format_fixed(value, 3); }
 /// contexts: job-03 x2, the others as given".
 std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario) {
   std::string text = std::string(record.feasible ? "sized for SLA" : "not sizable for SLA") + " in " +
-                      std::to_string(record.steps.size()) + (record.steps.size() == 1 ? " simulation: " : " simulations: ") + std::to_string(record.num_gpus) +
-                     " GPUs (lower bound " + std::to_string(record.lower_bound_gpus) + ", at most " +
+                      std::to_string(record.steps.size()) + (record.steps.size() == 1 ? " simulation: " : " simulations: ") + scenario::gpus_text(record.num_gpus) + " (lower bound " + std::to_string(record.lower_bound_gpus) + ", at most " +
                      std::to_string(record.max_gpus) + ")";
   std::vector<std::string> grown;
   for (std::size_t t = 0; t < record.contexts.size() && t < scenario.tenants.size(); ++t) {

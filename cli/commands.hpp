@@ -90,6 +90,20 @@ struct SimulateOptions {
 CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options);
 int run_simulate(const SimulateOptions& options, Io io);
 
+struct AdviseOptions {
+  std::string file;
+  std::string out;                      ///< folder for the advice files
+  std::vector<std::string> strategies;  ///< strategy kinds; empty = all
+  std::vector<std::string> gpus;        ///< GPU ids; empty = every GPU the price table sells
+  std::vector<std::string> options;     ///< purchase options; empty = the scenario's
+  int max_gpus = 16;
+  int jobs = 1;
+  std::string calibration;
+  ProgressMode progress = ProgressMode::automatic;
+};
+CLI::App* setup_advise(CLI::App& app, AdviseOptions& options);
+int run_advise(const AdviseOptions& options, Io io);
+
 struct RoiOptions {
   std::string result;
   std::string pricing;  ///< table name or file; empty = the scenario's

@@ -8,16 +8,7 @@ namespace slicewise::report {
 namespace {
 
 /// Text for Markdown prose: names are shown as written, never read as HTML.
-std::string md_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
+std::string md_text(const std::string& text) { return markdown_text(text); }
 
 }  // namespace
 

@@ -131,6 +131,17 @@ std::string TextTable::to_markdown() const {
   return out;
 }
 
+std::string markdown_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
 std::string format_fixed(double value, int decimals) {
   const double scale = std::pow(10.0, decimals);
   double rounded = std::round(value * scale) / scale;

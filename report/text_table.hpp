@@ -41,6 +41,10 @@ class TextTable {
 /// control characters XML 1.0 forbids (all below 0x20 but tab, newline, carriage return) as spaces.
 std::string escape_markup(const std::string& text);
 
+/// Text for Markdown prose: '<', '>' and '&' as entities, so that names are shown as written and
+/// never read as HTML.
+std::string markdown_text(const std::string& text);
+
 /// Fixed-point formatting: format_fixed(3273.4368, 2) == "3273.44". Never prints "-0.00".
 std::string format_fixed(double value, int decimals);
 

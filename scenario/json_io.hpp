@@ -23,4 +23,7 @@ Scenario load_scenario(const std::filesystem::path& file);
 /// Output (nlohmann::ordered_json, so the key order is stable); parse_scenario(to_json(s)) == s.
 void to_json(nlohmann::ordered_json& out, const Scenario& scenario);
 
+/// One strategy as the scenario writer writes it (only its kind's keys).
+nlohmann::ordered_json strategy_to_json(const StrategySpec& strategy);
+
 }  // namespace slicewise::scenario

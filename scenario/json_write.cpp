@@ -175,4 +175,6 @@ void to_json(ordered_json& out, const Scenario& s) {
   out["pricing"] = pricing;
 }
 
+nlohmann::ordered_json strategy_to_json(const StrategySpec& strategy) { return strategy_json(strategy); }
+
 }  // namespace slicewise::scenario

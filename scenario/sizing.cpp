@@ -51,6 +51,8 @@ std::string percent(double frac) {
 
 }  // namespace
 
+std::string gpus_text(int num_gpus) { return std::to_string(num_gpus) + (num_gpus == 1 ? " GPU" : " GPUs"); }
+
 SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result) {
   const double level = 1.0 - result.sla_max_violation_frac;
   std::optional<SlaMargin> worst;
@@ -235,7 +237,7 @@ void SizingSearch::feed(const StrategyResult& result) {
   gpus_.feed(met);
   if (!gpus_.done()) return;
   if (gpus_.exhausted) {
-    finish(*best_failing_, false, "the closest (" + std::to_string(best_failing_->num_gpus_used) + " GPUs) misses " +
+    finish(*best_failing_, false, "the closest (" + gpus_text(best_failing_->num_gpus_used) + ") misses " +
                                       worst_shortfall(*best_failing_));
   } else {
     finish(*best_passing_, true, "");
@@ -305,7 +307,7 @@ void SizingSearch::feed_contexts(const StrategyResult& result) {
   if (current_contexts() != contexts) return;  // one more run, with every tenant at its answer
   if (!shared_devices_) {
     if (result.num_gpus_used > record_.max_gpus) {
-      finish(result, false, "the smallest fleet that does has " + std::to_string(result.num_gpus_used) + " GPUs");
+      finish(result, false, "the smallest fleet that does has " + gpus_text(result.num_gpus_used));
     } else {
       record_.lower_bound_gpus = result.num_gpus_used;
       finish(result, true, "");
@@ -330,7 +332,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   const int num_contexts = total(contexts_);
   const int most = record_.max_gpus;
   if (lower > most) {
-    finish(isolated, false, "memory and the contexts per device need at least " + std::to_string(lower) + " GPUs");
+    finish(isolated, false, "memory and the contexts per device need at least " + gpus_text(lower));
     return;
   }
   // Where to start: the isolated devices' busy time (time-sliced devices add their contexts' busy
@@ -364,8 +366,7 @@ void SizingSearch::finish(const StrategyResult& result, bool feasible, std::stri
   if (record_.contexts.empty()) record_.contexts = current_contexts();
   record_.num_gpus = result.num_gpus_used;
   record_.feasible = feasible;
-  record_.shortfall = feasible ? "" : "no configuration within " + std::to_string(record_.max_gpus) +
-                                          " GPUs meets every SLA: " + shortfall;
+  record_.shortfall = feasible ? "" : "no configuration within " + gpus_text(record_.max_gpus) + " meets every SLA: " + shortfall;
   final_ = result;
   final_->sizing = record_;
 }

@@ -16,6 +16,9 @@
 
 namespace slicewise::scenario {
 
+/// "1 GPU", "3 GPUs".
+std::string gpus_text(int num_gpus);
+
 /// What one tenant's run did against its SLA, at the quantile its SLA allows (p95 when 5 % may
 /// violate): the figure the shortfall messages and the advisor's margin speak of.
 struct SlaMargin {

@@ -1,0 +1,257 @@
+// `slicewise advise SCENARIO --out DIR`: size every configuration worth trying (GPU types,
+// strategies and their settings, purchase options) for the SLA and say which is cheapest, with the
+// Pareto front of cost against SLA margin and why each other candidate lost (docs/advisor.md).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibrate.hpp"
+#include "calibration/sharing_defaults.hpp"
+#include "cli/child_pool.hpp"
+#include "cli/commands.hpp"
+#include "cli/sim_batch.hpp"
+#include "cli/simulate_run.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+#include "core/spell.hpp"
+#include "pricing/roi.hpp"
+#include "report/advice.hpp"
+#include "report/costing.hpp"
+#include "report/render/scatter_chart.hpp"
+#include "report/text_table.hpp"
+#include "scenario/json_io.hpp"
+#include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
+#include "sim/simulation.hpp"
+
+namespace slicewise::cli {
+
+CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
+  auto* sub = app.add_subcommand("advise", "Find the cheapest GPU fleet and sharing configuration that meets every SLA");
+  sub->add_option("scenario", options.file, "Scenario JSON file (its tenants; its strategies are not used)")->required();
+  sub->add_option("--out", options.out, "Folder for advice.json, advice.md, candidates.csv, pareto.csv/.svg, result.json")
+      ->required();
+  sub->add_option("--strategies", options.strategies, "Strategy kinds to search (default: all seven)")->delimiter(',');
+  sub->add_option("--gpus", options.gpus, "GPU ids to search (default: every GPU the price table sells)")->delimiter(',');
+  sub->add_option("--options", options.options, "Purchase options to price (default: the scenario's)")->delimiter(',');
+  sub->add_option("--max-gpus", options.max_gpus, "Most GPUs a fleet may have (default: 16)")->check(CLI::Range(1, 4096));
+  sub->add_option("--jobs", options.jobs, "Simulations at once, one process each")->check(CLI::Range(1, 64));
+  sub->add_option("--calibration", options.calibration, "Calibration profile JSON (default: the shipped one)");
+  sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
+          CLI::ignore_case));
+  return sub;
+}
+
+namespace {
+
+template <class E>
+std::vector<E> parse_names(const std::vector<std::string>& given, const std::vector<std::pair<std::string, E>>& table,
+                           const std::string& flag) {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : table) names.push_back(name);
+  std::vector<E> out;
+  for (const auto& text : given) {
+    const auto it = std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.first == text; });
+    if (it == table.end()) {
+      throw ConfigError(flag, "", "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
+    }
+    if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+  }
+  return out;
+}
+
+/// The advisor's progress: simulations run and candidates sized, as a bar or JSON lines.
+class AdviceProgress {
+ public:
+  AdviceProgress(ProgressMode mode, std::ostream& err, std::size_t num_candidates)
+      : mode_(mode), err_(err), of_(num_candidates) {}
+  void update(int simulations, std::size_t done) {
+    if (mode_ == ProgressMode::json) {
+      err_ << nlohmann::json{{"event", "advise_progress"}, {"simulations", simulations}, {"candidates_done", done}, {"of", of_}}.dump()
+           << "\n" << std::flush;
+    } else if (mode_ == ProgressMode::bar) {
+      const double frac = of_ > 0 ? static_cast<double>(done) / static_cast<double>(of_) : 1.0;
+      const int filled = static_cast<int>(frac * 30.0);
+      err_ << "\radvising [" << std::string(static_cast<std::size_t>(filled), '#')
+           << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << done << "/" << of_ << " candidates, "
+           << simulations << " simulations" << std::flush;
+    }
+  }
+  void close() {
+    if (mode_ == ProgressMode::bar) err_ << "\n";
+  }
+
+ private:
+  ProgressMode mode_;
+  std::ostream& err_;
+  std::size_t of_;
+};
+
+std::string pareto_svg(const report::Advice& advice) {
+  render::ScatterChartSpec spec;
+  spec.title = "Monthly cost against the worst tenant's SLA margin";
+  spec.x_axis_title = "USD per month";
+  spec.y_axis_title = "worst tenant's SLA margin, % of its target";
+  render::ScatterSeries others{"meets every SLA", {}, false};
+  render::ScatterSeries front{"Pareto front", {}, true};
+  render::ScatterSeries answer{"answer", {}, false};
+  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
+    const auto& r = advice.rows[i];
+    if (r.status != "meets") continue;
+    const render::ScatterPoint p{r.monthly_usd, 100.0 * r.worst_margin};
+    (r.on_front ? front : others).points.push_back(p);
+    if (advice.answer && i == *advice.answer) answer.points.push_back(p);
+  }
+  std::sort(front.points.begin(), front.points.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
+  spec.series = {others, front, answer};
+  return render::scatter_chart_svg(spec);
+}
+
+int advise(const AdviseOptions& given, Io io) {
+  AdviseOptions options = given;
+  if (options.progress == ProgressMode::automatic) {
+    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
+  }
+  const std::filesystem::path out = options.out;
+  if (std::filesystem::exists(out) && !std::filesystem::is_directory(out)) {
+    throw ConfigError("--out", "", "is not a folder: " + out.string());
+  }
+  if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path())) {
+    throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
+  }
+  const auto scenario = scenario::load_scenario(options.file);
+  const auto catalogs = scenario::Catalogs::shipped();
+  report::AdviceSelection selection;
+  selection.kinds = parse_names(options.strategies, models::strategy_kind_table(), "--strategies");
+  selection.options = parse_names(options.options, pricing::purchase_option_table(), "--options");
+  selection.gpus = options.gpus;
+  selection.max_gpus = options.max_gpus;
+  const auto table = scenario::resolve_price_table(scenario, catalogs);
+  const auto candidates = report::advice_candidates(scenario, catalogs, table, selection);
+  const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
+                                                   : calibration::CalibrationProfile::load(options.calibration);
+
+  // One scenario per candidate (kept alive: the runs point into them), each checked.
+  std::vector<scenario::Scenario> variants;
+  variants.reserve(candidates.size());
+  for (const auto& candidate : candidates) {
+    variants.push_back(report::candidate_scenario(scenario, candidate, selection.max_gpus));
+    if (auto problems = scenario::validate_scenario(variants.back(), catalogs); !problems.empty()) {
+      throw ConfigError(std::move(problems));
+    }
+  }
+  std::vector<report::CandidateOutcome> outcomes(candidates.size());
+  std::vector<scenario::SizingSearch> searches;
+  searches.reserve(candidates.size());
+  for (std::size_t c = 0; c < candidates.size(); ++c) searches.emplace_back(variants[c], 0, selection.max_gpus, catalogs);
+
+  AdviceProgress progress(options.progress, io.err, candidates.size());
+  SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
+  auto done_count = [&] {
+    return static_cast<std::size_t>(std::count_if(searches.begin(), searches.end(), [](const auto& s) { return s.done(); }));
+  };
+  auto round = [&](std::size_t) { progress.update(driver.num_simulations(), done_count()); };
+  auto size = [&](const std::vector<std::size_t>& which) {
+    std::vector<scenario::SizingSearch*> pointers;
+    std::vector<SimJob> templates;
+    for (std::size_t c : which) {
+      pointers.push_back(&searches[c]);
+      templates.push_back(SimJob{&variants[c], 0, std::nullopt});
+    }
+    return driver.run(pointers, templates, round);
+  };
+  // The baseline first: what a candidate must beat to be worth sizing.
+  if (!size({0})) return 1;
+  outcomes[0].result = searches[0].result();
+  double baseline_monthly = 0.0;
+  {
+    scenario::SimResult one;
+    one.input = variants[0];
+    one.strategies = {searches[0].result()};
+    try {
+      baseline_monthly = report::cost_result(one, variants[0], table, scenario.pricing.option).strategies.front().monthly_usd;
+    } catch (const ConfigError&) {
+      baseline_monthly = 0.0;  // unpriced baseline: nothing is pruned
+    }
+  }
+  const std::vector<pricing::PurchaseOption> searched =
+      selection.options.empty() ? std::vector<pricing::PurchaseOption>{scenario.pricing.option} : selection.options;
+  std::vector<std::size_t> to_size;
+  for (std::size_t c = 1; c < candidates.size(); ++c) {
+    const int lower = report::candidate_lower_bound(scenario, candidates[c], catalogs);
+    outcomes[c].lower_bound_gpus = lower;
+    if (lower > selection.max_gpus) {
+      outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) + " (memory, contexts per device), more than " +
+                           std::to_string(selection.max_gpus);
+      continue;
+    }
+    double cheapest = -1.0;
+    for (const auto option : searched) {
+      if (const auto line = pricing::cheapest_gpu_instances(table, candidates[c].gpu, lower, option, scenario.pricing.region)) {
+        const double monthly = line->count * line->usd_per_hour_each * 730.0;
+        if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
+      }
+    }
+    if (baseline_monthly > 0.0 && cheapest >= baseline_monthly) {
+      outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
+                           report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
+      continue;
+    }
+    to_size.push_back(c);
+  }
+  if (!size(to_size)) return 1;
+  progress.update(driver.num_simulations(), candidates.size());
+  progress.close();
+  for (std::size_t c : to_size) outcomes[c].result = searches[c].result();
+
+  const auto advice = report::build_advice(scenario, table, selection, candidates, outcomes, driver.num_simulations(),
+                                           driver.num_reused());
+  if (!advice.answer) {
+    throw ConfigError("slicewise advise", "", report::no_answer_message(advice, scenario, outcomes));
+  }
+  InterruptScope::throw_if_received();  // nothing is written once interrupted
+
+  // The answer's sized run as a result, for `report` and `export-config`.
+  const auto& answer = advice.rows[*advice.answer];
+  scenario::SimResult result;
+  result.scenario = scenario.name;
+  result.input = variants[answer.candidate];
+  result.input.pricing.option = answer.option;
+  result.seed = scenario.seed;
+  result.horizon_s = scenario.horizon_s;
+  result.strategies = {*outcomes[answer.candidate].result};
+  if (answer.candidate != 0) result.strategies.push_back(*outcomes[0].result);  // the baseline, for the savings
+  result.calibration = record_of(profile);
+
+  std::filesystem::create_directories(out);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"advice.json", report::advice_to_json_text(advice)}, {"advice.md", report::advice_markdown(advice)},
+      {"candidates.csv", report::advice_candidates_csv(advice)}, {"pareto.csv", report::advice_pareto_csv(advice)},
+      {"pareto.svg", pareto_svg(advice)}, {"result.json", scenario::result_to_text(result)}};
+  for (const auto& [name, text] : files) write_file_atomically(out / name, text);
+
+  io.out << report::advice_summary_text(advice);
+  for (const auto& [name, text] : files) io.out << "wrote " << (out / name).string() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_advise(const AdviseOptions& options, Io io) {
+  InterruptScope interrupts;
+  try {
+    return advise(options, io);
+  } catch (const Interrupted& e) {  // the children are gone; nothing was written
+    io.err << "slicewise advise: " << e.what() << "\n";
+    return 128 + e.signal_number();
+  }
+}
+
+}  // namespace slicewise::cli

@@ -1,0 +1,551 @@
+// The strategy advisor's content (advice.hpp).
+#include "report/advice.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_reader.hpp"
+#include "core/spell.hpp"
+#include "models/mig_layout.hpp"
+#include "report/costing.hpp"
+#include "report/text_table.hpp"
+#include "scenario/json_io.hpp"
+#include "scenario/sizing.hpp"
+#include "scenario/strategies/policy.hpp"
+
+namespace slicewise::report {
+
+using models::StrategyKind;
+using scenario::StrategySpec;
+using scenario::gpus_text;
+
+namespace {
+
+double largest_tenant_gib(const scenario::Scenario& s) {
+  double most = 0.0;
+  for (const auto& t : s.tenants) most = std::max(most, t.workload.memory_gib);
+  return most;
+}
+
+/// True when the table sells `gpu` in the region under at least one of `options`.
+bool sells(const pricing::PriceTable& table, const std::string& gpu, const std::string& region,
+           const std::vector<pricing::PurchaseOption>& options) {
+  return std::any_of(table.instances.begin(), table.instances.end(), [&](const pricing::InstancePrice& row) {
+    if (!row.gpu || *row.gpu != gpu || (!region.empty() && row.region != region)) return false;
+    return std::any_of(options.begin(), options.end(), [&](pricing::PurchaseOption o) { return row.usd_per_hour(o).has_value(); });
+  });
+}
+
+StrategySpec sized(StrategyKind kind) {
+  StrategySpec s;
+  s.kind = kind;
+  s.name = models::to_string(kind);
+  s.sizing = scenario::Sizing::sla;
+  return s;
+}
+
+std::string pct(double frac) { return format_fixed(100.0 * frac, 1) + " %"; }
+std::string usd(double value) { return "$" + format_fixed(value, 2); }
+
+std::vector<pricing::PurchaseOption> options_of(const scenario::Scenario& s, const AdviceSelection& selection) {
+  return selection.options.empty() ? std::vector<pricing::PurchaseOption>{s.pricing.option} : selection.options;
+}
+
+}  // namespace
+
+std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
+                                               const pricing::PriceTable& table, const AdviceSelection& selection) {
+  const auto options = options_of(scenario, selection);
+  const std::string region = scenario.pricing.region;
+  const double need_gib = largest_tenant_gib(scenario);
+  std::vector<std::string> gpus;
+  if (!selection.gpus.empty()) {
+    for (const auto& id : selection.gpus) {
+      const auto* gpu = catalogs.gpus->find(id);
+      if (!gpu) throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + did_you_mean_suffix(id, catalogs.gpus->ids()));
+      if (!sells(table, gpu->id, region, options)) {
+        throw ConfigError("--gpus", "", "price table \"" + table.name + "\" sells no " + gpu->id +
+                                            (region.empty() ? "" : " in " + region) + " under the options searched");
+      }
+      gpus.push_back(gpu->id);
+    }
+  } else {
+    for (const auto& gpu : catalogs.gpus->gpus()) {
+      if (gpu.memory_gib >= need_gib && sells(table, gpu.id, region, options)) gpus.push_back(gpu.id);
+    }
+  }
+  std::vector<StrategyKind> kinds = selection.kinds;
+  if (kinds.empty()) {
+    for (const auto& [name, kind] : models::strategy_kind_table()) kinds.push_back(kind);
+  }
+
+  std::vector<AdviceCandidate> out;
+  // The baseline: dedicated on the scenario's own GPU, sized like everything else.
+  const std::string own_gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
+  out.push_back(AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true});
+  for (const auto& gpu_id : gpus) {
+    const auto* gpu = catalogs.gpus->find(gpu_id);
+    if (gpu->memory_gib < need_gib) continue;
+    const auto* geometry = catalogs.mig->find(gpu_id);
+    for (StrategyKind kind : kinds) {
+      const std::string on = " on " + gpu_id;
+      const std::string name = models::to_string(kind);
+      switch (kind) {
+        case StrategyKind::dedicated:
+          if (gpu_id != own_gpu) out.push_back({name + on, gpu_id, sized(kind), false});
+          break;
+        case StrategyKind::time_slicing:
+          out.push_back({name + on, gpu_id, sized(kind), false});
+          break;
+        case StrategyKind::mps:
+        case StrategyKind::hami: {
+          out.push_back({name + on, gpu_id, sized(kind), false});
+          auto capped = sized(kind);
+          (kind == StrategyKind::mps ? capped.active_thread_pct : capped.gpucores_pct) = 50.0;
+          out.push_back({name + (kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores") + on, gpu_id, capped, false});
+          break;
+        }
+        case StrategyKind::mig:
+        case StrategyKind::mig_time_slicing: {
+          if (!geometry) break;
+          for (const auto& layout : models::enumerate_mig_layouts(*geometry)) {
+            const auto placed = models::place_mig_layout(*geometry, layout);
+            double biggest = 0.0;
+            for (const auto& instance : placed.instances) biggest = std::max(biggest, instance.memory_gib);
+            if (!placed.valid || biggest < need_gib) continue;  // a tenant would fit no instance
+            auto spec = sized(kind);
+            spec.layout = layout;
+            out.push_back({name + " " + layout + on, gpu_id, spec, false});
+          }
+          break;
+        }
+        case StrategyKind::vgpu:
+          for (int profiles : {2, 4, 8}) {
+            if (gpu->memory_gib / profiles < need_gib) continue;
+            auto spec = sized(kind);
+            spec.replicas = profiles;
+            out.push_back({name + " " + std::to_string(profiles) + " per GPU" + on, gpu_id, spec, false});
+          }
+          break;
+      }
+    }
+  }
+  if (out.size() == 1 && !(kinds.size() == 1 && kinds.front() == StrategyKind::dedicated)) {
+    throw ConfigError("slicewise advise", "", "nothing to search: no selected GPU sells in " +
+                                                  (region.empty() ? std::string("the table") : region) +
+                                                  " with room for the largest tenant (" + format_number(need_gib) + " GiB)");
+  }
+  return out;
+}
+
+scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus) {
+  scenario::Scenario s = base;
+  // On the scenario's own GPU its own instance type (so that the baseline is priced as the user
+  // buys it); other GPUs as the cheapest instances carrying them.
+  const auto own = std::find_if(base.fleet.begin(), base.fleet.end(), [&](const scenario::FleetEntry& e) {
+    return !e.instance_type.empty() && (e.gpu.empty() || e.gpu == candidate.gpu);
+  });
+  s.fleet = {scenario::FleetEntry{candidate.gpu, "", max_gpus}};
+  if (own != base.fleet.end()) s.fleet = {scenario::FleetEntry{"", own->instance_type, max_gpus}};
+  // The candidate first (the one sized), then the sized dedicated baseline that savings compare
+  // against (a scenario with a sized strategy needs one).
+  s.strategies = {candidate.strategy};
+  if (candidate.strategy.kind != StrategyKind::dedicated) s.strategies.push_back(sized(StrategyKind::dedicated));
+  // A strategy's sidecars (the CPU instances it needs) come with every candidate of its kind.
+  for (auto& strategy : s.strategies) {
+    const auto same = std::find_if(base.strategies.begin(), base.strategies.end(),
+                                   [&](const StrategySpec& b) { return b.kind == strategy.kind; });
+    if (same != base.strategies.end()) strategy.sidecars = same->sidecars;
+  }
+  return s;
+}
+
+int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                          const scenario::Catalogs& catalogs) {
+  const auto& policy = scenario::policy_of(candidate.strategy.kind);
+  const auto* gpu = catalogs.gpus->find(candidate.gpu);
+  int contexts = 0;
+  double memory = 0.0;
+  for (const auto& t : base.tenants) {
+    contexts += t.num_contexts;
+    memory += t.num_contexts * t.workload.memory_gib;
+  }
+  if (policy.partitions_gpus()) {
+    const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), candidate.strategy.layout);
+    const int per_gpu = static_cast<int>(placed.instances.size()) * std::max(1, policy.context_limit(candidate.strategy));
+    return std::max(1, (contexts + per_gpu - 1) / per_gpu);
+  }
+  if (policy.context_limit(candidate.strategy) == 1) return contexts;
+  int bound = std::max(1, static_cast<int>(std::ceil(memory / gpu->memory_gib - 1e-9)));
+  if (const int limit = policy.context_limit(candidate.strategy); limit > 0) bound = std::max(bound, (contexts + limit - 1) / limit);
+  return bound;
+}
+
+namespace {
+
+/// Prices one sized run under `option`: the candidate scenario's fleet as the cheapest instances.
+std::optional<pricing::StrategyCost> price(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                                           const scenario::StrategyResult& result, const pricing::PriceTable& table,
+                                           pricing::PurchaseOption option, int max_gpus) {
+  scenario::SimResult one;
+  one.scenario = base.name;
+  one.input = candidate_scenario(base, candidate, max_gpus);
+  one.strategies = {result};
+  try {
+    return cost_result(one, one.input, table, option).strategies.front();
+  } catch (const ConfigError&) {
+    return std::nullopt;  // no price under this option
+  }
+}
+
+std::string instances_text(const pricing::StrategyCost& cost) {
+  std::string text;
+  for (const auto& line : cost.lines) {
+    if (line.role == "licence") continue;
+    text += (text.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
+  }
+  return text;
+}
+
+/// The worst tenant of a run: its name and relative margin.
+std::pair<std::string, double> worst_tenant(const scenario::Scenario& s, const scenario::StrategyResult& result) {
+  std::pair<std::string, double> worst{"", 2.0};
+  for (const auto& tr : result.tenants) {
+    const auto t = std::find_if(s.tenants.begin(), s.tenants.end(), [&](const scenario::Tenant& x) { return x.name == tr.name; });
+    if (t == s.tenants.end()) continue;
+    const double m = tr.num_contexts_unplaced > 0 ? -1.0 : scenario::sla_margin(*t, tr).relative;
+    if (m < worst.second) worst = {tr.name, m};
+  }
+  return worst;
+}
+
+void explain(Advice& advice, const scenario::Scenario& s) {
+  auto& out = advice.explanation;
+  const auto& base = advice.rows[advice.baseline_row];
+  out.push_back("Every configuration was sized by simulation to the fewest GPUs (and contexts) with which every tenant meets "
+                "its SLA, with the scenario's seed for all of them (" + std::to_string(advice.num_simulations) +
+                " simulations; " + std::to_string(advice.num_reused) + " runs reused). The baseline is " +
+                advice.candidates[base.candidate].label + ": " + gpus_text(base.num_gpus) + ", " +
+                usd(base.monthly_usd) + " per month.");
+  // The seeds' decision rules, as they applied to these tenants.
+  std::vector<std::string> hardware, software, high, bursty;
+  for (const auto& t : s.tenants) {
+    if (t.isolation == models::IsolationLevel::hardware) hardware.push_back(t.name);
+    if (t.isolation == models::IsolationLevel::software) software.push_back(t.name);
+    if (t.priority == scenario::Priority::high) high.push_back(t.name);
+    if (t.load.kind == scenario::LoadKind::mmpp || t.load.kind == scenario::LoadKind::trace) bursty.push_back(t.name);
+  }
+  if (!hardware.empty()) {
+    out.push_back("Isolation: " + join(hardware, ", ") + " require hardware isolation, which only dedicated GPUs and MIG "
+                  "instances give; under the other strategies they get GPUs of their own, which the sizing paid for.");
+  } else if (!software.empty()) {
+    out.push_back("Isolation: " + join(software, ", ") + " require software isolation (memory limits): MPS, HAMi, vGPU, MIG "
+                  "or dedicated; under time slicing they get GPUs of their own.");
+  } else {
+    out.push_back("Isolation: no tenant requires isolation, so every strategy could share GPUs between them.");
+  }
+  out.push_back("Memory: the largest tenant needs " + format_number(largest_tenant_gib(s)) +
+                " GiB; GPUs, MIG layouts and vGPU profiles with less room were not considered.");
+  if (!bursty.empty()) {
+    out.push_back("Burstiness: " + join(bursty, ", ") + " arrive in bursts (trace or MMPP load); sharing strategies "
+                  "were sized on those bursts, not on the mean rate.");
+  }
+  if (!high.empty()) {
+    out.push_back("Priority: " + join(high, ", ") + " run at high priority: time slicing serves them first, and MPS caps "
+                  "low-priority clients' threads.");
+  }
+  if (advice.answer) {
+    const auto& a = advice.rows[*advice.answer];
+    out.push_back("Answer: " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
+                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + " per month: " +
+                  usd(a.monthly_savings_usd) + " (" + pct(a.savings_frac) + ") less than the baseline. Its worst tenant, " +
+                  a.worst_tenant + ", has " + pct(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
+                  ".");
+    if (a.option == pricing::PurchaseOption::spot) {
+      out.push_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
+    } else if (a.option == pricing::PurchaseOption::reserved_1y || a.option == pricing::PurchaseOption::reserved_3y) {
+      out.push_back("Reserved prices commit to the fleet for the whole term.");
+    }
+  }
+}
+
+}  // namespace
+
+Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& table, const AdviceSelection& selection,
+                    const std::vector<AdviceCandidate>& candidates, const std::vector<CandidateOutcome>& outcomes,
+                    int num_simulations, int num_reused) {
+  SW_CHECK(candidates.size() == outcomes.size() && !candidates.empty() && candidates.front().baseline,
+           "one outcome per candidate, the baseline first");
+  Advice advice;
+  advice.scenario = s.name;
+  advice.table = table.name;
+  advice.region = s.pricing.region;
+  advice.as_of = table.as_of;
+  advice.max_gpus = selection.max_gpus;
+  advice.candidates = candidates;
+  advice.num_simulations = num_simulations;
+  advice.num_reused = num_reused;
+  const auto options = options_of(s, selection);
+
+  // The baseline under the scenario's own option: what every saving is measured against.
+  double baseline_monthly = 0.0;
+  if (const auto& r = outcomes.front().result) {
+    if (const auto cost = price(s, candidates.front(), *r, table, s.pricing.option, selection.max_gpus)) {
+      baseline_monthly = cost->monthly_usd;
+    }
+  }
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto& outcome = outcomes[c];
+    for (const auto option : options) {
+      AdviceRow row;
+      row.candidate = c;
+      row.option = option;
+      row.isolation = models::to_string(scenario::policy_of(candidates[c].strategy.kind).isolation());
+      if (!outcome.result) {
+        row.status = "pruned";
+        row.num_gpus = outcome.lower_bound_gpus;
+        row.reason = outcome.pruned;
+        advice.rows.push_back(row);
+        continue;
+      }
+      const auto& result = *outcome.result;
+      const auto& sizing = *result.sizing;
+      row.num_gpus = result.num_gpus_used;
+      row.contexts = sizing.contexts;
+      const auto [tenant, margin] = worst_tenant(candidate_scenario(s, candidates[c], selection.max_gpus), result);
+      row.worst_tenant = tenant;
+      row.worst_margin = margin;
+      const auto cost = price(s, candidates[c], result, table, option, selection.max_gpus);
+      if (!cost) {
+        row.status = "unpriced";
+        row.reason = "no " + pricing::to_string(option) + " price for " + candidates[c].gpu +
+                     (s.pricing.region.empty() ? "" : " in " + s.pricing.region);
+      } else {
+        row.instances = instances_text(*cost);
+        row.monthly_usd = cost->monthly_usd;
+        row.monthly_savings_usd = baseline_monthly - cost->monthly_usd;
+        row.savings_frac = baseline_monthly > 0.0 ? row.monthly_savings_usd / baseline_monthly : 0.0;
+        row.status = sizing.feasible ? "meets" : "misses";
+        if (!sizing.feasible) row.reason = sizing.shortfall;
+      }
+      if (candidates[c].baseline && option == s.pricing.option) advice.baseline_row = advice.rows.size();
+      advice.rows.push_back(row);
+    }
+  }
+  // The answer: the cheapest row that meets every SLA (ties: more margin, fewer GPUs, first).
+  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
+    const auto& r = advice.rows[i];
+    if (r.status != "meets") continue;
+    if (!advice.answer) {
+      advice.answer = i;
+      continue;
+    }
+    const auto& best = advice.rows[*advice.answer];
+    if (r.monthly_usd < best.monthly_usd - 0.005 ||
+        (std::abs(r.monthly_usd - best.monthly_usd) <= 0.005 &&
+         (r.worst_margin > best.worst_margin + 1e-12 ||
+          (r.worst_margin == best.worst_margin && r.num_gpus < best.num_gpus)))) {
+      advice.answer = i;
+    }
+  }
+  // Pareto front: no row both cheaper (or as cheap) and with more margin.
+  std::vector<std::size_t> meets;
+  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
+    if (advice.rows[i].status == "meets") meets.push_back(i);
+  }
+  for (std::size_t i : meets) {
+    const auto& r = advice.rows[i];
+    advice.rows[i].on_front = std::none_of(meets.begin(), meets.end(), [&](std::size_t j) {
+      const auto& o = advice.rows[j];
+      return j != i && o.monthly_usd <= r.monthly_usd + 1e-9 && o.worst_margin >= r.worst_margin - 1e-12 &&
+             (o.monthly_usd < r.monthly_usd - 1e-9 || o.worst_margin > r.worst_margin + 1e-12 || j < i);
+    });
+  }
+  // Why each of the others lost.
+  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
+    auto& r = advice.rows[i];
+    if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
+    const auto& a = advice.rows[*advice.answer];
+    if (r.monthly_usd <= a.monthly_usd + 0.005) {
+      r.reason = "meets every SLA at the answer's cost, with less margin (" + pct(r.worst_margin) + " against " +
+                 pct(a.worst_margin) + ")";
+    } else {
+      r.reason = "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
+                 (r.on_front ? " (on the front: " + pct(r.worst_margin) + " margin against the answer's " + pct(a.worst_margin) + ")"
+                             : "");
+    }
+  }
+  explain(advice, s);
+  return advice;
+}
+
+std::string no_answer_message(const Advice& advice, const scenario::Scenario& base,
+                              const std::vector<CandidateOutcome>& outcomes) {
+  if (advice.answer) return "";
+  // The closest: the simulated candidate whose worst tenant came nearest to its target (the
+  // baseline only when nothing else was simulated).
+  std::optional<std::size_t> closest;
+  double closest_margin = 0.0;
+  for (std::size_t c = 0; c < outcomes.size(); ++c) {
+    if (!outcomes[c].result || (c == 0 && outcomes.size() > 1 && closest)) continue;
+    const double margin = worst_tenant(candidate_scenario(base, advice.candidates[c], advice.max_gpus), *outcomes[c].result).second;
+    if (!closest || (closest == 0 && c > 0) || margin > closest_margin) {
+      closest = c;
+      closest_margin = margin;
+    }
+  }
+  std::string text = "no configuration within " + gpus_text(advice.max_gpus) + " meets every SLA";
+  if (!closest) return text;
+  const auto& r = *outcomes[*closest].result;
+  const auto s = candidate_scenario(base, advice.candidates[*closest], advice.max_gpus);
+  std::string missing;
+  double worst = 2.0;
+  for (const auto& tr : r.tenants) {
+    if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
+    const auto t = std::find_if(s.tenants.begin(), s.tenants.end(), [&](const scenario::Tenant& x) { return x.name == tr.name; });
+    const double m = tr.num_contexts_unplaced > 0 ? -2.0 : scenario::sla_margin(*t, tr).relative;
+    if (m < worst) {
+      worst = m;
+      missing = scenario::sla_shortfall(*t, tr);
+    }
+  }
+  if (missing.empty() && r.sizing) missing = r.sizing->shortfall;
+  return text + ": the closest is " + advice.candidates[*closest].label + " with " + gpus_text(r.num_gpus_used) + ", missing " + missing;
+}
+
+namespace {
+
+nlohmann::ordered_json row_json(const Advice& advice, const AdviceRow& r) {
+  nlohmann::ordered_json out;
+  out["candidate"] = advice.candidates[r.candidate].label;
+  out["gpu"] = advice.candidates[r.candidate].gpu;
+  out["strategy"] = models::to_string(advice.candidates[r.candidate].strategy.kind);
+  out["option"] = pricing::to_string(r.option);
+  out["status"] = r.status;
+  out["reason"] = r.reason;
+  out["num_gpus"] = r.num_gpus;
+  out["contexts"] = r.contexts;
+  out["instances"] = r.instances;
+  out["monthly_usd"] = r.monthly_usd;
+  out["monthly_savings_usd"] = r.monthly_savings_usd;
+  out["savings_frac"] = r.savings_frac;
+  out["worst_sla_margin"] = r.worst_margin;
+  out["worst_tenant"] = r.worst_tenant;
+  out["isolation"] = r.isolation;
+  out["on_front"] = r.on_front;
+  return out;
+}
+
+}  // namespace
+
+std::string advice_to_json_text(const Advice& advice) {
+  nlohmann::ordered_json out;
+  out["schema_version"] = 1;
+  out["scenario"] = advice.scenario;
+  out["pricing"] = {{"table", advice.table}, {"region", advice.region}, {"as_of", advice.as_of}};
+  out["max_gpus"] = advice.max_gpus;
+  out["num_simulations"] = advice.num_simulations;
+  out["num_reused"] = advice.num_reused;
+  out["baseline"] = row_json(advice, advice.rows[advice.baseline_row]);
+  out["answer"] = advice.answer ? row_json(advice, advice.rows[*advice.answer]) : nlohmann::ordered_json();
+  nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
+  for (const auto& c : advice.candidates) {
+    candidates.push_back({{"label", c.label}, {"gpu", c.gpu}, {"baseline", c.baseline},
+                          {"strategy", scenario::strategy_to_json(c.strategy)}});
+  }
+  out["candidates"] = candidates;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& r : advice.rows) rows.push_back(row_json(advice, r));
+  out["rows"] = rows;
+  out["explanation"] = advice.explanation;
+  return out.dump(1) + "\n";
+}
+
+namespace {
+
+std::vector<Column> row_columns() {
+  return {{"candidate"}, {"option"}, {"status"}, {"GPUs", Align::right}, {"instances"}, {"$/month", Align::right},
+          {"saving $/month", Align::right}, {"saving %", Align::right}, {"worst margin %", Align::right},
+          {"worst tenant"}, {"isolation"}, {"front"}, {"reason"}};
+}
+
+std::vector<std::string> row_cells(const Advice& advice, const AdviceRow& r) {
+  const bool priced = r.status == "meets" || r.status == "misses";
+  return {advice.candidates[r.candidate].label,
+          pricing::to_string(r.option),
+          r.status,
+          std::to_string(r.num_gpus),
+          r.instances,
+          priced ? format_fixed(r.monthly_usd, 2) : "",
+          priced ? format_fixed(r.monthly_savings_usd, 2) : "",
+          priced ? format_fixed(100.0 * r.savings_frac, 1) : "",
+          r.status == "pruned" ? "" : format_fixed(100.0 * r.worst_margin, 1),
+          r.worst_tenant,
+          r.isolation,
+          r.on_front ? "yes" : "",
+          r.reason};
+}
+
+}  // namespace
+
+std::string advice_candidates_csv(const Advice& advice) {
+  TextTable table(row_columns());
+  for (const auto& r : advice.rows) table.add_row(row_cells(advice, r));
+  return table.to_csv();
+}
+
+std::string advice_pareto_csv(const Advice& advice) {
+  std::vector<const AdviceRow*> front;
+  for (const auto& r : advice.rows) {
+    if (r.on_front) front.push_back(&r);
+  }
+  std::sort(front.begin(), front.end(), [](const AdviceRow* a, const AdviceRow* b) { return a->monthly_usd < b->monthly_usd; });
+  TextTable table(row_columns());
+  for (const auto* r : front) table.add_row(row_cells(advice, *r));
+  return table.to_csv();
+}
+
+std::string advice_markdown(const Advice& advice) {
+  std::string md = "# What to buy: " + markdown_text(advice.scenario) + "\n\n";
+  for (const auto& paragraph : advice.explanation) md += markdown_text(paragraph) + "\n\n";
+  md += "Prices: " + markdown_text(advice.table) + (advice.region.empty() ? "" : ", " + markdown_text(advice.region)) +
+        ", as of " + markdown_text(advice.as_of) + ". At most " + gpus_text(advice.max_gpus) + " per fleet.\n\n";
+  md += "## Pareto front: monthly cost against the worst tenant's SLA margin\n\n![Pareto front](pareto.svg)\n\n";
+  TextTable front(row_columns());
+  TextTable all(row_columns());
+  for (const auto& r : advice.rows) {
+    all.add_row(row_cells(advice, r));
+    if (r.on_front) front.add_row(row_cells(advice, r));
+  }
+  md += front.to_markdown() + "\n## Every candidate, and why it lost\n\n" + all.to_markdown();
+  return md;
+}
+
+std::string advice_summary_text(const Advice& advice) {
+  const auto& b = advice.rows[advice.baseline_row];
+  std::string text = "baseline: " + advice.candidates[b.candidate].label + ", " + gpus_text(b.num_gpus) + ", " +
+                     usd(b.monthly_usd) + "/month\n";
+  if (advice.answer) {
+    const auto& a = advice.rows[*advice.answer];
+    text += "answer:   " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
+            gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + "/month, saves " +
+            usd(a.monthly_savings_usd) + " (" + pct(a.savings_frac) + "); worst tenant " + a.worst_tenant + " at " +
+            pct(a.worst_margin) + " SLA margin\n";
+  }
+  int front = 0, meets = 0;
+  for (const auto& r : advice.rows) {
+    front += r.on_front ? 1 : 0;
+    meets += r.status == "meets" ? 1 : 0;
+  }
+  text += std::to_string(advice.candidates.size()) + " candidates, " + std::to_string(meets) + " rows meet every SLA, " +
+          std::to_string(front) + " on the Pareto front; " + std::to_string(advice.num_simulations) + " simulations (" +
+          std::to_string(advice.num_reused) + " runs reused)\n";
+  return text;
+}
+
+}  // namespace slicewise::report

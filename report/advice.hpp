@@ -1,0 +1,115 @@
+// The strategy advisor's content (docs/advisor.md): the configurations it sizes, how each one was
+// priced and why it won or lost, the Pareto front of monthly cost against the worst tenant's SLA
+// margin, and the plain-words explanation; with their JSON, CSV and Markdown. The simulations are
+// the caller's (cli/cmd_advise.cpp runs them through the sizing search).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pricing/price_table.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+#include "scenario/validate.hpp"
+
+namespace slicewise::report {
+
+/// What the advisor may search; empty lists mean "everything that applies".
+struct AdviceSelection {
+  std::vector<models::StrategyKind> kinds;
+  std::vector<std::string> gpus;                   ///< catalog ids
+  std::vector<pricing::PurchaseOption> options;    ///< empty = the scenario's option
+  int max_gpus = 16;                               ///< the most GPUs a sized fleet may have
+};
+
+/// One configuration to size: a strategy with its settings on a GPU type.
+struct AdviceCandidate {
+  std::string label;               ///< "mig 3g.40gb+2g.20gb+1g.10gb+1g.10gb on A100-80GB"
+  std::string gpu;
+  scenario::StrategySpec strategy; ///< sizing = sla
+  bool baseline = false;           ///< the dedicated baseline on the scenario's own GPU
+};
+
+/// The candidates, the baseline first: per GPU type (the selection's, or every catalog GPU the
+/// price table sells in the region on which every tenant fits) and strategy kind, the settings
+/// worth sizing (MIG: every maximal layout in which every tenant fits an instance; MPS: no cap and
+/// 50 % active threads; HAMi: no cap and 50 % cores; vGPU: 2, 4 and 8 profiles per GPU whose
+/// framebuffer holds every tenant). Time-slicing replicas are not searched: a replica limit only
+/// constrains packing, so the sized fleet's most contexts per GPU is the value to deploy.
+/// Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search.
+std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
+                                               const pricing::PriceTable& table, const AdviceSelection& selection);
+
+/// The scenario one candidate is sized in: the base with the candidate's GPU (max_gpus of them),
+/// the candidate as strategy 0 and, unless it is dedicated, a sized dedicated strategy after it.
+scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus);
+
+/// GPUs a candidate needs at least, from memory and per-device limits alone (no simulation).
+int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                          const scenario::Catalogs& catalogs);
+
+/// One candidate under one purchase option.
+struct AdviceRow {
+  std::size_t candidate = 0;
+  pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
+  /// "meets" (every SLA, sized), "misses" (no fleet within max_gpus), "pruned" (its lower bound
+  /// already costs more than the baseline), "unpriced" (no price under this option)
+  std::string status;
+  std::string reason;              ///< why it is not the answer; "" for the answer
+  int num_gpus = 0;
+  std::vector<int> contexts;       ///< per tenant
+  std::string instances;           ///< "3 x a2-ultragpu-1g"
+  double monthly_usd = 0.0;
+  double monthly_savings_usd = 0.0;  ///< against the baseline
+  double savings_frac = 0.0;
+  double worst_margin = 0.0;       ///< the worst tenant's relative SLA margin (scenario/sizing.hpp)
+  std::string worst_tenant;
+  std::string isolation;           ///< the strategy's isolation: none | software | hardware
+  bool on_front = false;           ///< on the Pareto front of cost against margin
+};
+
+struct Advice {
+  std::string scenario;
+  std::string table;
+  std::string region;
+  std::string as_of;
+  int max_gpus = 0;
+  std::vector<AdviceCandidate> candidates;
+  std::vector<AdviceRow> rows;     ///< candidate-major, options in selection order
+  std::size_t baseline_row = 0;    ///< the baseline under the scenario's option
+  std::optional<std::size_t> answer;  ///< the cheapest row that meets every SLA
+  std::vector<std::string> explanation;  ///< paragraphs, plain words
+  int num_simulations = 0;         ///< simulations run
+  int num_reused = 0;              ///< runs asked for again and not re-run
+};
+
+/// What the search of one candidate gave: its sized run (none when pruned before simulating).
+struct CandidateOutcome {
+  std::optional<scenario::StrategyResult> result;
+  int lower_bound_gpus = 0;
+  std::string pruned;  ///< why it was not simulated, when it was not
+};
+
+/// Prices every candidate under every option, settles the status and reason of each row, the
+/// answer, the Pareto front and the explanation. `outcomes` are per candidate (same order).
+/// `num_simulations` and `num_reused` are what the search cost (for the explanation).
+Advice build_advice(const scenario::Scenario& scenario, const pricing::PriceTable& table,
+                    const AdviceSelection& selection, const std::vector<AdviceCandidate>& candidates,
+                    const std::vector<CandidateOutcome>& outcomes, int num_simulations = 0, int num_reused = 0);
+
+/// "no configuration within 8 GPUs meets every SLA: the closest is mps on L4 with 8 GPUs, missing
+/// job-03: p95 latency 640 ms against its 600 ms target (misses by 40 ms; ...)"; "" when advice has
+/// an answer. `base` is the scenario advised on.
+std::string no_answer_message(const Advice& advice, const scenario::Scenario& base,
+                              const std::vector<CandidateOutcome>& outcomes);
+
+std::string advice_to_json_text(const Advice& advice);
+std::string advice_candidates_csv(const Advice& advice);
+std::string advice_pareto_csv(const Advice& advice);
+std::string advice_markdown(const Advice& advice);
+/// The answer and the baseline in a few terminal lines.
+std::string advice_summary_text(const Advice& advice);
+
+}  // namespace slicewise::report
