@@ -42,6 +42,9 @@ CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
   sub->add_option("--max-gpus", options.max_gpus, "Most GPUs a fleet may have (default: 16)")->check(CLI::Range(1, 4096));
   sub->add_option("--jobs", options.jobs, "Simulations at once, one process each")->check(CLI::Range(1, 64));
   sub->add_option("--calibration", options.calibration, "Calibration profile JSON (default: the shipped one)");
+  sub->add_flag("--no-prune", options.no_prune,
+                "Size every candidate, even those whose memory bound already costs as much as the baseline (the whole "
+                "Pareto front, at more simulations)");
   sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
@@ -199,7 +202,7 @@ int advise(const AdviseOptions& given, Io io) {
         if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
       }
     }
-    if (baseline_monthly > 0.0 && cheapest >= baseline_monthly) {
+    if (!options.no_prune && baseline_monthly > 0.0 && cheapest >= baseline_monthly) {
       outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
                            report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
       continue;

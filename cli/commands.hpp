@@ -100,6 +100,7 @@ struct AdviseOptions {
   int jobs = 1;
   std::string calibration;
   ProgressMode progress = ProgressMode::automatic;
+  bool no_prune = false;                ///< size every candidate (the whole Pareto front)
 };
 CLI::App* setup_advise(CLI::App& app, AdviseOptions& options);
 int run_advise(const AdviseOptions& options, Io io);

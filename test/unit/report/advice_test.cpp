@@ -1,0 +1,165 @@
+// The advisor's content from given outcomes: prices, the answer, the Pareto front, why each other
+// candidate lost, and the message when nothing meets every SLA.
+#include <gtest/gtest.h>
+
+#include "report/advice.hpp"
+#include "scenario/sizing.hpp"
+
+namespace slicewise::report {
+namespace {
+
+using models::StrategyKind;
+
+scenario::Scenario one_tenant() {
+  scenario::Scenario s;
+  s.name = "advice";
+  s.fleet.push_back({"L40S", "", 2});
+  scenario::Tenant t;
+  t.name = "api";
+  t.workload.solo_latency_s = 0.1;
+  t.workload.memory_gib = 8.0;
+  t.sla.latency_s = 1.0;
+  s.tenants.push_back(t);
+  s.strategies.push_back({});
+  s.pricing.table = "aws";
+  s.pricing.region = "us-east-1";
+  return s;
+}
+
+AdviceCandidate candidate(StrategyKind kind, bool baseline = false) {
+  scenario::StrategySpec spec;
+  spec.kind = kind;
+  spec.name = models::to_string(kind);
+  spec.sizing = scenario::Sizing::sla;
+  return {spec.name + " on L40S", "L40S", spec, baseline};
+}
+
+/// A sized run on `gpus` L40S whose one tenant's latency quantiles all sit at `latency_s`.
+CandidateOutcome outcome(int gpus, double latency_s, bool feasible = true) {
+  scenario::StrategyResult r;
+  r.num_gpus_used = gpus;
+  for (int g = 0; g < gpus; ++g) {
+    scenario::DeviceResult d;
+    d.name = "gpu" + std::to_string(g);
+    d.gpu = "L40S";
+    d.gpu_index = g;
+    r.devices.push_back(d);
+  }
+  scenario::TenantResult tr;
+  tr.name = "api";
+  tr.sla_met = feasible;
+  tr.sla_max_violation_frac = 0.05;
+  tr.sla_violation_frac = feasible ? 0.0 : 0.2;
+  tr.latency_cdf_s.assign(scenario::kLatencyCdfLevels.size(), latency_s);
+  tr.latency_s.max = latency_s;
+  r.tenants.push_back(tr);
+  scenario::SizingRecord record;
+  record.num_gpus = gpus;
+  record.max_gpus = 4;
+  record.contexts = {gpus};
+  record.feasible = feasible;
+  if (!feasible) record.shortfall = "no configuration within 4 GPUs meets every SLA: the closest (4 GPUs) misses api";
+  r.sizing = record;
+  return {r, gpus, ""};
+}
+
+TEST(Advice, TheCheapestThatMeetsEverySlaWinsAndTiesGoToTheMargin) {
+  const auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
+                                                   candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps),
+                                                   candidate(StrategyKind::hami), candidate(StrategyKind::vgpu)};
+  std::vector<CandidateOutcome> outcomes = {outcome(2, 0.6), outcome(1, 0.9), outcome(1, 0.7), outcome(4, 1.3, false), {}};
+  outcomes[4].lower_bound_gpus = 3;
+  outcomes[4].pruned = "its 3 GPUs at least cost more than the baseline";
+  const auto advice = build_advice(s, table, selection, candidates, outcomes, 9, 2);
+
+  ASSERT_EQ(advice.rows.size(), 5u);
+  // g6e.xlarge, $1.861 an hour, 730 hours: $1,358.53 per GPU-month.
+  EXPECT_NEAR(advice.rows[0].monthly_usd, 2 * 1.861 * 730, 1e-6);
+  EXPECT_EQ(advice.rows[0].instances, "2 x g6e.xlarge");
+  EXPECT_NEAR(advice.rows[1].monthly_savings_usd, 1.861 * 730, 1e-6);
+  EXPECT_NEAR(advice.rows[1].savings_frac, 0.5, 1e-12);
+  // time slicing and MPS cost the same; MPS keeps 30 % of its target to spare, time slicing 10 %.
+  ASSERT_TRUE(advice.answer.has_value());
+  EXPECT_EQ(*advice.answer, 2u);
+  EXPECT_NEAR(advice.rows[2].worst_margin, 0.3, 1e-12);
+  EXPECT_EQ(advice.rows[1].reason, "meets every SLA at the answer's cost, with less margin (10.0 % against 30.0 %)");
+  // The front: MPS (cheapest, most margin at its price) and dedicated (dearer, 40 % margin).
+  EXPECT_TRUE(advice.rows[0].on_front);
+  EXPECT_FALSE(advice.rows[1].on_front);
+  EXPECT_TRUE(advice.rows[2].on_front);
+  EXPECT_EQ(advice.rows[0].reason,
+            "meets every SLA but costs $1358.53 per month more than the answer (on the front: 40.0 % margin against the "
+            "answer's 30.0 %)");
+  EXPECT_EQ(advice.rows[3].status, "misses");
+  EXPECT_EQ(advice.rows[3].reason, "no configuration within 4 GPUs meets every SLA: the closest (4 GPUs) misses api");
+  EXPECT_EQ(advice.rows[4].status, "pruned");
+  EXPECT_EQ(advice.rows[4].reason, "its 3 GPUs at least cost more than the baseline");
+  EXPECT_EQ(advice.rows[4].num_gpus, 3);
+  EXPECT_NE(advice.explanation.front().find("(9 simulations; 2 runs reused)"), std::string::npos);
+  EXPECT_EQ(no_answer_message(advice, s, outcomes), "");
+  // The CSV carries every row; the front's only its two.
+  const auto all = advice_candidates_csv(advice);
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 6);
+  const auto front = advice_pareto_csv(advice);
+  EXPECT_EQ(std::count(front.begin(), front.end(), '\n'), 3);
+  EXPECT_LT(front.find("mps on L40S"), front.find("dedicated on L40S"));  // by cost
+}
+
+TEST(Advice, NoAnswerNamesTheClosestCandidateAndWhatItMisses) {
+  const auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
+                                                   candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps)};
+  const std::vector<CandidateOutcome> outcomes = {outcome(4, 1.5, false), outcome(4, 1.3, false), outcome(4, 1.04, false)};
+  const auto advice = build_advice(s, table, selection, candidates, outcomes);
+  EXPECT_FALSE(advice.answer.has_value());
+  EXPECT_EQ(no_answer_message(advice, s, outcomes),
+            "no configuration within 4 GPUs meets every SLA: the closest is mps on L40S with 4 GPUs, missing api: p95 "
+            "latency 1.04 s against its 1 s target (misses by 40 ms; 20 % of requests over, 5 % allowed)");
+}
+
+TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
+  auto s = one_tenant();
+  s.pricing.table = "gcp";
+  s.pricing.region = "us-central1";
+  s.fleet = {{"A100-80GB", "", 1}};
+  s.tenants[0].workload.memory_gib = 15.0;  // no 1g.10gb instance holds it
+  const auto catalogs = scenario::Catalogs::shipped();
+  const auto table = scenario::resolve_price_table(s, catalogs);
+  AdviceSelection selection;
+  selection.kinds = {StrategyKind::mig, StrategyKind::vgpu};
+  selection.gpus = {"A100-80GB"};
+  const auto candidates = advice_candidates(s, catalogs, table, selection);
+  ASSERT_GE(candidates.size(), 3u);
+  EXPECT_TRUE(candidates[0].baseline);
+  EXPECT_EQ(candidates[0].strategy.kind, StrategyKind::dedicated);
+  int vgpu = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    const auto& c = candidates[i];
+    if (c.strategy.kind == StrategyKind::vgpu) {
+      ++vgpu;
+      EXPECT_LE(c.strategy.replicas, 4) << c.label;  // 80 GiB / 8 = 10 GiB < 15 GiB
+      continue;
+    }
+    ASSERT_EQ(c.strategy.kind, StrategyKind::mig) << c.label;
+    EXPECT_EQ(c.strategy.sizing, scenario::Sizing::sla);
+    EXPECT_EQ(c.strategy.layout.find("1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb"), std::string::npos);
+  }
+  EXPECT_EQ(vgpu, 2);
+  try {
+    selection.gpus = {"B300"};
+    advice_candidates(s, catalogs, table, selection);
+    FAIL() << "an unknown GPU must be refused";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown GPU \"B300\""), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace slicewise::report
