@@ -241,15 +241,19 @@ double quantile(std::vector<double>& values, double q) {
 }
 
 /// Re-runs the strategies with the profile's fitted constants drawn N times (seeded by the
-/// scenario's seed), prices each run, and gives each strategy's savings and SLA-violation rate as a
-/// median with a 90 % interval. Empty when a run failed.
+/// scenario's seed), prices each run, and gives each strategy's savings, SLA-violation rate and GPUs
+/// as a median with a 90 % interval. A strategy sized for SLA is re-sized per sample, and its
+/// nominal fleet (`nominal`'s) is run under the same draw: the share of samples in which it met
+/// every SLA. Empty when a run failed.
 std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenario& scenario,
                                                           const std::vector<std::size_t>& selected,
+                                                          const scenario::SimResult& nominal,
                                                           const calibration::CalibrationProfile& profile,
                                                           const pricing::PriceTable& price_table,
                                                           const SimulateOptions& options, Io io) {
   const auto n = static_cast<std::size_t>(options.uncertainty);
-  std::vector<std::vector<double>> savings(selected.size()), violations(selected.size());
+  std::vector<std::vector<double>> savings(selected.size()), violations(selected.size()), gpus(selected.size());
+  std::vector<int> nominal_met(selected.size(), 0);
   SimulateOptions quiet = options;
   quiet.progress = ProgressMode::none;
   for (std::size_t sample = 0; sample < n; ++sample) {
@@ -258,11 +262,29 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
       io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
     }
     const auto drawn = calibration::sample_profile(profile, scenario.seed * 1000003ULL + sample + 1);
-    const auto run = simulate_strategies(scenario, selected, calibration::sharing_defaults(drawn), quiet, io);
+    const auto defaults = calibration::sharing_defaults(drawn);
+    const auto run = simulate_strategies(scenario, selected, defaults, quiet, io);
     if (!run) return {};
+    // The nominal sized fleets under this draw (as-given fleets are the run itself).
+    std::vector<SimJob> fixed;
+    std::vector<std::size_t> fixed_of;
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+      if (const auto& sizing = nominal.strategies[i].sizing) {
+        fixed.push_back(SimJob{&scenario, selected[i], scenario::sized_run_of(*sizing)});
+        fixed_of.push_back(i);
+      } else {
+        nominal_met[i] += scenario::meets_every_sla(run->strategies[i]) ? 1 : 0;
+      }
+    }
+    if (!fixed.empty()) {
+      const auto again = run_batch(fixed, defaults, options.jobs, {}, io);
+      if (!again) return {};
+      for (std::size_t j = 0; j < fixed.size(); ++j) nominal_met[fixed_of[j]] += scenario::meets_every_sla((*again)[j]) ? 1 : 0;
+    }
     const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
     for (std::size_t i = 0; i < run->strategies.size(); ++i) {
       savings[i].push_back(costs.strategies[i].monthly_savings_usd);
+      gpus[i].push_back(run->strategies[i].num_gpus_used);
       double violated = 0.0, arrived = 0.0;
       for (const auto& tenant : run->strategies[i].tenants) {
         violated += static_cast<double>(tenant.sla_violations);
@@ -282,6 +304,10 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
     band.sla_violation_p05_frac = quantile(violations[i], 0.05);
     band.sla_violation_p50_frac = quantile(violations[i], 0.5);
     band.sla_violation_p95_frac = quantile(violations[i], 0.95);
+    band.num_gpus_p05 = quantile(gpus[i], 0.05);
+    band.num_gpus_p50 = quantile(gpus[i], 0.5);
+    band.num_gpus_p95 = quantile(gpus[i], 0.95);
+    band.fleet_meets_sla_frac = static_cast<double>(nominal_met[i]) / static_cast<double>(n);
     bands.push_back(band);
   }
   return bands;
@@ -332,7 +358,7 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
   merged.calibration = record_of(profile);
   const auto price_table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
   if (options.uncertainty > 0) {
-    merged.uncertainty = sample_uncertainty(scenario, selected, profile, price_table, options, io);
+    merged.uncertainty = sample_uncertainty(scenario, selected, merged, profile, price_table, options, io);
     if (merged.uncertainty.empty()) return 1;
   }
 
@@ -375,12 +401,16 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
   }
   if (!merged.uncertainty.empty()) {
     report::TextTable bands({{"strategy"}, {"samples", Align::right}, {"savings $/month p50", Align::right},
-                             {"90 % interval", Align::right}, {"SLA viol % p50", Align::right}, {"90 % interval", Align::right}});
+                             {"90 % interval", Align::right}, {"SLA viol % p50", Align::right}, {"90 % interval", Align::right},
+                             {"GPUs p50", Align::right}, {"90 % interval", Align::right}, {"fleet meets SLA %", Align::right}});
     for (const auto& b : merged.uncertainty) {
       bands.add_row({b.strategy, std::to_string(b.num_samples), report::format_fixed(b.monthly_savings_p50_usd, 2),
                      report::format_fixed(b.monthly_savings_p05_usd, 2) + " .. " + report::format_fixed(b.monthly_savings_p95_usd, 2),
                      percent(b.sla_violation_p50_frac),
-                     percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac)});
+                     percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac),
+                     report::format_fixed(b.num_gpus_p50, 1),
+                     report::format_fixed(b.num_gpus_p05, 1) + " .. " + report::format_fixed(b.num_gpus_p95, 1),
+                     percent(b.fleet_meets_sla_frac)});
     }
     io.out << "\nuncertainty of the fitted constants\n" << bands.to_text();
   }

@@ -77,16 +77,20 @@ ReportTable tenants_table(const RoiReport& r) {
 /// The savings and SLA violations of each strategy over the samples of the fitted constants.
 ReportTable uncertainty_table(const RoiReport& r) {
   ReportTable bands{"uncertainty", "Uncertainty of the fitted constants",
-                    "Each strategy re-simulated with the calibration constants drawn from their fitted errors.",
+                    "Each strategy re-simulated with the calibration constants drawn from their fitted errors; a "
+                    "strategy sized for SLA is re-sized per draw, and its recommended fleet run under the same draw.",
                     {"strategy", "samples", "savings $/month, median", "90 % interval", "SLA violations %, median",
-                     "90 % interval"},
-                    {false, true, true, true, true, true}, {}};
+                     "90 % interval", "GPUs, median", "90 % interval", "fleet meets every SLA %"},
+                    {false, true, true, true, true, true, true, true, true}, {}};
   for (const auto& b : r.result.uncertainty) {
     bands.rows.push_back({b.strategy, std::to_string(b.num_samples), format_usd(b.monthly_savings_p50_usd),
                           format_usd(b.monthly_savings_p05_usd) + " to " + format_usd(b.monthly_savings_p95_usd),
                           format_fixed(100.0 * b.sla_violation_p50_frac, 2),
                           format_fixed(100.0 * b.sla_violation_p05_frac, 2) + " to " +
-                              format_fixed(100.0 * b.sla_violation_p95_frac, 2)});
+                              format_fixed(100.0 * b.sla_violation_p95_frac, 2),
+                          format_fixed(b.num_gpus_p50, 1),
+                          format_fixed(b.num_gpus_p05, 1) + " to " + format_fixed(b.num_gpus_p95, 1),
+                          format_fixed(100.0 * b.fleet_meets_sla_frac, 1)});
   }
   return bands;
 }

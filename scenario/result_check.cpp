@@ -330,6 +330,8 @@ class ResultChecker {
     for (const char* key : {"sla_violation_p05_frac", "sla_violation_p50_frac", "sla_violation_p95_frac"}) {
       r.required_number(key, kNonNegative);
     }
+    for (const char* key : {"num_gpus_p05", "num_gpus_p50", "num_gpus_p95"}) r.maybe_number(key, kNonNegative);
+    r.maybe_number("fleet_meets_sla_frac", NumberRange::between(0.0, 1.0));
     r.finish();
   }
 

@@ -56,7 +56,8 @@ void from_json(const nlohmann::json& in, StrategyResult& value) {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,
                                                 monthly_savings_p50_usd, monthly_savings_p95_usd, sla_violation_p05_frac,
-                                                sla_violation_p50_frac, sla_violation_p95_frac)
+                                                sla_violation_p50_frac, sla_violation_p95_frac, num_gpus_p05, num_gpus_p50,
+                                                num_gpus_p95, fleet_meets_sla_frac)
 void to_json(nlohmann::json& out, const SimResult& value) {
   nlohmann::ordered_json input;
   to_json(input, value.input);

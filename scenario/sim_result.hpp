@@ -135,6 +135,14 @@ struct UncertaintyBand {
   double sla_violation_p05_frac = 0.0;  ///< violations / arrivals over all tenants
   double sla_violation_p50_frac = 0.0;
   double sla_violation_p95_frac = 0.0;
+  /// The GPUs of the strategy's fleet per sample: re-sized per sample when sized for SLA, else
+  /// the same every time.
+  double num_gpus_p05 = 0.0;
+  double num_gpus_p50 = 0.0;
+  double num_gpus_p95 = 0.0;
+  /// Share of samples in which the nominal fleet (the one the result recommends, sized with the
+  /// calibrated constants) met every SLA.
+  double fleet_meets_sla_frac = 0.0;
   bool operator==(const UncertaintyBand&) const = default;
 };
 
