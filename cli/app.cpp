@@ -42,6 +42,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   PricesOptions prices;
   SimulateOptions simulate;
   AdviseOptions advise;
+  ExportConfigOptions export_config;
   RoiOptions roi;
   TraceOptions trace;
   CalibrateOptions calibrate;
@@ -55,6 +56,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_validate(app, validate), [&] { return run_validate(validate, io); }},
       {setup_simulate(app, simulate), [&] { return run_simulate(simulate, io); }},
       {setup_advise(app, advise), [&] { return run_advise(advise, io); }},
+      {setup_export_config(app, export_config), [&] { return run_export_config(export_config, io); }},
       {setup_roi(app, roi), [&] { return run_roi(roi, io); }},
       {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},

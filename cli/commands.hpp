@@ -105,6 +105,15 @@ struct AdviseOptions {
 CLI::App* setup_advise(CLI::App& app, AdviseOptions& options);
 int run_advise(const AdviseOptions& options, Io io);
 
+struct ExportConfigOptions {
+  std::string input;                   ///< an advise folder or a result JSON
+  std::string strategy;                ///< empty = the advice's answer / the result's only shared strategy
+  std::string out;
+  std::string namespace_name = "gpu-operator";
+};
+CLI::App* setup_export_config(CLI::App& app, ExportConfigOptions& options);
+int run_export_config(const ExportConfigOptions& options, Io io);
+
 struct RoiOptions {
   std::string result;
   std::string pricing;  ///< table name or file; empty = the scenario's

@@ -1,0 +1,322 @@
+// Deployable configs (deploy_config.hpp), written with yaml-cpp. Formats, as documented upstream:
+// - NVIDIA k8s-device-plugin config file, `version: v1`, `flags.migStrategy`, `sharing.timeSlicing`
+//   / `sharing.mps` with `renameByDefault`, `failRequestsGreaterThanOne` and `resources[]` of `name`
+//   and `replicas` (github.com/NVIDIA/k8s-device-plugin, README "Shared Access to GPUs"); the GPU
+//   operator reads it from a ConfigMap key named by `devicePlugin.config` (docs.nvidia.com,
+//   gpu-operator "Time-Slicing GPUs in Kubernetes").
+// - nvidia-mig-parted config, `version: v1`, `mig-configs.NAME[]` of `devices`, `mig-enabled`,
+//   `mig-devices` (profile -> count) (github.com/NVIDIA/mig-parted, examples/config.yaml); the GPU
+//   operator's MIG manager applies the one named by the node label `nvidia.com/mig.config`.
+// - HAMi container limits `nvidia.com/gpu`, `nvidia.com/gpumem` (MiB), `nvidia.com/gpucores` (%),
+//   `nvidia.com/priority` (0 high, 1 low) and `schedulerName: hami-scheduler`
+//   (github.com/Project-HAMi/HAMi, README and docs/config.md).
+#include "report/deploy_config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/json_reader.hpp"
+#include "core/spell.hpp"
+#include "models/mig_layout.hpp"
+#include "scenario/strategies/policy.hpp"
+
+namespace slicewise::report {
+
+using models::StrategyKind;
+
+std::string kubernetes_name(const std::string& name) {
+  std::string out;
+  for (const unsigned char c : name) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  if (out.size() > 63) out.resize(63);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "tenant" : out;
+}
+
+namespace {
+
+constexpr const char* kConfigName = "slicewise";
+
+/// The tenant a context name "tenant#k" belongs to.
+std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
+
+/// What the export needs to know of the placement.
+struct Placed {
+  int num_gpus = 0;
+  int most_contexts_per_gpu = 0;                    ///< over whole GPUs
+  std::map<std::string, int> most_per_instance;     ///< MIG profile -> most contexts on one instance
+  /// tenant -> MIG profile ("" for whole GPUs) -> contexts
+  std::map<std::string, std::map<std::string, int>> contexts;
+};
+
+Placed placed_of(const scenario::StrategyResult& result) {
+  Placed p;
+  p.num_gpus = result.num_gpus_used;
+  std::map<int, int> per_gpu;
+  for (const auto& d : result.devices) {
+    per_gpu[d.gpu_index] += static_cast<int>(d.contexts.size());
+    if (!d.mig_profile.empty()) {
+      int& most = p.most_per_instance[d.mig_profile];
+      most = std::max(most, static_cast<int>(d.contexts.size()));
+    }
+    for (const auto& c : d.contexts) p.contexts[tenant_of(c)][d.mig_profile]++;
+  }
+  for (const auto& [gpu, n] : per_gpu) p.most_contexts_per_gpu = std::max(p.most_contexts_per_gpu, n);
+  return p;
+}
+
+/// The device plugin's config file (the text a ConfigMap key holds).
+std::string device_plugin_config(const scenario::StrategySpec& spec, const Placed& placed) {
+  YAML::Emitter y;
+  y << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
+  const bool mig = scenario::policy_of(spec.kind).partitions_gpus();
+  y << YAML::Key << "flags" << YAML::Value << YAML::BeginMap << YAML::Key << "migStrategy" << YAML::Value
+    << (mig ? "mixed" : "none") << YAML::EndMap;
+  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mig_time_slicing ||
+      spec.kind == StrategyKind::mps) {
+    y << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << (spec.kind == StrategyKind::mps ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "renameByDefault" << YAML::Value << false;
+    y << YAML::Key << "failRequestsGreaterThanOne" << YAML::Value << true;
+    y << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq;
+    if (mig) {
+      for (const auto& [profile, most] : placed.most_per_instance) {
+        y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/mig-" + profile << YAML::Key << "replicas"
+          << YAML::Value << std::max(2, most) << YAML::EndMap;
+      }
+    } else {
+      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas" << YAML::Value
+        << std::max(2, placed.most_contexts_per_gpu) << YAML::EndMap;
+    }
+    y << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+  }
+  y << YAML::EndMap;
+  return std::string(y.c_str()) + "\n";
+}
+
+std::string config_map(const std::string& name, const std::string& ns, const std::string& key, const std::string& text) {
+  YAML::Emitter y;
+  y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value
+    << "ConfigMap";
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key
+    << "namespace" << YAML::Value << ns << YAML::EndMap;
+  y << YAML::Key << "data" << YAML::Value << YAML::BeginMap << YAML::Key << key << YAML::Value << YAML::Literal << text
+    << YAML::EndMap << YAML::EndMap;
+  return std::string(y.c_str()) + "\n";
+}
+
+/// The MIG layout of the strategy, per profile, in catalog order of first appearance.
+std::vector<std::pair<std::string, int>> layout_counts(const scenario::StrategySpec& spec) {
+  std::string error;
+  std::vector<std::pair<std::string, int>> counts;
+  for (const auto& profile : models::split_mig_layout(spec.layout, error)) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == profile; });
+    if (it == counts.end()) {
+      counts.emplace_back(profile, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  return counts;
+}
+
+std::string mig_parted_config(const scenario::StrategySpec& spec) {
+  YAML::Emitter y;
+  y << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
+  y << YAML::Key << "mig-configs" << YAML::Value << YAML::BeginMap << YAML::Key << kConfigName << YAML::Value
+    << YAML::BeginSeq << YAML::BeginMap;
+  y << YAML::Key << "devices" << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << true;
+  y << YAML::Key << "mig-devices" << YAML::Value << YAML::BeginMap;
+  for (const auto& [profile, count] : layout_counts(spec)) y << YAML::Key << profile << YAML::Value << count;
+  y << YAML::EndMap << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+  return std::string(y.c_str()) + "\n";
+}
+
+/// One Deployment per tenant (per tenant and MIG profile when its contexts got several).
+std::string deployments(const scenario::Scenario& scenario, const scenario::StrategySpec& spec, const Placed& placed) {
+  YAML::Emitter y;
+  const bool hami = spec.kind == StrategyKind::hami;
+  std::set<std::string> used;
+  bool first = true;
+  for (const auto& tenant : scenario.tenants) {
+    const auto found = placed.contexts.find(tenant.name);
+    if (found == placed.contexts.end()) continue;
+    const auto settings = spec.tenants.find(tenant.name);
+    const auto* own = settings == spec.tenants.end() ? nullptr : &settings->second;
+    for (const auto& [profile, replicas] : found->second) {
+      std::string name = kubernetes_name(tenant.name + (found->second.size() > 1 && !profile.empty() ? "-" + profile : ""));
+      for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant.name) + "-" + std::to_string(n);
+      used.insert(name);
+      if (!first) y << YAML::Newline;
+      first = false;
+      y << YAML::BeginDoc << YAML::BeginMap;
+      y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
+      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
+        << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
+        << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise" << YAML::EndMap << YAML::EndMap;
+      y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
+      y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
+        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+      y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value << YAML::BeginMap
+        << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+      y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+      if (hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
+      y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+      y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value << "REPLACE-WITH-YOUR-IMAGE";
+      const double thread_pct = own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
+      if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
+        y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+          << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
+          << YAML::EndMap << YAML::EndSeq;
+      }
+      y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
+      y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
+      if (hami) {
+        const double gib = own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
+        y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
+        if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
+          y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));
+        }
+        y << YAML::Key << "nvidia.com/priority" << YAML::Value << (tenant.priority == scenario::Priority::high ? 0 : 1);
+      }
+      y << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndMap
+        << YAML::EndMap;
+    }
+  }
+  return std::string(y.c_str()) + "\n";
+}
+
+std::string readme(const scenario::SimResult& result, const scenario::StrategySpec& spec,
+                   const scenario::StrategyResult& strategy, const Placed& placed, const std::vector<ConfigFile>& files,
+                   const std::string& ns) {
+  const auto has = [&](const std::string& name) {
+    return std::any_of(files.begin(), files.end(), [&](const ConfigFile& f) { return f.name == name; });
+  };
+  const std::string gpu = strategy.devices.empty() ? "" : strategy.devices.front().gpu;
+  std::string md = "# Deploying " + spec.name + " (" + models::to_string(spec.kind) + ") for " + result.scenario + "\n\n";
+  md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " +
+        std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") + (strategy.sizing ? ", sized for SLA" : ", as given") +
+        "; each file below is what that configuration needs on a Kubernetes cluster with the NVIDIA GPU operator.\n\n";
+  md += "## Apply, in this order\n\n";
+  int step = 1;
+  if (has("mig-config.yaml")) {
+    md += std::to_string(step++) + ". `kubectl apply -f mig-config.yaml`, point the MIG manager at it (`kubectl patch "
+          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"migManager\": {\"config\": {\"name\": "
+          "\"slicewise-mig-config\"}}}}'`), then label each GPU node `kubectl label node NODE nvidia.com/mig.config=" +
+          std::string(kConfigName) + " --overwrite` and wait for `nvidia.com/mig.config.state=success`. "
+          "`mig-parted-config.yaml` is the same layout for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " +
+          kConfigName + "` on a node without the operator.\n";
+  }
+  if (has("device-plugin-config.yaml")) {
+    md += std::to_string(step++) + ". `kubectl apply -f device-plugin-config.yaml`, then `kubectl patch "
+          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": "
+          "\"slicewise-device-plugin\", \"default\": \"any\"}}}}'`.\n";
+  }
+  md += std::to_string(step++) + ". Set each container's image in `deployments.yaml`, then `kubectl apply -f deployments.yaml`.\n\n";
+  md += "## Files\n\n";
+  for (const auto& f : files) {
+    if (f.name == "README.md") continue;
+    std::string what;
+    if (f.name == "device-plugin-config.yaml") what = "the NVIDIA device plugin's config (namespace " + ns + ")";
+    if (f.name == "mig-config.yaml") what = "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
+    if (f.name == "mig-parted-config.yaml") what = "the same layout as an nvidia-mig-parted config";
+    if (f.name == "deployments.yaml") what = "one Deployment per tenant, asking for the resource that lands it on its share";
+    md += "- `" + f.name + "`: " + what + "\n";
+  }
+  md += "\n## What slicewise assumed\n\n";
+  md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") + "; the Deployments' replicas are the tenants' contexts:";
+  for (const auto& t : strategy.tenants) md += " " + t.name + " " + std::to_string(t.num_contexts) + ",";
+  md.back() = '.';
+  md += "\n";
+  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps) {
+    md += "- At most " + std::to_string(placed.most_contexts_per_gpu) +
+          " contexts share one GPU in the simulation; the device plugin advertises that many replicas per GPU (2 at "
+          "least), and the scheduler, not slicewise, decides which pods share.\n";
+  }
+  if (spec.kind == StrategyKind::mps) {
+    md += "- The device plugin's MPS mode gives each replica an equal share of the GPU's memory and threads; slicewise "
+          "simulated " + (spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
+                                                  : std::string("clients without a thread cap")) + ".\n";
+  }
+  if (spec.kind == StrategyKind::hami) {
+    md += "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
+          "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
+  }
+  if (spec.kind == StrategyKind::vgpu) {
+    md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
+          " vGPUs per GPU, one per VM node; each VM needs an NVIDIA AI Enterprise licence.\n";
+  }
+  md += "- Names are the tenants' names as Kubernetes names (lower case, '-' for other characters); images, "
+        "namespaces of the workloads and node selectors are yours to set.\n";
+  return md;
+}
+
+}  // namespace
+
+std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const std::string& strategy,
+                                       const std::string& namespace_name) {
+  const auto spec_it = std::find_if(result.input.strategies.begin(), result.input.strategies.end(),
+                                    [&](const scenario::StrategySpec& s) { return s.name == strategy; });
+  const auto run_it = std::find_if(result.strategies.begin(), result.strategies.end(),
+                                   [&](const scenario::StrategyResult& s) { return s.name == strategy; });
+  if (spec_it == result.input.strategies.end() || run_it == result.strategies.end()) {
+    std::vector<std::string> names;
+    for (const auto& s : result.strategies) names.push_back(s.name);
+    throw ConfigError("--strategy", "", "the result has no strategy \"" + strategy + "\"; it has " + join(names, "|"));
+  }
+  const auto& spec = *spec_it;
+  const Placed placed = placed_of(*run_it);
+  std::vector<ConfigFile> files;
+  if (scenario::policy_of(spec.kind).partitions_gpus()) {
+    const std::string parted = mig_parted_config(spec);
+    files.push_back({"mig-parted-config.yaml", parted});
+    files.push_back({"mig-config.yaml", config_map("slicewise-mig-config", namespace_name, "config.yaml", parted)});
+  }
+  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
+      scenario::policy_of(spec.kind).partitions_gpus()) {
+    files.push_back({"device-plugin-config.yaml",
+                     config_map("slicewise-device-plugin", namespace_name, "any", device_plugin_config(spec, placed))});
+  }
+  files.push_back({"deployments.yaml", deployments(result.input, spec, placed)});
+  files.insert(files.begin(), ConfigFile{"README.md", ""});
+  files.front().text = readme(result, spec, *run_it, placed, files, namespace_name);
+  return files;
+}
+
+std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text, const std::string& config) {
+  try {
+    const YAML::Node root = YAML::Load(yaml_text);
+    if (!root["version"] || root["version"].as<std::string>() != "v1" || !root["mig-configs"].IsMap()) {
+      throw ConfigError("mig-parted config", "", "not a v1 mig-parted config (version: v1, mig-configs)");
+    }
+    YAML::Node chosen;
+    for (const auto& entry : root["mig-configs"]) {
+      if (config.empty() || entry.first.as<std::string>() == config) {
+        chosen = entry.second;
+        break;
+      }
+    }
+    if (!chosen || !chosen.IsSequence() || chosen.size() == 0) {
+      throw ConfigError("mig-parted config", "", "no mig-config named \"" + config + "\"");
+    }
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& device : chosen[0]["mig-devices"]) counts.emplace_back(device.first.as<std::string>(), device.second.as<int>());
+    return counts;
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("mig-parted config", "", std::string("malformed YAML: ") + e.what());
+  }
+}
+
+}  // namespace slicewise::report

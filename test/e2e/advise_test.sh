@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# advise -> export-config -> report, end to end on two examples (issue: advisor): the advice's
+# files are there and complete, export-config turns its answer into YAML that parses back
+# (python3's yaml module is not assumed: the documents are checked by slicewise's own reader in the
+# unit tests; here every file is non-empty and names what it must), and the answer's result makes
+# an ROI report; an interrupted advise writes nothing.
+# Usage: advise_test.sh SLICEWISE_EXE SOURCE_DIR
+set -euo pipefail
+exe=$1
+src=$2
+cd "$src"
+work=$(mktemp -d /tmp/sw-advise-test-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The seed (AWS, L40S), every strategy.
+"$exe" advise examples/seed-l40s-timeslicing.json --out "$work/seed" --progress none > "$work/seed.out"
+for f in advice.json advice.md candidates.csv pareto.csv pareto.svg result.json; do
+  [ -s "$work/seed/$f" ] || fail "advise wrote no $f"
+done
+grep -q '^answer:   mps on L40S' "$work/seed.out" || fail "seed answer: $(cat "$work/seed.out")"
+tail -c 7 "$work/seed/pareto.svg" | grep -q '</svg>' || fail "pareto.svg is cut short"
+"$exe" export-config "$work/seed" --out "$work/seed-deploy" > /dev/null
+grep -q 'mps:' "$work/seed-deploy/device-plugin-config.yaml" || fail "no MPS sharing in the device-plugin config"
+grep -q 'nvidia.com/gpu: 1' "$work/seed-deploy/deployments.yaml" || fail "no GPU request in the Deployments"
+"$exe" report "$work/seed/result.json" --out "$work/seed-report.md" > /dev/null
+grep -q 'Recommended strategy: mps' "$work/seed-report.md" || fail "the answer's report does not lead with it"
+
+# The ten light jobs on A100-80GB, MIG only: a mig-parted config and MIG resource requests.
+"$exe" advise examples/ten-light-jobs-a100.json --out "$work/ten" --strategies mig --gpus A100-80GB --jobs 2 \
+  --progress none > "$work/ten.out"
+grep -q '^answer:   mig ' "$work/ten.out" || fail "ten-light answer: $(cat "$work/ten.out")"
+"$exe" export-config "$work/ten" --out "$work/ten-deploy" > /dev/null
+grep -q 'mig-enabled: true' "$work/ten-deploy/mig-parted-config.yaml" || fail "no mig-parted config"
+grep -q 'nvidia.com/mig-' "$work/ten-deploy/deployments.yaml" || fail "no MIG resource requests"
+grep -q 'nvidia.com/mig.config=slicewise' "$work/ten-deploy/README.md" || fail "README lacks the node label"
+
+# SIGINT in the middle of a search: exit 130, nothing written.
+"$exe" advise examples/ten-light-jobs-a100.json --out "$work/stopped" --jobs 2 --progress none > /dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -INT "$pid"
+set +e
+wait "$pid"
+code=$?
+set -e
+[ "$code" -eq 130 ] || fail "interrupted advise exited $code, expected 130"
+[ ! -e "$work/stopped" ] || fail "an interrupted advise wrote $(ls "$work/stopped")"
+echo "advise_test: ok"

@@ -1,0 +1,187 @@
+// export-config's documents, whole, for each format; and read back with yaml-cpp.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.hpp"
+#include "report/deploy_config.hpp"
+
+namespace slicewise::report {
+namespace {
+
+using models::StrategyKind;
+
+/// A result of one strategy on `gpu`: devices given as (GPU index, MIG profile, contexts).
+scenario::SimResult result_of(scenario::StrategySpec spec, const std::vector<std::string>& tenants,
+                              const std::vector<std::tuple<int, std::string, std::vector<std::string>>>& devices) {
+  scenario::SimResult r;
+  r.scenario = "deploy";
+  r.input.name = "deploy";
+  for (const auto& name : tenants) {
+    scenario::Tenant t;
+    t.name = name;
+    t.workload.memory_gib = 4.5;
+    r.input.tenants.push_back(t);
+  }
+  r.input.strategies = {spec};
+  scenario::StrategyResult s;
+  s.name = spec.name;
+  s.kind = models::to_string(spec.kind);
+  int most_gpu = -1;
+  for (const auto& [gpu, profile, contexts] : devices) {
+    scenario::DeviceResult d;
+    d.name = "gpu" + std::to_string(gpu) + (profile.empty() ? "" : "/" + profile);
+    d.gpu = "A100-80GB";
+    d.gpu_index = gpu;
+    d.mig_profile = profile;
+    d.contexts = contexts;
+    s.devices.push_back(d);
+    most_gpu = std::max(most_gpu, gpu);
+  }
+  s.num_gpus_used = most_gpu + 1;
+  for (const auto& name : tenants) {
+    scenario::TenantResult t;
+    t.name = name;
+    for (const auto& d : s.devices) {
+      for (const auto& c : d.contexts) t.num_contexts += c.rfind(name + "#", 0) == 0 ? 1 : 0;
+    }
+    s.tenants.push_back(t);
+  }
+  r.strategies = {s};
+  return r;
+}
+
+scenario::StrategySpec spec_of(StrategyKind kind) {
+  scenario::StrategySpec s;
+  s.kind = kind;
+  s.name = models::to_string(kind);
+  return s;
+}
+
+const ConfigFile& file(const std::vector<ConfigFile>& files, const std::string& name) {
+  for (const auto& f : files) {
+    if (f.name == name) return f;
+  }
+  throw std::runtime_error("no file " + name);
+}
+
+TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOneGpu) {
+  const auto r = result_of(spec_of(StrategyKind::time_slicing), {"a", "b", "c"},
+                           {{0, "", {"a#0", "b#0", "c#0"}}, {1, "", {"a#1"}}});
+  const auto files = deploy_configs(r, "time_slicing");
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].name, "README.md");
+  EXPECT_EQ(file(files, "device-plugin-config.yaml").text,
+            "apiVersion: v1\n"
+            "kind: ConfigMap\n"
+            "metadata:\n"
+            "  name: slicewise-device-plugin\n"
+            "  namespace: gpu-operator\n"
+            "data:\n"
+            "  any: |\n"
+            "    version: v1\n"
+            "    flags:\n"
+            "      migStrategy: none\n"
+            "    sharing:\n"
+            "      timeSlicing:\n"
+            "        renameByDefault: false\n"
+            "        failRequestsGreaterThanOne: true\n"
+            "        resources:\n"
+            "          - name: nvidia.com/gpu\n"
+            "            replicas: 3\n"
+            "\n");
+  // The ConfigMap's key holds a device-plugin config that reads back.
+  const YAML::Node map = YAML::Load(file(files, "device-plugin-config.yaml").text);
+  const YAML::Node inner = YAML::Load(map["data"]["any"].as<std::string>());
+  EXPECT_EQ(inner["sharing"]["timeSlicing"]["resources"][0]["replicas"].as<int>(), 3);
+  // One Deployment per tenant, its replicas its contexts.
+  const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(docs[0]["metadata"]["name"].as<std::string>(), "a");
+  EXPECT_EQ(docs[0]["spec"]["replicas"].as<int>(), 2);
+  EXPECT_EQ(docs[0]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);
+}
+
+TEST(DeployConfig, MigPartedConfigReadsBackAsTheLayout) {
+  auto spec = spec_of(StrategyKind::mig);
+  spec.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
+  const auto r = result_of(spec, {"llm", "vision"},
+                           {{0, "3g.40gb", {"llm#0"}}, {0, "1g.10gb", {"vision#0"}}, {1, "1g.10gb", {"vision#1"}}});
+  const auto files = deploy_configs(r, "mig");
+  EXPECT_EQ(file(files, "mig-parted-config.yaml").text,
+            "version: v1\n"
+            "mig-configs:\n"
+            "  slicewise:\n"
+            "    - devices: all\n"
+            "      mig-enabled: true\n"
+            "      mig-devices:\n"
+            "        3g.40gb: 1\n"
+            "        2g.20gb: 1\n"
+            "        1g.10gb: 2\n");
+  const auto layout = read_mig_parted_config(file(files, "mig-parted-config.yaml").text, "slicewise");
+  EXPECT_EQ(layout, (std::vector<std::pair<std::string, int>>{{"3g.40gb", 1}, {"2g.20gb", 1}, {"1g.10gb", 2}}));
+  // The operator's ConfigMap carries the same text.
+  const YAML::Node map = YAML::Load(file(files, "mig-config.yaml").text);
+  EXPECT_EQ(read_mig_parted_config(map["data"]["config.yaml"].as<std::string>()), layout);
+  // Each tenant asks for its instance's profile.
+  const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
+  ASSERT_EQ(docs.size(), 2u);
+  EXPECT_EQ(docs[1]["spec"]["replicas"].as<int>(), 2);
+  EXPECT_EQ(docs[1]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.10gb"].as<int>(), 1);
+  EXPECT_THROW(read_mig_parted_config("version: v2\n"), ConfigError);
+  EXPECT_THROW(read_mig_parted_config("version: v1\nmig-configs: [\n"), ConfigError);
+}
+
+TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
+  auto spec = spec_of(StrategyKind::hami);
+  spec.gpucores_pct = 50.0;
+  auto r = result_of(spec, {"Chat API"}, {{0, "", {"Chat API#0"}}});
+  r.input.tenants[0].priority = scenario::Priority::high;
+  const auto files = deploy_configs(r, "hami");
+  ASSERT_EQ(files.size(), 2u);  // no device-plugin config: HAMi has its own
+  EXPECT_EQ(file(files, "deployments.yaml").text,
+            "---\n"
+            "apiVersion: apps/v1\n"
+            "kind: Deployment\n"
+            "metadata:\n"
+            "  name: chat-api\n"
+            "  labels:\n"
+            "    app.kubernetes.io/name: chat-api\n"
+            "    app.kubernetes.io/managed-by: slicewise\n"
+            "spec:\n"
+            "  replicas: 1\n"
+            "  selector:\n"
+            "    matchLabels:\n"
+            "      app.kubernetes.io/name: chat-api\n"
+            "  template:\n"
+            "    metadata:\n"
+            "      labels:\n"
+            "        app.kubernetes.io/name: chat-api\n"
+            "    spec:\n"
+            "      schedulerName: hami-scheduler\n"
+            "      containers:\n"
+            "        - name: chat-api\n"
+            "          image: REPLACE-WITH-YOUR-IMAGE\n"
+            "          resources:\n"
+            "            limits:\n"
+            "              nvidia.com/gpu: 1\n"
+            "              nvidia.com/gpumem: 4608\n"
+            "              nvidia.com/gpucores: 50\n"
+            "              nvidia.com/priority: 0\n");
+}
+
+TEST(DeployConfig, NamesAndUnknownStrategies) {
+  EXPECT_EQ(kubernetes_name("Job_01"), "job-01");
+  EXPECT_EQ(kubernetes_name("--x--"), "x");
+  EXPECT_EQ(kubernetes_name("###"), "tenant");
+  EXPECT_EQ(kubernetes_name(std::string(80, 'a')).size(), 63u);
+  const auto r = result_of(spec_of(StrategyKind::mps), {"a"}, {{0, "", {"a#0"}}});
+  try {
+    deploy_configs(r, "mig");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "--strategy: the result has no strategy \"mig\"; it has mps");
+  }
+}
+
+}  // namespace
+}  // namespace slicewise::report
