@@ -181,4 +181,15 @@ assert book.sheetnames[:3] == ['Summary', 'Inputs', 'Costs'], book.sheetnames
 formulas = [c.value for row in book['Costs'].iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith('=')]
 assert any('Inputs!' in f for f in formulas), formulas[:5]
 " "$work/report.xlsx"
+# Sizing for SLA follows the load (issue: advisor): on the ten light jobs at 1x, 2x and 4x, time
+# slicing's sized fleet grows 1 -> 2 -> 3 GPUs and its saving shrinks with it.
+"$exe" sweep examples/sweep-ten-light-sized.json --out "$work/sized" --jobs 2 --progress none >/dev/null
+python3 -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['strategy'] == 'time_slicing']
+gpus = [int(r['num_gpus']) for r in rows]
+savings = [float(r['monthly_savings_usd']) for r in rows]
+assert gpus == [1, 2, 3], gpus
+assert savings[0] > savings[1] > savings[2], savings
+" "$work/sized/results.csv"
 echo "sweep_test: all checks passed"
