@@ -1,5 +1,7 @@
 // `slicewise report RESULT.json|SWEEP_DIR --format md|html|pdf|xlsx --out FILE` (docs/reports.md).
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <limits>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +13,7 @@
 #include "core/spell.hpp"
 #include "report/render/report_render.hpp"
 #include "report/roi_report.hpp"
+#include "report/text_table.hpp"
 #include "scenario/result_json.hpp"
 
 namespace slicewise::cli {
@@ -33,6 +36,47 @@ report::RoiReport priced_report(scenario::SimResult result, const fs::path& scen
   auto scenario = result.input;
   scenario.source_file = scenario_file;
   return report::priced_roi_report(result, scenario);
+}
+
+/// The headline over every point of a sweep: the strategy recommended most often, at how many
+/// points, and how its savings move with the swept values. "" when no point recommends anything.
+std::string across_points(const report::SweepSection& section) {
+  std::map<std::string, int> count;
+  for (const auto& row : section.rows) {
+    if (!row.failed && !row.recommended.empty()) count[row.recommended]++;
+  }
+  if (count.empty()) return "";
+  std::string best;
+  for (const auto& strategy : section.strategies) {  // most often, ties in strategy order
+    if (count.count(strategy) && (best.empty() || count[strategy] > count[best])) best = strategy;
+  }
+  const auto column = static_cast<std::size_t>(
+      std::find(section.strategies.begin(), section.strategies.end(), best) - section.strategies.begin());
+  const report::SweepSection::Row* low = nullptr;
+  const report::SweepSection::Row* high = nullptr;
+  int done = 0;
+  for (const auto& row : section.rows) {
+    if (row.failed) continue;
+    ++done;
+    const double v = row.savings_usd[column];
+    if (v != v) continue;  // NaN: the point lacks it
+    if (!low || v < low->savings_usd[column]) low = &row;
+    if (!high || v > high->savings_usd[column]) high = &row;
+  }
+  auto where = [&](const report::SweepSection::Row& row) {
+    std::vector<std::string> parts;
+    for (std::size_t a = 0; a < section.axes.size() && a < row.labels.size(); ++a) parts.push_back(section.axes[a] + "=" + row.labels[a]);
+    return join(parts, ", ");
+  };
+  std::string text = "Across the sweep's " + std::to_string(done) + " points, " + best + " is recommended at " +
+                     std::to_string(count[best]) + ".";
+  if (low && high && low->savings_usd[column] != high->savings_usd[column]) {
+    text += " Its monthly savings run from $" + report::format_fixed(low->savings_usd[column], 2) + " (" + where(*low) +
+            ") to $" + report::format_fixed(high->savings_usd[column], 2) + " (" + where(*high) + ").";
+  } else if (low) {
+    text += " Its monthly savings stay at $" + report::format_fixed(low->savings_usd[column], 2) + " at every point.";
+  }
+  return text + " ";
 }
 
 report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
@@ -87,7 +131,7 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
   }
   std::vector<std::string> values;
   for (std::size_t a = 0; a < table.axes.size() && a < detail->labels.size(); ++a) values.push_back(table.axes[a] + "=" + detail->labels[a]);
-  roi.recommendation = "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
+  roi.recommendation = across_points(section) + "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
   roi.sweep = std::move(section);
   roi.title = "ROI report: sweep " + table.name;
   return roi;

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/json_reader.hpp"
+#include <algorithm>
+
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
@@ -47,15 +49,24 @@ ReportTable strategies_table(const RoiReport& r) {
                          {"strategy", "kind", "isolation", "GPUs", "$/month", "savings $/month", "savings %",
                           "GPU busy %", "SLA violations %", "SLA"},
                          {false, false, false, true, true, true, true, true, true, false}, {}};
+  // How each fleet was sized, when any was sized for SLA (as-given reports read as before).
+  const auto& basis = r.costs.fleet_basis;
+  const bool sized = std::any_of(basis.begin(), basis.end(), [](const std::string& b) { return b != "as given"; });
+  if (sized) {
+    strategies.columns.insert(strategies.columns.begin() + 4, "fleet");
+    strategies.numeric.insert(strategies.numeric.begin() + 4, false);
+  }
   for (std::size_t i = 0; i < r.strategies.size(); ++i) {
     const auto& s = r.strategies[i];
     std::string name = s.name;
     if (static_cast<int>(i) == r.recommended) name += " (recommended)";
     if (static_cast<int>(i) == r.baseline) name += " (baseline)";
-    strategies.rows.push_back({name, s.kind, s.isolation, std::to_string(s.num_gpus), format_usd(s.monthly_usd),
-                               format_usd(s.monthly_savings_usd), format_fixed(100.0 * s.savings_frac, 1),
-                               format_fixed(100.0 * s.fleet_busy_frac, 1), format_fixed(100.0 * s.sla_violation_frac, 2),
-                               s.sla_met ? "met" : "missed (" + std::to_string(s.num_tenants_missing_sla) + ")"});
+    std::vector<std::string> row = {name, s.kind, s.isolation, std::to_string(s.num_gpus), format_usd(s.monthly_usd),
+                                    format_usd(s.monthly_savings_usd), format_fixed(100.0 * s.savings_frac, 1),
+                                    format_fixed(100.0 * s.fleet_busy_frac, 1), format_fixed(100.0 * s.sla_violation_frac, 2),
+                                    s.sla_met ? "met" : "missed (" + std::to_string(s.num_tenants_missing_sla) + ")"};
+    if (sized) row.insert(row.begin() + 4, i < basis.size() ? basis[i] : "as given");
+    strategies.rows.push_back(std::move(row));
   }
   return strategies;
 }
@@ -100,8 +111,8 @@ ReportTable uncertainty_table(const RoiReport& r) {
 std::vector<Figure> report_figures(const RoiReport& report) {
   std::vector<Figure> figures;
   if (report.sweep) {
-    figures.push_back({"sweep-savings", "Monthly savings per sweep point",
-                       "Each point's monthly savings per strategy against its baseline; points in sweep order.", ""});
+    figures.push_back({"sweep-savings", "Monthly savings against the swept values",
+                       "Each point's monthly savings per strategy against its baseline, labelled by its swept values, in sweep order.", ""});
   }
   figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", ""});
   figures.push_back({"savings", "Monthly savings against " + report.costs.baseline,

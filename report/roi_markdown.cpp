@@ -3,6 +3,8 @@
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
+#include <algorithm>
+
 namespace slicewise::report {
 
 namespace {
@@ -39,6 +41,17 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   for (const auto& line : r.assumptions) md += "- " + md_text(line) + "\n";
   md += "\n## Methodology\n\n";
   for (const auto& paragraph : r.methodology) md += md_text(paragraph) + "\n\n";
+  if (!r.deploy_configs.empty()) {
+    md += "## Appendix: deployable configs\n\n" + md_text(appendix_intro(r)) + "\n\n";
+    for (const auto& file : r.deploy_configs) {
+      if (file.name == "README.md") continue;
+      // A fence longer than any run of backticks in the file, so that nothing closes it early.
+      std::size_t longest = 0, run = 0;
+      for (const char c : file.text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+      const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+      md += "### " + md_text(file.name) + "\n\n" + fence + "yaml\n" + file.text + fence + "\n\n";
+    }
+  }
   return md;
 }
 

@@ -349,6 +349,14 @@ int recommend(const std::vector<StrategySummary>& strategies) {
   return chosen;
 }
 
+std::string appendix_intro(const RoiReport& report) {
+  const std::string name =
+      report.recommended >= 0 ? report.strategies[static_cast<std::size_t>(report.recommended)].name : std::string();
+  return "What a platform team applies to run " + name +
+         " on Kubernetes with the NVIDIA GPU operator. `slicewise export-config RESULT --strategy " + name +
+         " --out DIR` writes these files with a README: the order to apply them and what slicewise assumed.";
+}
+
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs) {
   SW_CHECK(!result.strategies.empty(), "a result without strategies (load_result refuses them)");
   RoiReport r;
@@ -363,6 +371,13 @@ RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& 
     if (s.name == costs.baseline) r.baseline = static_cast<int>(i);
   }
   r.recommended = recommend(r.strategies);
+  if (r.recommended >= 0) {
+    try {
+      r.deploy_configs = deploy_configs(result, r.strategies[static_cast<std::size_t>(r.recommended)].name);
+    } catch (const Error&) {
+      r.deploy_configs.clear();  // a result whose input lacks the strategy: no appendix, the rest stands
+    }
+  }
   const std::string prices = prices_text(costs);
   summarize(r, result, costs, prices);
   r.assumptions = assumptions_of(r, result, costs, prices);

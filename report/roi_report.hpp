@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/costing.hpp"
+#include "report/deploy_config.hpp"
 #include "scenario/sim_result.hpp"
 
 namespace slicewise::report {
@@ -87,7 +88,13 @@ struct RoiReport {
   /// Methodology paragraphs.
   std::vector<std::string> methodology;
   std::optional<SweepSection> sweep;
+  /// The recommended strategy's deployable configs (`slicewise export-config`), for the appendix;
+  /// empty when nothing is recommended.
+  std::vector<ConfigFile> deploy_configs;
 };
+
+/// The appendix's opening sentence: what the deployable configs are and how to get them as files.
+std::string appendix_intro(const RoiReport& report);
 
 /// Builds the report. The recommendation is the strategy with the largest monthly savings among
 /// those that meet every tenant's SLA and have no rejection (no out-of-memory risk, no unplaceable

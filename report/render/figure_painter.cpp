@@ -102,15 +102,22 @@ void draw_cost(const RoiReport& r, QPainter& painter, const QRectF& target, bool
 
 void draw_sweep_savings(const RoiReport& r, QPainter& painter, const QRectF& target) {
   const auto& sw = *r.sweep;
+  // Each point by its swept values (load=2, ...), so that savings read against the swept variable.
   std::vector<std::string> points;
-  for (const auto& row : sw.rows) points.push_back(row.point);
+  for (const auto& row : sw.rows) {
+    std::string label;
+    for (std::size_t a = 0; a < sw.axes.size() && a < row.labels.size(); ++a) {
+      label += (label.empty() ? "" : ", ") + sw.axes[a] + "=" + row.labels[a];
+    }
+    points.push_back(label.empty() ? row.point : label);
+  }
   std::vector<std::pair<std::string, std::vector<double>>> series;
   for (std::size_t i = 0; i < sw.strategies.size(); ++i) {
     std::vector<double> values;
     for (const auto& row : sw.rows) values.push_back(row.failed ? 0.0 : row.savings_usd[i]);
     series.emplace_back(sw.strategies[i], values);
   }
-  paint_chart(bar_chart("Monthly savings per sweep point", points, series, r.costs.currency + " per month"), painter, target);
+  paint_chart(bar_chart("Monthly savings against the swept values", points, series, r.costs.currency + " per month"), painter, target);
 }
 
 /// Puts `x` under a line chart and a 0-100 % axis titled `y_title` beside it, attaches every line

@@ -192,4 +192,9 @@ savings = [float(r['monthly_savings_usd']) for r in rows]
 assert gpus == [1, 2, 3], gpus
 assert savings[0] > savings[1] > savings[2], savings
 " "$work/sized/results.csv"
+# Its report's headline speaks of every point, and its savings chart of the swept values.
+"$exe" report "$work/sized" --out "$work/sized-report.md" >/dev/null
+grep -q "Across the sweep's 3 points, mps is recommended at 2. Its monthly savings stay at \$19354.04 at every point." \
+  "$work/sized-report.md" || fail "sized sweep headline: $(grep -m1 Across "$work/sized-report.md")"
+grep -q "Monthly savings against the swept values" "$work/sized-report.md" || fail "no savings-against-values figure"
 echo "sweep_test: all checks passed"

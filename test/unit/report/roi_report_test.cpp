@@ -42,6 +42,20 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
   EXPECT_EQ(report_tables(r).size(), 2u);  // strategies, tenants (no sweep, no uncertainty)
 }
 
+TEST(RoiReport, TheAppendixHoldsTheRecommendedStrategysDeployableConfigs) {
+  const auto r = seed_report();
+  ASSERT_EQ(r.deploy_configs.size(), 3u);  // README, the device plugin's ConfigMap, the Deployments
+  EXPECT_EQ(r.deploy_configs[1].name, "device-plugin-config.yaml");
+  EXPECT_NE(r.deploy_configs[1].text.find("timeSlicing:"), std::string::npos);
+  const auto md = roi_report_markdown(r, {});
+  const auto appendix = md.find("## Appendix: deployable configs");
+  ASSERT_NE(appendix, std::string::npos);
+  EXPECT_NE(md.find("`slicewise export-config RESULT --strategy time_slicing --out DIR`", appendix), std::string::npos);
+  EXPECT_NE(md.find("### device-plugin-config.yaml\n\n```yaml\napiVersion: v1\n", appendix), std::string::npos);
+  EXPECT_NE(md.find("### deployments.yaml", appendix), std::string::npos);
+  EXPECT_EQ(md.find("### README.md", appendix), std::string::npos);
+}
+
 TEST(RoiReport, RecommendationRuleTakesTheLargestSavingThatMeetsEverySla) {
   std::vector<StrategySummary> s(3);
   s[0].name = "dedicated";
