@@ -1,8 +1,11 @@
 // The slicewise-gui main window (see main_window.hpp).
 #include "gui/main_window.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <memory>
+#include <vector>
 
 #include <QAction>
 #include <QCloseEvent>
@@ -18,6 +21,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -27,6 +31,8 @@
 #include <QVBoxLayout>
 
 #include "core/error.hpp"
+#include "gui/advice_dialog.hpp"
+#include "gui/advise_runner.hpp"
 #include "gui/model_text.hpp"
 #include "gui/results_panel.hpp"
 #include "gui/run_panel.hpp"
@@ -67,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
   editor_->setObjectName(QStringLiteral("scenarioEditor"));
   horizontal->addWidget(editor_);
   run_panel_ = new RunPanel(document_, horizontal);
+  advise_runner_ = new AdviseRunner(this);
   horizontal->addWidget(run_panel_);
   horizontal->setStretchFactor(0, 1);
   horizontal->setStretchFactor(1, 1);
@@ -137,6 +144,8 @@ void MainWindow::create_actions() {
   QMenu* run_menu = menuBar()->addMenu(tr("&Run"));
   run_action_ = add(run_menu, tr("&Run Simulation"), "runAction", [this] { run(); }, QKeySequence(tr("Ctrl+R")));
   cancel_action_ = add(run_menu, tr("&Cancel Run"), "cancelAction", &MainWindow::cancel_run, QKeySequence(tr("Esc")));
+  run_menu->addSeparator();
+  advise_action_ = add(run_menu, tr("&Advise..."), "adviseAction", [this] { advise(); }, QKeySequence(tr("Ctrl+Shift+A")));
   rebuild_recent_menu();
 }
 
@@ -188,6 +197,68 @@ void MainWindow::refresh_diagnostics() {
 
 bool MainWindow::run() { return run_panel_->run(); }
 
+bool MainWindow::advise() {
+  if (advise_runner_->is_running()) {
+    statusBar()->showMessage(tr("Advice is being computed"));
+    return false;
+  }
+  if (!document_->is_valid()) {
+    statusBar()->showMessage(tr("Fix the problems listed below before asking for advice"));
+    return false;
+  }
+  QString error;
+  if (!advise_runner_->start(document_->json(), document_->base_dir(), {QStringLiteral("--jobs"), QStringLiteral("2")},
+                             &error)) {
+    statusBar()->showMessage(tr("Cannot advise: %1").arg(error));
+    return false;
+  }
+  auto* progress = new QProgressDialog(tr("Sizing every configuration for the SLA..."), tr("Cancel"), 0, 100, this);
+  progress->setObjectName(QStringLiteral("adviseProgress"));
+  progress->setAttribute(Qt::WA_DeleteOnClose);
+  progress->setMinimumDuration(0);
+  progress->setValue(0);
+  connect(progress, &QProgressDialog::canceled, advise_runner_, &AdviseRunner::cancel);
+  auto close_progress = [progress] {
+    progress->disconnect();
+    progress->close();
+  };
+  connect(advise_runner_, &AdviseRunner::progress, progress, [progress](int done, int of, int simulations) {
+    progress->setMaximum(std::max(1, of));
+    progress->setValue(done);
+    progress->setLabelText(tr("Sizing every configuration for the SLA: %1 of %2 candidates, %3 simulations")
+                               .arg(done)
+                               .arg(of)
+                               .arg(simulations));
+  });
+  auto once = std::make_shared<std::vector<QMetaObject::Connection>>();
+  auto disconnect_all = [once] {
+    for (const auto& c : *once) QObject::disconnect(c);
+  };
+  once->push_back(connect(advise_runner_, &AdviseRunner::finished, this, [this, close_progress, disconnect_all] {
+    disconnect_all();
+    close_progress();
+    delete advice_dialog_;
+    advice_dialog_ = new AdviceDialog(advise_runner_->advice_dir(), advise_runner_->program(), this);
+    advice_dialog_->show();
+    statusBar()->showMessage(tr("Advice: %1").arg(advice_dialog_->summary()));
+    emit adviceShown();
+  }));
+  once->push_back(connect(advise_runner_, &AdviseRunner::failed, this, [this, close_progress, disconnect_all](const QString& m) {
+    disconnect_all();
+    close_progress();
+    statusBar()->showMessage(tr("Advice failed: %1").arg(m));
+    emit adviceStopped(m);
+  }));
+  once->push_back(connect(advise_runner_, &AdviseRunner::cancelled, this, [this, close_progress, disconnect_all] {
+    disconnect_all();
+    close_progress();
+    statusBar()->showMessage(tr("Advice cancelled"));
+    emit adviceStopped(QString());
+  }));
+  statusBar()->showMessage(tr("Advising with %1").arg(advise_runner_->program()));
+  return true;
+}
+
 void MainWindow::cancel_run() { run_panel_->cancel_run(); }
 
 bool MainWindow::is_running() const { return run_panel_->is_running(); }
@@ -202,6 +273,7 @@ void MainWindow::refresh_actions() {
   run_action_->setEnabled(run_panel_->can_run());
   cancel_action_->setEnabled(run_panel_->is_running());
   export_action_->setEnabled(!run_panel_->is_running() && results()->current_report() != nullptr);
+  advise_action_->setEnabled(document_->is_valid());
 }
 
 void MainWindow::choose_and_export() {

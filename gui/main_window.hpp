@@ -16,6 +16,8 @@ class QMenu;
 
 namespace slicewise::gui {
 
+class AdviceDialog;
+class AdviseRunner;
 class ResultsPanel;
 class RunPanel;
 class ScenarioEditor;
@@ -25,7 +27,8 @@ class SimulationRunner;
 /// (QListWidget; each item's text is Diagnostic::format(), its Qt::UserRole the JSON pointer;
 /// hidden while the scenario is valid), the run panel's widgets (run_panel.hpp); actions "openAction",
 /// "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction", "redoAction",
-/// "runAction", "cancelAction"; menu "recentMenu". The editor is "scenarioEditor", the results
+/// "runAction", "cancelAction", "adviseAction"; menu "recentMenu"; the advice's progress dialog
+/// "adviseProgress". The editor is "scenarioEditor", the results
 /// "resultsPanel".
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -49,6 +52,15 @@ class MainWindow : public QMainWindow {
   /// the CLI's renderer; false with `error` set when there is no run or it cannot be written.
   bool export_report(const QString& path, QString* error = nullptr);
 
+  /// Runs `slicewise advise` on the edited scenario in a child process, with a progress dialog that
+  /// cancels it; when it ends, the AdviceDialog shows the answer, the Pareto front and the export of
+  /// the deployable configs. False (and the reason in the status bar) when the scenario has
+  /// problems or advice is being computed.
+  bool advise();
+  AdviseRunner* advise_runner() const { return advise_runner_; }
+  /// The last advice shown; nullptr before the first.
+  AdviceDialog* advice_dialog() const { return advice_dialog_; }
+
   ScenarioDocument* document() const { return document_; }
   ScenarioEditor* editor() const { return editor_; }
   ResultsPanel* results() const;
@@ -56,6 +68,10 @@ class MainWindow : public QMainWindow {
   QStringList recent_files() const;
 
  signals:
+  /// Advice was computed and is shown (advice_dialog()), or it failed or was cancelled (a message,
+  /// empty when cancelled).
+  void adviceShown();
+  void adviceStopped(const QString& message);
   /// A scenario was opened (the editor shows it).
   void scenarioLoaded(const QString& path);
   /// A run ended and its results are shown.
@@ -88,6 +104,9 @@ class MainWindow : public QMainWindow {
   QAction* run_action_ = nullptr;
   QAction* cancel_action_ = nullptr;
   QAction* export_action_ = nullptr;
+  QAction* advise_action_ = nullptr;
+  AdviseRunner* advise_runner_ = nullptr;
+  AdviceDialog* advice_dialog_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QString last_dir_;
 };

@@ -19,6 +19,7 @@ int run_editor_test(int argc, char** argv);
 int run_simulation_runner_test(int argc, char** argv);
 int run_screenshot_test(int argc, char** argv);
 int run_main_window_test(int argc, char** argv);
+int run_advise_test(int argc, char** argv);
 int run_result_model_test(int argc, char** argv);
 int run_compare_model_test(int argc, char** argv);
 int run_results_panel_test(int argc, char** argv);

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
       {"FleetModelTest", run_fleet_model_test},         {"TenantModelTest", run_tenant_model_test},
       {"StrategyModelTest", run_strategy_model_test},   {"ScenarioDocumentTest", run_scenario_document_test},
       {"EditorTest", run_editor_test},                  {"SimulationRunnerTest", run_simulation_runner_test},
-      {"MainWindowTest", run_main_window_test},
+      {"MainWindowTest", run_main_window_test},        {"AdviseTest", run_advise_test},
       {"ResultModelTest", run_result_model_test},       {"CompareModelTest", run_compare_model_test},
       {"ResultsPanelTest", run_results_panel_test},     {"ScreenshotTest", run_screenshot_test},
   };
