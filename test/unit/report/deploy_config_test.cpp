@@ -101,6 +101,53 @@ TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOn
   EXPECT_EQ(docs[0]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);
 }
 
+TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
+  auto mps = spec_of(StrategyKind::mps);
+  mps.active_thread_pct = 50.0;
+  const auto files = deploy_configs(result_of(mps, {"a", "b"}, {{0, "", {"a#0", "b#0"}}}), "mps");
+  EXPECT_EQ(file(files, "device-plugin-config.yaml").text,
+            "apiVersion: v1\n"
+            "kind: ConfigMap\n"
+            "metadata:\n"
+            "  name: slicewise-device-plugin\n"
+            "  namespace: gpu-operator\n"
+            "data:\n"
+            "  any: |\n"
+            "    version: v1\n"
+            "    flags:\n"
+            "      migStrategy: none\n"
+            "    sharing:\n"
+            "      mps:\n"
+            "        renameByDefault: false\n"
+            "        failRequestsGreaterThanOne: true\n"
+            "        resources:\n"
+            "          - name: nvidia.com/gpu\n"
+            "            replicas: 2\n"
+            "\n");
+  const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
+  const auto container = docs[0]["spec"]["template"]["spec"]["containers"][0];
+  EXPECT_EQ(container["env"][0]["name"].as<std::string>(), "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  EXPECT_EQ(container["env"][0]["value"].as<std::string>(), "50");
+
+  auto mts = spec_of(StrategyKind::mig_time_slicing);
+  mts.layout = "4g.40gb+3g.40gb";
+  const auto mig_files = deploy_configs(
+      result_of(mts, {"a", "b", "c"}, {{0, "4g.40gb", {"a#0", "b#0", "c#0"}}, {0, "3g.40gb", {"a#1"}}}), "mig_time_slicing");
+  const YAML::Node inner = YAML::Load(YAML::Load(file(mig_files, "device-plugin-config.yaml").text)["data"]["any"].as<std::string>());
+  EXPECT_EQ(inner["flags"]["migStrategy"].as<std::string>(), "mixed");
+  const auto resources = inner["sharing"]["timeSlicing"]["resources"];
+  ASSERT_EQ(resources.size(), 2u);
+  EXPECT_EQ(resources[0]["name"].as<std::string>(), "nvidia.com/mig-3g.40gb");
+  EXPECT_EQ(resources[0]["replicas"].as<int>(), 2);  // one context there; the plugin needs 2 at least
+  EXPECT_EQ(resources[1]["name"].as<std::string>(), "nvidia.com/mig-4g.40gb");
+  EXPECT_EQ(resources[1]["replicas"].as<int>(), 3);
+  // Tenant a got both profiles: a Deployment per profile.
+  const auto mig_docs = YAML::LoadAll(file(mig_files, "deployments.yaml").text);
+  ASSERT_EQ(mig_docs.size(), 4u);
+  EXPECT_EQ(mig_docs[0]["metadata"]["name"].as<std::string>(), "a-3g-40gb");
+  EXPECT_EQ(mig_docs[1]["metadata"]["name"].as<std::string>(), "a-4g-40gb");
+}
+
 TEST(DeployConfig, MigPartedConfigReadsBackAsTheLayout) {
   auto spec = spec_of(StrategyKind::mig);
   spec.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
