@@ -2,6 +2,7 @@
 // tenants' workloads (required keys, reference GPU, memory fit) and their trace files.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 #include "core/error.hpp"
@@ -107,12 +108,25 @@ void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
   }
 }
 
+namespace {
+
+/// "; fetch it with `scripts/fetch-traces openb`" when the missing file's folder holds a FETCH file
+/// naming the command that downloads it (a trace slicewise may not redistribute); "" otherwise.
+std::string fetch_hint(const std::filesystem::path& missing) {
+  std::ifstream in(missing.parent_path() / "FETCH");
+  std::string command;
+  if (!in || !std::getline(in, command) || command.empty()) return "";
+  return "; it is not shipped with slicewise (see examples/traces/NOTICE.md): fetch it with `" + command + "`";
+}
+
+}  // namespace
+
 /// The trace file of a trace load (at `pointer`) must exist and be a file that carries arrivals.
 void ScenarioChecker::trace_file(const LoadSpec& load, const std::string& pointer) {
   const auto path = resolve_relative_path(s_, load.trace_file);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    add(pointer + "/trace_file", "trace file not found: " + path.string());
+    add(pointer + "/trace_file", "trace file not found: " + path.string() + fetch_hint(path));
   } else if (std::filesystem::is_directory(path, ec)) {
     add(pointer + "/trace_file", "trace file is a directory: " + path.string());
   } else {

@@ -1,5 +1,6 @@
 // Every scenario in examples/ loads cleanly against the shipped catalogs and round-trips.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -37,7 +38,17 @@ TEST(ScenarioExamples, EveryExampleLoadsAndRoundTrips) {
     try {
       s = load_scenario(file);
     } catch (const ConfigError& e) {
-      ADD_FAILURE() << e.what();
+      // A trace slicewise may not redistribute and that is not fetched yet: every problem must say
+      // how to fetch it (scripts/fetch-traces); anything else fails.
+      const auto& problems = e.diagnostics();
+      const bool only_fetches = !problems.empty() && std::all_of(problems.begin(), problems.end(), [](const Diagnostic& d) {
+        return d.message.find("fetch it with `scripts/fetch-traces") != std::string::npos;
+      });
+      if (only_fetches) {
+        std::printf("skipped %s: %s\n", file.filename().string().c_str(), problems.front().message.c_str());
+      } else {
+        ADD_FAILURE() << e.what();
+      }
       continue;
     }
     EXPECT_EQ(s.source_file, file);
