@@ -19,6 +19,7 @@ using test::error_of;
 using test::fixture;
 using test::read_all;
 using test::shared_trace;
+using test::shipped_trace;
 
 double utc(const char* text) { return static_cast<double>(*parse_datetime_ns(text)) / 1e9; }
 
@@ -35,7 +36,7 @@ TEST(Timestamp, ThreeAzureStylesAndOffsets) {
 }
 
 TEST(AzureLlm, Conversation2023RealFile) {
-  const auto path = shared_trace("azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv");
+  const auto path = shipped_trace("azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv");
   SW_REQUIRE_FILE(path);
   auto reader = open_trace(path, std::nullopt);
   EXPECT_EQ(reader->format(), TraceFormat::azure_llm);
@@ -53,7 +54,7 @@ TEST(AzureLlm, Conversation2023RealFile) {
 }
 
 TEST(AzureLlm, Code2023RealFileSummary) {
-  const auto path = shared_trace("azure-llm-inference-2023/AzureLLMInferenceTrace_code.csv");
+  const auto path = shipped_trace("azure-llm-inference-2023/AzureLLMInferenceTrace_code.csv");
   SW_REQUIRE_FILE(path);
   auto reader = open_trace(path, TraceFormat::azure_llm);
   const auto s = summarize(*reader);
@@ -119,7 +120,7 @@ TEST(AzureLlm, SkipCountsBadRowsAndKeepsTheFirstFive) {
 }
 
 TEST(Mooncake, RealFileBucketedTimestamps) {
-  const auto path = shared_trace("mooncake-fast25/conversation_trace.jsonl");
+  const auto path = shipped_trace("mooncake-fast25/conversation_trace.jsonl");
   SW_REQUIRE_FILE(path);
   auto reader = open_trace(path, std::nullopt);
   EXPECT_EQ(reader->format(), TraceFormat::mooncake);

@@ -12,6 +12,7 @@ namespace {
 using test::error_of;
 using test::fixture;
 using test::shared_trace;
+using test::shipped_trace;
 
 /// A native trace with one row per second, t = 0..n-1, prompt_tokens = t.
 std::string write_ramp(const std::string& name, int n) {
@@ -119,7 +120,7 @@ TEST(TraceSource, SpreadTiesThenCopiesOverTheSpreadGaps) {
 }
 
 TEST(TraceSource, SpreadTiesOnTheMooncakeBuckets) {
-  const auto path = shared_trace("mooncake-fast25/conversation_trace.jsonl");
+  const auto path = shipped_trace("mooncake-fast25/conversation_trace.jsonl");
   SW_REQUIRE_FILE(path);
   TraceMapping m;
   m.horizon_s = 1e6;

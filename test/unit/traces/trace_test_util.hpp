@@ -15,6 +15,11 @@ namespace slicewise::traces::test {
 
 inline std::string fixture(const std::string& name) { return std::string(SW_TEST_DATA_DIR) + "/traces/" + name; }
 
+/// A public trace shipped zstd-compressed in examples/traces/ (NOTICE.md there): always present.
+inline std::string shipped_trace(const std::string& name) {
+  return std::string(SW_SOURCE_DIR) + "/examples/traces/" + name + ".zst";
+}
+
 /// A public trace from ../shared/traces; the calling test skips when it is absent.
 inline std::string shared_trace(const std::string& name) { return std::string(SW_SHARED_DIR) + "/traces/" + name; }
 
