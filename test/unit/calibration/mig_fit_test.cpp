@@ -11,14 +11,13 @@
 namespace slicewise::calibration {
 namespace {
 
-const std::string kMiso = std::string(SW_SHARED_DIR) + "/calibration/miso-a100-40gb-mig-steps.csv";
+const std::string kMiso = std::string(SW_SOURCE_DIR) + "/data/measurements/miso-a100-40gb-mig-steps.csv";
 
 std::vector<Measurement> load_miso() {
   return load_measurements(kMiso, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
 }
 
 TEST(MigFit, PointsCarryTheCatalogSliceFractions) {
-  if (!std::filesystem::exists(kMiso)) GTEST_SKIP() << "not present: " << kMiso;
   const auto rows = load_miso();
   const auto points = mig_points(rows, "A100-40GB", models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   ASSERT_EQ(points.size(), 87u);  // one median per row of the file
@@ -30,7 +29,6 @@ TEST(MigFit, PointsCarryTheCatalogSliceFractions) {
 }
 
 TEST(MigFit, TheFitOnTheMisoDataReproducesItsOwnPoints) {
-  if (!std::filesystem::exists(kMiso)) GTEST_SKIP() << "not present: " << kMiso;
   const auto rows = load_miso();
   const auto points = mig_points(rows, "A100-40GB", models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   const FitReport fit = fit_mig_scaling(points);
@@ -47,7 +45,6 @@ TEST(MigFit, TheFitOnTheMisoDataReproducesItsOwnPoints) {
 }
 
 TEST(MigFit, CrossValidatedTheFittedSharpnessBeatsTheHardRooflineAndTheSmCountRule) {
-  if (!std::filesystem::exists(kMiso)) GTEST_SKIP() << "not present: " << kMiso;
   const auto rows = load_miso();
   const auto points = mig_points(rows, "A100-40GB", models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   const MigCvReport cv = cross_validate_mig(points);
