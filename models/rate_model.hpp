@@ -1,4 +1,4 @@
-// The per-device rate model (DESIGN.md §2, §4): given the contexts active on one device and their
+// The per-device rate model (docs/design.md §2, §4): given the contexts active on one device and their
 // demands, how fast does each progress? Pure C++, no SimGrid, unit-tested in closed form.
 //
 // Units. Every demand is a fraction of THIS device's capacity (the caller converts a workload's

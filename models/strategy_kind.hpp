@@ -8,7 +8,7 @@
 
 namespace slicewise::models {
 
-/// How contexts that share one device divide it (DESIGN.md §4).
+/// How contexts that share one device divide it (docs/design.md §4).
 enum class StrategyKind {
   dedicated,         ///< one context per device
   time_slicing,      ///< busy contexts take turns (k8s device-plugin replicas)
@@ -23,7 +23,7 @@ enum class StrategyKind {
 const std::vector<std::pair<std::string, StrategyKind>>& strategy_kind_table();
 std::string to_string(StrategyKind kind);
 
-/// Isolation a tenant may require (SEEDS.md isolation matrix).
+/// Isolation a tenant may require (docs/design.md §9 isolation matrix).
 enum class IsolationLevel { none, software, hardware };
 const std::vector<std::pair<std::string, IsolationLevel>>& isolation_level_table();
 std::string to_string(IsolationLevel level);

@@ -67,7 +67,7 @@ void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<T
   cost.cost_per_1k_requests_usd = requests_per_month > 0.0 ? cost.monthly_usd / (requests_per_month / 1000.0) : 0.0;
   cost.chargeback = chargeback(cost.monthly_usd, tenants);
 
-  // Business view (SEEDS.md): latency increase (ms) / 100 × abandonment × revenue, on the worst
+  // Business view (docs/design.md): latency increase (ms) / 100 × abandonment × revenue, on the worst
   // added p95 over the tenants.
   double added_s = 0.0;
   for (std::size_t i = 0; i < cost.chargeback.size() && i < baseline_tenants.size(); ++i) {

@@ -1,4 +1,4 @@
-// Money (DESIGN.md §6, docs/roi.md): what a strategy's fleet costs per month, what it saves against
+// Money (docs/design.md §6, docs/roi.md): what a strategy's fleet costs per month, what it saves against
 // the dedicated baseline, what it costs per 1,000 requests, who pays for it (chargeback), and the
 // seed's business view (revenue at risk from added latency). Plain inputs: no simulation types.
 #pragma once

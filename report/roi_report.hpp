@@ -17,7 +17,7 @@ namespace slicewise::report {
 struct StrategySummary {
   std::string name;
   std::string kind;
-  std::string isolation;             ///< "none" | "software" | "hardware" (SEEDS.md isolation matrix)
+  std::string isolation;             ///< "none" | "software" | "hardware" (docs/design.md §9 isolation matrix)
   int num_gpus = 0;
   double monthly_usd = 0.0;
   double monthly_savings_usd = 0.0;  ///< against the baseline

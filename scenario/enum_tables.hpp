@@ -31,7 +31,7 @@ std::string name_of(const EnumTable<E>& table, E value) {
   return "unknown";
 }
 
-/// Default allowed violation fraction of an environment (SEEDS.md SLA tolerance).
+/// Default allowed violation fraction of an environment (docs/design.md §9 SLA tolerance).
 double default_max_violation_frac(Environment environment);
 
 }  // namespace slicewise::scenario

@@ -31,7 +31,7 @@ enum class WorkloadKind { generic, llm };
 /// Distribution of a generic request's solo time around solo_latency_s (its mean).
 enum class ServiceDistribution { fixed, exponential };
 
-/// LLM shape of a tenant (DESIGN.md §3): the roofline gives prefill and decode costs from these.
+/// LLM shape of a tenant (docs/design.md §3): the roofline gives prefill and decode costs from these.
 struct LlmSpec {
   double params_b = 0.0;              ///< model parameters, billions (> 0)
   std::string dtype = "bf16";         ///< fp32 | fp16 | bf16 | fp8 | int8 | int4
@@ -40,7 +40,7 @@ struct LlmSpec {
   bool operator==(const LlmSpec&) const = default;
 };
 
-/// How one request of a tenant uses a GPU, measured on `reference_gpu` (DESIGN.md §3).
+/// How one request of a tenant uses a GPU, measured on `reference_gpu` (docs/design.md §3).
 struct Workload {
   WorkloadKind kind = WorkloadKind::generic;
   std::optional<double> solo_latency_s;  ///< one request alone at concurrency 1; required for generic
@@ -93,7 +93,7 @@ struct LoadSpec {
   bool operator==(const LoadSpec&) const = default;
 };
 
-/// Where a tenant runs, which shapes how much SLA slack it gets (SEEDS.md).
+/// Where a tenant runs, which shapes how much SLA slack it gets (docs/design.md).
 enum class Environment { development, batch, internal, customer_facing };
 
 /// Per-request latency targets; a request violates the SLA when any given target is exceeded.
@@ -188,7 +188,7 @@ struct PricingSpec {
   std::string table = "aws";   ///< a shipped table name (aws, gcp, azure) or a path to a table file
   std::string region;          ///< "" = the table's first region that lists the instance
   pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
-  /// Business view (SEEDS.md): monthly revenue exposed to latency; 0 = not evaluated.
+  /// Business view (docs/design.md): monthly revenue exposed to latency; 0 = not evaluated.
   double monthly_revenue_usd = 0.0;
   /// Share of users lost per 100 ms of added p95 latency (the seed's default 1 %).
   double abandonment_per_100ms_frac = 0.01;

@@ -64,7 +64,7 @@ class StrategyPolicy {
   virtual models::StrategyKind kind() const = 0;
   /// One line: what the mechanism is and how slicewise models it.
   virtual std::string summary() const = 0;
-  /// The isolation it provides between contexts of different tenants (SEEDS.md isolation matrix).
+  /// The isolation it provides between contexts of different tenants (docs/design.md §9 isolation matrix).
   virtual models::IsolationLevel isolation() const = 0;
 
   // --- Parameters -----------------------------------------------------------------------------

@@ -93,7 +93,7 @@ TEST(MigLayout, MoreComputeSlicesThanTheGpuHasAreRejected) {
 }
 
 TEST(MigLayout, TwoHalvesLeaveNoSlotForAOneSliceInstance) {
-  // SEEDS.md lists "2 x 3g.40gb + 1 x 1g.10gb"; the placement rules do not allow it.
+  // docs/design.md §10 lists "2 x 3g.40gb + 1 x 1g.10gb"; the placement rules do not allow it.
   EXPECT_EQ(reason(a100(), "2x3g.40gb+1g.10gb"),
             "no placement fits: 1g.10gb can start only at slots 0, 1, 2, 3, 4, 5 or 6, which 3g.40gb@0 (slots 0-3) and "
             "3g.40gb@4 (slots 4-7) already use (the layout needs 9 memory slices; A100-80GB has 8)");
@@ -190,7 +190,7 @@ bool is_maximal(const MigGpu& gpu, const std::string& layout, bool include_media
 
 TEST(MigLayoutEnumeration, A100ListsEveryMaximalLayout) {
   // By hand: 7 compute slices, 8 memory slots; 1g.10gb may not start at slot 7, so 7 x 1g.10gb
-  // leaves slot 7 empty; 3g.40gb + 3g.40gb fills every slot, so SEEDS.md's 2 x 3g.40gb + 1g.10gb
+  // leaves slot 7 empty; 3g.40gb + 3g.40gb fills every slot, so docs/design.md §10's 2 x 3g.40gb + 1g.10gb
   // is impossible and the halves alone are maximal (6 compute slices).
   const std::vector<std::string> expected = {
       "1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb",

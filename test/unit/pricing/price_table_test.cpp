@@ -75,7 +75,7 @@ TEST(PriceTable, SeedInstancesPriceExactly) {
   EXPECT_EQ(cpu->num_gpus, 0);
   EXPECT_EQ(cpu->num_vcpus, 2);
   EXPECT_EQ(cpu->memory_gib, 8.0);
-  // DESIGN.md §6: dedicated 2 x g6e.2xlarge; time-sliced 1 x g6e.2xlarge + 2 x t3.large; 730 h.
+  // docs/design.md §6: dedicated 2 x g6e.2xlarge; time-sliced 1 x g6e.2xlarge + 2 x t3.large; 730 h.
   EXPECT_NEAR(2 * gpu->on_demand_usd_per_hour * 730, 3273.4368, 1e-9);
   EXPECT_NEAR((gpu->on_demand_usd_per_hour + 2 * cpu->on_demand_usd_per_hour) * 730, 1758.1904, 1e-9);
 }
