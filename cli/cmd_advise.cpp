@@ -19,9 +19,9 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/spell.hpp"
+#include "core/units.hpp"
 #include "pricing/roi.hpp"
 #include "report/advice.hpp"
-#include "report/costing.hpp"
 #include "report/render/scatter_chart.hpp"
 #include "report/text_table.hpp"
 #include "scenario/json_io.hpp"
@@ -173,19 +173,9 @@ int advise(const AdviseOptions& given, Io io) {
   // The baseline first: what a candidate must beat to be worth sizing.
   if (!size({0})) return 1;
   outcomes[0].result = searches[0].result();
-  double baseline_monthly = 0.0;
-  {
-    scenario::SimResult one;
-    one.input = variants[0];
-    one.strategies = {searches[0].result()};
-    try {
-      baseline_monthly = report::cost_result(one, variants[0], table, scenario.pricing.option).strategies.front().monthly_usd;
-    } catch (const ConfigError&) {
-      baseline_monthly = 0.0;  // unpriced baseline: nothing is pruned
-    }
-  }
-  const std::vector<pricing::PurchaseOption> searched =
-      selection.options.empty() ? std::vector<pricing::PurchaseOption>{scenario.pricing.option} : selection.options;
+  const auto baseline_cost = report::price_candidate(variants[0], searches[0].result(), table, scenario.pricing.option);
+  const double baseline_monthly = baseline_cost ? baseline_cost->monthly_usd : 0.0;  // unpriced: nothing is pruned
+  const auto searched = report::advice_options(scenario, selection);
   std::vector<std::size_t> to_size;
   for (std::size_t c = 1; c < candidates.size(); ++c) {
     const int lower = report::candidate_lower_bound(scenario, candidates[c], catalogs);
@@ -198,7 +188,7 @@ int advise(const AdviseOptions& given, Io io) {
     double cheapest = -1.0;
     for (const auto option : searched) {
       if (const auto line = pricing::cheapest_gpu_instances(table, candidates[c].gpu, lower, option, scenario.pricing.region)) {
-        const double monthly = line->count * line->usd_per_hour_each * 730.0;
+        const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
         if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
       }
     }

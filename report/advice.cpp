@@ -52,15 +52,15 @@ StrategySpec sized(StrategyKind kind) {
 std::string pct(double frac) { return format_fixed(100.0 * frac, 1) + " %"; }
 std::string usd(double value) { return "$" + format_fixed(value, 2); }
 
-std::vector<pricing::PurchaseOption> options_of(const scenario::Scenario& s, const AdviceSelection& selection) {
+}  // namespace
+
+std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& s, const AdviceSelection& selection) {
   return selection.options.empty() ? std::vector<pricing::PurchaseOption>{s.pricing.option} : selection.options;
 }
 
-}  // namespace
-
 std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
                                                const pricing::PriceTable& table, const AdviceSelection& selection) {
-  const auto options = options_of(scenario, selection);
+  const auto options = advice_options(scenario, selection);
   const std::string region = scenario.pricing.region;
   const double need_gib = largest_tenant_gib(scenario);
   std::vector<std::string> gpus;
@@ -186,15 +186,12 @@ int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate&
   return bound;
 }
 
-namespace {
-
-/// Prices one sized run under `option`: the candidate scenario's fleet as the cheapest instances.
-std::optional<pricing::StrategyCost> price(const scenario::Scenario& base, const AdviceCandidate& candidate,
-                                           const scenario::StrategyResult& result, const pricing::PriceTable& table,
-                                           pricing::PurchaseOption option, int max_gpus) {
+std::optional<pricing::StrategyCost> price_candidate(const scenario::Scenario& variant,
+                                                     const scenario::StrategyResult& result,
+                                                     const pricing::PriceTable& table, pricing::PurchaseOption option) {
   scenario::SimResult one;
-  one.scenario = base.name;
-  one.input = candidate_scenario(base, candidate, max_gpus);
+  one.scenario = variant.name;
+  one.input = variant;
   one.strategies = {result};
   try {
     return cost_result(one, one.input, table, option).strategies.front();
@@ -203,6 +200,8 @@ std::optional<pricing::StrategyCost> price(const scenario::Scenario& base, const
   }
 }
 
+namespace {
+
 std::string instances_text(const pricing::StrategyCost& cost) {
   std::string text;
   for (const auto& line : cost.lines) {
@@ -210,18 +209,6 @@ std::string instances_text(const pricing::StrategyCost& cost) {
     text += (text.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
   }
   return text;
-}
-
-/// The worst tenant of a run: its name and relative margin.
-std::pair<std::string, double> worst_tenant(const scenario::Scenario& s, const scenario::StrategyResult& result) {
-  std::pair<std::string, double> worst{"", 2.0};
-  for (const auto& tr : result.tenants) {
-    const auto t = std::find_if(s.tenants.begin(), s.tenants.end(), [&](const scenario::Tenant& x) { return x.name == tr.name; });
-    if (t == s.tenants.end()) continue;
-    const double m = tr.num_contexts_unplaced > 0 ? -1.0 : scenario::sla_margin(*t, tr).relative;
-    if (m < worst.second) worst = {tr.name, m};
-  }
-  return worst;
 }
 
 void explain(Advice& advice, const scenario::Scenario& s) {
@@ -290,17 +277,19 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
   advice.candidates = candidates;
   advice.num_simulations = num_simulations;
   advice.num_reused = num_reused;
-  const auto options = options_of(s, selection);
+  const auto options = advice_options(s, selection);
 
   // The baseline under the scenario's own option: what every saving is measured against.
   double baseline_monthly = 0.0;
   if (const auto& r = outcomes.front().result) {
-    if (const auto cost = price(s, candidates.front(), *r, table, s.pricing.option, selection.max_gpus)) {
+    if (const auto cost = price_candidate(candidate_scenario(s, candidates.front(), selection.max_gpus), *r, table,
+                                          s.pricing.option)) {
       baseline_monthly = cost->monthly_usd;
     }
   }
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto& outcome = outcomes[c];
+    const auto variant = candidate_scenario(s, candidates[c], selection.max_gpus);
     for (const auto option : options) {
       AdviceRow row;
       row.candidate = c;
@@ -317,10 +306,10 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
       const auto& sizing = *result.sizing;
       row.num_gpus = result.num_gpus_used;
       row.contexts = sizing.contexts;
-      const auto [tenant, margin] = worst_tenant(candidate_scenario(s, candidates[c], selection.max_gpus), result);
-      row.worst_tenant = tenant;
-      row.worst_margin = margin;
-      const auto cost = price(s, candidates[c], result, table, option, selection.max_gpus);
+      const auto worst = scenario::worst_tenant(s, result);  // a candidate keeps the scenario's tenants
+      row.worst_tenant = worst.name;
+      row.worst_margin = worst.margin;
+      const auto cost = price_candidate(variant, result, table, option);
       if (!cost) {
         row.status = "unpriced";
         row.reason = "no " + pricing::to_string(option) + " price for " + candidates[c].gpu +
@@ -393,7 +382,7 @@ std::string no_answer_message(const Advice& advice, const scenario::Scenario& ba
   double closest_margin = 0.0;
   for (std::size_t c = 0; c < outcomes.size(); ++c) {
     if (!outcomes[c].result || (c == 0 && outcomes.size() > 1 && closest)) continue;
-    const double margin = worst_tenant(candidate_scenario(base, advice.candidates[c], advice.max_gpus), *outcomes[c].result).second;
+    const double margin = scenario::worst_tenant(base, *outcomes[c].result).margin;
     if (!closest || (closest == 0 && c > 0) || margin > closest_margin) {
       closest = c;
       closest_margin = margin;
@@ -402,18 +391,7 @@ std::string no_answer_message(const Advice& advice, const scenario::Scenario& ba
   std::string text = "no configuration within " + gpus_text(advice.max_gpus) + " meets every SLA";
   if (!closest) return text;
   const auto& r = *outcomes[*closest].result;
-  const auto s = candidate_scenario(base, advice.candidates[*closest], advice.max_gpus);
-  std::string missing;
-  double worst = 2.0;
-  for (const auto& tr : r.tenants) {
-    if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
-    const auto t = std::find_if(s.tenants.begin(), s.tenants.end(), [&](const scenario::Tenant& x) { return x.name == tr.name; });
-    const double m = tr.num_contexts_unplaced > 0 ? -2.0 : scenario::sla_margin(*t, tr).relative;
-    if (m < worst) {
-      worst = m;
-      missing = scenario::sla_shortfall(*t, tr);
-    }
-  }
+  std::string missing = scenario::worst_shortfall(base, r);
   if (missing.empty() && r.sizing) missing = r.sizing->shortfall;
   return text + ": the closest is " + advice.candidates[*closest].label + " with " + gpus_text(r.num_gpus_used) + ", missing " + missing;
 }

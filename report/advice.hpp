@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pricing/price_table.hpp"
+#include "pricing/roi.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 #include "scenario/validate.hpp"
@@ -45,6 +46,15 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
 /// The scenario one candidate is sized in: the base with the candidate's GPU (max_gpus of them),
 /// the candidate as strategy 0 and, unless it is dedicated, a sized dedicated strategy after it.
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus);
+
+/// The purchase options a selection prices: its own, or else the scenario's.
+std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& scenario, const AdviceSelection& selection);
+
+/// A candidate's sized run priced under `option` as its scenario (candidate_scenario) says: the
+/// fleet's instances, licences and sidecars; nullopt when the table has no price under `option`.
+std::optional<pricing::StrategyCost> price_candidate(const scenario::Scenario& variant,
+                                                     const scenario::StrategyResult& result,
+                                                     const pricing::PriceTable& table, pricing::PurchaseOption option);
 
 /// GPUs a candidate needs at least, from memory and per-device limits alone (no simulation).
 int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,

@@ -1,6 +1,7 @@
 // Pricing a simulation result.
 #include "report/costing.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,11 @@ std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec
 std::string fleet_basis(const scenario::StrategyResult& strategy) {
   if (!strategy.sizing) return "as given";
   return strategy.sizing->feasible ? "sized for SLA" : "no SLA fleet";
+}
+
+bool any_sized(const CostReport& costs) {
+  return std::any_of(costs.fleet_basis.begin(), costs.fleet_basis.end(),
+                     [](const std::string& basis) { return basis != "as given"; });
 }
 
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,

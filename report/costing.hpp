@@ -31,6 +31,9 @@ struct CostReport {
 /// "as given", "sized for SLA" or "no SLA fleet", for one strategy's result.
 std::string fleet_basis(const scenario::StrategyResult& strategy);
 
+/// True when a strategy of the report was sized for SLA: tables then show each fleet's basis.
+bool any_sized(const CostReport& costs);
+
 /// Prices every strategy of `result` with `table` under `option`. The baseline is the result's
 /// dedicated strategy when there is one; otherwise one GPU per placed context, priced the same way.
 /// Throws ConfigError when an instance or GPU has no price under `option`.

@@ -1,8 +1,6 @@
 // Money tables for the terminal.
 #include "report/money_tables.hpp"
 
-#include <algorithm>
-
 #include "report/text_table.hpp"
 
 namespace slicewise::report {
@@ -13,8 +11,7 @@ std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
 
 std::string money_table_text(const CostReport& costs) {
   // The fleet column only when a strategy was sized: as-given comparisons read as they always did.
-  const bool sized = std::any_of(costs.fleet_basis.begin(), costs.fleet_basis.end(),
-                                 [](const std::string& basis) { return basis != "as given"; });
+  const bool sized = any_sized(costs);
   std::vector<Column> columns = {{"strategy"}, {"GPUs", Align::right}, {"instances"}, {"$/hour", Align::right},
                                  {"$/month", Align::right}, {"saving $/month", Align::right}, {"saving %", Align::right},
                                  {"$/year saved", Align::right}, {"$/1k requests", Align::right}};

@@ -3,8 +3,6 @@
 #include <cmath>
 
 #include "core/json_reader.hpp"
-#include <algorithm>
-
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
@@ -51,7 +49,7 @@ ReportTable strategies_table(const RoiReport& r) {
                          {false, false, false, true, true, true, true, true, true, false}, {}};
   // How each fleet was sized, when any was sized for SLA (as-given reports read as before).
   const auto& basis = r.costs.fleet_basis;
-  const bool sized = std::any_of(basis.begin(), basis.end(), [](const std::string& b) { return b != "as given"; });
+  const bool sized = any_sized(r.costs);
   if (sized) {
     strategies.columns.insert(strategies.columns.begin() + 4, "fleet");
     strategies.numeric.insert(strategies.numeric.begin() + 4, false);

@@ -78,16 +78,42 @@ SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result) {
   return margin;
 }
 
-double worst_sla_margin(const Scenario& scenario, const StrategyResult& result) {
-  double worst = 1.0;
+namespace {
+
+const Tenant* tenant_named(const Scenario& scenario, const std::string& name) {
+  const auto it = std::find_if(scenario.tenants.begin(), scenario.tenants.end(), [&](const Tenant& t) { return t.name == name; });
+  return it == scenario.tenants.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+WorstTenant worst_tenant(const Scenario& scenario, const StrategyResult& result) {
+  WorstTenant worst;
   for (const auto& tr : result.tenants) {
-    if (tr.num_contexts_unplaced > 0) return -1.0;
-    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
-                                     [&](const Tenant& t) { return t.name == tr.name; });
-    if (tenant == scenario.tenants.end()) continue;
-    worst = std::min(worst, sla_margin(*tenant, tr).relative);
+    const Tenant* tenant = tenant_named(scenario, tr.name);
+    if (!tenant) continue;
+    const double margin = tr.num_contexts_unplaced > 0 ? -1.0 : sla_margin(*tenant, tr).relative;
+    if (margin < worst.margin) worst = {tr.name, margin};
   }
   return worst;
+}
+
+std::string worst_shortfall(const Scenario& scenario, const StrategyResult& result) {
+  const Tenant* worst = nullptr;
+  const TenantResult* worst_result = nullptr;
+  double worst_margin = 2.0;
+  for (const auto& tr : result.tenants) {
+    if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
+    const Tenant* tenant = tenant_named(scenario, tr.name);
+    if (!tenant) continue;
+    const double margin = tr.num_contexts_unplaced > 0 ? -2.0 : sla_margin(*tenant, tr).relative;
+    if (margin < worst_margin) {
+      worst_margin = margin;
+      worst = tenant;
+      worst_result = &tr;
+    }
+  }
+  return worst ? sla_shortfall(*worst, *worst_result) : "";
 }
 
 std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
@@ -238,29 +264,14 @@ void SizingSearch::feed(const StrategyResult& result) {
   if (!gpus_.done()) return;
   if (gpus_.exhausted) {
     finish(*best_failing_, false, "the closest (" + gpus_text(best_failing_->num_gpus_used) + ") misses " +
-                                      worst_shortfall(*best_failing_));
+                                      shortfall_of(*best_failing_));
   } else {
     finish(*best_passing_, true, "");
   }
 }
 
-std::string SizingSearch::worst_shortfall(const StrategyResult& result) const {
-  const Tenant* worst = nullptr;
-  const TenantResult* worst_result = nullptr;
-  double worst_margin = 2.0;
-  for (const auto& tr : result.tenants) {
-    if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
-    const auto tenant = std::find_if(scenario_.tenants.begin(), scenario_.tenants.end(),
-                                     [&](const Tenant& t) { return t.name == tr.name; });
-    if (tenant == scenario_.tenants.end()) continue;
-    const double margin = tr.num_contexts_unplaced > 0 ? -2.0 : sla_margin(*tenant, tr).relative;
-    if (margin < worst_margin) {
-      worst_margin = margin;
-      worst = &*tenant;
-      worst_result = &tr;
-    }
-  }
-  if (worst) return sla_shortfall(*worst, *worst_result);
+std::string SizingSearch::shortfall_of(const StrategyResult& result) const {
+  if (auto missing = worst_shortfall(scenario_, result); !missing.empty()) return missing;
   for (const auto& issue : result.issues) {
     if (issue.find("out-of-memory") != std::string::npos) return issue;
   }

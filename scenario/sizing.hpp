@@ -33,9 +33,18 @@ struct SlaMargin {
 /// The margin of `result` (a tenant's figures) against `tenant`'s tightest target.
 SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result);
 
-/// The worst tenant's relative margin of a strategy's run (the advisor's risk axis); -1 when a
-/// context could not be placed.
-double worst_sla_margin(const Scenario& scenario, const StrategyResult& result);
+/// The tenant of a strategy's run nearest to (or furthest past) its SLA, and its relative margin
+/// (-1 for a tenant with unplaced contexts): the advisor's risk axis. Empty name and 2 when the run
+/// has no tenant of the scenario.
+struct WorstTenant {
+  std::string name;
+  double margin = 2.0;
+};
+WorstTenant worst_tenant(const Scenario& scenario, const StrategyResult& result);
+
+/// sla_shortfall of the tenant that misses worst (unplaced contexts first, then the least margin);
+/// "" when every tenant met its SLA with every context placed.
+std::string worst_shortfall(const Scenario& scenario, const StrategyResult& result);
 
 /// "job-03: p95 latency 0.642 s against its 0.6 s target (misses by 42 ms; 7.9 % of requests over,
 /// 5 % allowed)"; for a tenant with unplaced contexts, why they are unplaced.
@@ -113,8 +122,8 @@ class SizingSearch {
   int total(const std::vector<int>& contexts) const;
   /// Step 1's contexts per tenant: the answer where a tenant has one, else its next probe.
   std::vector<int> current_contexts() const;
-  /// The worst-missing tenant's shortfall in `result`.
-  std::string worst_shortfall(const StrategyResult& result) const;
+  /// What `result`, a run that failed, missed: the worst tenant's shortfall, else its OOM issue.
+  std::string shortfall_of(const StrategyResult& result) const;
   SizedRun contexts_run(const std::vector<int>& contexts) const;
   SizedRun gpus_run(int num_gpus) const;
   /// The GPUs that memory and the per-device context limit require at least.
