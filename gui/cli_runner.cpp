@@ -1,0 +1,131 @@
+// The GUI's runs of the CLI (see cli_runner.hpp).
+#include "gui/cli_runner.hpp"
+
+#include <exception>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include "core/json_file.hpp"
+
+namespace slicewise::gui {
+
+CliRunner::CliRunner(QString command, QObject* parent)
+    : QObject(parent), command_(std::move(command)), program_(default_program()) {}
+
+CliRunner::~CliRunner() {
+  if (is_running()) {
+    process_->terminate();
+    if (!process_->waitForFinished(5000)) process_->kill();
+    process_->waitForFinished(1000);
+  }
+}
+
+QString CliRunner::default_program() {
+  if (const QString given = qEnvironmentVariable("SLICEWISE_CLI"); !given.isEmpty()) return given;
+  const QDir app_dir(QCoreApplication::applicationDirPath());
+  for (const QString& candidate : {app_dir.filePath(QStringLiteral("slicewise")),
+                                   app_dir.filePath(QStringLiteral("../cli/slicewise")),
+                                   app_dir.filePath(QStringLiteral("../../cli/slicewise"))}) {
+    if (QFileInfo(candidate).isExecutable() && !QFileInfo(candidate).isDir()) return QDir::cleanPath(candidate);
+  }
+  const QString on_path = QStandardPaths::findExecutable(QStringLiteral("slicewise"));
+  return on_path.isEmpty() ? QStringLiteral("slicewise") : on_path;
+}
+
+bool CliRunner::is_running() const { return process_ && process_->state() != QProcess::NotRunning; }
+
+QString CliRunner::work_file(const QString& name) const { return work_dir_ ? work_dir_->filePath(name) : QString(); }
+
+bool CliRunner::start_cli(const Json& document, const std::filesystem::path& base_dir, const QString& folder_name,
+                          const QString& busy, const std::function<QStringList(const QString&)>& arguments,
+                          QString* error) {
+  if (is_running()) {
+    if (error) *error = busy;
+    return false;
+  }
+  work_dir_ = std::make_unique<QTemporaryDir>(QDir::tempPath() + QLatin1Char('/') + folder_name);
+  if (!work_dir_->isValid()) {
+    if (error) *error = tr("cannot create a temporary folder: %1").arg(work_dir_->errorString());
+    return false;
+  }
+  const QString scenario_file = work_dir_->filePath(QStringLiteral("scenario.json"));
+  Json absolute = document;
+  rebase_scenario_paths(absolute, base_dir, {});
+  try {
+    write_file_atomically(scenario_file.toStdString(), absolute.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+
+  delete process_;
+  process_ = new QProcess(this);
+  process_->setProgram(program_);
+  process_->setArguments(arguments(scenario_file));
+  connect(process_, &QProcess::readyReadStandardError, this, &CliRunner::read_stderr);
+  connect(process_, &QProcess::finished, this, &CliRunner::on_finished);
+  connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) {
+      emit failed(tr("cannot start %1: %2 (set SLICEWISE_CLI to the slicewise program)")
+                      .arg(program_, process_->errorString()));
+    }
+  });
+  stderr_buffer_.clear();
+  error_lines_.clear();
+  cancelling_ = false;
+  process_->setReadChannel(QProcess::StandardError);
+  process_->start();
+  return true;
+}
+
+void CliRunner::cancel() {
+  if (!is_running()) return;
+  cancelling_ = true;
+  process_->terminate();
+  QTimer::singleShot(5000, process_, [process = process_] {
+    if (process->state() != QProcess::NotRunning) process->kill();
+  });
+}
+
+void CliRunner::read_stderr() {
+  stderr_buffer_ += process_->readAllStandardError();
+  qsizetype end;
+  while ((end = stderr_buffer_.indexOf('\n')) >= 0) {
+    const QByteArray line = stderr_buffer_.left(end).trimmed();
+    stderr_buffer_.remove(0, end + 1);
+    if (line.isEmpty()) continue;
+    const QJsonDocument json = QJsonDocument::fromJson(line);
+    const QJsonObject object = json.object();
+    if (!json.isObject() || object.value(QStringLiteral("event")).toString().isEmpty() || !on_event(object)) {
+      error_lines_ << QString::fromUtf8(line);
+    }
+  }
+}
+
+void CliRunner::on_finished(int exit_code, QProcess::ExitStatus status) {
+  read_stderr();
+  if (!stderr_buffer_.trimmed().isEmpty()) error_lines_ << QString::fromUtf8(stderr_buffer_.trimmed());
+  stderr_buffer_.clear();
+  if (cancelling_) {
+    cancelling_ = false;
+    emit cancelled();
+    return;
+  }
+  if (status != QProcess::NormalExit || exit_code != 0) {
+    QString message = error_lines_.join(QLatin1Char('\n'));
+    if (message.isEmpty()) {
+      message = status == QProcess::NormalExit ? tr("slicewise %1 exited with code %2").arg(command_).arg(exit_code)
+                                               : tr("slicewise %1 crashed").arg(command_);
+    }
+    emit failed(message);
+    return;
+  }
+  on_success();
+}
+
+}  // namespace slicewise::gui
