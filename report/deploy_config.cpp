@@ -23,6 +23,7 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "models/mig_layout.hpp"
+#include "report/text_table.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
@@ -205,7 +206,9 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
     return std::any_of(files.begin(), files.end(), [&](const ConfigFile& f) { return f.name == name; });
   };
   const std::string gpu = strategy.devices.empty() ? "" : strategy.devices.front().gpu;
-  std::string md = "# Deploying " + spec.name + " (" + models::to_string(spec.kind) + ") for " + result.scenario + "\n\n";
+  // Names from the scenario are shown as written, never read as Markdown's HTML.
+  std::string md = "# Deploying " + markdown_text(spec.name) + " (" + models::to_string(spec.kind) + ") for " +
+                   markdown_text(result.scenario) + "\n\n";
   md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " +
         std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") + (strategy.sizing ? ", sized for SLA" : ", as given") +
         "; each file below is what that configuration needs on a Kubernetes cluster with the NVIDIA GPU operator.\n\n";
@@ -237,7 +240,7 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   }
   md += "\n## What slicewise assumed\n\n";
   md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") + "; the Deployments' replicas are the tenants' contexts:";
-  for (const auto& t : strategy.tenants) md += " " + t.name + " " + std::to_string(t.num_contexts) + ",";
+  for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
   md.back() = '.';
   md += "\n";
   if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps) {

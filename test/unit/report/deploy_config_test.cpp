@@ -183,7 +183,10 @@ TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
   spec.gpucores_pct = 50.0;
   auto r = result_of(spec, {"Chat API"}, {{0, "", {"Chat API#0"}}});
   r.input.tenants[0].priority = scenario::Priority::high;
+  r.scenario = "<b>deploy</b> & co";
   const auto files = deploy_configs(r, "hami");
+  // The README shows names as written: no HTML gets through.
+  EXPECT_EQ(file(files, "README.md").text.substr(0, 64), "# Deploying hami (hami) for &lt;b&gt;deploy&lt;/b&gt; &amp; co\n\n");
   ASSERT_EQ(files.size(), 2u);  // no device-plugin config: HAMi has its own
   EXPECT_EQ(file(files, "deployments.yaml").text,
             "---\n"

@@ -53,6 +53,14 @@ TEST(ScenarioParseErrors, BadStrategyKindListsKindsAndSuggests) {
             "dedicated|time_slicing|mps|mig|mig_time_slicing|hami|vgpu (did you mean \"mps\"?)");
 }
 
+TEST(ScenarioParseErrors, BadSizing) {
+  auto doc = minimal_document();
+  doc["strategies"][0]["sizing"] = "sla_p99";
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0/sizing: unknown \"sla_p99\"; expected as_given|sla");
+  doc["strategies"][0]["sizing"] = true;
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0/sizing: expected string (got true)");
+}
+
 TEST(ScenarioParseErrors, BadPriority) {
   auto doc = minimal_document();
   doc["tenants"][0]["priority"] = "urgent";

@@ -30,6 +30,33 @@ TEST(ResultCheck, ResultsWrittenBySimulateAreAccepted) {
   }
 }
 
+TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
+  auto doc = seed_result();
+  doc["strategies"][0]["sizing"] = {{"num_gpus", 2}, {"lower_bound_gpus", 2}, {"max_gpus", 2}, {"contexts", {1, 1}},
+                                    {"context_load", json::array()}, {"feasible", true}, {"shortfall", ""},
+                                    {"steps", {{{"phase", "contexts"}, {"num_gpus", 2}, {"num_contexts", 2}, {"met", true}}}}};
+  EXPECT_EQ(problems(doc), "");
+  const auto result = result_from_json(doc, "r.json", "");
+  ASSERT_TRUE(result.strategies[0].sizing.has_value());
+  EXPECT_EQ(result.strategies[0].sizing->contexts, (std::vector<int>{1, 1}));
+  EXPECT_FALSE(result.strategies[1].sizing.has_value());
+
+  auto& sizing = doc["strategies"][0]["sizing"];
+  sizing["contexts"] = {1, 0, 2};
+  sizing["context_load"] = {-0.5};
+  sizing["feasible"] = "yes";
+  sizing["steps"][0].erase("met");
+  sizing["extra"] = 1;
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/sizing/contexts/1: must be an integer >= 1 (got 0)\n"
+            "r.json: /strategies/0/sizing/contexts: has 3 entries for 2 tenants\n"
+            "r.json: /strategies/0/sizing/context_load/0: must be a number >= 0 (got -0.5)\n"
+            "r.json: /strategies/0/sizing/feasible: must be true or false\n"
+            "r.json: /strategies/0/sizing/steps/0/met: must be true or false\n"
+            "r.json: /strategies/0/sizing/extra: unknown key; allowed here: num_gpus, lower_bound_gpus, max_gpus, "
+            "contexts, context_load, feasible, shortfall, steps");
+}
+
 TEST(ResultCheck, MissingUnknownAndMistypedKeys) {
   auto doc = seed_result();
   doc["strategies"][0].erase("tenants");

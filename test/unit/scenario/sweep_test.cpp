@@ -89,6 +89,22 @@ TEST(Sweep, AMultiplierThatMakesTooManyUsersIsRefusedNotWrapped) {
             "1e+308 x 1 users is more than 1000000 users");
 }
 
+TEST(Sweep, TheSizingAxisSizesEveryStrategyAndTakesOnlyItsTwoValues) {
+  auto sized = in_memory(seed_base(), {{"sizing", AxisKind::sizing, "", {}, {"sla"}}});
+  const json doc = point_document(sized, sweep_point(sized, 0));
+  ASSERT_EQ(doc["strategies"].size(), 2u);
+  for (const auto& strategy : doc["strategies"]) EXPECT_EQ(strategy["sizing"], "sla");
+
+  const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_sizing_" + std::to_string(::getpid()) + ".json");
+  const json sweep = {{"schema_version", 1}, {"name", "s"},
+                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
+                      {"axes", {{{"name", "sizing"}, {"kind", "sizing"}, {"values", {"sla", "p99"}}}}}};
+  write_file_atomically(file, sweep.dump());
+  EXPECT_EQ(test::error_of([&] { load_sweep(file); }),
+            file.string() + ": /axes/0/values/1: must be \"as_given\" or \"sla\" (got \"p99\")");
+  std::filesystem::remove(file);
+}
+
 TEST(Sweep, SweepAndAxisNamesAreNonEmptyWithoutLineBreaks) {
   const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_names_" + std::to_string(::getpid()) + ".json");
   const json sweep = {{"schema_version", 1}, {"name", ""},

@@ -29,6 +29,23 @@ json on_a100(const json& strategy, int count = 1) {
 
 TEST(ScenarioValidate, MinimalDocumentIsValid) { EXPECT_EQ(validate_error(minimal_document()), ""); }
 
+TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
+  auto doc = on_a100({{"kind", "time_slicing"}, {"sizing", "sla"}});
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/sizing: strategy \"time_slicing\" is sized for SLA, so the dedicated baseline must be "
+            "too (savings compare sized fleets); add {\"kind\": \"dedicated\", \"sizing\": \"sla\"}");
+  doc["strategies"].push_back({{"kind", "dedicated"}});
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/1: the dedicated baseline is sized as given while strategy \"time_slicing\" is sized "
+            "for SLA; savings must compare sized fleets: add \"sizing\": \"sla\"");
+  doc["strategies"][1]["sizing"] = "sla";
+  EXPECT_EQ(validate_error(doc), "");
+  doc["fleet"].push_back({{"gpu", "H100-SXM-80GB"}, {"count", 1}});
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/sizing: sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of "
+            "them); this fleet has A100-80GB, H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
+}
+
 TEST(ScenarioValidate, UnknownGpuSuggestsTheClosest) {
   auto doc = minimal_document();
   doc["fleet"][0]["gpu"] = "A100-80G";
