@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/sweep_folder.hpp"
 #include "cli/sweep_outputs.hpp"
+#include "cli/sweep_emit.hpp"
 #include "cli/sweep_point_child.hpp"
 #include "cli/sweep_runner.hpp"
 #include "core/error.hpp"
@@ -57,6 +58,24 @@ Shard parse_shard(const std::string& text) {
     throw ConfigError("--shard", "", "expected K/N with 1 <= K <= N, e.g. 2/4 (got \"" + text + "\")");
   }
   return shard;
+}
+
+/// The shard this run does: `--shard K/N` (1-based), or `--shards N --shard-index I` (0-based, as
+/// SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX count), which names the same shard as K = I + 1.
+Shard shard_of(const SweepOptions& options) {
+  if (options.shard_index < 0 && options.shards == 0) return parse_shard(options.shard);
+  if (options.shard_index < 0) {
+    throw ConfigError("--shards", "",
+                      "runs one shard only with --shard-index I (0-based), e.g. --shards 4 --shard-index \"$SLURM_ARRAY_TASK_ID\"; "
+                      "or writes the job files with --emit slurm|k8s");
+  }
+  if (options.shards == 0) throw ConfigError("--shard-index", "", "needs --shards N, the number of shards");
+  if (options.shard_index >= options.shards) {
+    throw ConfigError("--shard-index", "",
+                      "must be 0.." + std::to_string(options.shards - 1) + " for --shards " + std::to_string(options.shards) +
+                          " (got " + std::to_string(options.shard_index) + ")");
+  }
+  return {options.shard_index + 1, options.shards};
 }
 
 /// The sweep folder's manifest: what was swept, so that --resume and merge can check it.
@@ -151,14 +170,111 @@ void print_failures(const scenario::Sweep& sweep, const std::map<std::size_t, st
   }
 }
 
+/// The command line that writes `options`' job files, for their header comments: the same files
+/// whoever typed it and however.
+std::string emit_command(const SweepOptions& options) {
+  std::string text = "slicewise sweep " + shell_quote(options.file) + " --emit " + options.emit + " --shards " +
+                     std::to_string(options.shards) + " --out " + shell_quote(options.out);
+  if (options.jobs != 1) text += " --jobs " + std::to_string(options.jobs);
+  if (!options.image.empty()) text += " --image " + shell_quote(options.image);
+  for (const auto& gate : options.fail_if) text += " --fail-if " + shell_quote(gate);
+  return text;
+}
+
+/// Makes `folder` ready for a job's files: new or empty, or holding this very job (same engine,
+/// sweep and shard count), whose scripts are then written again and whose shards are kept.
+void prepare_job_folder(const fs::path& folder, const DistributedJob& job, const std::string& engine) {
+  if (fs::exists(folder) && !fs::is_directory(folder)) throw ConfigError(folder.string(), "", "is not a folder");
+  if (fs::exists(folder / "job.json")) {
+    const json existing = read_json_file(folder / "job.json");
+    const bool same = existing.is_object() && existing.value("kind", "") == "slicewise-distributed-sweep" &&
+                      existing.value("engine", "") == engine && existing.value("fingerprint", "") == job.fingerprint &&
+                      existing.value("shards", 0) == job.shards;
+    if (!same) {
+      throw ConfigError(folder.string(), "",
+                        "holds the files of another job (engine, sweep or shard count differ; its shard folders would "
+                        "not resume): choose another --out");
+    }
+  } else if (fs::exists(folder) && !fs::is_empty(folder)) {
+    throw ConfigError(folder.string(), "", "exists and is not a job folder; choose an empty or new --out");
+  }
+  fs::create_directories(folder);
+}
+
+/// `--emit slurm|k8s`: checks the sweep and its gates as a run would, then writes the job files.
+int emit_distributed(const SweepOptions& options, Io io) {
+  if (options.shards == 0) {
+    throw ConfigError("--emit", "", "needs --shards N, the number of shards (array tasks or completion indexes)");
+  }
+  if (!options.shard.empty() || options.shard_index >= 0 || options.resume) {
+    throw ConfigError("--emit", "", "writes the job files of every shard: leave out --shard, --shard-index and --resume");
+  }
+  if (!options.image.empty() && options.emit != "k8s") throw ConfigError("--image", "", "applies to --emit k8s only");
+  const auto sweep = scenario::load_sweep(options.file);
+  const std::string fingerprint = scenario::sweep_fingerprint(sweep);
+  check_gates(sweep, manifest_of(sweep, fingerprint, Shard{}), options.fail_if);
+  const std::size_t num_points = scenario::num_points(sweep);
+  if (static_cast<std::size_t>(options.shards) > num_points) {
+    throw ConfigError("--shards", "",
+                      "is " + std::to_string(options.shards) + " but the sweep has " + std::to_string(num_points) +
+                          " points: at most one shard per point");
+  }
+
+  DistributedJob job;
+  job.engine = options.emit == "slurm" ? JobEngine::slurm : JobEngine::k8s;
+  job.sweep_name = sweep.name;
+  job.fingerprint = fingerprint;
+  job.num_points = num_points;
+  job.shards = options.shards;
+  job.jobs = options.jobs;
+  job.fail_if = options.fail_if;
+  job.emitted_by = emit_command(options);
+  const fs::path folder = fs::absolute(options.out).lexically_normal();
+  if (job.engine == JobEngine::slurm) {
+    // The nodes share the file system: absolute paths, the same on every node.
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    job.slicewise = ec ? "slicewise" : self.string();
+    job.sweep_file = fs::absolute(options.file).lexically_normal().string();
+    job.folder = folder.string();
+  } else {
+    // The image holds the inputs: the sweep path as given, from the image's working folder.
+    job.sweep_file = options.file;
+    job.image = options.image.empty() ? "slicewise:latest" : options.image;
+  }
+  prepare_job_folder(folder, job, options.emit);
+  const auto files = emit_job(job);
+  for (const auto& file : files) {
+    write_file_atomically(folder / file.name, file.text);
+    if (file.executable) {
+      fs::permissions(folder / file.name, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add);
+    }
+  }
+  io.out << sweep.name << ": " << num_points << " points in " << options.shards << " shards; wrote";
+  for (const auto& file : files) io.out << " " << file.name;
+  io.out << " to " << folder.string() << "\nsubmit with: " << (folder / "submit.sh").string() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
   auto* sub = app.add_subcommand("sweep", "Run every point of a sweep (a base scenario plus axes), N at a time");
   sub->add_option("sweep", options.file, "Sweep JSON file (docs/sweeps.md)")->required();
-  sub->add_option("--out", options.out, "Sweep folder: points/, results.csv, results.json, junit.xml")->required();
+  sub->add_option("--out", options.out, "Sweep folder: points/, results.csv, results.json, junit.xml (with --emit: the job folder)")->required();
   sub->add_option("--jobs", options.jobs, "Points run at once, one process each")->check(CLI::Range(1, 256));
-  sub->add_option("--shard", options.shard, "Run only shard K of N (points whose index % N == K - 1); join with merge");
+  auto* shard = sub->add_option("--shard", options.shard, "Run only shard K of N (points whose index % N == K - 1); join with merge");
+  auto* shards = sub->add_option("--shards", options.shards, "Number of shards N, with --shard-index or --emit")
+                     ->check(CLI::Range(1, 100000));
+  auto* index = sub->add_option("--shard-index", options.shard_index,
+                                "Run only shard I of --shards N, counted from 0 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
+                    ->check(CLI::Range(0, 99999));
+  shard->excludes(shards)->excludes(index);
+  sub->add_option("--emit", options.emit,
+                  "Write the job files to --out instead of running: slurm (job array + merge job) or k8s (Indexed Job + merge Job)")
+      ->check(CLI::IsMember({"slurm", "k8s"}));
+  sub->add_option("--image", options.image, "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
   sub->add_flag("--resume", options.resume, "Continue a sweep folder: keep the points already done, run the rest");
   sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
       ->transform(progress_transform());
@@ -172,7 +288,8 @@ int run_sweep(const SweepOptions& given, Io io) {
   if (options.progress == ProgressMode::automatic) {
     options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
   }
-  const Shard shard = parse_shard(options.shard);
+  if (!options.emit.empty()) return emit_distributed(options, io);
+  const Shard shard = shard_of(options);
   const auto sweep = scenario::load_sweep(options.file);
   const std::string fingerprint = scenario::sweep_fingerprint(sweep);
   const json manifest = manifest_of(sweep, fingerprint, shard);
