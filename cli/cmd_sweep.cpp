@@ -210,6 +210,9 @@ int emit_distributed(const SweepOptions& options, Io io) {
     throw ConfigError("--emit", "", "writes the job files of every shard: leave out --shard, --shard-index and --resume");
   }
   if (!options.image.empty() && options.emit != "k8s") throw ConfigError("--image", "", "applies to --emit k8s only");
+  if (options.progress != ProgressMode::automatic) {
+    throw ConfigError("--progress", "", "applies to a sweep that runs here, not to --emit (the shards run with --progress none)");
+  }
   const auto sweep = scenario::load_sweep(options.file);
   const std::string fingerprint = scenario::sweep_fingerprint(sweep);
   check_gates(sweep, manifest_of(sweep, fingerprint, Shard{}), options.fail_if);
@@ -284,11 +287,11 @@ CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
 }
 
 int run_sweep(const SweepOptions& given, Io io) {
+  if (!given.emit.empty()) return emit_distributed(given, io);
   SweepOptions options = given;
   if (options.progress == ProgressMode::automatic) {
     options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
   }
-  if (!options.emit.empty()) return emit_distributed(options, io);
   const Shard shard = shard_of(options);
   const auto sweep = scenario::load_sweep(options.file);
   const std::string fingerprint = scenario::sweep_fingerprint(sweep);

@@ -230,6 +230,7 @@ TEST_F(EmitTest, EveryMisuseIsRefusedWithItsReason) {
       {{"--emit", "slurm", "--shards", "9"}, 1, "--shards: is 9 but the sweep has 8 points: at most one shard per point"},
       {{"--emit", "slurm", "--shards", "2", "--image", "x"}, 1, "--image: applies to --emit k8s only"},
       {{"--emit", "slurm", "--shards", "2", "--resume"}, 1, "leave out --shard, --shard-index and --resume"},
+      {{"--emit", "slurm", "--shards", "2", "--progress", "bar"}, 1, "--progress: applies to a sweep that runs here"},
       {{"--emit", "pbs", "--shards", "2"}, 2, "--emit"},
       {{"--emit", "k8s", "--shards", "2", "--fail-if", "p99_s[nobody] > 1"}, 1, "nobody"},
       {{"--shards", "2"}, 1, "--shards: runs one shard only with --shard-index I (0-based)"},
