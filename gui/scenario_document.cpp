@@ -70,6 +70,13 @@ void rebase_scenario_paths(Json& document, const fs::path& from_dir, const fs::p
   }
 }
 
+void restore_parents(Json& document) {
+  if (!document.is_structured()) return;
+  for (auto& child : document) restore_parents(child);
+  // The move constructor points the members at their new owner, and assignment at `document`.
+  document = Json(std::move(document));
+}
+
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent), undo_stack_(new QUndoStack(this)) {
   connect(undo_stack_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
   check();
@@ -186,6 +193,7 @@ void ScenarioDocument::apply(const std::string& pointer, const std::optional<Jso
       parent.erase(parent.begin() + std::stol(p.back()));
     }
   }
+  restore_parents(document_);
   check();
   emit changed(QString::fromStdString(pointer));
   emit validated();

@@ -25,6 +25,13 @@ using Json = nlohmann::ordered_json;
 /// to `to_dir`, or absolute when `to_dir` is empty. Absolute paths and shipped table names stay.
 void rebase_scenario_paths(Json& document, const std::filesystem::path& from_dir, const std::filesystem::path& to_dir);
 
+/// Sets every parent pointer in `document` again. nlohmann 3.11.2 (Debian 12) built with
+/// JSON_DIAGNOSTICS keeps an ordered_json object's members in a vector, and inserting or erasing a
+/// key moves them without their parent pointers (the move constructor leaves them null): the
+/// library's invariant breaks, so a debug build asserts on the next copy, and its error messages
+/// lose their JSON paths. Call it after changing an ordered_json object's keys in place.
+void restore_parents(Json& document);
+
 /// One scenario document. Every edit goes through set_value/replace (undoable); after each change
 /// (edit, undo, redo, load) the document is checked again and changed() then validated() fire.
 class ScenarioDocument : public QObject {

@@ -7,6 +7,11 @@ execute_process(
   RESULT_VARIABLE exit_code
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)
+# Under the asan preset, an exception thrown inside a SimGrid actor makes ASan print a three-line
+# notice that it cannot unpoison an unknown stack (cmake/asan.supp says why). It is ASan's, not
+# slicewise's output: taken out before comparing. Any real ASan report still fails the case.
+string(REGEX REPLACE "==[0-9]+==WARNING: ASan is ignoring requested __asan_handle_no_return: [^\n]*\nFalse positive error reports may follow\nFor details see https://github.com/google/sanitizers/issues/189\n"
+       "" err "${err}")
 set(failed FALSE)
 if(NOT "${exit_code}" STREQUAL "${EXPECT_EXIT}")
   message(SEND_ERROR "exit code ${exit_code}, expected ${EXPECT_EXIT}\n--- stdout:\n${out}\n--- stderr:\n${err}")

@@ -108,7 +108,8 @@ for signal in TERM KILL; do
   mkdir -p "$work/tmp-$signal"
   TMPDIR="$work/tmp-$signal" "$exe" sweep examples/sweep-mixed-h100-load.json --out "$out" --jobs 1 --progress none >/dev/null 2>&1 &
   pid=$!
-  for _ in $(seq 1 400); do
+  # Up to SW_TEST_WAIT_S seconds (default 10; more under the asan preset) for two points.
+  for _ in $(seq 1 $((${SW_TEST_WAIT_S:-10} * 50))); do
     [ "$(ls "$out/points" 2>/dev/null | grep -c '\.json$')" -ge 2 ] && break
     sleep 0.02
   done
