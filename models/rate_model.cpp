@@ -213,11 +213,12 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   // full speed or its cap, or a resource it uses runs out. The others' demands count with the
   // probability that they are in a GPU phase (mean field).
   const std::size_t m = active_.size();
-  scratch_.assign(4 * m, 0.0);  // λ, upper bound of λ, 1/dominant demand, frozen flag
+  scratch_.assign(3 * m, 0.0);  // λ, upper bound of λ, 1/dominant demand
+  frozen_.assign(m, false);     // whether the context's level has stopped rising
   double* level = scratch_.data();
   double* bound = level + m;
   double* pace = bound + m;
-  double* frozen = pace + m;
+  auto& frozen = frozen_;
   for (std::size_t a = 0; a < m; ++a) {
     const auto& c = contexts[static_cast<std::size_t>(active_[a])];
     double u = 1.0;
@@ -229,7 +230,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
       pace[a] = 1.0 / dominant;
     } else {
       level[a] = u;  // needs nothing: full speed
-      frozen[a] = 1.0;
+      frozen[a] = true;
     }
   }
   double free_sm = 1.0;
@@ -240,7 +241,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
     double step = std::numeric_limits<double>::infinity();
     bool any = false;
     for (std::size_t a = 0; a < m; ++a) {
-      if (frozen[a] != 0.0) continue;
+      if (frozen[a]) continue;
       const auto j = static_cast<std::size_t>(active_[a]);
       use_sm += phase_[j] * contexts[j].demand_sm * pace[a];
       use_bw += phase_[j] * contexts[j].demand_bw * pace[a];
@@ -256,12 +257,12 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
     const bool sm_full = use_sm > kEpsilon && free_sm <= 1e-12;
     const bool bw_full = use_bw > kEpsilon && free_bw <= 1e-12;
     for (std::size_t a = 0; a < m; ++a) {
-      if (frozen[a] != 0.0) continue;
+      if (frozen[a]) continue;
       const auto& c = contexts[static_cast<std::size_t>(active_[a])];
       level[a] = std::min(bound[a], level[a] + step * pace[a]);
       if (level[a] >= bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
           (bw_full && c.demand_bw > kEpsilon)) {
-        frozen[a] = 1.0;
+        frozen[a] = true;
       }
     }
   }

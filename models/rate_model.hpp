@@ -108,6 +108,7 @@ class RateModel {
   std::vector<double> phase_;   // GPU-phase probability per context (fixed-point state)
   std::vector<double> share_;   // fraction of solo GPU speed granted by the discipline
   std::vector<double> scratch_;
+  std::vector<bool> frozen_;    // concurrent_shares: whether each active context stopped rising
   std::vector<int> active_;
 };
 

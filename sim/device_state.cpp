@@ -69,8 +69,6 @@ int DeviceState::allocate(const Request& request) {
 }
 
 void DeviceState::integrate(double from, double to, double busy, double sm) {
-  busy_integral_ += busy * (to - from);
-  sm_integral_ += sm * (to - from);
   const std::size_t n = busy_series_.size();
   to = std::min(to, horizon_s_);
   if (!(from < to)) return;
@@ -146,62 +144,75 @@ void DeviceState::arrive(int slot, const Request& request, double now) {
 
 bool DeviceState::complete_due(double now) {
   bool changed = false;
-  auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
   for (auto& context : contexts_) {
     const double tolerance = 1e-9 * std::max(1.0, context.virtual_s);
-    const auto& tenant = tenants_[static_cast<std::size_t>(context.tenant)];
     while (!context.heap.empty() && context.heap.front().finish_v <= context.virtual_s + tolerance) {
-      std::pop_heap(context.heap.begin(), context.heap.end(), cmp);
-      const int index = context.heap.back().request;
-      context.heap.pop_back();
       changed = true;
-      Request& request = requests_[static_cast<std::size_t>(index)];
-      if (!request.in_decode) {
-        remove_scale(context.num_prefill, context.prefill_scale, request.record.demand_scale);
-        const double decode_s = tenant.shape->decode_phase_s(request.record);
-        if (decode_s > 0.0) {
-          request.in_decode = true;
-          request.prefill_done_at_s = now;
-          ++context.num_decode;
-          context.decode_scale += request.record.demand_scale;
-          context.heap.push_back({context.virtual_s + decode_s, index});
-          std::push_heap(context.heap.begin(), context.heap.end(), cmp);
-          started(static_cast<int>(&context - contexts_.data()), index, decode_s);
-          continue;
-        }
-      } else {
-        remove_scale(context.num_decode, context.decode_scale, request.record.demand_scale);
-      }
-      // Done.
-      const auto& record = request.record;
-      if (record.arrived_at_s >= tenant.warmup_s) {
-        TenantStats& stats = *tenant.stats;
-        const double latency = now - record.arrived_at_s;
-        ++stats.num_completed;
-        stats.latency.add(latency);
-        stats.queue_delay.add(request.started_at_s - record.arrived_at_s);
-        bool violated = tenant.sla_latency_s && latency > *tenant.sla_latency_s;
-        if (tenant.shape->llm) {
-          const double ttft = (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s;
-          stats.ttft.add(ttft);
-          violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
-          if (request.in_decode && record.output_tokens > 0.0) {
-            const double tpot = (now - request.prefill_done_at_s) / record.output_tokens;
-            stats.tpot.add(tpot);
-            violated = violated || (tenant.sla_tpot_s && tpot > *tenant.sla_tpot_s);
-          }
-        }
-        if (violated) ++stats.sla_violations;
-        const auto& shape = *tenant.shape;
-        stats.gpu_work_s += shape.duty * (shape.first_phase_s(record) + shape.decode_phase_s(record));
-      }
-      const int user = request.user;
-      free_requests_.push_back(index);
-      if (on_complete) on_complete(context.tenant, user, now);
+      finish_phase(context, pop_due(context), now);
     }
     start_waiting(context, now);
   }
   return changed;
+}
+
+int DeviceState::pop_due(Context& context) {
+  std::pop_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  const int index = context.heap.back().request;
+  context.heap.pop_back();
+  return index;
+}
+
+void DeviceState::finish_phase(Context& context, int index, double now) {
+  const auto& tenant = tenants_[static_cast<std::size_t>(context.tenant)];
+  Request& request = requests_[static_cast<std::size_t>(index)];
+  if (!request.in_decode) {
+    remove_scale(context.num_prefill, context.prefill_scale, request.record.demand_scale);
+    const double decode_s = tenant.shape->decode_phase_s(request.record);
+    if (decode_s > 0.0) {
+      start_decode(context, index, decode_s, now);
+      return;
+    }
+  } else {
+    remove_scale(context.num_decode, context.decode_scale, request.record.demand_scale);
+  }
+  if (request.record.arrived_at_s >= tenant.warmup_s) record_completion(tenant, request, now);
+  const int user = request.user;
+  free_requests_.push_back(index);
+  if (on_complete) on_complete(context.tenant, user, now);
+}
+
+void DeviceState::start_decode(Context& context, int index, double decode_s, double now) {
+  Request& request = requests_[static_cast<std::size_t>(index)];
+  request.in_decode = true;
+  request.prefill_done_at_s = now;
+  ++context.num_decode;
+  context.decode_scale += request.record.demand_scale;
+  context.heap.push_back({context.virtual_s + decode_s, index});
+  std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  started(static_cast<int>(&context - contexts_.data()), index, decode_s);
+}
+
+void DeviceState::record_completion(const TenantInfo& tenant, const Request& request, double now) {
+  const auto& record = request.record;
+  TenantStats& stats = *tenant.stats;
+  const double latency = now - record.arrived_at_s;
+  ++stats.num_completed;
+  stats.latency.add(latency);
+  stats.queue_delay.add(request.started_at_s - record.arrived_at_s);
+  bool violated = tenant.sla_latency_s && latency > *tenant.sla_latency_s;
+  if (tenant.shape->llm) {
+    const double ttft = (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s;
+    stats.ttft.add(ttft);
+    violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
+    if (request.in_decode && record.output_tokens > 0.0) {
+      const double tpot = (now - request.prefill_done_at_s) / record.output_tokens;
+      stats.tpot.add(tpot);
+      violated = violated || (tenant.sla_tpot_s && tpot > *tenant.sla_tpot_s);
+    }
+  }
+  if (violated) ++stats.sla_violations;
+  const auto& shape = *tenant.shape;
+  stats.gpu_work_s += shape.duty * (shape.first_phase_s(record) + shape.decode_phase_s(record));
 }
 
 void DeviceState::rotate_quantum(double now) {

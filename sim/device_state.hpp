@@ -90,8 +90,6 @@ class DeviceState {
   /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
   void count_in_system(std::vector<std::int64_t>& per_tenant) const;
 
-  double busy_integral() const { return busy_integral_; }
-  double sm_integral() const { return sm_integral_; }
   const std::vector<double>& busy_series() const { return busy_series_; }
   const std::vector<double>& sm_series() const { return sm_series_; }
   const PlacedDevice& placed() const { return device_; }
@@ -119,6 +117,14 @@ class DeviceState {
 
   int allocate(const Request& request);
   void start(Context& context, int request, double now);
+  /// The request whose phase ends first on `context`, taken off its heap.
+  int pop_due(Context& context);
+  /// Request `index`'s phase on `context` has ended: a prefill goes on to its decode phase when it
+  /// has one; otherwise the request is done (recorded, its slot freed, its user told).
+  void finish_phase(Context& context, int index, double now);
+  void start_decode(Context& context, int index, double decode_s, double now);
+  /// The metrics of a finished request: latency, queue delay, TTFT and TPOT, SLA, GPU work.
+  static void record_completion(const TenantInfo& tenant, const Request& request, double now);
   void start_waiting(Context& context, double now);
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
   void integrate(double from, double to, double busy, double sm);
@@ -134,8 +140,6 @@ class DeviceState {
   double now_ = 0.0;
   double busy_now_ = 0.0;
   double sm_now_ = 0.0;
-  double busy_integral_ = 0.0;
-  double sm_integral_ = 0.0;
   double interval_s_;
   double horizon_s_;
   // Exact time-slicing: which context holds the GPU, and until when.

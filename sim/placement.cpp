@@ -130,7 +130,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
 }
 
 /// What placing one context asks of a slot.
-struct Request {
+struct SlotRequest {
   const PlacedContext& context;
   const StrategyPolicy& policy;                      ///< the strategy's rules
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
@@ -138,15 +138,15 @@ struct Request {
   std::string wanted_profile;  ///< MIG profile the tenant asked for; "" = any
 };
 
-Request request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
+SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
                     const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
-  return Request{context, policy, settings, tenant.isolation > policy.isolation(),
+  return SlotRequest{context, policy, settings, tenant.isolation > policy.isolation(),
                  settings ? settings->mig_profile : std::string()};
 }
 
 /// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
-double reservation(const Slot& slot, const Request& request, const StrategySpec& strategy) {
+double reservation(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy) {
   const double need = request.context.memory_gib;
   if (!slot.isolated_memory) return need;
   return std::max(need, request.policy.memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
@@ -154,7 +154,7 @@ double reservation(const Slot& slot, const Request& request, const StrategySpec&
 
 /// The memory rule of the context on the slot, when it enforces a limit below the context's need
 /// (a vGPU framebuffer, a HAMi gpumem or MPS pinned limit): the context cannot run there.
-std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Request& request,
+std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const SlotRequest& request,
                                                      const StrategySpec& strategy) {
   if (!slot.isolated_memory) return std::nullopt;
   const double need = request.context.memory_gib;
@@ -165,7 +165,7 @@ std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Req
 
 /// True when the slot can take the context; `allow_overcommit` lets memory that is not isolated
 /// be promised beyond the device's.
-bool admissible(const Slot& slot, const Request& request, const StrategySpec& strategy, bool allow_overcommit) {
+bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy, bool allow_overcommit) {
   const PlacedContext& context = request.context;
   if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
   if (slot.owner_tenant >= 0 && slot.owner_tenant != context.tenant) return false;
@@ -183,7 +183,7 @@ bool admissible(const Slot& slot, const Request& request, const StrategySpec& st
 }
 
 /// Spread: the next admissible slot after the last one chosen, round robin.
-std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const Request& request,
+std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const SlotRequest& request,
                                          const StrategySpec& strategy, std::size_t& spread_cursor) {
   std::optional<std::size_t> chosen;
   for (std::size_t step = 0; step < slots.size() && !chosen; ++step) {
@@ -196,7 +196,7 @@ std::optional<std::size_t> choose_spread(const std::vector<Slot>& slots, const R
 
 /// Balance: the admissible slot with the least load per SM once the context is on it (ties: the
 /// first), without overcommitting memory if any slot can; `slot_load` is each slot's load so far.
-std::optional<std::size_t> choose_balanced(const std::vector<Slot>& slots, const Request& request,
+std::optional<std::size_t> choose_balanced(const std::vector<Slot>& slots, const SlotRequest& request,
                                            const StrategySpec& strategy, const std::vector<double>& slot_load,
                                            double load) {
   for (const bool allow_overcommit : {false, true}) {
@@ -233,7 +233,7 @@ bool better_instance(const Slot& a, const Slot& b) {
 /// fits (so that contexts spread over a paid GPU's instances and none sits idle while another
 /// carries two), 2) the best-fitting instance of a GPU not yet used, 3) the least-loaded instance
 /// of a GPU in use, overcommitting memory the instance does not isolate.
-std::optional<std::size_t> choose_pack_instance(const std::vector<Slot>& slots, const Request& request,
+std::optional<std::size_t> choose_pack_instance(const std::vector<Slot>& slots, const SlotRequest& request,
                                                 const StrategySpec& strategy, const std::vector<bool>& gpu_in_use) {
   auto in_use = [&](const Slot& slot) { return gpu_in_use[static_cast<std::size_t>(slot.device.gpu_index)]; };
   auto least_loaded = [&](bool allow_overcommit) {
@@ -257,7 +257,7 @@ std::optional<std::size_t> choose_pack_instance(const std::vector<Slot>& slots, 
 
 /// Pack on whole GPUs: 1) a used GPU where it fits, 2) an unused GPU, 3) a used GPU,
 /// overcommitting memory that is not isolated.
-std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Request& request,
+std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const SlotRequest& request,
                                        const StrategySpec& strategy) {
   std::optional<std::size_t> chosen;
   for (std::size_t s = 0; s < slots.size() && !chosen; ++s) {
@@ -279,7 +279,7 @@ std::optional<std::size_t> choose_pack(const std::vector<Slot>& slots, const Req
 }
 
 /// Counts the context as unplaced and says why in the issues.
-void record_unplaced(const Request& request, const scenario::Tenant& tenant, const StrategySpec& strategy,
+void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant, const StrategySpec& strategy,
                      const std::vector<Slot>& slots, Placement& result) {
   const PlacedContext& context = request.context;
   const std::string who = tenant.name + "#" + std::to_string(context.replica);
@@ -306,7 +306,7 @@ void record_unplaced(const Request& request, const scenario::Tenant& tenant, con
 
 /// Puts the context on the slot, reserving its memory (and the slot, for a tenant that needs a
 /// device of its own).
-void assign(Slot& slot, const Request& request, const StrategySpec& strategy) {
+void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy) {
   slot.reserved_gib += reservation(slot, request, strategy);
   if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
   slot.device.contexts.push_back(request.context);
@@ -382,7 +382,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   std::vector<double> slot_load(slots.size(), 0.0);
   for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
     const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
-    const Request request = request_for(context, tenant, strategy, policy);
+    const SlotRequest request = request_for(context, tenant, strategy, policy);
     const double load = balance_loads ? (*balance_loads)[static_cast<std::size_t>(context.tenant)] : 0.0;
     const auto chosen = balance_loads              ? choose_balanced(slots, request, strategy, slot_load, load)
                         : spread                   ? choose_spread(slots, request, strategy, spread_cursor)
