@@ -49,7 +49,6 @@ StrategySpec sized(StrategyKind kind) {
   return s;
 }
 
-std::string pct(double frac) { return format_fixed(100.0 * frac, 1) + " %"; }
 std::string usd(double value) { return "$" + format_fixed(value, 2); }
 
 }  // namespace
@@ -250,8 +249,8 @@ void explain(Advice& advice, const scenario::Scenario& s) {
     const auto& a = advice.rows[*advice.answer];
     out.push_back("Answer: " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
                   gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + " per month: " +
-                  usd(a.monthly_savings_usd) + " (" + pct(a.savings_frac) + ") less than the baseline. Its worst tenant, " +
-                  a.worst_tenant + ", has " + pct(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
+                  usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + ") less than the baseline. Its worst tenant, " +
+                  a.worst_tenant + ", has " + format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
                   ".");
     if (a.option == pricing::PurchaseOption::spot) {
       out.push_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
@@ -361,11 +360,11 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
     if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
     const auto& a = advice.rows[*advice.answer];
     if (r.monthly_usd <= a.monthly_usd + 0.005) {
-      r.reason = "meets every SLA at the answer's cost, with less margin (" + pct(r.worst_margin) + " against " +
-                 pct(a.worst_margin) + ")";
+      r.reason = "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) + " against " +
+                 format_percent(a.worst_margin) + ")";
     } else {
       r.reason = "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
-                 (r.on_front ? " (on the front: " + pct(r.worst_margin) + " margin against the answer's " + pct(a.worst_margin) + ")"
+                 (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " + format_percent(a.worst_margin) + ")"
                              : "");
     }
   }
@@ -512,8 +511,8 @@ std::string advice_summary_text(const Advice& advice) {
     const auto& a = advice.rows[*advice.answer];
     text += "answer:   " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
             gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + "/month, saves " +
-            usd(a.monthly_savings_usd) + " (" + pct(a.savings_frac) + "); worst tenant " + a.worst_tenant + " at " +
-            pct(a.worst_margin) + " SLA margin\n";
+            usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + "); worst tenant " + a.worst_tenant + " at " +
+            format_percent(a.worst_margin) + " SLA margin\n";
   }
   int front = 0, meets = 0;
   for (const auto& r : advice.rows) {

@@ -20,8 +20,6 @@ namespace slicewise::report {
 
 namespace {
 
-std::string percent(double frac, int decimals = 1) { return format_fixed(100.0 * frac, decimals) + " %"; }
-
 /// The isolation the strategy kind named `kind` provides; nullopt for a name no kind has.
 std::optional<models::IsolationLevel> isolation_of_kind(const std::string& kind) {
   for (const auto& [name, value] : models::strategy_kind_table()) {
@@ -62,7 +60,7 @@ std::string load_text(const scenario::LoadSpec& load) {
       if (!load.split_column.empty()) text += ", rows with " + load.split_column + " in {" + join(load.split_values, ", ") + "}";
       if (load.multiplier != 1.0) text += ", x" + format_number(load.multiplier);
       if (load.time_compression != 1.0) text += ", time compressed x" + format_number(load.time_compression);
-      if (load.sample_frac != 1.0) text += ", sampled " + percent(load.sample_frac, 0);
+      if (load.sample_frac != 1.0) text += ", sampled " + format_percent(load.sample_frac, 0);
       return text;
     }
   }
@@ -202,7 +200,7 @@ void summarize_sharing(RoiReport& r, const StrategySummary& best, const scenario
                                       : std::string()) +
                      ".";
   r.savings = best.name + " saves " + format_usd(best.monthly_savings_usd) + " per month (" +
-              format_usd(best.annual_savings_usd, 0) + " per year, " + percent(best.savings_frac) + ") against " +
+              format_usd(best.annual_savings_usd, 0) + " per year, " + format_percent(best.savings_frac) + ") against " +
               baseline + ", at " + prices;
   if (const auto* band = band_of(result, best.name)) {
     r.savings += "; 90 % interval " + format_usd(band->monthly_savings_p05_usd) + " to " +
@@ -230,12 +228,12 @@ std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const
   std::string tail;
   if (const auto* band = band_of(result, best.name); band && worst && band->sla_violation_p95_frac > worst->sla_max_violation_frac) {
     level = "moderate";
-    tail = "; with the fitted constants' uncertainty the violation rate reaches " + percent(band->sla_violation_p95_frac) +
+    tail = "; with the fitted constants' uncertainty the violation rate reaches " + format_percent(band->sla_violation_p95_frac) +
            " (95th percentile of " + std::to_string(band->num_samples) + " samples)";
   }
   return "SLA risk is " + level + " under " + best.name +
-         (worst ? ": the tenant nearest its limit, " + worst->tenant + ", has " + percent(worst->sla_violation_frac) +
-                      " of requests over target (allowed " + percent(worst->sla_max_violation_frac) + ")"
+         (worst ? ": the tenant nearest its limit, " + worst->tenant + ", has " + format_percent(worst->sla_violation_frac) +
+                      " of requests over target (allowed " + format_percent(worst->sla_max_violation_frac) + ")"
                 : std::string()) +
          tail + ".";
 }
@@ -286,7 +284,7 @@ std::vector<std::string> assumptions_of(const RoiReport& r, const scenario::SimR
   }
   if (!result.calibration.profile_id.empty()) {
     lines.push_back("Calibration: profile " + result.calibration.profile_id + ", worst fit MAPE " +
-                    percent(result.calibration.fit_mape) + "; data: " +
+                    format_percent(result.calibration.fit_mape) + "; data: " +
                     (result.calibration.sources.empty() ? std::string("none (uncalibrated defaults)")
                                                         : join(result.calibration.sources, "; ")) +
                     ".");

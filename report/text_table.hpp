@@ -48,4 +48,7 @@ std::string markdown_text(const std::string& text);
 /// Fixed-point formatting: format_fixed(3273.4368, 2) == "3273.44". Never prints "-0.00".
 std::string format_fixed(double value, int decimals);
 
+/// A fraction as a percentage with its unit: format_percent(0.4630, 1) == "46.3 %".
+std::string format_percent(double frac, int decimals = 1);
+
 }  // namespace slicewise::report
