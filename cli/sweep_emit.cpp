@@ -79,7 +79,7 @@ std::string slurm_merge_script(const DistributedJob& job) {
                   job_base_name(job.sweep_name) + "-merge\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n" +
                   slurm_prelude(job);
   s += "exec \"$slicewise\" merge";
-  for (int i = 0; i < job.shards; ++i) s += " \\\n  \"$job/shards/shard-" + std::to_string(i) + "\"";
+  for (const auto& folder : shard_folders("$job", job.shards)) s += " \\\n  \"" + folder + "\"";
   s += " \\\n  --out \"$job/merged\"";
   for (const auto& gate : job.fail_if) s += " \\\n  --fail-if " + shell_quote(gate);
   return s + "\n";

@@ -9,7 +9,11 @@
 namespace slicewise::sim {
 
 namespace {
-bool later(const auto& a, const auto& b) { return a.finish_v > b.finish_v || (a.finish_v == b.finish_v && a.request > b.request); }
+
+/// Heap order of the phases in service: the first to finish (then the lowest request index) on top.
+constexpr auto later = [](const auto& a, const auto& b) {
+  return a.finish_v > b.finish_v || (a.finish_v == b.finish_v && a.request > b.request);
+};
 
 /// Demand of the k requests of one phase, in units of one typical request's: the shared part
 /// once, the rest once per request weighted by its demand scale (`scale_sum` = Σ demand_scale,
@@ -115,7 +119,7 @@ void DeviceState::start(Context& context, int index, double now) {
   const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
   const double work_s = shape.first_phase_s(request.record);
   context.heap.push_back({context.virtual_s + work_s, index});
-  std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  std::push_heap(context.heap.begin(), context.heap.end(), later);
   started(static_cast<int>(&context - contexts_.data()), index, work_s);
   ++context.num_prefill;
   context.prefill_scale += request.record.demand_scale;
@@ -156,7 +160,7 @@ bool DeviceState::complete_due(double now) {
 }
 
 int DeviceState::pop_due(Context& context) {
-  std::pop_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  std::pop_heap(context.heap.begin(), context.heap.end(), later);
   const int index = context.heap.back().request;
   context.heap.pop_back();
   return index;
@@ -188,7 +192,7 @@ void DeviceState::start_decode(Context& context, int index, double decode_s, dou
   ++context.num_decode;
   context.decode_scale += request.record.demand_scale;
   context.heap.push_back({context.virtual_s + decode_s, index});
-  std::push_heap(context.heap.begin(), context.heap.end(), [](const auto& a, const auto& b) { return later(a, b); });
+  std::push_heap(context.heap.begin(), context.heap.end(), later);
   started(static_cast<int>(&context - contexts_.data()), index, decode_s);
 }
 
@@ -371,12 +375,11 @@ double DeviceState::relative_deviation(int slot, double work_s) {
 }
 
 void DeviceState::apply_sharing_variance() {
-  auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
   int last_slot = -1;  // phases start in slot order runs: re-heap a context once per run
   auto reheap = [&] {
     if (last_slot < 0) return;
     auto& heap = contexts_[static_cast<std::size_t>(last_slot)].heap;
-    std::make_heap(heap.begin(), heap.end(), cmp);
+    std::make_heap(heap.begin(), heap.end(), later);
   };
   for (const auto& started : pending_) {
     const double deviation = relative_deviation(started.slot, started.work_s);
