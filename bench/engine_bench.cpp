@@ -92,7 +92,8 @@ void baseline(double horizon_s) {
     heap.pop();
     const int gpu = event.tenant % kGpus;
     if (event.kind == 0) {
-      if (sources[static_cast<std::size_t>(event.tenant)].next(record)) heap.push({record.arrived_at_s, 0, event.tenant});
+      if (sources[static_cast<std::size_t>(event.tenant)].next(record))
+        heap.push({record.arrived_at_s, 0, event.tenant});
       if (busy[static_cast<std::size_t>(gpu)]) {
         ++queued[static_cast<std::size_t>(gpu)];
       } else {

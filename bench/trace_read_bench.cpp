@@ -24,7 +24,7 @@ std::string write_trace(const std::string& path, long rows) {
   std::ofstream out(path, std::ios::binary);
   out << "TIMESTAMP,ContextTokens,GeneratedTokens\n";
   std::uint64_t x = 88172645463325252ULL;  // xorshift: deterministic token counts
-  long long ticks = 0;                       // 100 ns ticks since 2023-11-16 18:00:00
+  long long ticks = 0;                     // 100 ns ticks since 2023-11-16 18:00:00
   char line[96];
   for (long i = 0; i < rows; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -32,8 +32,8 @@ std::string write_trace(const std::string& path, long rows) {
     const long long s = 18 * 3600 + ticks / 10'000'000;  // seconds since 2023-11-16 00:00 (days stay in November)
     const int n = std::snprintf(line, sizeof line, "2023-11-%02lld %02lld:%02lld:%02lld.%07lld,%llu,%llu%s",
                                 16 + s / 86400, s / 3600 % 24, s / 60 % 60, s % 60, ticks % 10'000'000,
-                                static_cast<unsigned long long>(2 + x % 8000), static_cast<unsigned long long>(6 + (x >> 20) % 1000),
-                                i + 1 < rows ? "\n" : "");
+                                static_cast<unsigned long long>(2 + x % 8000),
+                                static_cast<unsigned long long>(6 + (x >> 20) % 1000), i + 1 < rows ? "\n" : "");
     out.write(line, n);
   }
   return path;
@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--keep") == 0) keep = argv[i + 1];
   }
-  const std::string path = keep.empty() ? (std::filesystem::temp_directory_path() / "sw_azure_bench.csv").string() : keep;
+  const std::string path =
+      keep.empty() ? (std::filesystem::temp_directory_path() / "sw_azure_bench.csv").string() : keep;
   if (keep.empty() || !std::filesystem::exists(path)) write_trace(path, rows);
   const double bytes = static_cast<double>(std::filesystem::file_size(path));
   std::printf("B2: %ld rows, %.1f MB, azure-llm format\n", rows, bytes / 1e6);
@@ -72,7 +73,9 @@ int main(int argc, char** argv) {
       std::vector<char> buffer(1 << 20);
       std::size_t n = 0;
       while ((n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0) {
-        for (const char* p = buffer.data(); (p = static_cast<const char*>(std::memchr(p, '\n', buffer.data() + n - p))); ++p) ++lines;
+        for (const char* p = buffer.data(); (p = static_cast<const char*>(std::memchr(p, '\n', buffer.data() + n - p)));
+             ++p)
+          ++lines;
       }
       std::fclose(f);
     }

@@ -143,8 +143,8 @@ CrossValidation cross_validate(
 /// Leave-one-workload-out of a co-run constant fitted alone (an exact solve is allowed).
 CrossValidation cross_validate_sharing(const std::vector<CoRunPoint>& points, SharingConstant constant,
                                        const models::SharingParams& base, std::vector<CvFold>& folds) {
-  const auto fit = [&](const std::vector<CoRunPoint>& train)
-      -> std::optional<std::pair<models::SharingParams, std::string>> {
+  const auto fit =
+      [&](const std::vector<CoRunPoint>& train) -> std::optional<std::pair<models::SharingParams, std::string>> {
     const FitReport report = fit_sharing_constant(train, constant, base, true);
     if (report.params.empty()) return std::nullopt;
     return std::pair{params_for(constant, report.params[0].value, base), short_number(report.params[0].value)};
@@ -191,10 +191,12 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
     gpus.insert(p.row->gpu);
   }
   CalibratedConstant c = constant_from(to_string(constant), "*", fit, used);
-  c.note = "measured on " + join({gpus.begin(), gpus.end()}, ", ") + "; applied to every GPU (the driver's scheduling, not the chip, sets it)";
+  c.note = "measured on " + join({gpus.begin(), gpus.end()}, ", ") +
+           "; applied to every GPU (the driver's scheduling, not the chip, sets it)";
   out.fits.push_back({c.name, "*", fit});
   store(c, out.profile);
-  if (options.cross_validate) out.profile.validation.push_back(cross_validate_sharing(points, constant, base, out.folds));
+  if (options.cross_validate)
+    out.profile.validation.push_back(cross_validate_sharing(points, constant, base, out.folds));
 }
 
 // ---- MPS: the flat efficiency and the memory pressure κ, fitted together ----
@@ -326,8 +328,8 @@ void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& optio
   uncalibrated.discipline = models::SharingDiscipline::concurrent;
   uncalibrated.concurrent_efficiency = value_in(uncalibrated_profile(), SharingConstant::mps_efficiency);
   uncalibrated.concurrent_interference = value_in(uncalibrated_profile(), SharingConstant::mps_interference);
-  const auto refit = [&](const std::vector<CoRunPoint>& train)
-      -> std::optional<std::pair<models::SharingParams, std::string>> {
+  const auto refit =
+      [&](const std::vector<CoRunPoint>& train) -> std::optional<std::pair<models::SharingParams, std::string>> {
     const MpsFit f = best_mps_fit(train, base, true);
     return std::pair{f.params, describe(f)};
   };
@@ -358,8 +360,9 @@ void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& optio
     CrossValidation cv;
     cv.constant = "roofline_sharpness";
     cv.gpu = gpu;
-    cv.protocol = "leave one workload out: sharpness fitted on the other workloads; each instance of the held-out "
-                  "workload pinned by its largest and smallest profile, its other profiles predicted";
+    cv.protocol =
+        "leave one workload out: sharpness fitted on the other workloads; each instance of the held-out "
+        "workload pinned by its largest and smallest profile, its other profiles predicted";
     cv.num_predicted = report.num_predicted;
     cv.mape = report.mape_fitted;
     cv.mape_uncalibrated = report.mape_hard;
@@ -417,7 +420,8 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
     std::map<std::string, std::vector<const MigPoint*>> instances;
     for (const auto& point : points) instances[point.instance].push_back(&point);
     for (auto& [instance, members] : instances) {
-      std::sort(members.begin(), members.end(), [](const MigPoint* a, const MigPoint* b) { return a->compute < b->compute; });
+      std::sort(members.begin(), members.end(),
+                [](const MigPoint* a, const MigPoint* b) { return a->compute < b->compute; });
       if (members.size() < 3) {
         out.notes.push_back(gpu + " " + instance + ": fewer than 3 MIG profiles; nothing to predict");
         continue;

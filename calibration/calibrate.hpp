@@ -31,10 +31,10 @@ struct CvFold {
   std::string constant;
   std::string workload;
   int num_predicted = 0;
-  std::string fitted;               ///< the constant(s) fitted without the workload's rows, in words
-  double mape = 0.0;                ///< with the constant(s) fitted without the workload
-  double mape_uncalibrated = 0.0;   ///< with the uncalibrated default (the model without the constant)
-  double mape_naive = 0.0;          ///< fair share: time × n_contexts
+  std::string fitted;              ///< the constant(s) fitted without the workload's rows, in words
+  double mape = 0.0;               ///< with the constant(s) fitted without the workload
+  double mape_uncalibrated = 0.0;  ///< with the uncalibrated default (the model without the constant)
+  double mape_naive = 0.0;         ///< fair share: time × n_contexts
 };
 
 struct CalibrationOutcome {
@@ -54,10 +54,10 @@ CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::ve
 /// One row compared with the profile's prediction.
 struct ValidationRow {
   const Measurement* row = nullptr;
-  std::string constant;      ///< the constant whose model predicts it
-  bool baseline = false;     ///< used as an input (a dedicated run, or a MIG instance's pinning point)
+  std::string constant;   ///< the constant whose model predicts it
+  bool baseline = false;  ///< used as an input (a dedicated run, or a MIG instance's pinning point)
   double predicted = 0.0;
-  double error = 0.0;        ///< (predicted − measured) / measured
+  double error = 0.0;  ///< (predicted − measured) / measured
 };
 struct ModelValidation {
   std::vector<ValidationRow> rows;

@@ -6,12 +6,12 @@
 #include <set>
 #include <utility>
 
+#include "calibration/measurement.hpp"
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "calibration/measurement.hpp"
 
 namespace slicewise::calibration {
 

@@ -28,13 +28,13 @@ struct CalibratedConstant {
   std::string name;
   std::string gpu = "*";
   double value = 0.0;
-  double std_error = 0.0;        ///< 0 for an uncalibrated default
+  double std_error = 0.0;  ///< 0 for an uncalibrated default
   bool fitted = false;
   int num_points = 0;
-  double rmse = 0.0;             ///< in the data's unit (s for times)
-  double mape = 0.0;             ///< in-sample, fraction
+  double rmse = 0.0;  ///< in the data's unit (s for times)
+  double mape = 0.0;  ///< in-sample, fraction
   double r2 = 0.0;
-  std::string fit_message;       ///< why the solver stopped
+  std::string fit_message;           ///< why the solver stopped
   std::vector<std::string> sources;  ///< "source (date)", one per distinct source
   std::string note;
   bool operator==(const CalibratedConstant&) const = default;
@@ -44,19 +44,19 @@ struct CalibratedConstant {
 struct CrossValidation {
   std::string constant;
   std::string gpu;
-  std::string protocol;          ///< how it was held out, in words
+  std::string protocol;  ///< how it was held out, in words
   int num_predicted = 0;
-  double mape = 0.0;             ///< with the fitted constant
+  double mape = 0.0;               ///< with the fitted constant
   double mape_uncalibrated = 0.0;  ///< same protocol, the uncalibrated default
-  double mape_naive = 0.0;       ///< same protocol, the simplest rule (documented per constant)
+  double mape_naive = 0.0;         ///< same protocol, the simplest rule (documented per constant)
   bool operator==(const CrossValidation&) const = default;
 };
 
 struct CalibrationProfile {
   std::string id;
   std::string description;
-  std::string created;                     ///< YYYY-MM-DD
-  std::vector<std::string> data_files;     ///< file names the fits read (no directories)
+  std::string created;                  ///< YYYY-MM-DD
+  std::vector<std::string> data_files;  ///< file names the fits read (no directories)
   std::vector<CalibratedConstant> constants;
   std::vector<CrossValidation> validation;
 

@@ -26,12 +26,12 @@ struct FitParameter {
 
 struct FitReport {
   FitStatus status = FitStatus::invalid_input;
-  std::string message;                 ///< why it stopped, in words
+  std::string message;  ///< why it stopped, in words
   std::vector<FitParameter> params;
-  std::vector<double> residuals;       ///< observed − predicted, per point
-  std::vector<double> covariance;      ///< row-major params × params
+  std::vector<double> residuals;   ///< observed − predicted, per point
+  std::vector<double> covariance;  ///< row-major params × params
   double rmse = 0.0;
-  double mape = 0.0;                   ///< mean |residual / observed| over points with observed != 0
+  double mape = 0.0;  ///< mean |residual / observed| over points with observed != 0
   double r2 = 0.0;
   int num_points = 0;
 

@@ -30,8 +30,8 @@ FitReport fit_linear(const std::vector<std::vector<double>>& rows, const std::ve
   }
   if (n <= p) {
     report.status = FitStatus::too_few_points;
-    report.message = std::to_string(n) + " points for " + std::to_string(p) +
-                     " parameters; need at least " + std::to_string(p + 1);
+    report.message =
+        std::to_string(n) + " points for " + std::to_string(p) + " parameters; need at least " + std::to_string(p + 1);
     return report;
   }
   Eigen::MatrixXd x(n, p);
@@ -39,8 +39,8 @@ FitReport fit_linear(const std::vector<std::vector<double>>& rows, const std::ve
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto& row = rows[static_cast<std::size_t>(i)];
     if (static_cast<Eigen::Index>(row.size()) != p) {
-      report.message = "row " + std::to_string(i) + " has " + std::to_string(row.size()) + " values; expected " +
-                       std::to_string(p);
+      report.message =
+          "row " + std::to_string(i) + " has " + std::to_string(row.size()) + " values; expected " + std::to_string(p);
       return report;
     }
     for (Eigen::Index j = 0; j < p; ++j) x(i, j) = row[static_cast<std::size_t>(j)];

@@ -21,9 +21,8 @@ using models::StrategyKind;
 
 const std::vector<std::pair<std::string, Metric>>& metric_table() {
   static const std::vector<std::pair<std::string, Metric>> table = {
-      {"time_mean", Metric::time_mean},   {"time_median", Metric::time_median},
-      {"time_p90", Metric::time_p90},     {"time_p99", Metric::time_p99},
-      {"throughput", Metric::throughput}, {"mem_bandwidth", Metric::mem_bandwidth},
+      {"time_mean", Metric::time_mean}, {"time_median", Metric::time_median}, {"time_p90", Metric::time_p90},
+      {"time_p99", Metric::time_p99},   {"throughput", Metric::throughput},   {"mem_bandwidth", Metric::mem_bandwidth},
   };
   return table;
 }
@@ -70,8 +69,8 @@ const std::vector<ParamRule>& param_rules() {
 bool is_name(std::string_view text) {
   if (text.empty()) return false;
   for (char c : text) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '-' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -98,8 +97,8 @@ bool is_iso_date(std::string_view text) {
 namespace {
 
 template <typename T>
-T choose(std::string_view text, const std::vector<std::pair<std::string, T>>& table, const std::string& file,
-         long line, std::string_view column) {
+T choose(std::string_view text, const std::vector<std::pair<std::string, T>>& table, const std::string& file, long line,
+         std::string_view column) {
   for (const auto& [name, value] : table) {
     if (name == text) return value;
   }
@@ -125,9 +124,9 @@ std::map<std::string, double> parse_params(std::string_view text, const std::str
     const auto& rules = param_rules();
     const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ParamRule& r) { return r.key == key; });
     if (rule == rules.end()) {
-      fail(file, line, "workload_params", "unknown parameter \"" + key + "\"; allowed: " +
-                                              join(workload_param_keys(), ", ") +
-                                              did_you_mean_suffix(key, workload_param_keys()));
+      fail(file, line, "workload_params",
+           "unknown parameter \"" + key + "\"; allowed: " + join(workload_param_keys(), ", ") +
+               did_you_mean_suffix(key, workload_param_keys()));
     }
     if (params.count(key) != 0) fail(file, line, "workload_params", "parameter \"" + key + "\" given twice");
     const double value = traces::parse_number(pair.substr(eq + 1), "workload_params: " + key, at);
@@ -234,10 +233,11 @@ class Loader {
   /// such as "runs" must not drop the co-run ids silently).
   void locate_columns(bool miso) {
     const std::vector<std::string> names =
-        miso ? std::vector<std::string>{"gpu", "mig_profile", "workload", "batch_size", "step_time_median_s",
-                                        "step_time_p90_s"}
-             : std::vector<std::string>{"gpu",    "strategy", "mig_profile", "n_contexts", "workload", "workload_params",
-                                        "metric", "value",    "unit",        "source",     "date"};
+        miso
+            ? std::vector<std::string>{"gpu",        "mig_profile",        "workload",
+                                       "batch_size", "step_time_median_s", "step_time_p90_s"}
+            : std::vector<std::string>{"gpu",    "strategy", "mig_profile", "n_contexts", "workload", "workload_params",
+                                       "metric", "value",    "unit",        "source",     "date"};
     std::vector<std::string> allowed = names;
     allowed.emplace_back(miso ? "num_steps" : "run");
     const long line = reader_.line_number();
@@ -269,8 +269,7 @@ class Loader {
     const models::GpuSpec* gpu = gpus_.find(text);
     if (gpu == nullptr) {
       fail(reader_.path(), reader_.line_number(), "gpu",
-           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" +
-               did_you_mean_suffix(text, gpus_.ids()));
+           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" + did_you_mean_suffix(text, gpus_.ids()));
     }
     return gpu->id;
   }
@@ -344,8 +343,8 @@ class Loader {
     m.source = "MISO artifact (SoCC '22), boringlee24/socc22-miso@39b1ee6";
     m.date = "2022-11-07";
     check_consistency(m, mig_);
-    for (const auto& [column, metric] : {std::pair{"step_time_median_s", Metric::time_median},
-                                         std::pair{"step_time_p90_s", Metric::time_p90}}) {
+    for (const auto& [column, metric] :
+         {std::pair{"step_time_median_s", Metric::time_median}, std::pair{"step_time_p90_s", Metric::time_p90}}) {
       m.metric = metric;
       m.value = traces::parse_number(field(column), column, at);
       if (!(m.value > 0.0)) fail(file, line, column, "must be > 0, got " + std::string(field(column)));

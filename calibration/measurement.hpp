@@ -21,18 +21,18 @@ bool is_time(Metric metric);
 
 /// One measured number, in base units: seconds, 1/s or GB/s.
 struct Measurement {
-  std::string gpu;                      ///< catalog id (an alias in the file is resolved)
+  std::string gpu;  ///< catalog id (an alias in the file is resolved)
   models::StrategyKind strategy = models::StrategyKind::dedicated;
-  std::string mig_profile;              ///< "" unless mig / mig_time_slicing
-  int n_contexts = 1;                   ///< contexts sharing the device, this one included
+  std::string mig_profile;  ///< "" unless mig / mig_time_slicing
+  int n_contexts = 1;       ///< contexts sharing the device, this one included
   std::string workload;
-  std::map<std::string, double> params; ///< workload parameters, sorted by key
+  std::map<std::string, double> params;  ///< workload parameters, sorted by key
   Metric metric = Metric::time_mean;
-  double value = 0.0;                   ///< > 0, base units
+  double value = 0.0;  ///< > 0, base units
   std::string source;
-  std::string date;                     ///< YYYY-MM-DD
-  std::string run;                      ///< co-run id; "" = alone or with copies of itself
-  std::string file;                     ///< where it was read, for messages
+  std::string date;  ///< YYYY-MM-DD
+  std::string run;   ///< co-run id; "" = alone or with copies of itself
+  std::string file;  ///< where it was read, for messages
   long line = 0;
 
   /// `workload` plus its parameters: "resnet[batch_size=64]". Identifies a workload instance.

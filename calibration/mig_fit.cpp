@@ -68,8 +68,9 @@ std::vector<MigPoint> mig_points(const std::vector<Measurement>& rows, const std
 
 double predict_mig(const MigPoint& point, double full_gpu_time_s, double occupancy, double sharpness) {
   using models::RateModel;
-  const double slowdown = RateModel::roofline_slowdown(occupancy / point.compute, point.bw_demand / point.memory, sharpness) /
-                          RateModel::roofline_slowdown(occupancy, point.bw_demand, sharpness);
+  const double slowdown =
+      RateModel::roofline_slowdown(occupancy / point.compute, point.bw_demand / point.memory, sharpness) /
+      RateModel::roofline_slowdown(occupancy, point.bw_demand, sharpness);
   return full_gpu_time_s * slowdown;
 }
 
@@ -121,9 +122,8 @@ MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {
     for (const auto& [instance, indices] : group_by_instance(held_out)) {
       // The two baseline points: largest and smallest slice; the rest are predicted.
       std::vector<std::size_t> order = indices;
-      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return held_out[a].compute < held_out[b].compute;
-      });
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return held_out[a].compute < held_out[b].compute; });
       if (order.size() < 3) continue;
       const std::vector<MigPoint> pins = {held_out[order.front()], held_out[order.back()]};
       const MigPoint& largest = held_out[order.back()];

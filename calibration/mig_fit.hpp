@@ -19,11 +19,11 @@ namespace slicewise::calibration {
 /// One MIG step time (or request time) of one workload instance on one profile.
 struct MigPoint {
   const Measurement* row = nullptr;
-  std::string instance;   ///< workload key ("resnet[batch_size=64]")
-  double compute = 0.0;   ///< s_k, (0, 1]
-  double memory = 0.0;    ///< m_k, (0, 1]
-  double bw_demand = 0.0; ///< b_w
-  double observed = 0.0;  ///< seconds
+  std::string instance;    ///< workload key ("resnet[batch_size=64]")
+  double compute = 0.0;    ///< s_k, (0, 1]
+  double memory = 0.0;     ///< m_k, (0, 1]
+  double bw_demand = 0.0;  ///< b_w
+  double observed = 0.0;   ///< seconds
 };
 
 /// The `mig` rows of `gpu` (n_contexts 1, metric time_median, else time_mean per instance).
@@ -42,11 +42,11 @@ FitReport fit_mig_scaling(const std::vector<MigPoint>& points, std::optional<dou
 /// Leave-one-workload-out cross-validation of one held-out workload (all its instances).
 struct MigCvFold {
   std::string workload;
-  double sharpness = 0.0;         ///< p fitted without this workload
+  double sharpness = 0.0;  ///< p fitted without this workload
   int num_predicted = 0;
-  double mape_fitted = 0.0;       ///< mean |error| of the predicted points with the fitted p
-  double mape_hard = 0.0;         ///< same protocol, hard roofline (p = infinity, the uncalibrated model)
-  double mape_proportional = 0.0; ///< same protocol, time ∝ 1 / s_k (the naive "a slice is its SMs")
+  double mape_fitted = 0.0;        ///< mean |error| of the predicted points with the fitted p
+  double mape_hard = 0.0;          ///< same protocol, hard roofline (p = infinity, the uncalibrated model)
+  double mape_proportional = 0.0;  ///< same protocol, time ∝ 1 / s_k (the naive "a slice is its SMs")
 };
 struct MigCvReport {
   std::vector<MigCvFold> folds;

@@ -79,8 +79,7 @@ std::string stop_reason(Eigen::LevenbergMarquardtSpace::Status status) {
 
 }  // namespace
 
-void fill_fit_statistics(const std::vector<double>& observed, const std::vector<double>& predicted,
-                         FitReport& report) {
+void fill_fit_statistics(const std::vector<double>& observed, const std::vector<double>& predicted, FitReport& report) {
   const std::size_t n = observed.size();
   report.residuals.assign(n, 0.0);
   double rss = 0.0;
@@ -144,8 +143,8 @@ FitReport fit_nonlinear(const NonlinearProblem& problem) {
   lm.setFtol(1e-12);
   lm.setXtol(1e-12);
   const auto status = lm.minimize(u);
-  report.message = "Levenberg-Marquardt: " + stop_reason(status) + " after " + std::to_string(lm.iterations()) +
-                   " iterations";
+  report.message =
+      "Levenberg-Marquardt: " + stop_reason(status) + " after " + std::to_string(lm.iterations()) + " iterations";
 
   Vector r(static_cast<Eigen::Index>(n));
   residuals(u, r);

@@ -40,7 +40,6 @@ struct NonlinearProblem {
 FitReport fit_nonlinear(const NonlinearProblem& problem);
 
 /// Fills rmse, mape, r2 and residuals (observed − predicted) of `report`.
-void fill_fit_statistics(const std::vector<double>& observed, const std::vector<double>& predicted,
-                         FitReport& report);
+void fill_fit_statistics(const std::vector<double>& observed, const std::vector<double>& predicted, FitReport& report);
 
 }  // namespace slicewise::calibration

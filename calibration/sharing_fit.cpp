@@ -23,7 +23,8 @@ models::ContextDemand demand_of(const Measurement& m) {
   c.demand_bw = m.param("mem_bw_frac", 0.0);
   c.ref_sm = c.demand_sm;
   c.ref_bw = c.demand_bw;
-  const double cap_pct = m.strategy == StrategyKind::mps ? m.param("active_thread_pct", 100.0) : m.param("gpucores", 100.0);
+  const double cap_pct =
+      m.strategy == StrategyKind::mps ? m.param("active_thread_pct", 100.0) : m.param("gpucores", 100.0);
   c.cap = cap_pct / 100.0;
   return c;
 }
@@ -120,8 +121,8 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
       for (const auto& [key, n] : missing) contexts += n;
       if (contexts != m.n_contexts) {
         throw CalibrationError(where(m) + ": run \"" + m.run + "\" has rows for " + std::to_string(contexts) +
-                               (contexts == 1 ? " context" : " contexts") + " but n_contexts = " +
-                               std::to_string(m.n_contexts) +
+                               (contexts == 1 ? " context" : " contexts") +
+                               " but n_contexts = " + std::to_string(m.n_contexts) +
                                "; give each context of the run a row (a workload run twice needs two rows of one "
                                "metric)");
       }
@@ -214,8 +215,8 @@ FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingCon
   NonlinearProblem problem;
   problem.allow_exact = allow_exact;
   const double initial = constant == SharingConstant::hami_launch_overhead_frac ? 0.02
-                         : constant == SharingConstant::mps_interference ? 0.1
-                                                                         : 0.9;
+                         : constant == SharingConstant::mps_interference        ? 0.1
+                                                                                : 0.9;
   problem.params = {{to_string(constant), initial, true}};
   for (const auto& point : points) problem.observed.push_back(point.row->value);
   problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {

@@ -26,13 +26,13 @@ models::StrategyKind strategy_of(SharingConstant constant);
 /// One shared measurement, ready to predict: the contexts that ran together and which one it is.
 struct CoRunPoint {
   const Measurement* row = nullptr;
-  double baseline = 0.0;                     ///< the same metric alone on a dedicated device
+  double baseline = 0.0;  ///< the same metric alone on a dedicated device
   std::vector<models::ContextDemand> contexts;
-  std::vector<std::string> context_keys;     ///< workload key per context
+  std::vector<std::string> context_keys;  ///< workload key per context
   /// Per context: its offered_load (an open-loop server fed at that fraction of its solo capacity),
   /// or 0 for a closed loop that always has a request in service.
   std::vector<double> offered_load;
-  std::size_t self = 0;                      ///< index of the measured context in `contexts`
+  std::size_t self = 0;  ///< index of the measured context in `contexts`
 };
 
 /// The shared rows of `strategy` (means, medians and rates; p90/p99 are left out) that have a

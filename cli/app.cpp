@@ -27,7 +27,8 @@ std::string filesystem_message(const std::filesystem::filesystem_error& e) {
 }  // namespace
 
 std::string version_text() {
-  return std::string("slicewise ") + SW_VERSION + " (SimGrid " + sim::simgrid_version() + ", Qt " + QT_VERSION_STR + ")";
+  return std::string("slicewise ") + SW_VERSION + " (SimGrid " + sim::simgrid_version() + ", Qt " + QT_VERSION_STR +
+         ")";
 }
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -32,14 +32,19 @@
 namespace slicewise::cli {
 
 CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
-  auto* sub = app.add_subcommand("advise", "Find the cheapest GPU fleet and sharing configuration that meets every SLA");
-  sub->add_option("scenario", options.file, "Scenario JSON file (its tenants; its strategies are not used)")->required();
-  sub->add_option("--out", options.out, "Folder for advice.json, advice.md, candidates.csv, pareto.csv/.svg, result.json")
+  auto* sub =
+      app.add_subcommand("advise", "Find the cheapest GPU fleet and sharing configuration that meets every SLA");
+  sub->add_option("scenario", options.file, "Scenario JSON file (its tenants; its strategies are not used)")
+      ->required();
+  sub->add_option("--out", options.out,
+                  "Folder for advice.json, advice.md, candidates.csv, pareto.csv/.svg, result.json")
       ->required();
   sub->add_option("--strategies", options.strategies, "Strategy kinds to search (default: all seven)")->delimiter(',');
-  sub->add_option("--gpus", options.gpus, "GPU ids to search (default: every GPU the price table sells)")->delimiter(',');
+  sub->add_option("--gpus", options.gpus, "GPU ids to search (default: every GPU the price table sells)")
+      ->delimiter(',');
   sub->add_option("--options", options.options, "Purchase options to price (default: the scenario's)")->delimiter(',');
-  sub->add_option("--max-gpus", options.max_gpus, "Most GPUs a fleet may have (default: 16)")->check(CLI::Range(1, 4096));
+  sub->add_option("--max-gpus", options.max_gpus, "Most GPUs a fleet may have (default: 16)")
+      ->check(CLI::Range(1, 4096));
   sub->add_option("--jobs", options.jobs, "Simulations at once, one process each")->check(CLI::Range(1, 64));
   sub->add_option("--calibration", options.calibration, "Calibration profile JSON (default: the shipped one)");
   sub->add_flag("--no-prune", options.no_prune,
@@ -47,7 +52,8 @@ CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
                 "Pareto front, at more simulations)");
   sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
       ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
+          std::map<std::string, ProgressMode>{
+              {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
           CLI::ignore_case));
   return sub;
 }
@@ -63,7 +69,8 @@ std::vector<E> parse_names(const std::vector<std::string>& given, const std::vec
   for (const auto& text : given) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.first == text; });
     if (it == table.end()) {
-      throw ConfigError(flag, "", "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
+      throw ConfigError(flag, "",
+                        "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
     }
     if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
   }
@@ -77,8 +84,13 @@ class AdviceProgress {
       : mode_(mode), err_(err), of_(num_candidates) {}
   void update(int simulations, std::size_t done) {
     if (mode_ == ProgressMode::json) {
-      err_ << nlohmann::json{{"event", "advise_progress"}, {"simulations", simulations}, {"candidates_done", done}, {"of", of_}}.dump()
-           << "\n" << std::flush;
+      err_ << nlohmann::json{{"event", "advise_progress"},
+                             {"simulations", simulations},
+                             {"candidates_done", done},
+                             {"of", of_}}
+                  .dump()
+           << "\n"
+           << std::flush;
     } else if (mode_ == ProgressMode::bar) {
       const double frac = of_ > 0 ? static_cast<double>(done) / static_cast<double>(of_) : 1.0;
       const int filled = static_cast<int>(frac * 30.0);
@@ -153,12 +165,14 @@ int advise(const AdviseOptions& given, Io io) {
   std::vector<report::CandidateOutcome> outcomes(candidates.size());
   std::vector<scenario::SizingSearch> searches;
   searches.reserve(candidates.size());
-  for (std::size_t c = 0; c < candidates.size(); ++c) searches.emplace_back(variants[c], 0, selection.max_gpus, catalogs);
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    searches.emplace_back(variants[c], 0, selection.max_gpus, catalogs);
 
   AdviceProgress progress(options.progress, io.err, candidates.size());
   SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
   auto done_count = [&] {
-    return static_cast<std::size_t>(std::count_if(searches.begin(), searches.end(), [](const auto& s) { return s.done(); }));
+    return static_cast<std::size_t>(
+        std::count_if(searches.begin(), searches.end(), [](const auto& s) { return s.done(); }));
   };
   auto round = [&](std::size_t) { progress.update(driver.num_simulations(), done_count()); };
   auto size = [&](const std::vector<std::size_t>& which) {
@@ -181,13 +195,14 @@ int advise(const AdviseOptions& given, Io io) {
     const int lower = report::candidate_lower_bound(scenario, candidates[c], catalogs);
     outcomes[c].lower_bound_gpus = lower;
     if (lower > selection.max_gpus) {
-      outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) + " (memory, contexts per device), more than " +
-                           std::to_string(selection.max_gpus);
+      outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) +
+                           " (memory, contexts per device), more than " + std::to_string(selection.max_gpus);
       continue;
     }
     double cheapest = -1.0;
     for (const auto option : searched) {
-      if (const auto line = pricing::cheapest_gpu_instances(table, candidates[c].gpu, lower, option, scenario.pricing.region)) {
+      if (const auto line =
+              pricing::cheapest_gpu_instances(table, candidates[c].gpu, lower, option, scenario.pricing.region)) {
         const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
         if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
       }
@@ -225,9 +240,12 @@ int advise(const AdviseOptions& given, Io io) {
 
   std::filesystem::create_directories(out);
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"advice.json", report::advice_to_json_text(advice)}, {"advice.md", report::advice_markdown(advice)},
-      {"candidates.csv", report::advice_candidates_csv(advice)}, {"pareto.csv", report::advice_pareto_csv(advice)},
-      {"pareto.svg", pareto_svg(advice)}, {"result.json", scenario::result_to_text(result)}};
+      {"advice.json", report::advice_to_json_text(advice)},
+      {"advice.md", report::advice_markdown(advice)},
+      {"candidates.csv", report::advice_candidates_csv(advice)},
+      {"pareto.csv", report::advice_pareto_csv(advice)},
+      {"pareto.svg", pareto_svg(advice)},
+      {"result.json", scenario::result_to_text(result)}};
   for (const auto& [name, text] : files) write_file_atomically(out / name, text);
 
   io.out << report::advice_summary_text(advice);

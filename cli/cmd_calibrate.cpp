@@ -1,8 +1,8 @@
 // `slicewise calibrate DATA... --out profile.json [--cv]` fits the model constants to measurements;
 // `slicewise validate-model DATA [--calibration profile.json]` shows predicted against measured.
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 
 #include <CLI/CLI.hpp>
 
@@ -54,7 +54,8 @@ void check_out(const std::string& out, const std::vector<std::string>& files) {
   std::error_code ec;
   for (const auto& file : files) {
     if (std::filesystem::equivalent(out, file, ec)) {
-      throw ConfigError(kCommand, "--out", out + " is a measurement file being read; write the profile to another file");
+      throw ConfigError(kCommand, "--out",
+                        out + " is a measurement file being read; write the profile to another file");
     }
   }
   const std::filesystem::path path(out);
@@ -82,15 +83,15 @@ std::string value_text(double value) {
 }  // namespace
 
 CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options) {
-  auto* sub = app.add_subcommand("calibrate", "Fit the model constants to measurements and write a calibration profile");
+  auto* sub =
+      app.add_subcommand("calibrate", "Fit the model constants to measurements and write a calibration profile");
   sub->add_option("data", options.files, "Measurement files (docs/measurement-format.md)")->required();
   sub->add_option("--out", options.out, "Profile JSON to write")->required();
   sub->add_option("--id", options.id, "Profile id (default calibrated-<date>)");
   sub->add_option("--date", options.created, "Date written into the profile, YYYY-MM-DD (default today, UTC)")
       ->check(CLI::Validator(
           [](const std::string& text) {
-            return calibration::is_iso_date(text) ? std::string()
-                                                  : "expected a date YYYY-MM-DD (got \"" + text + "\")";
+            return calibration::is_iso_date(text) ? std::string() : "expected a date YYYY-MM-DD (got \"" + text + "\")";
           },
           "YYYY-MM-DD"));
   sub->add_flag("--cv", options.cross_validate, "Leave-one-workload-out cross-validation of every fitted constant");
@@ -110,26 +111,37 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
       calibration::calibrate(rows, names, fit_options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   if (outcome.fits.empty()) {
     for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
-    throw CalibrationError(
-        "slicewise calibrate: nothing to fit: no constant can be fitted from " + measurements(rows.size()) +
-        "; a profile needs dedicated baselines plus time_slicing, mps or hami rows "
-        "of the same workload, or mig rows of one context on at least 3 profiles per workload "
-        "(docs/calibration.md); no profile written");
+    throw CalibrationError("slicewise calibrate: nothing to fit: no constant can be fitted from " +
+                           measurements(rows.size()) +
+                           "; a profile needs dedicated baselines plus time_slicing, mps or hami rows "
+                           "of the same workload, or mig rows of one context on at least 3 profiles per workload "
+                           "(docs/calibration.md); no profile written");
   }
 
-  report::TextTable table({{"constant"}, {"gpu"}, {"value", Align::right}, {"± std err", Align::right},
-                           {"points", Align::right}, {"MAPE %", Align::right}, {"R²", Align::right}, {"source"}});
+  report::TextTable table({{"constant"},
+                           {"gpu"},
+                           {"value", Align::right},
+                           {"± std err", Align::right},
+                           {"points", Align::right},
+                           {"MAPE %", Align::right},
+                           {"R²", Align::right},
+                           {"source"}});
   for (const auto& c : outcome.profile.constants) {
     table.add_row({c.name, c.gpu, value_text(c.value), c.fitted ? value_text(c.std_error) : "-",
                    c.fitted ? std::to_string(c.num_points) : "-", c.fitted ? pct(c.mape) : "-",
-                   c.fitted ? report::format_fixed(c.r2, 3) : "-", c.fitted ? c.sources.front() : "uncalibrated default"});
+                   c.fitted ? report::format_fixed(c.r2, 3) : "-",
+                   c.fitted ? c.sources.front() : "uncalibrated default"});
   }
   io.out << outcome.profile.id << ": " << rows.size() << " measurements from " << options.files.size() << " file(s)\n\n"
          << table.to_text();
   for (const auto& fit : outcome.fits) io.out << fit.constant << " (" << fit.gpu << "): " << fit.report.message << "\n";
   if (!outcome.profile.validation.empty()) {
-    report::TextTable cv({{"constant"}, {"gpu"}, {"predicted", Align::right}, {"CV MAPE %", Align::right},
-                          {"uncalibrated %", Align::right}, {"naive %", Align::right}});
+    report::TextTable cv({{"constant"},
+                          {"gpu"},
+                          {"predicted", Align::right},
+                          {"CV MAPE %", Align::right},
+                          {"uncalibrated %", Align::right},
+                          {"naive %", Align::right}});
     for (const auto& v : outcome.profile.validation) {
       cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), pct(v.mape), pct(v.mape_uncalibrated),
                   pct(v.mape_naive)});
@@ -139,9 +151,13 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
   if (!outcome.folds.empty()) {
     // Per held-out workload: the constant fitted on the other workloads' rows, and the error on this
     // one's rows next to the model without the constant (its uncalibrated default).
-    report::TextTable folds({{"constant"}, {"held-out workload"}, {"predicted", Align::right},
-                             {"fitted without it", Align::right}, {"CV MAPE %", Align::right},
-                             {"uncalibrated %", Align::right}, {"naive %", Align::right}});
+    report::TextTable folds({{"constant"},
+                             {"held-out workload"},
+                             {"predicted", Align::right},
+                             {"fitted without it", Align::right},
+                             {"CV MAPE %", Align::right},
+                             {"uncalibrated %", Align::right},
+                             {"naive %", Align::right}});
     for (const auto& f : outcome.folds) {
       folds.add_row({f.constant, f.workload, std::to_string(f.num_predicted), f.fitted, pct(f.mape),
                      pct(f.mape_uncalibrated), pct(f.mape_naive)});
@@ -175,15 +191,23 @@ int run_validate_model(const ValidateModelOptions& options, Io io) {
                            ": no time_slicing, mps or hami row with its dedicated baseline, and no "
                            "workload with mig rows on at least 3 profiles (docs/calibration.md)");
   }
-  report::TextTable table({{"row"}, {"gpu"}, {"strategy"}, {"n", Align::right}, {"workload"}, {"metric"},
-                           {"measured", Align::right}, {"predicted", Align::right}, {"error %", Align::right}});
+  report::TextTable table({{"row"},
+                           {"gpu"},
+                           {"strategy"},
+                           {"n", Align::right},
+                           {"workload"},
+                           {"metric"},
+                           {"measured", Align::right},
+                           {"predicted", Align::right},
+                           {"error %", Align::right}});
   for (const auto& v : result.rows) {
     if (v.baseline && !options.all_rows) continue;
     const auto& m = *v.row;
     const std::string where = std::filesystem::path(m.file).filename().string() + ":" + std::to_string(m.line);
     const std::string strategy = models::to_string(m.strategy) + (m.mig_profile.empty() ? "" : " " + m.mig_profile);
     table.add_row({where, m.gpu, strategy, std::to_string(m.n_contexts), m.workload_key(), to_string(m.metric),
-                   value_text(m.value), value_text(v.predicted), v.baseline ? "input" : report::format_fixed(100.0 * v.error, 1)});
+                   value_text(m.value), value_text(v.predicted),
+                   v.baseline ? "input" : report::format_fixed(100.0 * v.error, 1)});
   }
   io.out << "profile " << profile.id << " against " << rows.size() << " measurements\n\n" << table.to_text();
   io.out << "\n" << result.num_predicted << " rows predicted, MAPE " << pct(result.mape) << " %\n";

@@ -14,13 +14,17 @@
 namespace slicewise::cli {
 
 CLI::App* setup_export_config(CLI::App& app, ExportConfigOptions& options) {
-  auto* sub = app.add_subcommand("export-config",
-                                 "Write the Kubernetes configs (device plugin, mig-parted, Deployments) for a simulated strategy");
-  sub->add_option("input", options.input, "An advise folder (its result.json: the answer) or a result JSON")->required();
-  sub->add_option("--strategy", options.strategy,
-                  "Strategy of the result to export (default: the advice's answer, or the result's only shared strategy)");
+  auto* sub = app.add_subcommand(
+      "export-config",
+      "Write the Kubernetes configs (device plugin, mig-parted, Deployments) for a simulated strategy");
+  sub->add_option("input", options.input, "An advise folder (its result.json: the answer) or a result JSON")
+      ->required();
+  sub->add_option(
+      "--strategy", options.strategy,
+      "Strategy of the result to export (default: the advice's answer, or the result's only shared strategy)");
   sub->add_option("--out", options.out, "Folder for the files")->required();
-  sub->add_option("--namespace", options.namespace_name, "Namespace of the GPU operator's ConfigMaps (default: gpu-operator)");
+  sub->add_option("--namespace", options.namespace_name,
+                  "Namespace of the GPU operator's ConfigMaps (default: gpu-operator)");
   return sub;
 }
 

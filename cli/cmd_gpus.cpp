@@ -55,7 +55,8 @@ int run_gpus(const GpusOptions& options, Io io) {
                    optional_text(gpu.tdp_w), gpu.mig_capable ? "yes" : "no"});
   }
   io.out << table.to_text();
-  io.out << "\nSource: " << catalog.source() << " (as of " << catalog.as_of() << "); '-' = not published in the reference.\n";
+  io.out << "\nSource: " << catalog.source() << " (as of " << catalog.as_of()
+         << "); '-' = not published in the reference.\n";
   return 0;
 }
 

@@ -25,7 +25,7 @@ namespace {
 
 /// The folders read so far: their common manifest, and each point once with the folder it came from.
 struct MergedPoints {
-  json manifest;                                          ///< the first folder's; null before it
+  json manifest;                                           ///< the first folder's; null before it
   std::map<std::size_t, report::SweepPointRecord> points;  ///< by index
   std::map<std::size_t, fs::path> sources;                 ///< index -> folder holding its point file
 };
@@ -51,7 +51,8 @@ void add_folder(MergedPoints& merged, const fs::path& folder, const fs::path& ou
     if (merged.points.count(index)) {
       // The same point run twice (overlapping shards) must agree: results are deterministic.
       if (report::point_json(merged.points[index]) != report::point_json(record)) {
-        throw ConfigError(folder.string(), "", "point " + record.id + " differs from the one in " + merged.sources[index].string());
+        throw ConfigError(folder.string(), "",
+                          "point " + record.id + " differs from the one in " + merged.sources[index].string());
       }
       continue;
     }
@@ -81,7 +82,8 @@ void write_merged_folder(const fs::path& out, MergedPoints& merged) {
 }
 
 /// The ids of the sweep's `total` points that no folder held, in order.
-std::vector<std::string> missing_points(const std::map<std::size_t, report::SweepPointRecord>& points, std::size_t total) {
+std::vector<std::string> missing_points(const std::map<std::size_t, report::SweepPointRecord>& points,
+                                        std::size_t total) {
   std::vector<std::string> missing;
   for (std::size_t i = 0; i < total; ++i) {
     if (!points.count(i)) missing.push_back(scenario::sweep_point_id(i));
@@ -113,7 +115,9 @@ int run_merge(const MergeOptions& options, Io io) {
          << " points from " << options.folders.size() << " folder(s) into " << out.string() << "\n";
   if (!missing.empty()) {
     io.err << "slicewise merge: " << missing.size() << " of " << total << " points missing: "
-           << join(std::vector<std::string>(missing.begin(), missing.begin() + static_cast<long>(std::min<std::size_t>(missing.size(), 20))), ", ")
+           << join(std::vector<std::string>(
+                       missing.begin(), missing.begin() + static_cast<long>(std::min<std::size_t>(missing.size(), 20))),
+                   ", ")
            << (missing.size() > 20 ? ", ..." : "") << " (a shard not run or not finished; rerun it with --resume)\n";
     return 1;
   }

@@ -14,7 +14,8 @@ namespace slicewise::cli {
 CLI::App* setup_mig(CLI::App& app, MigOptions& options) {
   auto* sub = app.add_subcommand("mig", "Check a MIG layout on a GPU, or enumerate every maximal valid layout");
   sub->add_option("gpu", options.gpu, "GPU id, e.g. A100-80GB (see `slicewise gpus`)")->required();
-  auto* layout = sub->add_option("--layout", options.layout, "Layout such as 3g.40gb+2g.20gb+1g.10gb+1g.10gb or 7x1g.10gb");
+  auto* layout =
+      sub->add_option("--layout", options.layout, "Layout such as 3g.40gb+2g.20gb+1g.10gb+1g.10gb or 7x1g.10gb");
   auto* enumerate = sub->add_flag("--enumerate", options.enumerate, "List every maximal valid layout, one per line");
   sub->add_flag("--include-me", options.include_media_extensions, "With --enumerate: also use the +me profiles");
   layout->excludes(enumerate);
@@ -32,8 +33,9 @@ const models::MigGpu& mig_gpu_or_throw(const std::string& name) {
   const auto& gpus = models::GpuCatalog::shipped();
   const auto* gpu = gpus.find(name);
   if (!gpu) {
-    throw ConfigError("slicewise mig", "", "unknown GPU \"" + name + "\"" + did_you_mean_suffix(name, gpus.ids()) +
-                                               "; see `slicewise gpus`");
+    throw ConfigError(
+        "slicewise mig", "",
+        "unknown GPU \"" + name + "\"" + did_you_mean_suffix(name, gpus.ids()) + "; see `slicewise gpus`");
   }
   const auto& catalog = models::MigCatalog::shipped();
   const auto* mig = catalog.find(gpu->id);
@@ -60,8 +62,12 @@ int run_mig(const MigOptions& options, Io io) {
     return 1;
   }
   using report::Align;
-  report::TextTable table({{"instance"}, {"profile"}, {"memory slots"}, {"compute slices", Align::right},
-                           {"SMs", Align::right}, {"memory GiB", Align::right}});
+  report::TextTable table({{"instance"},
+                           {"profile"},
+                           {"memory slots"},
+                           {"compute slices", Align::right},
+                           {"SMs", Align::right},
+                           {"memory GiB", Align::right}});
   for (std::size_t i = 0; i < placement.instances.size(); ++i) {
     const auto& instance = placement.instances[i];
     const int last = instance.start_slot + instance.memory_slices - 1;
@@ -71,7 +77,8 @@ int run_mig(const MigOptions& options, Io io) {
                    std::to_string(instance.compute_slices), std::to_string(instance.num_sms),
                    report::format_fixed(instance.memory_gib, 2)});
   }
-  table.add_row({"total", "", "", std::to_string(placement.total_compute_slices) + "/" + std::to_string(gpu.compute_slices),
+  table.add_row({"total", "", "",
+                 std::to_string(placement.total_compute_slices) + "/" + std::to_string(gpu.compute_slices),
                  std::to_string(placement.total_sms), report::format_fixed(placement.total_memory_gib, 2)});
   io.out << gpu.gpu_id << ": valid MIG layout " << models::canonical_mig_layout([&] {
     std::vector<std::string> names;

@@ -61,9 +61,16 @@ int run_prices(const PricesOptions& options, Io io) {
   }
 
   using report::Align;
-  report::TextTable table({{"cloud"}, {"instance"}, {"region"}, {"GPU"}, {"GPUs", Align::right},
-                           {"vCPU", Align::right}, {"RAM GiB", Align::right}, {"on-demand $/h", Align::right},
-                           {"spot $/h", Align::right}, {"$/GPU-h", Align::right}});
+  report::TextTable table({{"cloud"},
+                           {"instance"},
+                           {"region"},
+                           {"GPU"},
+                           {"GPUs", Align::right},
+                           {"vCPU", Align::right},
+                           {"RAM GiB", Align::right},
+                           {"on-demand $/h", Align::right},
+                           {"spot $/h", Align::right},
+                           {"$/GPU-h", Align::right}});
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& price_table : tables) {
     if (!options.cloud.empty() && price_table.name != options.cloud) continue;
@@ -76,9 +83,10 @@ int run_prices(const PricesOptions& options, Io io) {
                      std::to_string(row.num_gpus), row.num_vcpus ? std::to_string(*row.num_vcpus) : "-",
                      row.memory_gib ? format_number(*row.memory_gib) : "-", format_number(row.on_demand_usd_per_hour),
                      row.spot_usd_per_hour ? format_number(*row.spot_usd_per_hour) : "-", per_gpu});
-      nlohmann::ordered_json item = {{"cloud", price_table.name},      {"instance_type", row.instance_type},
-                                     {"region", row.region},           {"gpu", row.gpu.value_or("")},
-                                     {"num_gpus", row.num_gpus},       {"on_demand_usd_per_hour", row.on_demand_usd_per_hour}};
+      nlohmann::ordered_json item = {
+          {"cloud", price_table.name}, {"instance_type", row.instance_type},
+          {"region", row.region},      {"gpu", row.gpu.value_or("")},
+          {"num_gpus", row.num_gpus},  {"on_demand_usd_per_hour", row.on_demand_usd_per_hour}};
       item["spot_usd_per_hour"] = row.spot_usd_per_hour ? nlohmann::ordered_json(*row.spot_usd_per_hour) : nullptr;
       item["currency"] = price_table.currency;
       item["source"] = row.source;

@@ -39,7 +39,8 @@ void check_files(const PricesOptions& options) {
     throw ConfigError(kCommand, "--out", options.import_out + " is a directory; expected a file to write the table to");
   }
   if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
-    throw ConfigError(kCommand, "--out", "no folder " + out.parent_path().string() + " to write " + options.import_out + " in");
+    throw ConfigError(kCommand, "--out",
+                      "no folder " + out.parent_path().string() + " to write " + options.import_out + " in");
   }
 }
 
@@ -57,10 +58,11 @@ void setup_prices_import(CLI::App& prices, PricesOptions& options) {
 }
 
 int run_prices_import(const PricesOptions& options, Io io) {
-  const auto format = options.import_format == "aws-offer" ? pricing::ImportFormat::aws_offer
-                                                            : pricing::ImportFormat::azure_retail;
-  const std::string name = !options.import_name.empty() ? options.import_name
-                           : format == pricing::ImportFormat::aws_offer ? "aws" : "azure";
+  const auto format =
+      options.import_format == "aws-offer" ? pricing::ImportFormat::aws_offer : pricing::ImportFormat::azure_retail;
+  const std::string name = !options.import_name.empty()                 ? options.import_name
+                           : format == pricing::ImportFormat::aws_offer ? "aws"
+                                                                        : "azure";
   check_files(options);
   std::vector<std::filesystem::path> files(options.import_files.begin(), options.import_files.end());
   const auto& gpus = models::GpuCatalog::shipped();
@@ -70,8 +72,8 @@ int run_prices_import(const PricesOptions& options, Io io) {
     return known;
   });
   write_file_atomically(options.import_out, pricing::price_table_to_text(result.table));
-  io.out << options.import_out << ": " << result.num_rows_kept << " rows kept of " << result.num_rows_read
-         << " read (" << result.table.instance_types().size() << " instance types, " << result.table.regions().size()
+  io.out << options.import_out << ": " << result.num_rows_kept << " rows kept of " << result.num_rows_read << " read ("
+         << result.table.instance_types().size() << " instance types, " << result.table.regions().size()
          << " regions, currency " << result.table.currency << ", as of " << result.table.as_of << ")\n";
   if (!result.skipped_types.empty()) {
     io.out << "skipped (GPU not known for the instance type): " << join(result.skipped_types, ", ") << "\n";

@@ -1,8 +1,8 @@
 // `slicewise report RESULT.json|SWEEP_DIR --format md|html|pdf|xlsx --out FILE` (docs/reports.md).
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <limits>
+#include <map>
 
 #include <CLI/CLI.hpp>
 
@@ -50,8 +50,8 @@ std::string across_points(const report::SweepSection& section) {
   for (const auto& strategy : section.strategies) {  // most often, ties in strategy order
     if (count.count(strategy) && (best.empty() || count[strategy] > count[best])) best = strategy;
   }
-  const auto column = static_cast<std::size_t>(
-      std::find(section.strategies.begin(), section.strategies.end(), best) - section.strategies.begin());
+  const auto column = static_cast<std::size_t>(std::find(section.strategies.begin(), section.strategies.end(), best) -
+                                               section.strategies.begin());
   const report::SweepSection::Row* low = nullptr;
   const report::SweepSection::Row* high = nullptr;
   int done = 0;
@@ -65,7 +65,8 @@ std::string across_points(const report::SweepSection& section) {
   }
   auto where = [&](const report::SweepSection::Row& row) {
     std::vector<std::string> parts;
-    for (std::size_t a = 0; a < section.axes.size() && a < row.labels.size(); ++a) parts.push_back(section.axes[a] + "=" + row.labels[a]);
+    for (std::size_t a = 0; a < section.axes.size() && a < row.labels.size(); ++a)
+      parts.push_back(section.axes[a] + "=" + row.labels[a]);
     return join(parts, ", ");
   };
   std::string text = "Across the sweep's " + std::to_string(done) + " points, " + best + " is recommended at " +
@@ -82,7 +83,8 @@ std::string across_points(const report::SweepSection& section) {
 report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
   const auto manifest = read_manifest(folder);
   std::map<std::size_t, report::SweepPointRecord> points;
-  read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(), points);
+  read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(),
+              points);
   const auto table = table_of(manifest, points);
   std::vector<std::string> ids;
   const report::SweepPointRecord* detail = nullptr;
@@ -92,8 +94,9 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
   }
   if (!detail) {
     if (!wanted.empty()) {
-      throw ConfigError("--point", "", "no finished point \"" + wanted + "\" in " + folder.string() + "; it has " +
-                                           (ids.empty() ? std::string("none") : join(ids, "|")) + did_you_mean_suffix(wanted, ids));
+      throw ConfigError("--point", "",
+                        "no finished point \"" + wanted + "\" in " + folder.string() + "; it has " +
+                            (ids.empty() ? std::string("none") : join(ids, "|")) + did_you_mean_suffix(wanted, ids));
     }
     throw ConfigError(folder.string(), "", "no point of this sweep has finished yet; run `slicewise sweep` first");
   }
@@ -130,8 +133,10 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
     section.rows.push_back(std::move(row));
   }
   std::vector<std::string> values;
-  for (std::size_t a = 0; a < table.axes.size() && a < detail->labels.size(); ++a) values.push_back(table.axes[a] + "=" + detail->labels[a]);
-  roi.recommendation = across_points(section) + "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
+  for (std::size_t a = 0; a < table.axes.size() && a < detail->labels.size(); ++a)
+    values.push_back(table.axes[a] + "=" + detail->labels[a]);
+  roi.recommendation =
+      across_points(section) + "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
   roi.sweep = std::move(section);
   roi.title = "ROI report: sweep " + table.name;
   return roi;
@@ -141,14 +146,16 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
 
 int run_report(const ReportOptions& options, Io io) {
   const fs::path out = options.out;
-  const auto format = options.format.empty() ? render::report_format_from(out.extension().string(), "--out " + options.out)
-                                             : render::report_format_from(options.format, "--format");
+  const auto format = options.format.empty()
+                          ? render::report_format_from(out.extension().string(), "--out " + options.out)
+                          : render::report_format_from(options.format, "--format");
   const fs::path input = options.input;
   report::RoiReport roi;
   if (fs::is_directory(input)) {
     roi = sweep_report(input, options.point);
   } else {
-    if (!options.point.empty()) throw ConfigError("--point", "", "applies only to a sweep folder, not to a result file");
+    if (!options.point.empty())
+      throw ConfigError("--point", "", "applies only to a sweep folder, not to a result file");
     roi = priced_report(scenario::load_result(input), {});
   }
   if (!out.parent_path().empty() && !fs::is_directory(out.parent_path())) {

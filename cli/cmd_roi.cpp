@@ -17,18 +17,20 @@ namespace slicewise::cli {
 
 namespace {
 /// An option given as "" is refused, not taken for an absent one.
-const CLI::Validator kNonEmpty([](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); },
-                               "TEXT");
+const CLI::Validator kNonEmpty(
+    [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "TEXT");
 }  // namespace
 
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   auto* sub = app.add_subcommand("roi", "Re-price a simulation result: monthly cost, savings, chargeback");
   sub->add_option("result", options.result, "Result JSON written by `slicewise simulate --out`")->required();
-  sub->add_option("--pricing", options.pricing, "Price table: aws, azure, gcp or a table file (default: the scenario's)")
+  sub->add_option("--pricing", options.pricing,
+                  "Price table: aws, azure, gcp or a table file (default: the scenario's)")
       ->check(kNonEmpty);
   sub->add_option("--region", options.region, "Region (default: the scenario's; none when --pricing is given)")
       ->check(kNonEmpty);
-  sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y")->check(kNonEmpty);
+  sub->add_option("--option", options.option, "Purchase option: on_demand, spot, reserved_1y, reserved_3y")
+      ->check(kNonEmpty);
   sub->add_option("--onprem", options.onprem,
                   "Also compare buying servers: \"onprem\" (the shipped table) or an on-prem table file")
       ->check(kNonEmpty);
@@ -42,8 +44,9 @@ int run_roi(const RoiOptions& options, Io io) {
   std::optional<pricing::OnPremTable> onprem;
   if (!options.onprem.empty()) {
     // A server whose gpu is not a catalog id would never match a strategy's GPUs: refused.
-    onprem = options.onprem == "onprem" ? pricing::shipped_onprem_table()
-                                        : pricing::OnPremTable::load(options.onprem, models::GpuCatalog::shipped().ids());
+    onprem = options.onprem == "onprem"
+                 ? pricing::shipped_onprem_table()
+                 : pricing::OnPremTable::load(options.onprem, models::GpuCatalog::shipped().ids());
   }
   scenario::Scenario scenario = result.input;
   if (scenario.tenants.empty()) {
@@ -87,7 +90,8 @@ int run_roi(const RoiOptions& options, Io io) {
     io.out << report::cost_report_to_text(costs);
     return 0;
   }
-  io.out << result.scenario << " (" << options.result << ")\n\n" << report::money_table_text(costs) << "\n"
+  io.out << result.scenario << " (" << options.result << ")\n\n"
+         << report::money_table_text(costs) << "\n"
          << report::chargeback_table_text(costs);
   if (onprem) io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, *onprem, costs), *onprem);
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,

@@ -28,9 +28,9 @@
 #include "report/costing.hpp"
 #include "report/money_tables.hpp"
 #include "report/text_table.hpp"
-#include "scenario/validate.hpp"
 #include "scenario/json_io.hpp"
 #include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
 #include "sim/simulation.hpp"
 
 namespace slicewise::cli {
@@ -40,12 +40,13 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
   sub->add_option("scenario", options.file, "Scenario JSON file")->required();
   sub->add_option("--strategy", options.strategies, "Run only this strategy (by name); repeatable");
   sub->add_option("--out", options.out, "Write the merged result JSON here")
-      ->check(CLI::Validator([](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); },
-                             "FILE"));
+      ->check(CLI::Validator(
+          [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "FILE"));
   sub->add_option("--progress", options.progress,
                   "Progress on stderr: bar, json (one JSON object per line) or none; default: bar on a terminal")
       ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
+          std::map<std::string, ProgressMode>{
+              {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
           CLI::ignore_case));
   sub->add_option("--jobs", options.jobs, "Strategies simulated at once, one process each")->check(CLI::Range(1, 64));
   sub->add_option("--calibration", options.calibration,
@@ -71,8 +72,13 @@ class StrategyProgress {
   void update(std::size_t position, double simulated, double stop) {
     fraction_[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
     if (mode_ == ProgressMode::json) {
-      emit({{"event", "progress"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()},
-            {"simulated_s", simulated}, {"stop_s", stop}, {"fraction", fraction_[position]}});
+      emit({{"event", "progress"},
+            {"strategy", name(position)},
+            {"index", position},
+            {"of", selected_.size()},
+            {"simulated_s", simulated},
+            {"stop_s", stop},
+            {"fraction", fraction_[position]}});
     } else if (mode_ == ProgressMode::bar) {
       double total = 0.0;
       for (double f : fraction_) total += f;
@@ -93,7 +99,8 @@ class StrategyProgress {
     ++num_finished_;
     update(position, 1.0, 1.0);
     if (mode_ == ProgressMode::json) {
-      emit({{"event", "done"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()}, {"ok", ok}});
+      emit(
+          {{"event", "done"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()}, {"ok", ok}});
     }
   }
 
@@ -122,8 +129,10 @@ std::string seconds(double value) { return report::format_fixed(value, 3); }
 /// contexts: job-03 x2, the others as given".
 std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario) {
   std::string text = std::string(record.feasible ? "sized for SLA" : "not sizable for SLA") + " in " +
-                      std::to_string(record.steps.size()) + (record.steps.size() == 1 ? " simulation: " : " simulations: ") + scenario::gpus_text(record.num_gpus) + " (lower bound " + std::to_string(record.lower_bound_gpus) + ", at most " +
-                     std::to_string(record.max_gpus) + ")";
+                     std::to_string(record.steps.size()) +
+                     (record.steps.size() == 1 ? " simulation: " : " simulations: ") +
+                     scenario::gpus_text(record.num_gpus) + " (lower bound " + std::to_string(record.lower_bound_gpus) +
+                     ", at most " + std::to_string(record.max_gpus) + ")";
   std::vector<std::string> grown;
   for (std::size_t t = 0; t < record.contexts.size() && t < scenario.tenants.size(); ++t) {
     if (record.contexts[t] != scenario.tenants[t].num_contexts) {
@@ -279,7 +288,8 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
     if (!fixed.empty()) {
       const auto again = run_batch(fixed, defaults, options.jobs, {}, io);
       if (!again) return {};
-      for (std::size_t j = 0; j < fixed.size(); ++j) nominal_met[fixed_of[j]] += scenario::meets_every_sla((*again)[j]) ? 1 : 0;
+      for (std::size_t j = 0; j < fixed.size(); ++j)
+        nominal_met[fixed_of[j]] += scenario::meets_every_sla((*again)[j]) ? 1 : 0;
     }
     const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
     for (std::size_t i = 0; i < run->strategies.size(); ++i) {
@@ -344,7 +354,8 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
   }
   // --out is checked before the run, not after it: a wrong path must not cost a simulation.
   if (const std::filesystem::path out = options.out; !out.empty()) {
-    if (std::filesystem::is_directory(out)) throw ConfigError("--out", "", "is a folder: " + out.string() + "; give a file name");
+    if (std::filesystem::is_directory(out))
+      throw ConfigError("--out", "", "is a folder: " + out.string() + "; give a file name");
     if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path())) {
       throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
     }
@@ -366,9 +377,17 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
   if (!options.out.empty()) write_file_atomically(options.out, scenario::result_to_text(merged));
 
   using report::Align;
-  report::TextTable table({{"strategy"}, {"GPUs", Align::right}, {"busy %", Align::right}, {"SM util %", Align::right},
-                           {"tenant"}, {"done", Align::right}, {"p50 s", Align::right}, {"p95 s", Align::right},
-                           {"p99 s", Align::right}, {"TTFT p95 s", Align::right}, {"SLA viol %", Align::right},
+  report::TextTable table({{"strategy"},
+                           {"GPUs", Align::right},
+                           {"busy %", Align::right},
+                           {"SM util %", Align::right},
+                           {"tenant"},
+                           {"done", Align::right},
+                           {"p50 s", Align::right},
+                           {"p95 s", Align::right},
+                           {"p99 s", Align::right},
+                           {"TTFT p95 s", Align::right},
+                           {"SLA viol %", Align::right},
                            {"SLA"}});
   for (const auto& strategy : merged.strategies) {
     bool first = true;
@@ -382,7 +401,8 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
       first = false;
     }
   }
-  io.out << scenario.name << ": " << format_number(scenario.horizon_s) << " s simulated, seed " << scenario.seed << "\n\n"
+  io.out << scenario.name << ": " << format_number(scenario.horizon_s) << " s simulated, seed " << scenario.seed
+         << "\n\n"
          << table.to_text();
 
   // Money: every strategy's fleet priced against the dedicated baseline.
@@ -400,12 +420,19 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
     if (strategy.sizing) io.out << strategy.name << ": " << sizing_text(*strategy.sizing, scenario) << "\n";
   }
   if (!merged.uncertainty.empty()) {
-    report::TextTable bands({{"strategy"}, {"samples", Align::right}, {"savings $/month p50", Align::right},
-                             {"90 % interval", Align::right}, {"SLA viol % p50", Align::right}, {"90 % interval", Align::right},
-                             {"GPUs p50", Align::right}, {"90 % interval", Align::right}, {"fleet meets SLA %", Align::right}});
+    report::TextTable bands({{"strategy"},
+                             {"samples", Align::right},
+                             {"savings $/month p50", Align::right},
+                             {"90 % interval", Align::right},
+                             {"SLA viol % p50", Align::right},
+                             {"90 % interval", Align::right},
+                             {"GPUs p50", Align::right},
+                             {"90 % interval", Align::right},
+                             {"fleet meets SLA %", Align::right}});
     for (const auto& b : merged.uncertainty) {
       bands.add_row({b.strategy, std::to_string(b.num_samples), report::format_fixed(b.monthly_savings_p50_usd, 2),
-                     report::format_fixed(b.monthly_savings_p05_usd, 2) + " .. " + report::format_fixed(b.monthly_savings_p95_usd, 2),
+                     report::format_fixed(b.monthly_savings_p05_usd, 2) + " .. " +
+                         report::format_fixed(b.monthly_savings_p95_usd, 2),
                      percent(b.sla_violation_p50_frac),
                      percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac),
                      report::format_fixed(b.num_gpus_p50, 1),

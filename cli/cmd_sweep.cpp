@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/sweep_emit.hpp"
 #include "cli/sweep_folder.hpp"
 #include "cli/sweep_outputs.hpp"
-#include "cli/sweep_emit.hpp"
 #include "cli/sweep_point_child.hpp"
 #include "cli/sweep_runner.hpp"
 #include "core/error.hpp"
@@ -30,7 +30,8 @@ namespace {
 
 CLI::Validator progress_transform() {
   return CLI::CheckedTransformer(
-      std::map<std::string, ProgressMode>{{"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
+      std::map<std::string, ProgressMode>{
+          {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
       CLI::ignore_case);
 }
 
@@ -46,7 +47,8 @@ Shard parse_shard(const std::string& text) {
   if (text.empty()) return shard;
   // Digits only (at most 9, so that each fits an int): no sign, space or overflow slips through.
   auto read = [](const std::string& digits, int& value) {
-    if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return false;
     }
     value = std::stoi(digits);
@@ -65,15 +67,16 @@ Shard parse_shard(const std::string& text) {
 Shard shard_of(const SweepOptions& options) {
   if (options.shard_index < 0 && options.shards == 0) return parse_shard(options.shard);
   if (options.shard_index < 0) {
-    throw ConfigError("--shards", "",
-                      "runs one shard only with --shard-index I (0-based), e.g. --shards 4 --shard-index \"$SLURM_ARRAY_TASK_ID\"; "
-                      "or writes the job files with --emit slurm|k8s");
+    throw ConfigError(
+        "--shards", "",
+        "runs one shard only with --shard-index I (0-based), e.g. --shards 4 --shard-index \"$SLURM_ARRAY_TASK_ID\"; "
+        "or writes the job files with --emit slurm|k8s");
   }
   if (options.shards == 0) throw ConfigError("--shard-index", "", "needs --shards N, the number of shards");
   if (options.shard_index >= options.shards) {
     throw ConfigError("--shard-index", "",
-                      "must be 0.." + std::to_string(options.shards - 1) + " for --shards " + std::to_string(options.shards) +
-                          " (got " + std::to_string(options.shard_index) + ")");
+                      "must be 0.." + std::to_string(options.shards - 1) + " for --shards " +
+                          std::to_string(options.shards) + " (got " + std::to_string(options.shard_index) + ")");
   }
   return {options.shard_index + 1, options.shards};
 }
@@ -85,9 +88,16 @@ json manifest_of(const scenario::Sweep& sweep, const std::string& fingerprint, c
   for (const auto& strategy : sweep.base.at("strategies")) {
     strategies.push_back(strategy.value("name", strategy.value("kind", std::string())));
   }
-  return {{"schema_version", 1}, {"kind", "slicewise-sweep"}, {"name", sweep.name}, {"fingerprint", fingerprint},
-          {"axes", axes}, {"strategies", strategies}, {"num_points", scenario::num_points(sweep)},
-          {"shard", shard.text()}, {"sweep", sweep.document}, {"base", sweep.base},
+  return {{"schema_version", 1},
+          {"kind", "slicewise-sweep"},
+          {"name", sweep.name},
+          {"fingerprint", fingerprint},
+          {"axes", axes},
+          {"strategies", strategies},
+          {"num_points", scenario::num_points(sweep)},
+          {"shard", shard.text()},
+          {"sweep", sweep.document},
+          {"base", sweep.base},
           // Where the base scenario was, so that a report can resolve its relative price-table path.
           {"base_file", fs::absolute(sweep.base_file).lexically_normal().string()}};
 }
@@ -112,15 +122,18 @@ void prepare_folder(const fs::path& folder, const json& manifest, const std::str
   if (fs::exists(folder / "sweep.json")) {
     const json existing = read_manifest(folder);
     if (!resume) {
-      throw ConfigError(folder.string(), "", "already holds a sweep; pass --resume to continue it, or choose another --out");
+      throw ConfigError(folder.string(), "",
+                        "already holds a sweep; pass --resume to continue it, or choose another --out");
     }
     if (existing.value("fingerprint", "") != fingerprint) {
       throw ConfigError(folder.string(), "",
-                        "holds a different sweep (fingerprint " + existing.value("fingerprint", std::string()) + ", this one " +
-                            fingerprint + "): the sweep file, its base scenario or its calibration changed; use another --out");
+                        "holds a different sweep (fingerprint " + existing.value("fingerprint", std::string()) +
+                            ", this one " + fingerprint +
+                            "): the sweep file, its base scenario or its calibration changed; use another --out");
     }
     if (existing.value("shard", "") != shard.text()) {
-      throw ConfigError(folder.string(), "", "holds shard " + existing.value("shard", std::string()) + ", not " + shard.text());
+      throw ConfigError(folder.string(), "",
+                        "holds shard " + existing.value("shard", std::string()) + ", not " + shard.text());
     }
   } else if (fs::exists(folder) && !fs::is_empty(folder)) {
     throw ConfigError(folder.string(), "", "exists and is not a sweep folder; choose an empty or new --out");
@@ -207,11 +220,13 @@ int emit_distributed(const SweepOptions& options, Io io) {
     throw ConfigError("--emit", "", "needs --shards N, the number of shards (array tasks or completion indexes)");
   }
   if (!options.shard.empty() || options.shard_index >= 0 || options.resume) {
-    throw ConfigError("--emit", "", "writes the job files of every shard: leave out --shard, --shard-index and --resume");
+    throw ConfigError("--emit", "",
+                      "writes the job files of every shard: leave out --shard, --shard-index and --resume");
   }
   if (!options.image.empty() && options.emit != "k8s") throw ConfigError("--image", "", "applies to --emit k8s only");
   if (options.progress != ProgressMode::automatic) {
-    throw ConfigError("--progress", "", "applies to a sweep that runs here, not to --emit (the shards run with --progress none)");
+    throw ConfigError("--progress", "",
+                      "applies to a sweep that runs here, not to --emit (the shards run with --progress none)");
   }
   const auto sweep = scenario::load_sweep(options.file);
   const std::string fingerprint = scenario::sweep_fingerprint(sweep);
@@ -265,24 +280,31 @@ int emit_distributed(const SweepOptions& options, Io io) {
 CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
   auto* sub = app.add_subcommand("sweep", "Run every point of a sweep (a base scenario plus axes), N at a time");
   sub->add_option("sweep", options.file, "Sweep JSON file (docs/sweeps.md)")->required();
-  sub->add_option("--out", options.out, "Sweep folder: points/, results.csv, results.json, junit.xml (with --emit: the job folder)")->required();
+  sub->add_option("--out", options.out,
+                  "Sweep folder: points/, results.csv, results.json, junit.xml (with --emit: the job folder)")
+      ->required();
   sub->add_option("--jobs", options.jobs, "Points run at once, one process each")->check(CLI::Range(1, 256));
-  auto* shard = sub->add_option("--shard", options.shard, "Run only shard K of N (points whose index % N == K - 1); join with merge");
+  auto* shard = sub->add_option("--shard", options.shard,
+                                "Run only shard K of N (points whose index % N == K - 1); join with merge");
   auto* shards = sub->add_option("--shards", options.shards, "Number of shards N, with --shard-index or --emit")
                      ->check(CLI::Range(1, 100000));
-  auto* index = sub->add_option("--shard-index", options.shard_index,
-                                "Run only shard I of --shards N, counted from 0 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
-                    ->check(CLI::Range(0, 99999));
+  auto* index =
+      sub->add_option("--shard-index", options.shard_index,
+                      "Run only shard I of --shards N, counted from 0 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
+          ->check(CLI::Range(0, 99999));
   shard->excludes(shards)->excludes(index);
   sub->add_option("--emit", options.emit,
-                  "Write the job files to --out instead of running: slurm (job array + merge job) or k8s (Indexed Job + merge Job)")
+                  "Write the job files to --out instead of running: slurm (job array + merge job) or k8s (Indexed Job "
+                  "+ merge Job)")
       ->check(CLI::IsMember({"slurm", "k8s"}));
-  sub->add_option("--image", options.image, "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
+  sub->add_option("--image", options.image,
+                  "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
   sub->add_flag("--resume", options.resume, "Continue a sweep folder: keep the points already done, run the rest");
   sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
       ->transform(progress_transform());
-  sub->add_option("--fail-if", options.fail_if,
-                  "Gate, e.g. 'sla_violation_rate > 0.01' or 'mig: p99_s[llm-8b] >= 2': exit 3 when a row matches; repeatable");
+  sub->add_option(
+      "--fail-if", options.fail_if,
+      "Gate, e.g. 'sla_violation_rate > 0.01' or 'mig: p99_s[llm-8b] >= 2': exit 3 when a row matches; repeatable");
   return sub;
 }
 
@@ -322,7 +344,8 @@ int run_sweep(const SweepOptions& given, Io io) {
     return 128 + run.interrupted;
   }
   io.out << sweep.name << ": " << num_ok << " of " << plan.num_in_shard << " points done"
-         << (shard.n > 1 ? " (shard " + shard.text() + " of " + std::to_string(scenario::num_points(sweep)) + " points)" : "")
+         << (shard.n > 1 ? " (shard " + shard.text() + " of " + std::to_string(scenario::num_points(sweep)) + " points)"
+                         : "")
          << "; " << (folder / "results.csv").string() << ", " << (folder / "junit.xml").string() << "\n";
   if (!run.failures.empty()) return 1;
   return gate_code;

@@ -105,7 +105,8 @@ void check_out(const TraceOptions& options) {
     throw ConfigError("slicewise trace convert", "--out",
                       options.out + " is the trace being converted; write the conversion to another file");
   }
-  if (std::filesystem::is_directory(options.out, ec)) throw TraceError(options.out, 0, "", "cannot write: is a directory");
+  if (std::filesystem::is_directory(options.out, ec))
+    throw TraceError(options.out, 0, "", "cannot write: is a directory");
   const std::filesystem::path out(options.out);
   if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
     throw TraceError(options.out, 0, "", "cannot write: no folder " + out.parent_path().string());

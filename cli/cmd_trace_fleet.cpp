@@ -171,7 +171,8 @@ std::vector<FleetLine> fleet_of(const std::vector<ModelRow>& rows) {
   }
   std::vector<FleetLine> fleet;
   for (const auto& [id, count] : per_gpu) fleet.push_back({id, count});
-  std::stable_sort(fleet.begin(), fleet.end(), [](const FleetLine& a, const FleetLine& b) { return a.count > b.count; });
+  std::stable_sort(fleet.begin(), fleet.end(),
+                   [](const FleetLine& a, const FleetLine& b) { return a.count > b.count; });
   return fleet;
 }
 
@@ -198,8 +199,8 @@ std::string summary(const traces::NodeInventory& inventory, const std::vector<Mo
   std::string out = inventory.path + ": " + std::to_string(inventory.num_gpu_nodes()) + " GPU nodes, " +
                     std::to_string(inventory.num_gpus()) + " GPUs, " + std::to_string(inventory.num_cpu_nodes) +
                     " CPU-only nodes (not in the fleet)\n";
-  report::TextTable table({{"model"}, {"nodes", Align::right}, {"GPUs", Align::right}, {"GPUs/node"}, {"GPU"},
-                           {"mapping"}});
+  report::TextTable table(
+      {{"model"}, {"nodes", Align::right}, {"GPUs", Align::right}, {"GPUs/node"}, {"GPU"}, {"mapping"}});
   std::int64_t skipped_models = 0, skipped_nodes = 0, skipped_gpus = 0;
   for (const auto& row : rows) {
     table.add_row({row.model, std::to_string(row.count.num_nodes), std::to_string(row.count.num_gpus),
@@ -254,7 +255,8 @@ int run_trace_fleet(const TraceOptions& options, Io io) {
       throw ConfigError(kCommand, "--out", options.out + " is a directory; expected a file to write the fleet to");
     }
     if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path(), ec)) {
-      throw ConfigError(kCommand, "--out", "no folder " + out.parent_path().string() + " to write " + options.out + " in");
+      throw ConfigError(kCommand, "--out",
+                        "no folder " + out.parent_path().string() + " to write " + options.out + " in");
     }
   }
   std::optional<traces::TraceFormat> format;

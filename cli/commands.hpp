@@ -62,9 +62,9 @@ enum class ProgressMode { automatic, bar, json, none };
 
 struct CalibrateOptions {
   std::vector<std::string> files;
-  std::string out;        ///< profile JSON to write
-  std::string id;         ///< profile id; empty = calibrated-<date>
-  std::string created;    ///< date written into the profile; empty = today (UTC)
+  std::string out;      ///< profile JSON to write
+  std::string id;       ///< profile id; empty = calibrated-<date>
+  std::string created;  ///< date written into the profile; empty = today (UTC)
   bool cross_validate = false;
 };
 CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options);
@@ -83,9 +83,9 @@ struct SimulateOptions {
   std::vector<std::string> strategies;  ///< names to run; empty = all
   std::string out;                      ///< result JSON path; empty = none
   ProgressMode progress = ProgressMode::automatic;
-  int jobs = 1;                         ///< strategies simulated at once (one process each)
-  std::string calibration;              ///< calibration profile JSON; empty = the shipped default
-  int uncertainty = 0;                  ///< samples of the fitted constants (0 = none)
+  int jobs = 1;             ///< strategies simulated at once (one process each)
+  std::string calibration;  ///< calibration profile JSON; empty = the shipped default
+  int uncertainty = 0;      ///< samples of the fitted constants (0 = none)
 };
 CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options);
 int run_simulate(const SimulateOptions& options, Io io);
@@ -100,14 +100,14 @@ struct AdviseOptions {
   int jobs = 1;
   std::string calibration;
   ProgressMode progress = ProgressMode::automatic;
-  bool no_prune = false;                ///< size every candidate (the whole Pareto front)
+  bool no_prune = false;  ///< size every candidate (the whole Pareto front)
 };
 CLI::App* setup_advise(CLI::App& app, AdviseOptions& options);
 int run_advise(const AdviseOptions& options, Io io);
 
 struct ExportConfigOptions {
-  std::string input;                   ///< an advise folder or a result JSON
-  std::string strategy;                ///< empty = the advice's answer / the result's only shared strategy
+  std::string input;     ///< an advise folder or a result JSON
+  std::string strategy;  ///< empty = the advice's answer / the result's only shared strategy
   std::string out;
   std::string namespace_name = "gpu-operator";
 };
@@ -126,13 +126,13 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options);
 int run_roi(const RoiOptions& options, Io io);
 
 struct TraceOptions {
-  std::string action;        ///< "inspect", "convert" or "fleet"
+  std::string action;  ///< "inspect", "convert" or "fleet"
   std::string file;
-  std::string format;        ///< empty = detect
+  std::string format;  ///< empty = detect
   std::string on_bad_row = "fail";
-  std::string split_column;  ///< inspect: rows per value; convert: written as a last column
-  std::string to;            ///< convert: target format (native)
-  std::string out;           ///< convert, fleet: output file; empty = standard output
+  std::string split_column;       ///< inspect: rows per value; convert: written as a last column
+  std::string to;                 ///< convert: target format (native)
+  std::string out;                ///< convert, fleet: output file; empty = standard output
   std::vector<std::string> maps;  ///< fleet: MODEL=GPU_ID, the catalog GPU of a trace model
   bool skip_unmapped = false;     ///< fleet: leave out models with no GPU instead of failing
 };
@@ -144,14 +144,14 @@ int run_trace_fleet(const TraceOptions& options, Io io);
 
 struct SweepOptions {
   std::string file;
-  std::string out;                   ///< the sweep folder
-  int jobs = 1;                      ///< points run at once, one process each
-  std::string shard;                 ///< "K/N": run the points whose index % N == K - 1
-  int shards = 0;                    ///< N, with shard_index or emit; 0 = not given
-  int shard_index = -1;              ///< 0-based I (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX); -1 = not given
-  std::string emit;                  ///< "slurm" | "k8s": write the job files to `out` instead of running
-  std::string image;                 ///< emit k8s: the container image; empty = slicewise:latest
-  bool resume = false;               ///< continue a sweep folder, skipping the points already done
+  std::string out;       ///< the sweep folder
+  int jobs = 1;          ///< points run at once, one process each
+  std::string shard;     ///< "K/N": run the points whose index % N == K - 1
+  int shards = 0;        ///< N, with shard_index or emit; 0 = not given
+  int shard_index = -1;  ///< 0-based I (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX); -1 = not given
+  std::string emit;      ///< "slurm" | "k8s": write the job files to `out` instead of running
+  std::string image;     ///< emit k8s: the container image; empty = slicewise:latest
+  bool resume = false;   ///< continue a sweep folder, skipping the points already done
   ProgressMode progress = ProgressMode::automatic;
   std::vector<std::string> fail_if;  ///< gates: exit 3 when one trips
 };
@@ -170,7 +170,7 @@ struct ReportOptions {
   std::string input;   ///< a result JSON or a sweep folder
   std::string format;  ///< md | html | pdf | xlsx; empty = from the extension of out
   std::string out;
-  std::string point;   ///< sweep folder: the point to detail; empty = the first
+  std::string point;  ///< sweep folder: the point to detail; empty = the first
 };
 CLI::App* setup_report(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, Io io);

@@ -37,12 +37,14 @@ namespace {
     options.progress = [progress_fd](double simulated, double stop) {
       char line[96];
       const int n = std::snprintf(line, sizeof line, "%.9g %.9g\n", simulated, stop);
-      if (n > 0) [[maybe_unused]] auto written = ::write(progress_fd, line, static_cast<std::size_t>(n));
+      if (n > 0) [[maybe_unused]]
+        auto written = ::write(progress_fd, line, static_cast<std::size_t>(n));
     };
     const auto result = sim::run_simulation(*job.scenario, options);
     write_file_atomically(result_file, scenario::result_to_text(result));
   } catch (const std::exception& e) {
-    const std::string line = "error " + nlohmann::json(e.what()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const std::string line =
+        "error " + nlohmann::json(e.what()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (::write(progress_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
       std::fprintf(stderr, "%s\n", e.what());  // the pipe failed: say it here rather than not at all
     }
@@ -99,8 +101,8 @@ class TemporaryFolder {
 }  // namespace
 
 std::optional<std::vector<scenario::StrategyResult>> run_batch(const std::vector<SimJob>& jobs,
-                                                               const models::SharingDefaults& defaults,
-                                                               int max_running, const BatchEvents& events, Io io) {
+                                                               const models::SharingDefaults& defaults, int max_running,
+                                                               const BatchEvents& events, Io io) {
   ChildPool pool;  // before the folder, so that an interrupt is caught until the folder is gone
   TemporaryFolder folder("slicewise-simulate-");
   auto result_file = [&](std::size_t index) { return folder.file("run-" + std::to_string(index) + ".json"); };

@@ -38,8 +38,8 @@ struct BatchEvents {
 /// order, or nullopt when one failed (each distinct message printed once on stderr). Throws
 /// Interrupted, every child gone and the temporary folder removed, on SIGINT or SIGTERM.
 std::optional<std::vector<scenario::StrategyResult>> run_batch(const std::vector<SimJob>& jobs,
-                                                               const models::SharingDefaults& defaults,
-                                                               int max_running, const BatchEvents& events, Io io);
+                                                               const models::SharingDefaults& defaults, int max_running,
+                                                               const BatchEvents& events, Io io);
 
 /// Runs sizing searches to the end, all of their next runs of a round in one batch; a run asked
 /// twice (the same strategy of the same scenario with the same SizedRun) is simulated once.

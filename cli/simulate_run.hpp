@@ -7,8 +7,8 @@
 
 #include "calibration/calibration_profile.hpp"
 #include "cli/commands.hpp"
-#include "scenario/sim_result.hpp"
 #include "models/sharing_defaults.hpp"
+#include "scenario/sim_result.hpp"
 
 namespace slicewise::cli {
 

@@ -1,8 +1,8 @@
 // The files of a distributed sweep (cli/sweep_emit.hpp, docs/distributed.md).
 #include "cli/sweep_emit.hpp"
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "report/deploy_config.hpp"
 
@@ -22,8 +22,9 @@ std::string one_line(std::string text) {
 }
 
 std::string header_comment(const DistributedJob& job, const std::string& comment) {
-  return comment + " Written by `" + one_line(job.emitted_by) + "`.\n" + comment + " Sweep \"" + one_line(job.sweep_name) + "\": " +
-         std::to_string(job.num_points) + " points in " + std::to_string(job.shards) + " shards.\n";
+  return comment + " Written by `" + one_line(job.emitted_by) + "`.\n" + comment + " Sweep \"" +
+         one_line(job.sweep_name) + "\": " + std::to_string(job.num_points) + " points in " +
+         std::to_string(job.shards) + " shards.\n";
 }
 
 /// The shard folders, as the merge job names them: each explicitly, so that a shard that never
@@ -62,7 +63,8 @@ std::string slurm_array_script(const DistributedJob& job) {
                   "# finished and runs the rest. Submit with submit.sh, which adds the merge job.\n"
                   "#SBATCH --job-name=" +
                   job_base_name(job.sweep_name) + "\n#SBATCH --array=0-" + std::to_string(job.shards - 1) +
-                  "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" + jobs + "\n#SBATCH --requeue\n" + slurm_prelude(job);
+                  "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" + jobs + "\n#SBATCH --requeue\n" +
+                  slurm_prelude(job);
   s += "exec \"$slicewise\" sweep " + shell_quote(job.sweep_file) +
        " --out \"$job/shards/shard-$SLURM_ARRAY_TASK_ID\" \\\n  --shards " + std::to_string(job.shards) +
        " --shard-index \"$SLURM_ARRAY_TASK_ID\" --resume --jobs \"${SLURM_CPUS_PER_TASK:-" + jobs +
@@ -214,9 +216,19 @@ YAML::Node pod_template(const DistributedJob& job, const std::string& component,
 
 YAML::Node shards_job(const DistributedJob& job) {
   const std::string index = "$(JOB_COMPLETION_INDEX)";
-  const std::vector<std::string> args = {"sweep", k8s_literal(job.sweep_file), "--out", std::string(kShardsMount) + "/shards/shard-" + index,
-                                         "--shards", std::to_string(job.shards), "--shard-index", index, "--resume",
-                                         "--jobs", std::to_string(job.jobs), "--progress", "none"};
+  const std::vector<std::string> args = {"sweep",
+                                         k8s_literal(job.sweep_file),
+                                         "--out",
+                                         std::string(kShardsMount) + "/shards/shard-" + index,
+                                         "--shards",
+                                         std::to_string(job.shards),
+                                         "--shard-index",
+                                         index,
+                                         "--resume",
+                                         "--jobs",
+                                         std::to_string(job.jobs),
+                                         "--progress",
+                                         "none"};
   YAML::Node n;
   n["apiVersion"] = "batch/v1";
   n["kind"] = "Job";
@@ -265,30 +277,37 @@ std::string yaml_documents(const DistributedJob& job, const std::vector<YAML::No
 
 std::string k8s_submit_script(const DistributedJob& job) {
   const std::string base = job_base_name(job.sweep_name);
-  std::string s = "#!/bin/sh\n" + header_comment(job, "#") +
-                  "# Runs the shards (an Indexed Job), waits until it has completed or failed, then runs the merge\n"
-                  "# Job and prints its log; exits with the merge's outcome. kubectl's current context and\n"
-                  "# namespace are used; KUBECTL overrides the command, e.g. KUBECTL='kubectl -n sweeps'.\n"
-                  "set -eu\n"
-                  "kubectl=${KUBECTL:-kubectl}\n"
-                  "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
-                  "# The state of a Job: Complete, Failed, or empty while it runs.\n"
-                  "state() { $kubectl get job \"$1\" -o 'jsonpath={.status.conditions[?(@.status==\"True\")].type}'; }\n"
-                  "wait_for() {\n"
-                  "  while :; do\n"
-                  "    case \"$(state \"$1\")\" in\n"
-                  "      *Complete*) return 0 ;;\n"
-                  "      *Failed*) return 1 ;;\n"
-                  "    esac\n"
-                  "    sleep 10\n"
-                  "  done\n"
-                  "}\n";
+  std::string s =
+      "#!/bin/sh\n" + header_comment(job, "#") +
+      "# Runs the shards (an Indexed Job), waits until it has completed or failed, then runs the merge\n"
+      "# Job and prints its log; exits with the merge's outcome. kubectl's current context and\n"
+      "# namespace are used; KUBECTL overrides the command, e.g. KUBECTL='kubectl -n sweeps'.\n"
+      "set -eu\n"
+      "kubectl=${KUBECTL:-kubectl}\n"
+      "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+      "# The state of a Job: Complete, Failed, or empty while it runs.\n"
+      "state() { $kubectl get job \"$1\" -o 'jsonpath={.status.conditions[?(@.status==\"True\")].type}'; }\n"
+      "wait_for() {\n"
+      "  while :; do\n"
+      "    case \"$(state \"$1\")\" in\n"
+      "      *Complete*) return 0 ;;\n"
+      "      *Failed*) return 1 ;;\n"
+      "    esac\n"
+      "    sleep 10\n"
+      "  done\n"
+      "}\n";
   s += "$kubectl apply -f \"$here/shards-job.yaml\"\n"
-       "wait_for " + base + "-shards || echo \"some shards failed; the merge names their points\" >&2\n"
+       "wait_for " +
+       base +
+       "-shards || echo \"some shards failed; the merge names their points\" >&2\n"
        "$kubectl apply -f \"$here/merge-job.yaml\"\n"
        "status=0\n"
-       "wait_for " + base + "-merge || status=1\n"
-       "$kubectl logs job/" + base + "-merge\n"
+       "wait_for " +
+       base +
+       "-merge || status=1\n"
+       "$kubectl logs job/" +
+       base +
+       "-merge\n"
        "exit $status\n";
   return s;
 }

@@ -19,18 +19,18 @@ enum class JobEngine { slurm, k8s };
 struct DistributedJob {
   JobEngine engine = JobEngine::slurm;
   std::string sweep_name;
-  std::string fingerprint;        ///< the sweep's (scenario::sweep_fingerprint): job.json keeps it
+  std::string fingerprint;  ///< the sweep's (scenario::sweep_fingerprint): job.json keeps it
   std::size_t num_points = 0;
   int shards = 1;
-  int jobs = 1;                   ///< points at once per shard: CPUs per task or pod
+  int jobs = 1;  ///< points at once per shard: CPUs per task or pod
   std::vector<std::string> fail_if;
-  std::string emitted_by;         ///< the command line, for the files' header comment
+  std::string emitted_by;  ///< the command line, for the files' header comment
   /// Slurm: absolute paths on the shared file system (the nodes see the same paths).
-  std::string slicewise;          ///< the executable; SLICEWISE in the environment overrides it
-  std::string sweep_file;         ///< Slurm: absolute; Kubernetes: as seen from the image's working folder
-  std::string folder;             ///< Slurm: the job folder, absolute (shards/, merged/, logs/)
+  std::string slicewise;   ///< the executable; SLICEWISE in the environment overrides it
+  std::string sweep_file;  ///< Slurm: absolute; Kubernetes: as seen from the image's working folder
+  std::string folder;      ///< Slurm: the job folder, absolute (shards/, merged/, logs/)
   /// Kubernetes only.
-  std::string image;              ///< holds `slicewise` on its PATH and the sweep's inputs
+  std::string image;                   ///< holds `slicewise` on its PATH and the sweep's inputs
   std::string workdir = "/slicewise";  ///< the image's folder the sweep path is relative to
 };
 

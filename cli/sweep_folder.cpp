@@ -65,10 +65,11 @@ std::vector<fs::path> point_files(const fs::path& points) {
 void check_fingerprint(const json& document, const fs::path& file, const std::string& fingerprint) {
   const json* found = document.is_object() && document.contains("fingerprint") ? &document["fingerprint"] : nullptr;
   if (!found || !found->is_string() || found->get<std::string>() != fingerprint) {
-    throw ConfigError(file.string(), "/fingerprint",
-                      "belongs to another sweep (fingerprint " +
-                          (found ? (found->is_string() ? found->get<std::string>() : describe_json(*found)) : std::string("none")) +
-                          ", expected " + fingerprint + ")");
+    throw ConfigError(
+        file.string(), "/fingerprint",
+        "belongs to another sweep (fingerprint " +
+            (found ? (found->is_string() ? found->get<std::string>() : describe_json(*found)) : std::string("none")) +
+            ", expected " + fingerprint + ")");
   }
 }
 
@@ -86,7 +87,8 @@ void check_point_identity(const report::SweepPointRecord& record, const fs::path
                           std::to_string(record.index) + " (got \"" + record.id + "\")");
   }
   if (file.stem().string() != record.id) {
-    throw ConfigError(file.string(), "/point/id", "is \"" + record.id + "\", but the file is " + file.filename().string());
+    throw ConfigError(file.string(), "/point/id",
+                      "is \"" + record.id + "\", but the file is " + file.filename().string());
   }
 }
 
@@ -102,7 +104,8 @@ json read_manifest(const fs::path& folder) {
   json manifest = read_json_file(file);
   auto is = [&](const char* key, const json& value) { return manifest.contains(key) && manifest[key] == value; };
   if (!manifest.is_object() || !is("kind", "slicewise-sweep") || !is("schema_version", 1)) {
-    throw ConfigError(file.string(), "", "not a slicewise sweep manifest (expected kind \"slicewise-sweep\", schema_version 1)");
+    throw ConfigError(file.string(), "",
+                      "not a slicewise sweep manifest (expected kind \"slicewise-sweep\", schema_version 1)");
   }
   check_manifest_keys(manifest, file);
   return manifest;

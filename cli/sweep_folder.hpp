@@ -25,6 +25,7 @@ void read_points(const std::filesystem::path& folder, const std::string& fingerp
                  std::map<std::size_t, report::SweepPointRecord>& out);
 
 /// The table of `points` under the manifest's names.
-report::SweepTable table_of(const nlohmann::json& manifest, const std::map<std::size_t, report::SweepPointRecord>& points);
+report::SweepTable table_of(const nlohmann::json& manifest,
+                            const std::map<std::size_t, report::SweepPointRecord>& points);
 
 }  // namespace slicewise::cli

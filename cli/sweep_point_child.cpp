@@ -71,14 +71,17 @@ void write_point(const scenario::Sweep& sweep, const scenario::SweepPoint& point
   options.progress = ProgressMode::json;
   std::vector<std::size_t> all(scenario.strategies.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  auto result = simulate_strategies(scenario, all, calibration::sharing_defaults(profile), options, Io{ignored, progress});
+  auto result =
+      simulate_strategies(scenario, all, calibration::sharing_defaults(profile), options, Io{ignored, progress});
   if (!result) ::_exit(1);
   result->calibration = record_of(profile);
   const auto roi = report::priced_roi_report(*result, scenario);
   report::SweepPointRecord record = point_record(point);
   record.strategies = roi.strategies;
   record.tenants = roi.tenants;
-  json document = {{"schema_version", 1}, {"fingerprint", fingerprint}, {"point", report::point_json(record)},
+  json document = {{"schema_version", 1},
+                   {"fingerprint", fingerprint},
+                   {"point", report::point_json(record)},
                    {"result", json(*result)}};
   write_file_atomically(point_file(folder, point.id), document.dump(1) + "\n");
 }

@@ -38,7 +38,8 @@ std::string failure_message(const fs::path& folder, const std::string& id, int s
   } catch (const Error&) {
   }
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  if (WIFSIGNALED(status)) message += (message.empty() ? "" : "\n") + std::string("killed by signal ") + strsignal(WTERMSIG(status));
+  if (WIFSIGNALED(status))
+    message += (message.empty() ? "" : "\n") + std::string("killed by signal ") + strsignal(WTERMSIG(status));
   if (message.empty()) message = "exited with status " + std::to_string(WEXITSTATUS(status));
   return message;
 }
@@ -86,14 +87,16 @@ class SweepRunner {
  private:
   /// In the child: its stderr into the point's log, then the point.
   [[noreturn]] void work(std::size_t slot, int fd) const {
-    const int log = ::open(log_file(setup_.folder, setup_.todo[slot].id).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int log =
+        ::open(log_file(setup_.folder, setup_.todo[slot].id).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (log >= 0) ::dup2(log, STDERR_FILENO);
     run_point_child(setup_.sweep, setup_.todo[slot], setup_.profile, setup_.fingerprint, setup_.folder, fd);
   }
 
   void on_start(std::size_t slot) {
     running_[slot];
-    emit_json({{"event", "point_start"}, {"point", setup_.todo[slot].id},
+    emit_json({{"event", "point_start"},
+               {"point", setup_.todo[slot].id},
                {"values", scenario::point_label(setup_.sweep, setup_.todo[slot])}});
   }
 
@@ -118,7 +121,10 @@ class SweepRunner {
       failures_[point.index] = failure_message(setup_.folder, point.id, status);
     }
     ++num_finished_;
-    emit_json({{"event", "point_done"}, {"point", point.id}, {"ok", ok}, {"done", setup_.num_done_before + num_finished_},
+    emit_json({{"event", "point_done"},
+               {"point", point.id},
+               {"ok", ok},
+               {"done", setup_.num_done_before + num_finished_},
                {"of", setup_.num_in_shard}});
   }
 
@@ -134,8 +140,9 @@ class SweepRunner {
       for (double f : fractions) sum += f;
       partial += fractions.empty() ? 0.0 : sum / static_cast<double>(fractions.size());
     }
-    return setup_.todo.empty() ? 1.0
-                               : (static_cast<double>(num_finished_) + partial) / static_cast<double>(setup_.todo.size());
+    return setup_.todo.empty()
+               ? 1.0
+               : (static_cast<double>(num_finished_) + partial) / static_cast<double>(setup_.todo.size());
   }
 
   /// Redraws the bar (with --progress bar) when its text changed.
@@ -146,8 +153,8 @@ class SweepRunner {
     const int filled = static_cast<int>(total * 30.0);
     std::string bar = "sweep [" + std::string(static_cast<std::size_t>(filled), '#') +
                       std::string(static_cast<std::size_t>(30 - filled), ' ') + "] " +
-                      std::to_string(setup_.num_done_before + num_finished_) + "/" + std::to_string(setup_.num_in_shard) +
-                      " points, " + std::to_string(running_.size()) + " running";
+                      std::to_string(setup_.num_done_before + num_finished_) + "/" +
+                      std::to_string(setup_.num_in_shard) + " points, " + std::to_string(running_.size()) + " running";
     bar += total > 0.02 ? ", ETA " + clock_text(elapsed / total - elapsed) : ", ETA --:--";
     if (bar == last_bar_) return;
     last_bar_ = bar;

@@ -18,13 +18,13 @@ namespace slicewise::cli {
 struct SweepRunSetup {
   const scenario::Sweep& sweep;
   const calibration::CalibrationProfile& profile;
-  const std::string& fingerprint;                ///< written into every point file
-  const std::filesystem::path& folder;           ///< the sweep folder
-  const std::vector<scenario::SweepPoint>& todo; ///< the points to run, in order
-  std::size_t num_done_before = 0;               ///< points of the shard done by earlier runs
-  std::size_t num_in_shard = 0;                  ///< points of the shard, done or not
-  int max_running = 1;                           ///< points run at once
-  ProgressMode progress = ProgressMode::none;    ///< bar, json or none (never automatic)
+  const std::string& fingerprint;                 ///< written into every point file
+  const std::filesystem::path& folder;            ///< the sweep folder
+  const std::vector<scenario::SweepPoint>& todo;  ///< the points to run, in order
+  std::size_t num_done_before = 0;                ///< points of the shard done by earlier runs
+  std::size_t num_in_shard = 0;                   ///< points of the shard, done or not
+  int max_running = 1;                            ///< points run at once
+  ProgressMode progress = ProgressMode::none;     ///< bar, json or none (never automatic)
 };
 
 /// What a run of points left behind (the points that succeeded are in the folder).

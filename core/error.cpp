@@ -52,8 +52,7 @@ TraceError::TraceError(std::string file, long line, std::string column, std::str
       line_(line) {}
 
 void throw_internal_error(const char* file, int line, const std::string& message) {
-  throw InternalError(std::string("internal error at ") + file + ":" + std::to_string(line) + ": " +
-                      message);
+  throw InternalError(std::string("internal error at ") + file + ":" + std::to_string(line) + ": " + message);
 }
 
 }  // namespace slicewise

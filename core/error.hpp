@@ -61,8 +61,8 @@ class InternalError : public Error {
 }  // namespace slicewise
 
 /// Checks an internal invariant; throws slicewise::InternalError naming the source location.
-#define SW_CHECK(cond, msg)                                          \
-  do {                                                               \
-    if (!(cond)) ::slicewise::throw_internal_error(__FILE__, __LINE__, \
-                                                   std::string("check failed: " #cond ": ") + (msg)); \
+#define SW_CHECK(cond, msg)                                                                                    \
+  do {                                                                                                         \
+    if (!(cond))                                                                                               \
+      ::slicewise::throw_internal_error(__FILE__, __LINE__, std::string("check failed: " #cond ": ") + (msg)); \
   } while (0)

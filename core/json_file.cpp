@@ -1,6 +1,6 @@
 // JSON files: precise parse errors, duplicate keys, atomic writes.
-#include "core/atomic_output.hpp"
 #include "core/json_file.hpp"
+#include "core/atomic_output.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -53,8 +53,8 @@ std::string range_problem(const std::string& what) {
 /// Tracks where the parser is so that a repeated key can be reported with its JSON pointer.
 struct Frame {
   bool is_array = false;
-  long index = -1;              // current element in an array
-  std::string key;              // current key in an object
+  long index = -1;             // current element in an array
+  std::string key;             // current key in an object
   std::set<std::string> keys;  // keys seen so far in an object
 };
 
@@ -149,9 +149,7 @@ json parse_json_text(const std::string& text, const std::string& file) {
         }
         break;
       }
-      case json::parse_event_t::value:
-        element_starts();
-        break;
+      case json::parse_event_t::value: element_starts(); break;
     }
     return true;
   };
@@ -181,8 +179,9 @@ std::string read_text_file(const std::filesystem::path& path) {
     throw ConfigError(path.string(), "", "cannot read file: not a regular file");
   }
   if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxTextFileBytes) {
-    throw ConfigError(path.string(), "", "file too large: " + std::to_string(size) + " bytes; at most " +
-                                             std::to_string(kMaxTextFileBytes) + " (1 GiB)");
+    throw ConfigError(path.string(), "",
+                      "file too large: " + std::to_string(size) + " bytes; at most " +
+                          std::to_string(kMaxTextFileBytes) + " (1 GiB)");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -193,9 +192,7 @@ std::string read_text_file(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-json read_json_file(const std::filesystem::path& path) {
-  return parse_json_text(read_text_file(path), path.string());
-}
+json read_json_file(const std::filesystem::path& path) { return parse_json_text(read_text_file(path), path.string()); }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   AtomicOutput out(path);

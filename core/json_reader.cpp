@@ -36,15 +36,15 @@ std::string NumberRange::violation(double value) const {
   if (!std::isfinite(value)) return "must be a finite number";
   if (min && (min_exclusive ? !(value > *min) : !(value >= *min))) {
     if (max) {
-      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " +
-             format_number(*max) + (max_exclusive ? ")" : "]");
+      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " + format_number(*max) +
+             (max_exclusive ? ")" : "]");
     }
     return std::string("must be ") + (min_exclusive ? "> " : ">= ") + format_number(*min);
   }
   if (max && (max_exclusive ? !(value < *max) : !(value <= *max))) {
     if (min) {
-      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " +
-             format_number(*max) + (max_exclusive ? ")" : "]");
+      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " + format_number(*max) +
+             (max_exclusive ? ")" : "]");
     }
     return std::string("must be ") + (max_exclusive ? "< " : "<= ") + format_number(*max);
   }
@@ -167,16 +167,14 @@ std::optional<std::string> JsonReader::maybe_string(std::string_view key) {
   return v ? std::optional<std::string>(v->get<std::string>()) : std::nullopt;
 }
 
-std::optional<double> JsonReader::number(std::string_view key, bool required, const NumberRange& range,
-                                         bool integer) {
+std::optional<double> JsonReader::number(std::string_view key, bool required, const NumberRange& range, bool integer) {
   const json* value = find(key);
   if (!value) {
     if (required && object_) error_here("missing required key \"" + std::string(key) + "\"");
     return std::nullopt;
   }
   if (!value->is_number()) {
-    error(key, std::string("expected ") + (integer ? "integer" : "number") + " (got " + describe_json(*value) +
-                   ")");
+    error(key, std::string("expected ") + (integer ? "integer" : "number") + " (got " + describe_json(*value) + ")");
     return std::nullopt;
   }
   const double x = value->get<double>();
@@ -188,7 +186,8 @@ std::optional<double> JsonReader::number(std::string_view key, bool required, co
     // Past 2^53 a double no longer holds every integer, and past 2^63 no int64 holds it at all:
     // report the range (or the exact-integer limit) with the value as written.
     auto problem = range.violation(x > 0 ? std::numeric_limits<double>::max() : std::numeric_limits<double>::lowest());
-    if (problem.empty()) problem = "must be between -" + format_number(kMaxExactInteger) + " and " + format_number(kMaxExactInteger);
+    if (problem.empty())
+      problem = "must be between -" + format_number(kMaxExactInteger) + " and " + format_number(kMaxExactInteger);
     error(key, problem + " (got " + describe_json(*value) + ")");
     return std::nullopt;
   }
@@ -221,7 +220,8 @@ std::optional<std::int64_t> JsonReader::maybe_integer(std::string_view key, cons
 }
 
 bool JsonReader::optional_bool(std::string_view key, bool fallback) {
-  const json* v = typed(key, false, [](const json& j) { return j.is_boolean(); }, "boolean");
+  const json* v = typed(
+      key, false, [](const json& j) { return j.is_boolean(); }, "boolean");
   return v ? v->get<bool>() : fallback;
 }
 

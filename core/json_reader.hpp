@@ -28,7 +28,7 @@ struct NumberRange {
   static NumberRange any() { return {}; }
   static NumberRange positive() { return {0.0, true, std::nullopt, false}; }
   static NumberRange non_negative() { return {0.0, false, std::nullopt, false}; }
-  static NumberRange fraction() { return {0.0, false, 1.0, false}; }        ///< [0, 1]
+  static NumberRange fraction() { return {0.0, false, 1.0, false}; }          ///< [0, 1]
   static NumberRange positive_fraction() { return {0.0, true, 1.0, false}; }  ///< (0, 1]
   static NumberRange at_least(double lo) { return {lo, false, std::nullopt, false}; }
   static NumberRange between(double lo, double hi) { return {lo, false, hi, false}; }

@@ -4,7 +4,7 @@
 
 namespace slicewise {
 
-inline constexpr double kHoursPerMonth = 730.0;     ///< the cloud billing month (8,760 h / 12)
+inline constexpr double kHoursPerMonth = 730.0;  ///< the cloud billing month (8,760 h / 12)
 inline constexpr double kMonthsPerYear = 12.0;
 inline constexpr double kSecondsPerHour = 3600.0;
 inline constexpr double kSecondsPerMinute = 60.0;

@@ -14,17 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& path = input.write(slicewise::fuzz::bytes_of(data + 1, size - 1));
   try {
     switch (data[0] % 4) {
-      case 0:
-        PriceTable::load(path);
-        break;
-      case 1:
-        OnPremTable::load(path);
-        break;
-      case 2:
-        import_prices({path}, ImportFormat::aws_offer, "fuzz", known_instance_gpu);
-        break;
-      default:
-        import_prices({path}, ImportFormat::azure_retail, "fuzz", known_instance_gpu);
+      case 0: PriceTable::load(path); break;
+      case 1: OnPremTable::load(path); break;
+      case 2: import_prices({path}, ImportFormat::aws_offer, "fuzz", known_instance_gpu); break;
+      default: import_prices({path}, ImportFormat::azure_retail, "fuzz", known_instance_gpu);
     }
   } catch (const slicewise::Error&) {
   }

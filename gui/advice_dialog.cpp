@@ -32,14 +32,16 @@ QString answer_line(const QString& advice_json) {
   const QJsonObject answer = advice.value(QStringLiteral("answer")).toObject();
   const QJsonObject baseline = advice.value(QStringLiteral("baseline")).toObject();
   if (answer.isEmpty()) return QObject::tr("No configuration meets every SLA.");
-  return QObject::tr("%1 (%2): %3 GPU(s), $%4 a month, saving $%5 (%6 %) against %7; worst tenant %8 with %9 % of its "
-                     "SLA target to spare. %10 simulations.")
+  return QObject::tr(
+             "%1 (%2): %3 GPU(s), $%4 a month, saving $%5 (%6 %) against %7; worst tenant %8 with %9 % of its "
+             "SLA target to spare. %10 simulations.")
       .arg(answer.value(QStringLiteral("candidate")).toString(), answer.value(QStringLiteral("option")).toString())
       .arg(answer.value(QStringLiteral("num_gpus")).toInt())
       .arg(answer.value(QStringLiteral("monthly_usd")).toDouble(), 0, 'f', 2)
       .arg(answer.value(QStringLiteral("monthly_savings_usd")).toDouble(), 0, 'f', 2)
       .arg(100.0 * answer.value(QStringLiteral("savings_frac")).toDouble(), 0, 'f', 1)
-      .arg(baseline.value(QStringLiteral("candidate")).toString(), answer.value(QStringLiteral("worst_tenant")).toString())
+      .arg(baseline.value(QStringLiteral("candidate")).toString(),
+           answer.value(QStringLiteral("worst_tenant")).toString())
       .arg(100.0 * answer.value(QStringLiteral("worst_sla_margin")).toDouble(), 0, 'f', 1)
       .arg(advice.value(QStringLiteral("num_simulations")).toInt());
 }
@@ -104,7 +106,8 @@ bool AdviceDialog::export_configs(const QString& folder, QString* error) {
   if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
     if (error) {
       const QString message = QString::fromUtf8(process.readAllStandardError()).trimmed();
-      *error = message.isEmpty() ? tr("slicewise export-config did not finish (%1)").arg(process.errorString()) : message;
+      *error =
+          message.isEmpty() ? tr("slicewise export-config did not finish (%1)").arg(process.errorString()) : message;
     }
     return false;
   }

@@ -23,7 +23,7 @@ class AdviceDialog : public QDialog {
   /// fails. The Export button asks for the folder, then calls this.
   bool export_configs(const QString& folder, QString* error);
 
-  QString summary() const;                       ///< the answer's line, as shown
+  QString summary() const;  ///< the answer's line, as shown
   QTextBrowser* explanation() const { return explanation_; }
   const QLabel* pareto() const { return pareto_; }
 

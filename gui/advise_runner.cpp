@@ -13,7 +13,7 @@ bool AdviseRunner::start(const Json& document, const std::filesystem::path& base
   return start_cli(
       document, base_dir, QStringLiteral("slicewise-gui-advise-XXXXXX"), tr("advice is already being computed"),
       [&](const QString& scenario_file) {
-        return QStringList{QStringLiteral("advise"), scenario_file, QStringLiteral("--out"), advice_dir(),
+        return QStringList{QStringLiteral("advise"),     scenario_file,         QStringLiteral("--out"), advice_dir(),
                            QStringLiteral("--progress"), QStringLiteral("json")} +
                extra_args;
       },

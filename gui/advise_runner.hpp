@@ -21,7 +21,8 @@ class AdviseRunner : public CliRunner {
 
   /// Starts advising on `document` with `extra_args` ("--jobs", "2", "--max-gpus", ...). False with
   /// `error` set when a run is going on or the scenario cannot be written.
-  bool start(const Json& document, const std::filesystem::path& base_dir, const QStringList& extra_args, QString* error);
+  bool start(const Json& document, const std::filesystem::path& base_dir, const QStringList& extra_args,
+             QString* error);
   /// The advice folder of the last successful run (advice.json, advice.md, pareto.svg, result.json).
   QString advice_dir() const { return work_file(QStringLiteral("advice")); }
 

@@ -5,8 +5,8 @@
 #include <QChartView>
 #include <QLabel>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include "core/json_reader.hpp"
 

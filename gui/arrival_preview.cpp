@@ -22,7 +22,8 @@ ArrivalPreview preview_arrivals(const scenario::Scenario& scenario, std::size_t 
     preview.note = "closed loop: arrivals follow the replies";
     if (load.think_time_s > 0.0) {
       preview.note += "; at most " + format_number(load.num_users / load.think_time_s) + " requests/s (" +
-                      std::to_string(load.num_users) + " users / " + format_number(load.think_time_s) + " s think time)";
+                      std::to_string(load.num_users) + " users / " + format_number(load.think_time_s) +
+                      " s think time)";
     }
     return preview;
   }

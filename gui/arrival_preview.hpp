@@ -12,13 +12,13 @@
 namespace slicewise::gui {
 
 struct ArrivalPreview {
-  double bin_s = 0.0;                ///< width of each bin, seconds
-  std::vector<double> rate_per_s;    ///< arrivals per second in each bin, from time 0
-  std::int64_t num_arrivals = 0;     ///< within the horizon (or up to the request cap)
+  double bin_s = 0.0;              ///< width of each bin, seconds
+  std::vector<double> rate_per_s;  ///< arrivals per second in each bin, from time 0
+  std::int64_t num_arrivals = 0;   ///< within the horizon (or up to the request cap)
   double mean_rate_per_s = 0.0;
-  double peak_rate_per_s = 0.0;      ///< the busiest bin
-  bool truncated = false;            ///< stopped at the request cap before the horizon
-  std::string note;                  ///< why there is no series (closed loop, error); "" otherwise
+  double peak_rate_per_s = 0.0;  ///< the busiest bin
+  bool truncated = false;        ///< stopped at the request cap before the horizon
+  std::string note;              ///< why there is no series (closed loop, error); "" otherwise
 };
 
 /// Bins tenant `index`'s arrivals over [0, horizon) into at most `max_bins` bins of a whole number

@@ -7,7 +7,8 @@
 
 namespace slicewise::gui {
 
-QWidget* ChoiceDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+QWidget* ChoiceDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                      const QModelIndex& index) const {
   const QStringList choices = index.data(JsonTableModel::kChoicesRole).toStringList();
   if (choices.isEmpty()) return QStyledItemDelegate::createEditor(parent, option, index);
   auto* combo = new QComboBox(parent);

@@ -28,9 +28,9 @@ CliRunner::~CliRunner() {
 QString CliRunner::default_program() {
   if (const QString given = qEnvironmentVariable("SLICEWISE_CLI"); !given.isEmpty()) return given;
   const QDir app_dir(QCoreApplication::applicationDirPath());
-  for (const QString& candidate : {app_dir.filePath(QStringLiteral("slicewise")),
-                                   app_dir.filePath(QStringLiteral("../cli/slicewise")),
-                                   app_dir.filePath(QStringLiteral("../../cli/slicewise"))}) {
+  for (const QString& candidate :
+       {app_dir.filePath(QStringLiteral("slicewise")), app_dir.filePath(QStringLiteral("../cli/slicewise")),
+        app_dir.filePath(QStringLiteral("../../cli/slicewise"))}) {
     if (QFileInfo(candidate).isExecutable() && !QFileInfo(candidate).isDir()) return QDir::cleanPath(candidate);
   }
   const QString on_path = QStandardPaths::findExecutable(QStringLiteral("slicewise"));

@@ -64,7 +64,9 @@ void CompareModel::clear() {
   endResetModel();
 }
 
-int CompareModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int CompareModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
 int CompareModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 1 + 3 * kNumMetrics; }
 
@@ -92,7 +94,8 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
   }
   if (section == kStrategyColumn) return tr("Strategy");
   static const char* const metrics[] = {QT_TR_NOOP("Monthly cost (USD)"), QT_TR_NOOP("Monthly savings (USD)"),
-                                        QT_TR_NOOP("SLA violations %"), QT_TR_NOOP("Busy %"), QT_TR_NOOP("Worst p95 (s)")};
+                                        QT_TR_NOOP("SLA violations %"), QT_TR_NOOP("Busy %"),
+                                        QT_TR_NOOP("Worst p95 (s)")};
   static const char* const sides[] = {" A", " B", " Δ"};
   return tr(metrics[(section - 1) / 3]) + QString::fromUtf8(sides[(section - 1) % 3]);
 }

@@ -124,7 +124,8 @@ std::vector<FieldSpec> strategy_fields() {
       strategy_field(QObject::tr("Placement"), "placement", FieldType::choice)
           .with_choices(choice_names(scenario::placement_policy_table()))
           .with_placeholder("pack"),
-      strategy_field(QObject::tr("Replicas per GPU"), "replicas", FieldType::integer).with_placeholder(QObject::tr("no limit")),
+      strategy_field(QObject::tr("Replicas per GPU"), "replicas", FieldType::integer)
+          .with_placeholder(QObject::tr("no limit")),
       strategy_field(QObject::tr("Quantum (ms)"), "quantum_ms", FieldType::number)
           .with_placeholder(QObject::tr("calibrated")),
       strategy_field(QObject::tr("Switch cost (ms)"), "switch_cost_ms", FieldType::number)
@@ -140,7 +141,8 @@ std::vector<FieldSpec> strategy_fields() {
           .with_placeholder("best_effort"),
       strategy_field(QObject::tr("vGPU time slice (ms)"), "timeslice_ms", FieldType::number),
       strategy_field(QObject::tr("Sidecars"), "sidecars", FieldType::json)
-          .with_tooltip(QObject::tr("JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU instances the strategy pays for")),
+          .with_tooltip(QObject::tr(
+              "JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU instances the strategy pays for")),
   };
 }
 

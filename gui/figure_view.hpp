@@ -52,8 +52,8 @@ class FigureView : public QWidget {
   std::shared_ptr<const report::RoiReport> report_;
   report::Figure figure_;
   int height_px_ = 0;
-  QImage picture_;    ///< at the device pixel ratio; null until drawn
-  QString error_;     ///< why the figure could not be drawn; "" when it could
+  QImage picture_;  ///< at the device pixel ratio; null until drawn
+  QString error_;   ///< why the figure could not be drawn; "" when it could
   QTimer draw_timer_;
   bool drawing_ = false;
 };

@@ -32,12 +32,15 @@ FleetModel::FleetModel(ScenarioDocument* document, QObject* parent) : JsonTableM
   add_field(FieldSpec(tr("GPU"), "/gpu", FieldType::choice)
                 .with_choices(gpu_choices())
                 .with_tooltip(tr("GPU catalog id (slicewise gpus); leave empty when giving an instance type")),
-            [this](int row) { return row < static_cast<int>(gpus_.size()) ? gpus_[static_cast<std::size_t>(row)] : QString(); });
+            [this](int row) {
+              return row < static_cast<int>(gpus_.size()) ? gpus_[static_cast<std::size_t>(row)] : QString();
+            });
   add_field(FieldSpec(tr("Instance type"), "/instance_type", FieldType::choice)  // choices: document_checked()
                 .with_tooltip(tr("A priced instance (slicewise prices); its GPUs come from the price table")));
-  add_field(FieldSpec(tr("Count"), "/count", FieldType::integer)
-                .with_tooltip(tr("GPUs (by GPU) or instances (by instance type) the strategies may use")),
-            [](int) { return QStringLiteral("1"); }, true);
+  add_field(
+      FieldSpec(tr("Count"), "/count", FieldType::integer)
+          .with_tooltip(tr("GPUs (by GPU) or instances (by instance type) the strategies may use")),
+      [](int) { return QStringLiteral("1"); }, true);
   add_derived(tr("Price per instance"), [this](int row) {
     return row < static_cast<int>(prices_.size()) ? prices_[static_cast<std::size_t>(row)] : QString();
   });
@@ -63,8 +66,9 @@ void FleetModel::document_checked() {
     if (table && !gpu.empty()) {
       const auto line = pricing::cheapest_gpu_instances(*table, gpu, 1, parsed->pricing.option, parsed->pricing.region,
                                                         entry.instance_type);
-      price = line ? tr("$%1/h (%2)").arg(QString::fromStdString(report::format_fixed(line->usd_per_hour_each, 2)),
-                                          QString::fromStdString(line->instance_type))
+      price = line ? tr("$%1/h (%2)")
+                         .arg(QString::fromStdString(report::format_fixed(line->usd_per_hour_each, 2)),
+                              QString::fromStdString(line->instance_type))
                    : tr("no %1 price").arg(QString::fromStdString(pricing::to_string(parsed->pricing.option)));
     }
     prices_.push_back(price);

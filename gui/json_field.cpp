@@ -36,7 +36,8 @@ std::optional<Json> field_value(const QString& given, FieldType type) {
     case FieldType::number: {
       const double number = text.toDouble(&ok);
       // "3" stays an integer in the file, and in the check's messages ("got 0", as the CLI says).
-      if (ok && std::floor(number) == number && std::abs(number) < 0x1p53) return Json(static_cast<std::int64_t>(number));
+      if (ok && std::floor(number) == number && std::abs(number) < 0x1p53)
+        return Json(static_cast<std::int64_t>(number));
       if (ok) return Json(number);
       break;
     }
@@ -60,7 +61,8 @@ std::optional<Json> field_value(const QString& given, FieldType type) {
     }
     case FieldType::words: {
       Json list = Json::array();
-      for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) list.push_back(item.trimmed().toStdString());
+      for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        list.push_back(item.trimmed().toStdString());
       return list;
     }
     case FieldType::json: {
@@ -77,7 +79,8 @@ std::optional<Json> field_value(const QString& given, FieldType type) {
 bool field_applies(const FieldSpec& field, const ScenarioDocument& document, const std::string& base) {
   if (field.when_pointer.empty()) return true;
   const Json* value = document.value_at(base + field.when_pointer);
-  const QString current = value && value->is_string() ? QString::fromStdString(value->get<std::string>()) : field.when_default;
+  const QString current =
+      value && value->is_string() ? QString::fromStdString(value->get<std::string>()) : field.when_default;
   return field.when_values.contains(current);
 }
 

@@ -33,9 +33,18 @@ struct FieldSpec {
   FieldSpec() = default;
   FieldSpec(QString label_text, std::string relative_pointer, FieldType field_type = FieldType::text)
       : label(std::move(label_text)), pointer(std::move(relative_pointer)), type(field_type) {}
-  FieldSpec& with_choices(QStringList names) { choices = std::move(names); return *this; }
-  FieldSpec& with_placeholder(QString text) { placeholder = std::move(text); return *this; }
-  FieldSpec& with_tooltip(QString text) { tooltip = std::move(text); return *this; }
+  FieldSpec& with_choices(QStringList names) {
+    choices = std::move(names);
+    return *this;
+  }
+  FieldSpec& with_placeholder(QString text) {
+    placeholder = std::move(text);
+    return *this;
+  }
+  FieldSpec& with_tooltip(QString text) {
+    tooltip = std::move(text);
+    return *this;
+  }
   FieldSpec& when(std::string relative_pointer, QStringList values, QString absent_reads_as = {}) {
     when_pointer = std::move(relative_pointer);
     when_values = std::move(values);
@@ -43,12 +52,12 @@ struct FieldSpec {
     return *this;
   }
 
-  QString label;              ///< header or form label, with its unit: "Solo latency (s)"
-  std::string pointer;        ///< relative to the row or form base: "/workload/solo_latency_s"
+  QString label;        ///< header or form label, with its unit: "Solo latency (s)"
+  std::string pointer;  ///< relative to the row or form base: "/workload/solo_latency_s"
   FieldType type = FieldType::text;
-  QStringList choices;        ///< choice: the allowed names
-  QString placeholder;        ///< shown (grey) when the value is absent: the default, or a hint
-  QString tooltip;            ///< what the field means (docs/scenario-format.md)
+  QStringList choices;  ///< choice: the allowed names
+  QString placeholder;  ///< shown (grey) when the value is absent: the default, or a hint
+  QString tooltip;      ///< what the field means (docs/scenario-format.md)
   /// The field applies only when the value at `when_pointer` (relative) is one of `when_values`
   /// (an absent value reads as `when_default`); empty `when_pointer` = always.
   std::string when_pointer;

@@ -74,7 +74,8 @@ QVariant JsonTableModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole: return column.derived ? QVariant() : QVariant(field_text(value));
     case Qt::TextAlignmentRole: return column.numeric ? QVariant(kNumberAlignment) : QVariant();
     case Qt::ForegroundRole:
-      if (!column.derived && !value && column.fallback) return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+      if (!column.derived && !value && column.fallback)
+        return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
       return {};
     case Qt::BackgroundRole:
       if (column.derived) return {};
@@ -98,8 +99,8 @@ bool JsonTableModel::setData(const QModelIndex& index, const QVariant& value, in
   }
   const Column& column = columns_[static_cast<std::size_t>(index.column())];
   if (column.derived) return false;
-  document_->set_value(row_pointer(index.row()) + column.field.pointer, field_value(value.toString(), column.field.type),
-                       tr("Edit %1").arg(column.field.label));
+  document_->set_value(row_pointer(index.row()) + column.field.pointer,
+                       field_value(value.toString(), column.field.type), tr("Edit %1").arg(column.field.label));
   return true;
 }
 

@@ -53,8 +53,7 @@ const char* const kRecentKey = "recentFiles";
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), document_(new ScenarioDocument(this)) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), document_(new ScenarioDocument(this)) {
   setWindowTitle(tr("slicewise"));
   create_actions();
 
@@ -88,9 +87,8 @@ MainWindow::MainWindow(QWidget* parent)
   layout->addWidget(vertical, 1);
   setCentralWidget(central);
 
-  connect(diagnostics_list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-    editor_->navigate_to(item->data(Qt::UserRole).toString().toStdString());
-  });
+  connect(diagnostics_list_, &QListWidget::itemActivated, this,
+          [this](QListWidgetItem* item) { editor_->navigate_to(item->data(Qt::UserRole).toString().toStdString()); });
   connect(document_, &ScenarioDocument::validated, this, [this] {
     refresh_diagnostics();
     refresh_title();
@@ -100,7 +98,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(editor_, &ScenarioEditor::traceFileRequested, this, &MainWindow::choose_trace);
   connect(run_panel_, &RunPanel::runFinished, this, &MainWindow::runFinished);
   connect(run_panel_, &RunPanel::runStopped, this, &MainWindow::runStopped);
-  connect(run_panel_, &RunPanel::statusMessage, this, [this](const QString& message) { statusBar()->showMessage(message); });
+  connect(run_panel_, &RunPanel::statusMessage, this,
+          [this](const QString& message) { statusBar()->showMessage(message); });
   connect(run_panel_, &RunPanel::stateChanged, this, &MainWindow::refresh_actions);
 
   refresh_diagnostics();
@@ -123,8 +122,10 @@ void MainWindow::create_actions() {
   add(file, tr("&Open..."), "openAction", &MainWindow::choose_and_open, QKeySequence::Open);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   recent_menu_->setObjectName(QStringLiteral("recentMenu"));
-  add(file, tr("&Save"), "saveAction", [this] { save(); }, QKeySequence::Save);
-  add(file, tr("Save &As..."), "saveAsAction", [this] { choose_and_save_as(); }, QKeySequence::SaveAs);
+  add(
+      file, tr("&Save"), "saveAction", [this] { save(); }, QKeySequence::Save);
+  add(
+      file, tr("Save &As..."), "saveAsAction", [this] { choose_and_save_as(); }, QKeySequence::SaveAs);
   file->addSeparator();
   export_action_ = add(file, tr("&Export ROI Report..."), "exportAction", &MainWindow::choose_and_export,
                        QKeySequence(tr("Ctrl+E")));
@@ -142,10 +143,12 @@ void MainWindow::create_actions() {
   edit->addAction(redo);
 
   QMenu* run_menu = menuBar()->addMenu(tr("&Run"));
-  run_action_ = add(run_menu, tr("&Run Simulation"), "runAction", [this] { run(); }, QKeySequence(tr("Ctrl+R")));
+  run_action_ = add(
+      run_menu, tr("&Run Simulation"), "runAction", [this] { run(); }, QKeySequence(tr("Ctrl+R")));
   cancel_action_ = add(run_menu, tr("&Cancel Run"), "cancelAction", &MainWindow::cancel_run, QKeySequence(tr("Esc")));
   run_menu->addSeparator();
-  advise_action_ = add(run_menu, tr("&Advise..."), "adviseAction", [this] { advise(); }, QKeySequence(tr("Ctrl+Shift+A")));
+  advise_action_ = add(
+      run_menu, tr("&Advise..."), "adviseAction", [this] { advise(); }, QKeySequence(tr("Ctrl+Shift+A")));
   rebuild_recent_menu();
 }
 
@@ -174,7 +177,7 @@ bool MainWindow::open_scenario(const QString& path) {
 void MainWindow::refresh_title() {
   const Json& json = document_->json();
   const QString name = json.contains("name") && json["name"].is_string() ? to_qstring(json["name"].get<std::string>())
-                                                                          : document_->display_name();
+                                                                         : document_->display_name();
   QString header = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
   if (json.contains("description") && json["description"].is_string()) {
     header += QStringLiteral("<br>") + to_qstring(json["description"].get<std::string>()).toHtmlEscaped();
@@ -243,12 +246,13 @@ bool MainWindow::advise() {
     statusBar()->showMessage(tr("Advice: %1").arg(advice_dialog_->summary()));
     emit adviceShown();
   }));
-  once->push_back(connect(advise_runner_, &AdviseRunner::failed, this, [this, close_progress, disconnect_all](const QString& m) {
-    disconnect_all();
-    close_progress();
-    statusBar()->showMessage(tr("Advice failed: %1").arg(m));
-    emit adviceStopped(m);
-  }));
+  once->push_back(
+      connect(advise_runner_, &AdviseRunner::failed, this, [this, close_progress, disconnect_all](const QString& m) {
+        disconnect_all();
+        close_progress();
+        statusBar()->showMessage(tr("Advice failed: %1").arg(m));
+        emit adviceStopped(m);
+      }));
   once->push_back(connect(advise_runner_, &AdviseRunner::cancelled, this, [this, close_progress, disconnect_all] {
     disconnect_all();
     close_progress();
@@ -277,9 +281,9 @@ void MainWindow::refresh_actions() {
 }
 
 void MainWindow::choose_and_export() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export ROI report"), last_dir_,
-      tr("PDF (*.pdf);;HTML (*.html);;Excel workbook (*.xlsx);;Markdown (*.md)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export ROI report"), last_dir_,
+                                   tr("PDF (*.pdf);;HTML (*.html);;Excel workbook (*.xlsx);;Markdown (*.md)"));
   if (path.isEmpty()) return;
   QString error;
   if (!export_report(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
@@ -287,8 +291,8 @@ void MainWindow::choose_and_export() {
 
 void MainWindow::choose_and_open() {
   if (!maybe_save()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), last_dir_,
-                                                    tr("Scenarios (*.json);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open scenario"), last_dir_, tr("Scenarios (*.json);;All files (*)"));
   if (!path.isEmpty()) open_scenario(path);
 }
 
@@ -315,8 +319,7 @@ bool MainWindow::save_scenario_as(const QString& path) {
 }
 
 bool MainWindow::choose_and_save_as() {
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Save scenario as"), last_dir_, tr("Scenarios (*.json)"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), last_dir_, tr("Scenarios (*.json)"));
   return !path.isEmpty() && save_scenario_as(path);
 }
 
@@ -360,9 +363,12 @@ void MainWindow::rebuild_recent_menu() {
   recent_menu_->clear();
   const QStringList files = recent_files();
   for (const QString& file : files) {
-    recent_menu_->addAction(QFileInfo(file).fileName(), this, [this, file] {
-      if (maybe_save()) open_scenario(file);
-    })->setToolTip(file);
+    recent_menu_
+        ->addAction(QFileInfo(file).fileName(), this,
+                    [this, file] {
+                      if (maybe_save()) open_scenario(file);
+                    })
+        ->setToolTip(file);
   }
   recent_menu_->setEnabled(!files.isEmpty());
 }

@@ -133,8 +133,9 @@ void MigLayoutEditor::set_state(const std::string& gpu_id, const std::string& la
   for (const auto& preset : presets()) presets_->addItem(QString::fromStdString(preset));
   QString status;
   if (!gpu_) {
-    status = gpu_id.empty() ? tr("Choose the fleet's GPU first.")
-                            : tr("%1 has no MIG geometry in the catalog (slicewise mig)").arg(QString::fromStdString(gpu_id));
+    status = gpu_id.empty()
+                 ? tr("Choose the fleet's GPU first.")
+                 : tr("%1 has no MIG geometry in the catalog (slicewise mig)").arg(QString::fromStdString(gpu_id));
   } else if (layout.empty()) {
     valid_ = true;
     status = tr("%1: no instances yet (%2 compute slices, %3 memory slots).")
@@ -146,8 +147,9 @@ void MigLayoutEditor::set_state(const std::string& gpu_id, const std::string& la
     auto profiles = models::split_mig_layout(layout, error);
     const auto placement = error.empty() ? models::place_mig_layout(*gpu_, profiles) : models::MigPlacement{};
     if (!error.empty() || !placement.valid) {
-      status = tr("Invalid layout \"%1\": %2").arg(QString::fromStdString(layout),
-                                                   QString::fromStdString(error.empty() ? placement.reason : error));
+      status =
+          tr("Invalid layout \"%1\": %2")
+              .arg(QString::fromStdString(layout), QString::fromStdString(error.empty() ? placement.reason : error));
     } else {
       profiles_ = std::move(profiles);
       valid_ = true;

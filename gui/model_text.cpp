@@ -55,7 +55,8 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
   }
   p.add("timeslice_ms", s.timeslice_ms);
   std::vector<std::string> sidecars;
-  for (const auto& sidecar : s.sidecars) sidecars.push_back(std::to_string(sidecar.count) + "×" + sidecar.instance_type);
+  for (const auto& sidecar : s.sidecars)
+    sidecars.push_back(std::to_string(sidecar.count) + "×" + sidecar.instance_type);
   if (!sidecars.empty()) p.add("sidecars", join(sidecars, "+"));
   return p.items();
 }
@@ -93,9 +94,7 @@ QString number_text(const std::optional<double>& value) { return value ? number_
 QString load_text(const scenario::LoadSpec& load) {
   std::string text = scenario::name_of(scenario::load_kind_table(), load.kind);
   switch (load.kind) {
-    case scenario::LoadKind::poisson:
-      text += " " + format_number(load.rate_per_s) + "/s";
-      break;
+    case scenario::LoadKind::poisson: text += " " + format_number(load.rate_per_s) + "/s"; break;
     case scenario::LoadKind::closed_loop:
       text += " " + std::to_string(load.num_users) + (load.num_users == 1 ? " user" : " users") + ", think " +
               format_number(load.think_time_s) + " s";
@@ -108,9 +107,7 @@ QString load_text(const scenario::LoadSpec& load) {
     case scenario::LoadKind::diurnal:
       text += " " + format_number(load.rate_per_s) + "/s daily mean, from " + format_number(load.start_hour) + " h";
       break;
-    case scenario::LoadKind::mmpp:
-      text += " " + std::to_string(load.states.size()) + " states";
-      break;
+    case scenario::LoadKind::mmpp: text += " " + std::to_string(load.states.size()) + " states"; break;
   }
   if (load.multiplier != 1.0) text += " ×" + format_number(load.multiplier);
   return to_qstring(text);
@@ -123,7 +120,8 @@ QString strategy_parameters_text(const StrategySpec& strategy) {
 QString strategy_parameters_detail(const StrategySpec& strategy) {
   // Here the generic parameters get a line each too.
   std::vector<std::string> lines = strategy_parameters(strategy);
-  for (const auto& [tenant, settings] : strategy.tenants) lines.push_back(tenant + ": " + tenant_settings_text(settings));
+  for (const auto& [tenant, settings] : strategy.tenants)
+    lines.push_back(tenant + ": " + tenant_settings_text(settings));
   return to_qstring(join(lines, "\n"));
 }
 

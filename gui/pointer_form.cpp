@@ -113,7 +113,8 @@ void PointerForm::clear_base() {
 
 void PointerForm::commit(const Row& row, const QString& text) {
   if (refreshing_ || !enabled_base_) return;
-  document_->set_value(base_ + row.field.pointer, field_value(text, row.field.type), tr("Edit %1").arg(row.field.label));
+  document_->set_value(base_ + row.field.pointer, field_value(text, row.field.type),
+                       tr("Edit %1").arg(row.field.label));
 }
 
 void PointerForm::refresh() {
@@ -146,7 +147,8 @@ void PointerForm::refresh() {
     const Diagnostics diagnostics = enabled_base_ ? document_->diagnostics_at(pointer) : Diagnostics{};
     set_problem(row.editor, !diagnostics.empty());
     row.editor->setToolTip(diagnostics.empty() ? row.field.tooltip : diagnostics_text(diagnostics));
-    for (const Diagnostic& d : diagnostics) problems << QStringLiteral("%1: %2").arg(row.field.label, QString::fromStdString(d.message));
+    for (const Diagnostic& d : diagnostics)
+      problems << QStringLiteral("%1: %2").arg(row.field.label, QString::fromStdString(d.message));
   }
   problems_->setText(problems.join(QLatin1Char('\n')));
   problems_->setVisible(!problems.isEmpty());

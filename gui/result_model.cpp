@@ -62,7 +62,9 @@ void ResultModel::clear() {
   endResetModel();
 }
 
-int ResultModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int ResultModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
 int ResultModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : kNumFixedColumns + 2 * static_cast<int>(tenants_.size());
@@ -105,8 +107,7 @@ QVariant ResultModel::display(const Row& row, int column) const {
     case kBusyPercent: return percent_text(s.fleet_busy_frac, 1);
     case kSmUtilPercent: return percent_text(s.fleet_sm_util_frac, 1);
     case kSlaViolationsPercent: return percent_text(s.sla_violation_frac, 2);
-    case kSla:
-      return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
+    case kSla: return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
     default: break;
   }
   const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];

@@ -23,7 +23,9 @@ QString missing_text() { return QStringLiteral("—"); }
 
 QString money_text(double usd) { return QString::fromStdString(report::format_usd(usd)); }
 
-QString percent_text(double frac, int decimals) { return QString::fromStdString(report::format_fixed(100.0 * frac, decimals)); }
+QString percent_text(double frac, int decimals) {
+  return QString::fromStdString(report::format_fixed(100.0 * frac, decimals));
+}
 
 QString seconds_text(double seconds) { return QString::fromStdString(report::format_fixed(seconds, 3)); }
 

@@ -120,7 +120,9 @@ void ResultsPanel::clear() {
   emit currentReportChanged();
 }
 
-const report::RoiReport* ResultsPanel::current_report() const { return runs_.empty() ? nullptr : runs_.back().report.get(); }
+const report::RoiReport* ResultsPanel::current_report() const {
+  return runs_.empty() ? nullptr : runs_.back().report.get();
+}
 
 QString ResultsPanel::run_label(int index) const {
   return index >= 0 && index < run_count() ? runs_[static_cast<std::size_t>(index)].label : QString();

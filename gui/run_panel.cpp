@@ -31,8 +31,7 @@ namespace {
 /// Whether tenant `t`'s load kind takes a multiplier (a closed loop does not: its users are its
 /// load).
 bool takes_multiplier(const ScenarioDocument& document, std::size_t t) {
-  static const QStringList kinds =
-      kinds_using_key(scenario::load_keys(), "multiplier", scenario::load_kind_table());
+  static const QStringList kinds = kinds_using_key(scenario::load_keys(), "multiplier", scenario::load_kind_table());
   const Json* kind = document.value_at("/tenants/" + std::to_string(t) + "/load/kind");
   return kinds.contains(kind && kind->is_string() ? to_qstring(kind->get<std::string>()) : QStringLiteral("poisson"));
 }
@@ -66,8 +65,9 @@ QWidget* RunPanel::create_what_if_group() {
   what_if_load_->setDecimals(2);
   what_if_load_->setSingleStep(0.25);
   what_if_load_->setValue(1.0);
-  what_if_load_->setToolTip(tr("The load multiplier (load/multiplier) of every open-loop tenant; closed-loop "
-                                "tenants keep their users"));
+  what_if_load_->setToolTip(
+      tr("The load multiplier (load/multiplier) of every open-loop tenant; closed-loop "
+         "tenants keep their users"));
   form->addRow(tr("Load multiplier"), what_if_load_);
   auto* sla_row = new QHBoxLayout;
   what_if_tenant_ = new QComboBox(what_if);
@@ -83,7 +83,8 @@ QWidget* RunPanel::create_what_if_group() {
   form->addRow(tr("SLA latency target"), sla_row);
   what_if_price_ = new QComboBox(what_if);
   what_if_price_->setObjectName(QStringLiteral("whatIfPrice"));
-  for (const auto& [name, option] : pricing::purchase_option_table()) what_if_price_->addItem(QString::fromStdString(name));
+  for (const auto& [name, option] : pricing::purchase_option_table())
+    what_if_price_->addItem(QString::fromStdString(name));
   what_if_price_->setToolTip(tr("Re-prices the current run without simulating again"));
   form->addRow(tr("Pricing option"), what_if_price_);
   apply_button_ = new QPushButton(tr("Apply and re-run"), what_if);
@@ -160,7 +161,8 @@ void RunPanel::refresh() {
   what_if_load_->setValue(common_multiplier);
   if (const int at = what_if_tenant_->findText(chosen); at >= 0) what_if_tenant_->setCurrentIndex(at);
   const int tenant = what_if_tenant_->currentIndex();
-  const Json* sla = tenant >= 0 ? document_->value_at("/tenants/" + std::to_string(tenant) + "/sla/latency_s") : nullptr;
+  const Json* sla =
+      tenant >= 0 ? document_->value_at("/tenants/" + std::to_string(tenant) + "/sla/latency_s") : nullptr;
   what_if_sla_->setValue(sla && sla->is_number() ? sla->get<double>() : 0.0);
   const Json* option = document_->value_at("/pricing/option");
   what_if_price_->setCurrentText(option && option->is_string() ? to_qstring(option->get<std::string>())
@@ -192,7 +194,7 @@ void RunPanel::apply_what_if() {
 }
 
 report::RoiReport RunPanel::report_for(const scenario::SimResult& result, const std::string& option,
-                                         QString* error) const {
+                                       QString* error) const {
   scenario::Scenario scenario = result.input;
   // Messages name the open scenario file, whose /pricing the what-if edits (the result's own copy
   // has no file). Its price table path was made absolute for the run.
@@ -233,13 +235,14 @@ bool RunPanel::run() {
   }
   if (!document_->is_valid()) {
     emit statusMessage(tr("Fix the %1 listed below before running")
-                                 .arg(count_text(document_->diagnostics().size(), tr("problem"), tr("problems"))));
+                           .arg(count_text(document_->diagnostics().size(), tr("problem"), tr("problems"))));
     return false;
   }
   QString error;
   const QString what = document_->undo_stack()->undoText();
   run_label_ = tr("Run %1").arg(runs_started_ + 1) + (what.isEmpty() ? QString() : QStringLiteral(" · ") + what);
-  if (!runner_->start(document_->json(), document_->base_dir(), {QStringLiteral("--jobs"), QStringLiteral("2")}, &error)) {
+  if (!runner_->start(document_->json(), document_->base_dir(), {QStringLiteral("--jobs"), QStringLiteral("2")},
+                      &error)) {
     run_status_->setText(tr("Cannot run: %1").arg(error));
     return false;
   }
@@ -281,7 +284,8 @@ bool RunPanel::export_report(const QString& path, QString* error) {
     return false;
   }
   try {
-    const auto format = render::report_format_from(std::filesystem::path(path.toStdString()).extension().string(), "export");
+    const auto format =
+        render::report_format_from(std::filesystem::path(path.toStdString()).extension().string(), "export");
     render::write_report(*current, format, path.toStdString());
   } catch (const std::exception& e) {
     if (error) *error = to_qstring(e.what());

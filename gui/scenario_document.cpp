@@ -24,7 +24,10 @@ class SetValueCommand : public QUndoCommand {
  public:
   SetValueCommand(ScenarioDocument* document, std::string pointer, std::optional<Json> before,
                   std::optional<Json> after, const QString& label)
-      : QUndoCommand(label), document_(document), pointer_(std::move(pointer)), before_(std::move(before)),
+      : QUndoCommand(label),
+        document_(document),
+        pointer_(std::move(pointer)),
+        before_(std::move(before)),
         after_(std::move(after)) {}
 
   void redo() override { document_->apply(pointer_, after_); }
@@ -202,17 +205,16 @@ void ScenarioDocument::apply(const std::string& pointer, const std::optional<Jso
 Diagnostics ScenarioDocument::diagnostics_at(const std::string& pointer) const {
   Diagnostics found;
   for (const Diagnostic& d : diagnostics_) {
-    if (d.pointer == pointer || (d.pointer.size() > pointer.size() && d.pointer.compare(0, pointer.size(), pointer) == 0 &&
-                                 d.pointer[pointer.size()] == '/')) {
+    if (d.pointer == pointer ||
+        (d.pointer.size() > pointer.size() && d.pointer.compare(0, pointer.size(), pointer) == 0 &&
+         d.pointer[pointer.size()] == '/')) {
       found.push_back(d);
     }
   }
   return found;
 }
 
-std::string ScenarioDocument::file_label() const {
-  return path_.isEmpty() ? "untitled.json" : path_.toStdString();
-}
+std::string ScenarioDocument::file_label() const { return path_.isEmpty() ? "untitled.json" : path_.toStdString(); }
 
 void ScenarioDocument::check() {
   diagnostics_.clear();

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <QObject>
 #include <QString>
+#include <nlohmann/json.hpp>
 
 #include "core/diagnostic.hpp"
 #include "scenario/scenario.hpp"

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/json_reader.hpp"
 #include "gui/arrival_chart.hpp"
 #include "gui/arrival_preview.hpp"
 #include "gui/choice_delegate.hpp"
@@ -24,7 +25,6 @@
 #include "gui/strategy_model.hpp"
 #include "gui/strategy_tenant_model.hpp"
 #include "gui/tenant_model.hpp"
-#include "core/json_reader.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
 #include "scenario/enum_tables.hpp"
@@ -154,8 +154,9 @@ QWidget* ScenarioEditor::create_scenario_page() {
 }
 
 QWidget* ScenarioEditor::create_fleet_page() {
-  const TablePane pane = table_pane(fleet_model_, QStringLiteral("fleetView"), tr("Add GPUs"), QStringLiteral("addFleetEntry"),
-                                    tr("Remove"), QStringLiteral("removeFleetEntry"), this);
+  const TablePane pane =
+      table_pane(fleet_model_, QStringLiteral("fleetView"), tr("Add GPUs"), QStringLiteral("addFleetEntry"),
+                 tr("Remove"), QStringLiteral("removeFleetEntry"), this);
   fleet_view_ = pane.view;
   QPushButton* add = pane.add;
   QPushButton* remove = pane.remove;
@@ -164,14 +165,16 @@ QWidget* ScenarioEditor::create_fleet_page() {
     Json entry = first ? *first : Json{{"gpu", "L40S"}, {"count", 1}};
     append_element("/fleet", entry, tr("Add fleet entry"));
   });
-  connect(remove, &QPushButton::clicked, this, [this] { remove_selected(fleet_view_, "/fleet", tr("Remove fleet entry")); });
+  connect(remove, &QPushButton::clicked, this,
+          [this] { remove_selected(fleet_view_, "/fleet", tr("Remove fleet entry")); });
   return pane.widget;
 }
 
 QWidget* ScenarioEditor::create_tenant_page() {
   auto* splitter = new QSplitter(Qt::Vertical, this);
-  const TablePane pane = table_pane(tenant_model_, QStringLiteral("tenantView"), tr("Add tenant"), QStringLiteral("addTenant"),
-                                    tr("Remove tenant"), QStringLiteral("removeTenant"), splitter);
+  const TablePane pane =
+      table_pane(tenant_model_, QStringLiteral("tenantView"), tr("Add tenant"), QStringLiteral("addTenant"),
+                 tr("Remove tenant"), QStringLiteral("removeTenant"), splitter);
   tenant_view_ = pane.view;
   QPushButton* add = pane.add;
   QPushButton* remove = pane.remove;
@@ -208,7 +211,8 @@ QWidget* ScenarioEditor::create_tenant_page() {
     document_->begin_macro(tr("Remove tenant %1").arg(name));
     const Json* strategies = document_->value_at("/strategies");
     for (std::size_t s = 0; strategies && strategies->is_array() && s < strategies->size(); ++s) {
-      const std::string pointer = "/strategies/" + std::to_string(s) + "/tenants/" + json_pointer_token(name.toStdString());
+      const std::string pointer =
+          "/strategies/" + std::to_string(s) + "/tenants/" + json_pointer_token(name.toStdString());
       if (document_->value_at(pointer)) document_->set_value(pointer, std::nullopt);
     }
     remove_selected(tenant_view_, "/tenants", tr("Remove tenant"));
@@ -227,9 +231,9 @@ QWidget* ScenarioEditor::create_strategy_page() {
   auto* page = new QWidget(this);
   auto* page_layout = new QVBoxLayout(page);
   auto* splitter = new QSplitter(Qt::Vertical, page);
-  const TablePane pane = table_pane(strategy_model_, QStringLiteral("strategyView"), tr("Add strategy"),
-                                    QStringLiteral("addStrategy"), tr("Remove strategy"), QStringLiteral("removeStrategy"),
-                                    splitter);
+  const TablePane pane =
+      table_pane(strategy_model_, QStringLiteral("strategyView"), tr("Add strategy"), QStringLiteral("addStrategy"),
+                 tr("Remove strategy"), QStringLiteral("removeStrategy"), splitter);
   strategy_view_ = pane.view;
   QPushButton* add = pane.add;
   QPushButton* remove = pane.remove;

@@ -14,8 +14,9 @@ bool SimulationRunner::start(const Json& document, const std::filesystem::path& 
   const bool started = start_cli(
       document, base_dir, QStringLiteral("slicewise-gui-XXXXXX"), tr("a simulation is already running"),
       [&](const QString& scenario_file) {
-        return QStringList{QStringLiteral("simulate"), scenario_file, QStringLiteral("--progress"), QStringLiteral("json"),
-                           QStringLiteral("--out"), work_file(QStringLiteral("result.json"))} +
+        return QStringList{QStringLiteral("simulate"),   scenario_file,
+                           QStringLiteral("--progress"), QStringLiteral("json"),
+                           QStringLiteral("--out"),      work_file(QStringLiteral("result.json"))} +
                extra_args;
       },
       error);

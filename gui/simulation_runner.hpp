@@ -24,7 +24,8 @@ class SimulationRunner : public CliRunner {
   /// Starts a run of `document` (relative paths resolved against `base_dir`) with `extra_args`
   /// (e.g. "--jobs", "2"). False with `error` set when a run is going on or the scenario cannot
   /// be written; the outcome of a started run arrives as finished(), failed() or cancelled().
-  bool start(const Json& document, const std::filesystem::path& base_dir, const QStringList& extra_args, QString* error);
+  bool start(const Json& document, const std::filesystem::path& base_dir, const QStringList& extra_args,
+             QString* error);
   /// The result of the last successful run (valid after finished()).
   const scenario::SimResult& result() const { return result_; }
 

@@ -14,8 +14,9 @@ StrategyTenantModel::StrategyTenantModel(ScenarioDocument* document, QObject* pa
   add_field(FieldSpec(tr("Active threads (%)"), "/active_thread_pct", FieldType::number)
                 .with_tooltip(tr("mps: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, (0, 100]")),
             {}, true);
-  add_field(FieldSpec(tr("GPU cores (%)"), "/gpucores_pct", FieldType::number).with_tooltip(tr("hami: core cap, (0, 100]")),
-            {}, true);
+  add_field(
+      FieldSpec(tr("GPU cores (%)"), "/gpucores_pct", FieldType::number).with_tooltip(tr("hami: core cap, (0, 100]")),
+      {}, true);
   add_field(FieldSpec(tr("GPU memory (GiB)"), "/gpumem_gib", FieldType::number).with_tooltip(tr("hami: memory limit")),
             {}, true);
   add_field(FieldSpec(tr("Weight"), "/weight", FieldType::number)
@@ -54,11 +55,13 @@ std::string StrategyTenantModel::row_pointer(int row) const {
 }
 
 bool StrategyTenantModel::column_applies(int column) const {
-  static const char* const keys[kNumColumns] = {"", "mig_profile", "active_thread_pct", "gpucores_pct", "gpumem_gib", "weight"};
+  static const char* const keys[kNumColumns] = {"",           "mig_profile", "active_thread_pct", "gpucores_pct",
+                                                "gpumem_gib", "weight"};
   if (column <= kTenant || column >= kNumColumns) return true;
   const Json* kind = document()->value_at("/strategies/" + std::to_string(strategy_) + "/kind");
   return kinds_using_key(scenario::tenant_setting_keys(), keys[column], models::strategy_kind_table())
-      .contains(kind && kind->is_string() ? QString::fromStdString(kind->get<std::string>()) : QStringLiteral("dedicated"));
+      .contains(kind && kind->is_string() ? QString::fromStdString(kind->get<std::string>())
+                                          : QStringLiteral("dedicated"));
 }
 
 Qt::ItemFlags StrategyTenantModel::flags(const QModelIndex& index) const {

@@ -10,7 +10,8 @@ namespace slicewise::gui {
 TenantModel::TenantModel(ScenarioDocument* document, QObject* parent) : JsonTableModel(document, "/tenants", parent) {
   const auto constant = [](const char* text) { return [text](int) { return QString::fromLatin1(text); }; };
   add_field(FieldSpec(tr("Name"), "/name"));
-  add_field(FieldSpec(tr("Kind"), "/workload/kind", FieldType::choice).with_choices(choice_names(scenario::workload_kind_table())),
+  add_field(FieldSpec(tr("Kind"), "/workload/kind", FieldType::choice)
+                .with_choices(choice_names(scenario::workload_kind_table())),
             constant("generic"));
   add_field(FieldSpec(tr("Solo latency (s)"), "/workload/solo_latency_s", FieldType::number)
                 .with_tooltip(tr("One request alone on the reference GPU, seconds")),
@@ -36,7 +37,8 @@ TenantModel::TenantModel(ScenarioDocument* document, QObject* parent) : JsonTabl
 }
 
 bool TenantModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-  if (role != Qt::EditRole || index.column() != kName || !index.isValid()) return JsonTableModel::setData(index, value, role);
+  if (role != Qt::EditRole || index.column() != kName || !index.isValid())
+    return JsonTableModel::setData(index, value, role);
   const Json* old_value = document()->value_at(row_pointer(index.row()) + "/name");
   const std::string old_name = old_value && old_value->is_string() ? old_value->get<std::string>() : std::string();
   const std::string new_name = value.toString().trimmed().toStdString();

@@ -19,8 +19,8 @@ using nlohmann::json;
 namespace {
 
 const EnumTable<std::string>& arch_table() {
-  static const EnumTable<std::string> table = {{"volta", "volta"},   {"turing", "turing"}, {"ampere", "ampere"},
-                                               {"ada", "ada"},       {"hopper", "hopper"}, {"blackwell", "blackwell"}};
+  static const EnumTable<std::string> table = {{"volta", "volta"}, {"turing", "turing"}, {"ampere", "ampere"},
+                                               {"ada", "ada"},     {"hopper", "hopper"}, {"blackwell", "blackwell"}};
   return table;
 }
 
@@ -32,8 +32,8 @@ class NameRegistry {
     if (key.empty()) return;
     auto [it, inserted] = first_use_.emplace(key, pointer);
     if (!inserted) {
-      out_->push_back(Diagnostic{file_, 0, 0, pointer,
-                                 "duplicate GPU id or alias \"" + key + "\" (also " + it->second + ")"});
+      out_->push_back(
+          Diagnostic{file_, 0, 0, pointer, "duplicate GPU id or alias \"" + key + "\" (also " + it->second + ")"});
     }
   }
 
@@ -52,8 +52,8 @@ std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names) {
     const json& value = (*array)[i];
     const std::string pointer = r.pointer("aliases") + "/" + std::to_string(i);
     if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
-      r.diagnostics().push_back(Diagnostic{r.file(), 0, 0, pointer,
-                                           "expected a non-empty string (got " + describe_json(value) + ")"});
+      r.diagnostics().push_back(
+          Diagnostic{r.file(), 0, 0, pointer, "expected a non-empty string (got " + describe_json(value) + ")"});
       continue;
     }
     aliases.push_back(value.get<std::string>());

@@ -11,20 +11,20 @@ namespace slicewise::models {
 
 /// Full-GPU specification. Values are the vendor's nominal figures for the whole device.
 struct GpuSpec {
-  std::string id;                         ///< short stable id, e.g. "A100-80GB", "H100-SXM-80GB", "L40S"
-  std::vector<std::string> aliases;       ///< other names accepted on input ("A100-SXM4-80GB")
-  std::string name;                       ///< marketing name, e.g. "NVIDIA A100-SXM4-80GB"
-  std::string arch;                       ///< volta | turing | ampere | ada | hopper | blackwell
-  std::string form_factor;                ///< "SXM4", "PCIe", ...
-  int num_sms = 0;                        ///< streaming multiprocessors on the full device
-  double memory_gib = 0.0;                ///< device memory (nominal capacity)
-  double memory_bandwidth_gbps = 0.0;     ///< peak memory bandwidth, GB/s (1e9 bytes/s)
+  std::string id;                           ///< short stable id, e.g. "A100-80GB", "H100-SXM-80GB", "L40S"
+  std::vector<std::string> aliases;         ///< other names accepted on input ("A100-SXM4-80GB")
+  std::string name;                         ///< marketing name, e.g. "NVIDIA A100-SXM4-80GB"
+  std::string arch;                         ///< volta | turing | ampere | ada | hopper | blackwell
+  std::string form_factor;                  ///< "SXM4", "PCIe", ...
+  int num_sms = 0;                          ///< streaming multiprocessors on the full device
+  double memory_gib = 0.0;                  ///< device memory (nominal capacity)
+  double memory_bandwidth_gbps = 0.0;       ///< peak memory bandwidth, GB/s (1e9 bytes/s)
   std::optional<double> fp16_dense_tflops;  ///< dense tensor-core FP16, TFLOP/s; absent when unknown
   std::optional<double> bf16_dense_tflops;  ///< dense tensor-core BF16, TFLOP/s; absent when unknown
-  std::optional<double> tdp_w;            ///< board power, W; absent when unknown
-  bool mig_capable = false;               ///< supports Multi-Instance GPU
-  std::string source;                     ///< where the figures come from
-  std::string as_of;                      ///< date of the source (YYYY-MM or YYYY-MM-DD)
+  std::optional<double> tdp_w;              ///< board power, W; absent when unknown
+  bool mig_capable = false;                 ///< supports Multi-Instance GPU
+  std::string source;                       ///< where the figures come from
+  std::string as_of;                        ///< date of the source (YYYY-MM or YYYY-MM-DD)
 
   bool operator==(const GpuSpec&) const = default;
 };

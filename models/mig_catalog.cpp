@@ -105,10 +105,11 @@ bool read_slices(JsonReader& r, const MigGpu& gpu, MigProfile& p, std::optional<
   p.compute_slices = detail::read_int(r, "compute_slices", NumberRange::at_least(1));
   if (r.diagnostics().size() == before_compute && r.valid()) {
     if (gpu.compute_slices > 0 && p.compute_slices > gpu.compute_slices) {
-      r.error("compute_slices", "must be <= " + std::to_string(gpu.compute_slices) + ", the GPU's compute_slices (got " +
-                                    std::to_string(p.compute_slices) + ")");
+      r.error("compute_slices", "must be <= " + std::to_string(gpu.compute_slices) +
+                                    ", the GPU's compute_slices (got " + std::to_string(p.compute_slices) + ")");
     } else if (name_compute && *name_compute != p.compute_slices) {
-      r.error("compute_slices", "must match the name \"" + p.name + "\" (got " + std::to_string(p.compute_slices) + ")");
+      r.error("compute_slices",
+              "must match the name \"" + p.name + "\" (got " + std::to_string(p.compute_slices) + ")");
     }
   }
   const std::size_t before_memory = r.diagnostics().size();
@@ -143,13 +144,14 @@ MigProfile read_profile(JsonReader& r, const MigGpu& gpu) {
   const std::size_t before_media = r.diagnostics().size();
   p.media_extensions = r.optional_bool("media_extensions", false);
   if (r.diagnostics().size() == before_media && name_compute && p.media_extensions != ends_with_media_suffix(p.name)) {
-    r.error("media_extensions", p.media_extensions
-                                    ? "must be false for \"" + p.name + "\" (only \"+me\" profiles have media extensions)"
-                                    : "must be true for \"" + p.name + "\" (a \"+me\" profile has media extensions)");
+    r.error("media_extensions",
+            p.media_extensions ? "must be false for \"" + p.name + "\" (only \"+me\" profiles have media extensions)"
+                               : "must be true for \"" + p.name + "\" (a \"+me\" profile has media extensions)");
   }
   p.estimated = r.optional_bool("estimated", false);
   p.note = r.optional_string("note", "");
-  if (p.estimated && p.note.empty()) r.error("estimated", "an estimated profile must say what was estimated in \"note\"");
+  if (p.estimated && p.note.empty())
+    r.error("estimated", "an estimated profile must say what was estimated in \"note\"");
   r.finish();
   return p;
 }

@@ -15,7 +15,7 @@ namespace slicewise::models {
 
 namespace {
 
-constexpr int kMaxCount = 64;  // "Nx" prefix bound: far above any GPU's instance limit
+constexpr int kMaxCount = 64;                    // "Nx" prefix bound: far above any GPU's instance limit
 constexpr std::string_view kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN in UTF-8
 const std::string kSyntaxHint = "expected profiles joined by '+', e.g. 3g.40gb+2g.20gb+1g.10gb+1g.10gb";
 
@@ -54,8 +54,7 @@ std::string starts_text(const std::vector<int>& starts) {
 /// partial placement so that a failure can name what blocks the next instance.
 class SlotSearch {
  public:
-  explicit SlotSearch(const std::vector<const MigProfile*>& order)
-      : order_(order), starts_(order.size(), 0) {}
+  explicit SlotSearch(const std::vector<const MigProfile*>& order) : order_(order), starts_(order.size(), 0) {}
 
   bool run() { return place(0, 0); }
   const std::vector<int>& starts() const { return starts_; }
@@ -107,7 +106,8 @@ std::string collision_reason(const MigGpu& gpu, const std::vector<const MigProfi
   std::sort(blockers.begin(), blockers.end());
   std::vector<std::string> names;
   for (const auto& [start, i] : blockers) {
-    names.push_back(order[i]->name + "@" + std::to_string(start) + " (" + slots_text(start, order[i]->memory_slices) + ")");
+    names.push_back(order[i]->name + "@" + std::to_string(start) + " (" + slots_text(start, order[i]->memory_slices) +
+                    ")");
   }
   if (names.empty()) return "no placement fits: no free start slot is left for " + blocked->name;
   std::string reason = "no placement fits: " + blocked->name + " can start only at " +
@@ -157,7 +157,8 @@ std::vector<std::size_t> placement_order(const std::vector<const MigProfile*>& c
     const MigProfile& x = *chosen[a];
     const MigProfile& y = *chosen[b];
     if (x.memory_slices != y.memory_slices) return x.memory_slices > y.memory_slices;
-    if (x.placement_starts.size() != y.placement_starts.size()) return x.placement_starts.size() < y.placement_starts.size();
+    if (x.placement_starts.size() != y.placement_starts.size())
+      return x.placement_starts.size() < y.placement_starts.size();
     if (x.compute_slices != y.compute_slices) return x.compute_slices > y.compute_slices;
     return x.name < y.name;
   });

@@ -13,9 +13,9 @@ namespace slicewise::models {
 
 /// One GPU instance of a placed layout.
 struct MigInstance {
-  std::string profile;   ///< profile name
-  int start_slot = 0;    ///< first memory slot
-  int memory_slices = 0; ///< slots occupied: [start_slot, start_slot + memory_slices)
+  std::string profile;    ///< profile name
+  int start_slot = 0;     ///< first memory slot
+  int memory_slices = 0;  ///< slots occupied: [start_slot, start_slot + memory_slices)
   int compute_slices = 0;
   int num_sms = 0;
   double memory_gib = 0.0;
@@ -27,7 +27,7 @@ struct MigInstance {
 /// (with their slots); otherwise `reason` says which rule is broken.
 struct MigPlacement {
   bool valid = false;
-  std::string reason;                 ///< empty when valid
+  std::string reason;  ///< empty when valid
   std::vector<MigInstance> instances;
   int total_compute_slices = 0;
   int total_sms = 0;

@@ -183,9 +183,9 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
   // s_i − cap_i of the GPU, which j shares by weight with the other uncapped contexts in a GPU
   // phase (their expected weight). Two saturated contexts, one capped at 25 %: 0.25 and η − 0.25.
   const std::size_t m = active_.size();
-  double freed = 0.0;          // Σ over capped i of x_i (s_i − cap_i): GPU time handed on
+  double freed = 0.0;            // Σ over capped i of x_i (s_i − cap_i): GPU time handed on
   double uncapped_weight = 0.0;  // Σ over uncapped l of x_l w_l
-  scratch_.assign(m, 0.0);     // 1 for a capped context
+  scratch_.assign(m, 0.0);       // 1 for a capped context
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     if (share_[i] > contexts[i].cap) {
@@ -260,8 +260,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
       if (frozen[a]) continue;
       const auto& c = contexts[static_cast<std::size_t>(active_[a])];
       level[a] = std::min(bound[a], level[a] + step * pace[a]);
-      if (level[a] >= bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
-          (bw_full && c.demand_bw > kEpsilon)) {
+      if (level[a] >= bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) || (bw_full && c.demand_bw > kEpsilon)) {
         frozen[a] = true;
       }
     }

@@ -56,14 +56,14 @@ struct SharingParams {
 
 /// One context placed on the device, at this instant.
 struct ContextDemand {
-  bool active = false;        ///< has requests in service
-  double demand_sm = 0.0;     ///< SM fraction of this device its in-service requests use at full speed
-  double demand_bw = 0.0;     ///< bandwidth fraction of this device, likewise
-  double duty = 1.0;          ///< GPU-busy fraction of its requests' solo time, (0, 1]
-  double weight = 1.0;        ///< share weight (time_sliced, fixed_share), > 0
-  double cap = 1.0;           ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
-  int priority = 1;           ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
-  double ref_sm = 0.0;        ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
+  bool active = false;     ///< has requests in service
+  double demand_sm = 0.0;  ///< SM fraction of this device its in-service requests use at full speed
+  double demand_bw = 0.0;  ///< bandwidth fraction of this device, likewise
+  double duty = 1.0;       ///< GPU-busy fraction of its requests' solo time, (0, 1]
+  double weight = 1.0;     ///< share weight (time_sliced, fixed_share), > 0
+  double cap = 1.0;  ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
+  int priority = 1;  ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
+  double ref_sm = 0.0;  ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
   double ref_bw = 0.0;
 };
 
@@ -91,8 +91,7 @@ class RateModel {
 
   /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw)
   /// for the hard roofline, S_p(ref_sm, ref_bw) / S_p(demand_sm, demand_bw) for a finite sharpness.
-  static double solo_gpu_rate(const ContextDemand& context,
-                              double sharpness = std::numeric_limits<double>::infinity());
+  static double solo_gpu_rate(const ContextDemand& context, double sharpness = std::numeric_limits<double>::infinity());
   /// S_p(x, y) = (1 + x^p + y^p)^(1/p), computed without overflow; max(1, x, y) for p = infinity.
   static double roofline_slowdown(double x, double y, double sharpness);
   /// 1 / ((1 - duty) + duty / gpu_rate); 0 when gpu_rate is 0.
@@ -105,10 +104,10 @@ class RateModel {
   void cap_time_shares(std::span<const ContextDemand> contexts);
 
   SharingParams params_;
-  std::vector<double> phase_;   // GPU-phase probability per context (fixed-point state)
-  std::vector<double> share_;   // fraction of solo GPU speed granted by the discipline
+  std::vector<double> phase_;  // GPU-phase probability per context (fixed-point state)
+  std::vector<double> share_;  // fraction of solo GPU speed granted by the discipline
   std::vector<double> scratch_;
-  std::vector<bool> frozen_;    // concurrent_shares: whether each active context stopped rising
+  std::vector<bool> frozen_;  // concurrent_shares: whether each active context stopped rising
   std::vector<int> active_;
 };
 

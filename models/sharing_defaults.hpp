@@ -10,11 +10,11 @@
 namespace slicewise::models {
 
 struct SharingDefaults {
-  double quantum_ms = 2.0;             ///< time slice; NVIDIA documents 2 ms for vGPU best_effort (<= 8 vGPUs)
+  double quantum_ms = 2.0;  ///< time slice; NVIDIA documents 2 ms for vGPU best_effort (<= 8 vGPUs)
   /// Context-switch cost per slice. A profile's fitted time-slicing efficiency η is carried as the
   /// switch cost at the default quantum, c = q (1/η − 1): the physical constant behind η.
   double switch_cost_ms = 0.1;
-  double mps_efficiency = 1.0;         ///< MPS interference beyond the resource split
+  double mps_efficiency = 1.0;  ///< MPS interference beyond the resource split
   /// κ of the MPS memory-pressure term (docs/model.md §2): a client's share is divided by
   /// 1 + κ Σ_j x_j bw_j over its co-runners. 0: no public co-run data support a positive value.
   double mps_interference = 0.0;

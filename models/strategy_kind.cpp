@@ -5,10 +5,13 @@ namespace slicewise::models {
 
 const std::vector<std::pair<std::string, StrategyKind>>& strategy_kind_table() {
   static const std::vector<std::pair<std::string, StrategyKind>> table = {
-      {"dedicated", StrategyKind::dedicated}, {"time_slicing", StrategyKind::time_slicing},
-      {"mps", StrategyKind::mps},             {"mig", StrategyKind::mig},
+      {"dedicated", StrategyKind::dedicated},
+      {"time_slicing", StrategyKind::time_slicing},
+      {"mps", StrategyKind::mps},
+      {"mig", StrategyKind::mig},
       {"mig_time_slicing", StrategyKind::mig_time_slicing},
-      {"hami", StrategyKind::hami},           {"vgpu", StrategyKind::vgpu},
+      {"hami", StrategyKind::hami},
+      {"vgpu", StrategyKind::vgpu},
   };
   return table;
 }

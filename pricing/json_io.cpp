@@ -55,7 +55,6 @@ bool is_digits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-
 void read_schema_version(JsonReader& r) {
   if (!r.has("schema_version")) {
     if (r.valid()) {

@@ -9,8 +9,8 @@
 namespace slicewise::pricing {
 
 struct Licence {
-  std::string id;              ///< "nvidia-ai-enterprise": what a strategy policy names
-  std::string name;            ///< shown in cost lines
+  std::string id;    ///< "nvidia-ai-enterprise": what a strategy policy names
+  std::string name;  ///< shown in cost lines
   double usd_per_gpu_year = 0.0;
   std::string source;
   std::string as_of;

@@ -10,8 +10,8 @@
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "pricing/json_io.hpp"
 #include "core/units.hpp"
+#include "pricing/json_io.hpp"
 
 namespace slicewise::pricing {
 
@@ -28,7 +28,8 @@ OnPremServer read_server(JsonReader& r, const std::vector<std::string>& known_gp
   if (r.diagnostics().size() == before && r.valid() && !known_gpu_ids.empty() &&
       std::find(known_gpu_ids.begin(), known_gpu_ids.end(), s.gpu) == known_gpu_ids.end()) {
     const std::string hint = did_you_mean_suffix(s.gpu, known_gpu_ids);
-    r.error("gpu", "unknown GPU \"" + s.gpu + "\"" + (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint));
+    r.error("gpu", "unknown GPU \"" + s.gpu + "\"" +
+                       (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint));
   }
   s.num_gpus = static_cast<int>(r.required_integer("num_gpus", NumberRange::between(1, 1000000)));
   s.capex_usd = r.required_number("capex_usd", positive_up_to(1e12));
@@ -67,8 +68,8 @@ OnPremTable OnPremTable::load(const std::filesystem::path& file, const std::vect
   table.name = top.required_string("name");
   const std::size_t before = problems.size();
   table.currency = top.required_string("currency");
-  const bool iso = table.currency.size() == 3 &&
-                   std::all_of(table.currency.begin(), table.currency.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  const bool iso = table.currency.size() == 3 && std::all_of(table.currency.begin(), table.currency.end(),
+                                                             [](char c) { return c >= 'A' && c <= 'Z'; });
   if (problems.size() == before && top.valid() && !iso) {
     top.error("currency", "expected a 3-letter ISO 4217 code such as \"USD\" (got \"" + table.currency + "\")");
   }

@@ -56,12 +56,12 @@ struct OnPremCost {
   int num_servers = 0;
   double capex_usd = 0.0;
   double depreciation_monthly_usd = 0.0;  ///< capex / (years × 12)
-  double power_monthly_usd = 0.0;         ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h × $/kWh / 1000
-  double support_monthly_usd = 0.0;       ///< capex × support share / 12
-  double license_monthly_usd = 0.0;       ///< GPUs × licence / 12
-  double opex_monthly_usd = 0.0;          ///< power + support + licence
-  double monthly_usd = 0.0;               ///< depreciation + opex
-  double three_year_usd = 0.0;            ///< capex + 36 × opex
+  double power_monthly_usd = 0.0;  ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h × $/kWh / 1000
+  double support_monthly_usd = 0.0;  ///< capex × support share / 12
+  double license_monthly_usd = 0.0;  ///< GPUs × licence / 12
+  double opex_monthly_usd = 0.0;     ///< power + support + licence
+  double monthly_usd = 0.0;          ///< depreciation + opex
+  double three_year_usd = 0.0;       ///< capex + 36 × opex
   bool operator==(const OnPremCost&) const = default;
 };
 OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac);

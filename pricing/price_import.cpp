@@ -43,7 +43,8 @@ const json& member(const json& object, const std::string& key, const std::string
 const json& object_at(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
   const json& value = member(object, key, file, pointer);
   if (!value.is_object()) {
-    throw ConfigError(file, pointer + "/" + json_pointer_token(key), "expected object (got " + describe_json(value) + ")");
+    throw ConfigError(file, pointer + "/" + json_pointer_token(key),
+                      "expected object (got " + describe_json(value) + ")");
   }
   return value;
 }
@@ -51,9 +52,11 @@ const json& object_at(const json& object, const std::string& key, const std::str
 std::string string_at(const json& object, const std::string& key, const std::string& file, const std::string& pointer) {
   const json& value = member(object, key, file, pointer);
   if (!value.is_string()) {
-    throw ConfigError(file, pointer + "/" + json_pointer_token(key), "expected string (got " + describe_json(value) + ")");
+    throw ConfigError(file, pointer + "/" + json_pointer_token(key),
+                      "expected string (got " + describe_json(value) + ")");
   }
-  if (value.get<std::string>().empty()) throw ConfigError(file, pointer + "/" + json_pointer_token(key), "must not be empty");
+  if (value.get<std::string>().empty())
+    throw ConfigError(file, pointer + "/" + json_pointer_token(key), "must not be empty");
   return value.get<std::string>();
 }
 
@@ -116,7 +119,8 @@ std::optional<double> aws_hourly(const json& term, const std::string& file, cons
   for (const auto& [key, dimension] : dimensions.items()) {
     if (text_or_empty(dimension, "unit") != "Hrs") continue;
     const std::string where = pointer + "/priceDimensions/" + json_pointer_token(key) + "/pricePerUnit/USD";
-    const json& per_unit = member(dimension, "pricePerUnit", file, pointer + "/priceDimensions/" + json_pointer_token(key));
+    const json& per_unit =
+        member(dimension, "pricePerUnit", file, pointer + "/priceDimensions/" + json_pointer_token(key));
     const std::string text = string_at(per_unit, "USD", file, where.substr(0, where.size() - 4));
     return checked_price(number_text(text, file, where), "\"" + text + "\"", file, where);
   }
@@ -175,7 +179,8 @@ void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& 
                           "expected object (got " + describe_json(offers) + ")");
       }
       for (const auto& [code, term] : offers.items()) {
-        handle(row, term, std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
+        handle(row, term,
+               std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
       }
     }
   };
@@ -211,7 +216,8 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     const std::string sku_name = text_or_empty(item, "skuName");
     if (ends_with(sku_name, " Low Priority")) continue;
     const std::string currency = string_at(item, "currencyCode", file, pointer);
-    const bool iso = currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+    const bool iso = currency.size() == 3 &&
+                     std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
     if (!iso) {
       throw ConfigError(file, pointer + "/currencyCode",
                         "expected a 3-letter ISO 4217 code such as \"USD\" (got " + quoted_excerpt(currency) + ")");
@@ -225,11 +231,12 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     if (!price_value.is_number()) {
       throw ConfigError(file, pointer + "/retailPrice", "expected number (got " + describe_json(price_value) + ")");
     }
-    const double price = checked_price(price_value.get<double>(), describe_json(price_value), file, pointer + "/retailPrice");
+    const double price =
+        checked_price(price_value.get<double>(), describe_json(price_value), file, pointer + "/retailPrice");
     ++c.read;
     note_date(c, item, "effectiveStartDate", file, pointer);
-    InstancePrice* row = row_for(c, string_at(item, "armSkuName", file, pointer),
-                                 string_at(item, "armRegionName", file, pointer), map);
+    InstancePrice* row =
+        row_for(c, string_at(item, "armSkuName", file, pointer), string_at(item, "armRegionName", file, pointer), map);
     if (!row || price <= 0.0) continue;
     const std::string type = text_or_empty(item, "type");
     if (type == "Consumption") {
@@ -261,7 +268,8 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
   result.table.name = table_name;
   result.table.currency = c.currency.empty() ? "USD" : c.currency;
   result.table.source = "imported from " + names + " (" +
-                        (format == ImportFormat::aws_offer ? "AWS Price List offer file" : "Azure Retail Prices API") + ")";
+                        (format == ImportFormat::aws_offer ? "AWS Price List offer file" : "Azure Retail Prices API") +
+                        ")";
   result.table.as_of = c.newest_date;
   for (auto& [key, row] : c.rows) {
     if (row.on_demand_usd_per_hour <= 0.0) continue;  // no on-demand price: not a usable row
@@ -273,10 +281,11 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
   result.num_rows_kept = static_cast<int>(result.table.instances.size());
   result.skipped_types.assign(c.skipped.begin(), c.skipped.end());
   if (result.num_rows_kept == 0) {
-    throw ConfigError(paths, "",
-                      "nothing to import: of the " + std::to_string(c.read) +
-                          " Linux instance prices read, none is for a known instance type with an on-demand price > 0" +
-                          (c.skipped.empty() ? std::string() : " (unknown types: " + join(result.skipped_types, ", ") + ")"));
+    throw ConfigError(
+        paths, "",
+        "nothing to import: of the " + std::to_string(c.read) +
+            " Linux instance prices read, none is for a known instance type with an on-demand price > 0" +
+            (c.skipped.empty() ? std::string() : " (unknown types: " + join(result.skipped_types, ", ") + ")"));
   }
   if (c.newest_date.empty()) {
     throw ConfigError(paths, "",
@@ -296,18 +305,37 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
 
 std::optional<std::pair<std::string, int>> known_instance_gpu(const std::string& type) {
   static const std::map<std::string, std::pair<std::string, int>> known = {
-      {"t3.large", {"", 0}},          {"g4dn.xlarge", {"T4", 1}},       {"g4dn.12xlarge", {"T4", 4}},
-      {"g5.xlarge", {"A10G", 1}},     {"g5.12xlarge", {"A10G", 4}},     {"g6.xlarge", {"L4", 1}},
-      {"g6e.xlarge", {"L40S", 1}},    {"g6e.2xlarge", {"L40S", 1}},     {"g6e.4xlarge", {"L40S", 1}},
-      {"g6e.12xlarge", {"L40S", 4}},  {"g6e.48xlarge", {"L40S", 8}},    {"p3.2xlarge", {"V100-16GB", 1}},
-      {"p3.8xlarge", {"V100-16GB", 4}}, {"p3.16xlarge", {"V100-16GB", 8}}, {"p3dn.24xlarge", {"V100-32GB", 8}},
-      {"p4d.24xlarge", {"A100-40GB", 8}}, {"p4de.24xlarge", {"A100-80GB", 8}}, {"p5.4xlarge", {"H100-SXM-80GB", 1}},
-      {"p5.48xlarge", {"H100-SXM-80GB", 8}}, {"p5en.48xlarge", {"H200", 8}}, {"p6-b200.48xlarge", {"B200", 8}},
-      {"Standard_NC24ads_A100_v4", {"A100-PCIe-80GB", 1}}, {"Standard_NC48ads_A100_v4", {"A100-PCIe-80GB", 2}},
-      {"Standard_NC96ads_A100_v4", {"A100-PCIe-80GB", 4}}, {"Standard_NC40ads_H100_v5", {"H100-NVL-94GB", 1}},
-      {"Standard_NC80adis_H100_v5", {"H100-NVL-94GB", 2}}, {"Standard_ND96isr_H100_v5", {"H100-SXM-80GB", 8}},
-      {"Standard_ND96amsr_A100_v4", {"A100-80GB", 8}}, {"Standard_ND96asr_v4", {"A100-40GB", 8}},
-      {"Standard_NC4as_T4_v3", {"T4", 1}}, {"Standard_NC6s_v3", {"V100-16GB", 1}}};
+      {"t3.large", {"", 0}},
+      {"g4dn.xlarge", {"T4", 1}},
+      {"g4dn.12xlarge", {"T4", 4}},
+      {"g5.xlarge", {"A10G", 1}},
+      {"g5.12xlarge", {"A10G", 4}},
+      {"g6.xlarge", {"L4", 1}},
+      {"g6e.xlarge", {"L40S", 1}},
+      {"g6e.2xlarge", {"L40S", 1}},
+      {"g6e.4xlarge", {"L40S", 1}},
+      {"g6e.12xlarge", {"L40S", 4}},
+      {"g6e.48xlarge", {"L40S", 8}},
+      {"p3.2xlarge", {"V100-16GB", 1}},
+      {"p3.8xlarge", {"V100-16GB", 4}},
+      {"p3.16xlarge", {"V100-16GB", 8}},
+      {"p3dn.24xlarge", {"V100-32GB", 8}},
+      {"p4d.24xlarge", {"A100-40GB", 8}},
+      {"p4de.24xlarge", {"A100-80GB", 8}},
+      {"p5.4xlarge", {"H100-SXM-80GB", 1}},
+      {"p5.48xlarge", {"H100-SXM-80GB", 8}},
+      {"p5en.48xlarge", {"H200", 8}},
+      {"p6-b200.48xlarge", {"B200", 8}},
+      {"Standard_NC24ads_A100_v4", {"A100-PCIe-80GB", 1}},
+      {"Standard_NC48ads_A100_v4", {"A100-PCIe-80GB", 2}},
+      {"Standard_NC96ads_A100_v4", {"A100-PCIe-80GB", 4}},
+      {"Standard_NC40ads_H100_v5", {"H100-NVL-94GB", 1}},
+      {"Standard_NC80adis_H100_v5", {"H100-NVL-94GB", 2}},
+      {"Standard_ND96isr_H100_v5", {"H100-SXM-80GB", 8}},
+      {"Standard_ND96amsr_A100_v4", {"A100-80GB", 8}},
+      {"Standard_ND96asr_v4", {"A100-40GB", 8}},
+      {"Standard_NC4as_T4_v3", {"T4", 1}},
+      {"Standard_NC6s_v3", {"V100-16GB", 1}}};
   const auto it = known.find(type);
   if (it == known.end()) return std::nullopt;
   return it->second;

@@ -21,8 +21,8 @@ using InstanceGpuMap = std::function<std::optional<std::pair<std::string, int>>(
 
 struct ImportResult {
   PriceTable table;
-  int num_rows_read = 0;             ///< price entries looked at (after the Linux/shared filters)
-  int num_rows_kept = 0;             ///< table rows written
+  int num_rows_read = 0;                   ///< price entries looked at (after the Linux/shared filters)
+  int num_rows_kept = 0;                   ///< table rows written
   std::vector<std::string> skipped_types;  ///< instance types the map did not know, sorted
 };
 

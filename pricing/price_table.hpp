@@ -18,12 +18,12 @@ std::string to_string(PurchaseOption option);
 
 /// One instance type in one region.
 struct InstancePrice {
-  std::string instance_type;                 ///< "g6e.2xlarge", "a2-highgpu-1g", "Standard_NC24ads_A100_v4"
-  std::string region;                        ///< "us-east-1"
-  std::optional<std::string> gpu;            ///< GPU catalog id; absent for CPU-only instances
-  int num_gpus = 0;                          ///< GPUs in the instance (0 for CPU-only)
+  std::string instance_type;       ///< "g6e.2xlarge", "a2-highgpu-1g", "Standard_NC24ads_A100_v4"
+  std::string region;              ///< "us-east-1"
+  std::optional<std::string> gpu;  ///< GPU catalog id; absent for CPU-only instances
+  int num_gpus = 0;                ///< GPUs in the instance (0 for CPU-only)
   std::optional<int> num_vcpus;
-  std::optional<double> memory_gib;          ///< host RAM
+  std::optional<double> memory_gib;  ///< host RAM
   double on_demand_usd_per_hour = 0.0;
   std::optional<double> spot_usd_per_hour;
   std::optional<double> reserved_1y_usd_per_hour;
@@ -39,8 +39,8 @@ struct InstancePrice {
 
 /// A price table for one provider.
 struct PriceTable {
-  std::string name;       ///< "aws", "gcp", "azure", or a user table's name
-  std::string currency;   ///< "USD"
+  std::string name;      ///< "aws", "gcp", "azure", or a user table's name
+  std::string currency;  ///< "USD"
   std::string source;
   std::string as_of;
   std::vector<InstancePrice> instances;

@@ -28,7 +28,8 @@ std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::str
     line.monthly_usd = line.count * *price * kHoursPerMonth;
     const double hourly = line.count * *price;
     const double best_hourly = best ? best->count * best->usd_per_hour_each : 0.0;
-    if (!best || hourly < best_hourly - 1e-12 || (std::abs(hourly - best_hourly) <= 1e-12 && line.count < best->count)) {
+    if (!best || hourly < best_hourly - 1e-12 ||
+        (std::abs(hourly - best_hourly) <= 1e-12 && line.count < best->count)) {
       best = line;
     }
   }
@@ -45,7 +46,8 @@ std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<Tenan
     charge.share_frac = total_work > 0.0 ? t.gpu_work_s / total_work : 1.0 / static_cast<double>(tenants.size());
     charge.monthly_usd = monthly_usd * charge.share_frac;
     const double requests_per_month = t.throughput_per_s * kHoursPerMonth * kSecondsPerHour;
-    charge.cost_per_1k_requests_usd = requests_per_month > 0.0 ? charge.monthly_usd / (requests_per_month / 1000.0) : 0.0;
+    charge.cost_per_1k_requests_usd =
+        requests_per_month > 0.0 ? charge.monthly_usd / (requests_per_month / 1000.0) : 0.0;
     out.push_back(std::move(charge));
   }
   return out;
@@ -74,8 +76,8 @@ void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<T
     cost.chargeback[i].added_p95_latency_s = tenants[i].p95_latency_s - baseline_tenants[i].p95_latency_s;
     added_s = std::max(added_s, cost.chargeback[i].added_p95_latency_s);
   }
-  cost.revenue_at_risk_usd =
-      std::min(1.0, added_s * kMsPerSecond / 100.0 * business.abandonment_per_100ms_frac) * business.monthly_revenue_usd;
+  cost.revenue_at_risk_usd = std::min(1.0, added_s * kMsPerSecond / 100.0 * business.abandonment_per_100ms_frac) *
+                             business.monthly_revenue_usd;
   cost.net_monthly_value_usd = cost.monthly_savings_usd - cost.revenue_at_risk_usd;
 }
 

@@ -14,13 +14,13 @@ namespace slicewise::pricing {
 
 /// Instances bought to carry a number of GPUs (or CPU sidecars).
 struct CostLine {
-  std::string role;             ///< "gpu" or "sidecar"
+  std::string role;  ///< "gpu" or "sidecar"
   std::string instance_type;
   std::string region;
-  int count = 0;                ///< instances
-  int num_gpus = 0;             ///< GPUs they carry in all
+  int count = 0;     ///< instances
+  int num_gpus = 0;  ///< GPUs they carry in all
   double usd_per_hour_each = 0.0;
-  double monthly_usd = 0.0;     ///< count × usd_per_hour_each × 730
+  double monthly_usd = 0.0;  ///< count × usd_per_hour_each × 730
   bool operator==(const CostLine&) const = default;
 };
 
@@ -42,13 +42,13 @@ struct TenantUsage {
 
 /// The business view of the seed's calculator.
 struct BusinessInputs {
-  double monthly_revenue_usd = 0.0;            ///< revenue exposed to latency
-  double abandonment_per_100ms_frac = 0.01;    ///< users lost per 100 ms of added latency (default 1 %)
+  double monthly_revenue_usd = 0.0;          ///< revenue exposed to latency
+  double abandonment_per_100ms_frac = 0.01;  ///< users lost per 100 ms of added latency (default 1 %)
 };
 
 struct TenantCharge {
   std::string name;
-  double monthly_usd = 0.0;       ///< share of the strategy's whole monthly cost, idle capacity included
+  double monthly_usd = 0.0;  ///< share of the strategy's whole monthly cost, idle capacity included
   double share_frac = 0.0;
   double cost_per_1k_requests_usd = 0.0;
   double added_p95_latency_s = 0.0;  ///< p95 under this strategy minus p95 under the baseline
@@ -60,15 +60,15 @@ struct StrategyCost {
   std::string strategy;
   std::vector<CostLine> lines;
   double hourly_usd = 0.0;
-  double monthly_usd = 0.0;                 ///< hourly × 730
-  double annual_usd = 0.0;                  ///< monthly × 12
-  double three_year_usd = 0.0;              ///< monthly × 36
-  double monthly_savings_usd = 0.0;         ///< baseline monthly − monthly
-  double annual_savings_usd = 0.0;          ///< monthly savings × 12
-  double savings_frac = 0.0;                ///< monthly savings / baseline monthly
-  double cost_per_1k_requests_usd = 0.0;    ///< monthly / (requests per month / 1000)
-  double revenue_at_risk_usd = 0.0;         ///< business view, per month
-  double net_monthly_value_usd = 0.0;       ///< monthly savings − revenue at risk
+  double monthly_usd = 0.0;               ///< hourly × 730
+  double annual_usd = 0.0;                ///< monthly × 12
+  double three_year_usd = 0.0;            ///< monthly × 36
+  double monthly_savings_usd = 0.0;       ///< baseline monthly − monthly
+  double annual_savings_usd = 0.0;        ///< monthly savings × 12
+  double savings_frac = 0.0;              ///< monthly savings / baseline monthly
+  double cost_per_1k_requests_usd = 0.0;  ///< monthly / (requests per month / 1000)
+  double revenue_at_risk_usd = 0.0;       ///< business view, per month
+  double net_monthly_value_usd = 0.0;     ///< monthly savings − revenue at risk
   std::vector<TenantCharge> chargeback;
   bool operator==(const StrategyCost&) const = default;
 };

@@ -21,8 +21,8 @@
 namespace slicewise::report {
 
 using models::StrategyKind;
-using scenario::StrategySpec;
 using scenario::gpus_text;
+using scenario::StrategySpec;
 
 namespace {
 
@@ -37,7 +37,8 @@ bool sells(const pricing::PriceTable& table, const std::string& gpu, const std::
            const std::vector<pricing::PurchaseOption>& options) {
   return std::any_of(table.instances.begin(), table.instances.end(), [&](const pricing::InstancePrice& row) {
     if (!row.gpu || *row.gpu != gpu || (!region.empty() && row.region != region)) return false;
-    return std::any_of(options.begin(), options.end(), [&](pricing::PurchaseOption o) { return row.usd_per_hour(o).has_value(); });
+    return std::any_of(options.begin(), options.end(),
+                       [&](pricing::PurchaseOption o) { return row.usd_per_hour(o).has_value(); });
   });
 }
 
@@ -66,10 +67,12 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   if (!selection.gpus.empty()) {
     for (const auto& id : selection.gpus) {
       const auto* gpu = catalogs.gpus->find(id);
-      if (!gpu) throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + did_you_mean_suffix(id, catalogs.gpus->ids()));
+      if (!gpu)
+        throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + did_you_mean_suffix(id, catalogs.gpus->ids()));
       if (!sells(table, gpu->id, region, options)) {
-        throw ConfigError("--gpus", "", "price table \"" + table.name + "\" sells no " + gpu->id +
-                                            (region.empty() ? "" : " in " + region) + " under the options searched");
+        throw ConfigError("--gpus", "",
+                          "price table \"" + table.name + "\" sells no " + gpu->id +
+                              (region.empty() ? "" : " in " + region) + " under the options searched");
       }
       gpus.push_back(gpu->id);
     }
@@ -86,7 +89,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
   const std::string own_gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
-  out.push_back(AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true});
+  out.push_back(
+      AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true});
   for (const auto& gpu_id : gpus) {
     const auto* gpu = catalogs.gpus->find(gpu_id);
     if (gpu->memory_gib < need_gib) continue;
@@ -98,15 +102,14 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
         case StrategyKind::dedicated:
           if (gpu_id != own_gpu) out.push_back({name + on, gpu_id, sized(kind), false});
           break;
-        case StrategyKind::time_slicing:
-          out.push_back({name + on, gpu_id, sized(kind), false});
-          break;
+        case StrategyKind::time_slicing: out.push_back({name + on, gpu_id, sized(kind), false}); break;
         case StrategyKind::mps:
         case StrategyKind::hami: {
           out.push_back({name + on, gpu_id, sized(kind), false});
           auto capped = sized(kind);
           (kind == StrategyKind::mps ? capped.active_thread_pct : capped.gpucores_pct) = 50.0;
-          out.push_back({name + (kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores") + on, gpu_id, capped, false});
+          out.push_back(
+              {name + (kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores") + on, gpu_id, capped, false});
           break;
         }
         case StrategyKind::mig:
@@ -135,9 +138,10 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
     }
   }
   if (out.size() == 1 && !(kinds.size() == 1 && kinds.front() == StrategyKind::dedicated)) {
-    throw ConfigError("slicewise advise", "", "nothing to search: no selected GPU sells in " +
-                                                  (region.empty() ? std::string("the table") : region) +
-                                                  " with room for the largest tenant (" + format_number(need_gib) + " GiB)");
+    throw ConfigError("slicewise advise", "",
+                      "nothing to search: no selected GPU sells in " +
+                          (region.empty() ? std::string("the table") : region) + " with room for the largest tenant (" +
+                          format_number(need_gib) + " GiB)");
   }
   return out;
 }
@@ -176,12 +180,14 @@ int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate&
   }
   if (policy.partitions_gpus()) {
     const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), candidate.strategy.layout);
-    const int per_gpu = static_cast<int>(placed.instances.size()) * std::max(1, policy.context_limit(candidate.strategy));
+    const int per_gpu =
+        static_cast<int>(placed.instances.size()) * std::max(1, policy.context_limit(candidate.strategy));
     return std::max(1, (contexts + per_gpu - 1) / per_gpu);
   }
   if (policy.context_limit(candidate.strategy) == 1) return contexts;
   int bound = std::max(1, static_cast<int>(std::ceil(memory / gpu->memory_gib - 1e-9)));
-  if (const int limit = policy.context_limit(candidate.strategy); limit > 0) bound = std::max(bound, (contexts + limit - 1) / limit);
+  if (const int limit = policy.context_limit(candidate.strategy); limit > 0)
+    bound = std::max(bound, (contexts + limit - 1) / limit);
   return bound;
 }
 
@@ -213,11 +219,12 @@ std::string instances_text(const pricing::StrategyCost& cost) {
 void explain(Advice& advice, const scenario::Scenario& s) {
   auto& out = advice.explanation;
   const auto& base = advice.rows[advice.baseline_row];
-  out.push_back("Every configuration was sized by simulation to the fewest GPUs (and contexts) with which every tenant meets "
-                "its SLA, with the scenario's seed for all of them (" + std::to_string(advice.num_simulations) +
-                " simulations; " + std::to_string(advice.num_reused) + " runs reused). The baseline is " +
-                advice.candidates[base.candidate].label + ": " + gpus_text(base.num_gpus) + ", " +
-                usd(base.monthly_usd) + " per month.");
+  out.push_back(
+      "Every configuration was sized by simulation to the fewest GPUs (and contexts) with which every tenant meets "
+      "its SLA, with the scenario's seed for all of them (" +
+      std::to_string(advice.num_simulations) + " simulations; " + std::to_string(advice.num_reused) +
+      " runs reused). The baseline is " + advice.candidates[base.candidate].label + ": " + gpus_text(base.num_gpus) +
+      ", " + usd(base.monthly_usd) + " per month.");
   // The seeds' decision rules, as they applied to these tenants.
   std::vector<std::string> hardware, software, high, bursty;
   for (const auto& t : s.tenants) {
@@ -227,10 +234,12 @@ void explain(Advice& advice, const scenario::Scenario& s) {
     if (t.load.kind == scenario::LoadKind::mmpp || t.load.kind == scenario::LoadKind::trace) bursty.push_back(t.name);
   }
   if (!hardware.empty()) {
-    out.push_back("Isolation: " + join(hardware, ", ") + " require hardware isolation, which only dedicated GPUs and MIG "
+    out.push_back("Isolation: " + join(hardware, ", ") +
+                  " require hardware isolation, which only dedicated GPUs and MIG "
                   "instances give; under the other strategies they get GPUs of their own, which the sizing paid for.");
   } else if (!software.empty()) {
-    out.push_back("Isolation: " + join(software, ", ") + " require software isolation (memory limits): MPS, HAMi, vGPU, MIG "
+    out.push_back("Isolation: " + join(software, ", ") +
+                  " require software isolation (memory limits): MPS, HAMi, vGPU, MIG "
                   "or dedicated; under time slicing they get GPUs of their own.");
   } else {
     out.push_back("Isolation: no tenant requires isolation, so every strategy could share GPUs between them.");
@@ -238,20 +247,22 @@ void explain(Advice& advice, const scenario::Scenario& s) {
   out.push_back("Memory: the largest tenant needs " + format_number(largest_tenant_gib(s)) +
                 " GiB; GPUs, MIG layouts and vGPU profiles with less room were not considered.");
   if (!bursty.empty()) {
-    out.push_back("Burstiness: " + join(bursty, ", ") + " arrive in bursts (trace or MMPP load); sharing strategies "
+    out.push_back("Burstiness: " + join(bursty, ", ") +
+                  " arrive in bursts (trace or MMPP load); sharing strategies "
                   "were sized on those bursts, not on the mean rate.");
   }
   if (!high.empty()) {
-    out.push_back("Priority: " + join(high, ", ") + " run at high priority: time slicing serves them first, and MPS caps "
+    out.push_back("Priority: " + join(high, ", ") +
+                  " run at high priority: time slicing serves them first, and MPS caps "
                   "low-priority clients' threads.");
   }
   if (advice.answer) {
     const auto& a = advice.rows[*advice.answer];
     out.push_back("Answer: " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
-                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + " per month: " +
-                  usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + ") less than the baseline. Its worst tenant, " +
-                  a.worst_tenant + ", has " + format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
-                  ".");
+                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) +
+                  " per month: " + usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) +
+                  ") less than the baseline. Its worst tenant, " + a.worst_tenant + ", has " +
+                  format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation + ".");
     if (a.option == pricing::PurchaseOption::spot) {
       out.push_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
     } else if (a.option == pricing::PurchaseOption::reserved_1y || a.option == pricing::PurchaseOption::reserved_3y) {
@@ -360,11 +371,12 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
     if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
     const auto& a = advice.rows[*advice.answer];
     if (r.monthly_usd <= a.monthly_usd + 0.005) {
-      r.reason = "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) + " against " +
-                 format_percent(a.worst_margin) + ")";
+      r.reason = "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) +
+                 " against " + format_percent(a.worst_margin) + ")";
     } else {
       r.reason = "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
-                 (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " + format_percent(a.worst_margin) + ")"
+                 (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " +
+                                   format_percent(a.worst_margin) + ")"
                              : "");
     }
   }
@@ -392,7 +404,8 @@ std::string no_answer_message(const Advice& advice, const scenario::Scenario& ba
   const auto& r = *outcomes[*closest].result;
   std::string missing = scenario::worst_shortfall(base, r);
   if (missing.empty() && r.sizing) missing = r.sizing->shortfall;
-  return text + ": the closest is " + advice.candidates[*closest].label + " with " + gpus_text(r.num_gpus_used) + ", missing " + missing;
+  return text + ": the closest is " + advice.candidates[*closest].label + " with " + gpus_text(r.num_gpus_used) +
+         ", missing " + missing;
 }
 
 namespace {
@@ -432,7 +445,9 @@ std::string advice_to_json_text(const Advice& advice) {
   out["answer"] = advice.answer ? row_json(advice, advice.rows[*advice.answer]) : nlohmann::ordered_json();
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
   for (const auto& c : advice.candidates) {
-    candidates.push_back({{"label", c.label}, {"gpu", c.gpu}, {"baseline", c.baseline},
+    candidates.push_back({{"label", c.label},
+                          {"gpu", c.gpu},
+                          {"baseline", c.baseline},
                           {"strategy", scenario::strategy_to_json(c.strategy)}});
   }
   out["candidates"] = candidates;
@@ -446,9 +461,19 @@ std::string advice_to_json_text(const Advice& advice) {
 namespace {
 
 std::vector<Column> row_columns() {
-  return {{"candidate"}, {"option"}, {"status"}, {"GPUs", Align::right}, {"instances"}, {"$/month", Align::right},
-          {"saving $/month", Align::right}, {"saving %", Align::right}, {"worst margin %", Align::right},
-          {"worst tenant"}, {"isolation"}, {"front"}, {"reason"}};
+  return {{"candidate"},
+          {"option"},
+          {"status"},
+          {"GPUs", Align::right},
+          {"instances"},
+          {"$/month", Align::right},
+          {"saving $/month", Align::right},
+          {"saving %", Align::right},
+          {"worst margin %", Align::right},
+          {"worst tenant"},
+          {"isolation"},
+          {"front"},
+          {"reason"}};
 }
 
 std::vector<std::string> row_cells(const Advice& advice, const AdviceRow& r) {
@@ -481,7 +506,8 @@ std::string advice_pareto_csv(const Advice& advice) {
   for (const auto& r : advice.rows) {
     if (r.on_front) front.push_back(&r);
   }
-  std::sort(front.begin(), front.end(), [](const AdviceRow* a, const AdviceRow* b) { return a->monthly_usd < b->monthly_usd; });
+  std::sort(front.begin(), front.end(),
+            [](const AdviceRow* a, const AdviceRow* b) { return a->monthly_usd < b->monthly_usd; });
   TextTable table(row_columns());
   for (const auto* r : front) table.add_row(row_cells(advice, *r));
   return table.to_csv();
@@ -511,17 +537,18 @@ std::string advice_summary_text(const Advice& advice) {
     const auto& a = advice.rows[*advice.answer];
     text += "answer:   " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
             gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + "/month, saves " +
-            usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + "); worst tenant " + a.worst_tenant + " at " +
-            format_percent(a.worst_margin) + " SLA margin\n";
+            usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + "); worst tenant " + a.worst_tenant +
+            " at " + format_percent(a.worst_margin) + " SLA margin\n";
   }
   int front = 0, meets = 0;
   for (const auto& r : advice.rows) {
     front += r.on_front ? 1 : 0;
     meets += r.status == "meets" ? 1 : 0;
   }
-  text += std::to_string(advice.candidates.size()) + " candidates, " + std::to_string(meets) + " rows meet every SLA, " +
-          std::to_string(front) + " on the Pareto front; " + std::to_string(advice.num_simulations) + " simulations (" +
-          std::to_string(advice.num_reused) + " runs reused)\n";
+  text += std::to_string(advice.candidates.size()) + " candidates, " + std::to_string(meets) +
+          " rows meet every SLA, " + std::to_string(front) + " on the Pareto front; " +
+          std::to_string(advice.num_simulations) + " simulations (" + std::to_string(advice.num_reused) +
+          " runs reused)\n";
   return text;
 }
 

@@ -20,17 +20,17 @@ namespace slicewise::report {
 /// What the advisor may search; empty lists mean "everything that applies".
 struct AdviceSelection {
   std::vector<models::StrategyKind> kinds;
-  std::vector<std::string> gpus;                   ///< catalog ids
-  std::vector<pricing::PurchaseOption> options;    ///< empty = the scenario's option
-  int max_gpus = 16;                               ///< the most GPUs a sized fleet may have
+  std::vector<std::string> gpus;                 ///< catalog ids
+  std::vector<pricing::PurchaseOption> options;  ///< empty = the scenario's option
+  int max_gpus = 16;                             ///< the most GPUs a sized fleet may have
 };
 
 /// One configuration to size: a strategy with its settings on a GPU type.
 struct AdviceCandidate {
-  std::string label;               ///< "mig 3g.40gb+2g.20gb+1g.10gb+1g.10gb on A100-80GB"
+  std::string label;  ///< "mig 3g.40gb+2g.20gb+1g.10gb+1g.10gb on A100-80GB"
   std::string gpu;
-  scenario::StrategySpec strategy; ///< sizing = sla
-  bool baseline = false;           ///< the dedicated baseline on the scenario's own GPU
+  scenario::StrategySpec strategy;  ///< sizing = sla
+  bool baseline = false;            ///< the dedicated baseline on the scenario's own GPU
 };
 
 /// The candidates, the baseline first: per GPU type (the selection's, or every catalog GPU the
@@ -48,7 +48,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus);
 
 /// The purchase options a selection prices: its own, or else the scenario's.
-std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& scenario, const AdviceSelection& selection);
+std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& scenario,
+                                                    const AdviceSelection& selection);
 
 /// A candidate's sized run priced under `option` as its scenario (candidate_scenario) says: the
 /// fleet's instances, licences and sidecars; nullopt when the table has no price under `option`.
@@ -67,17 +68,17 @@ struct AdviceRow {
   /// "meets" (every SLA, sized), "misses" (no fleet within max_gpus), "pruned" (its lower bound
   /// already costs more than the baseline), "unpriced" (no price under this option)
   std::string status;
-  std::string reason;              ///< why it is not the answer; "" for the answer
+  std::string reason;  ///< why it is not the answer; "" for the answer
   int num_gpus = 0;
-  std::vector<int> contexts;       ///< per tenant
-  std::string instances;           ///< "3 x a2-ultragpu-1g"
+  std::vector<int> contexts;  ///< per tenant
+  std::string instances;      ///< "3 x a2-ultragpu-1g"
   double monthly_usd = 0.0;
   double monthly_savings_usd = 0.0;  ///< against the baseline
   double savings_frac = 0.0;
-  double worst_margin = 0.0;       ///< the worst tenant's relative SLA margin (scenario/sizing.hpp)
+  double worst_margin = 0.0;  ///< the worst tenant's relative SLA margin (scenario/sizing.hpp)
   std::string worst_tenant;
-  std::string isolation;           ///< the strategy's isolation: none | software | hardware
-  bool on_front = false;           ///< on the Pareto front of cost against margin
+  std::string isolation;  ///< the strategy's isolation: none | software | hardware
+  bool on_front = false;  ///< on the Pareto front of cost against margin
 };
 
 struct Advice {
@@ -87,12 +88,12 @@ struct Advice {
   std::string as_of;
   int max_gpus = 0;
   std::vector<AdviceCandidate> candidates;
-  std::vector<AdviceRow> rows;     ///< candidate-major, options in selection order
-  std::size_t baseline_row = 0;    ///< the baseline under the scenario's option
-  std::optional<std::size_t> answer;  ///< the cheapest row that meets every SLA
+  std::vector<AdviceRow> rows;           ///< candidate-major, options in selection order
+  std::size_t baseline_row = 0;          ///< the baseline under the scenario's option
+  std::optional<std::size_t> answer;     ///< the cheapest row that meets every SLA
   std::vector<std::string> explanation;  ///< paragraphs, plain words
-  int num_simulations = 0;         ///< simulations run
-  int num_reused = 0;              ///< runs asked for again and not re-run
+  int num_simulations = 0;               ///< simulations run
+  int num_reused = 0;                    ///< runs asked for again and not re-run
 };
 
 /// What the search of one candidate gave: its sized run (none when pruned before simulating).

@@ -46,7 +46,8 @@ pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::Pr
   // The fleet's own instance type when this table sells it; otherwise the cheapest carrier.
   std::string preferred = fleet_instance_for(scenario, table, gpu_id);
   if (!preferred.empty() && !table.find(preferred, scenario.pricing.region)) preferred.clear();
-  const auto line = pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
+  const auto line =
+      pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
   if (!line) {
     throw ConfigError(scenario.source_file.string(), "/pricing",
                       "table \"" + table.name + "\" has no " + option_text(option) + " price for " +
@@ -63,7 +64,9 @@ std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec
   const std::string id = scenario::policy_of(spec.kind).licence_id();
   if (id.empty()) return std::nullopt;
   const auto* licence = pricing::shipped_licences().find(id);
-  if (!licence) throw ConfigError((data_dir() / "licences.json").string(), "/licences", "no licence \"" + id + "\", which " + spec.name + " needs");
+  if (!licence)
+    throw ConfigError((data_dir() / "licences.json").string(), "/licences",
+                      "no licence \"" + id + "\", which " + spec.name + " needs");
   const double rate = licence->usd_per_gpu_hour();
   return pricing::CostLine{"licence", licence->name, "", gpus, 0, rate, gpus * rate * kHoursPerMonth};
 }
@@ -129,20 +132,23 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
   }
   if (baseline_index < result.strategies.size()) {
     report.baseline = result.strategies[baseline_index].name;
-    for (const auto& line : costs[baseline_index].lines) baseline_monthly += line.count * line.usd_per_hour_each * kHoursPerMonth;
+    for (const auto& line : costs[baseline_index].lines)
+      baseline_monthly += line.count * line.usd_per_hour_each * kHoursPerMonth;
     baseline_usage = usage_of(result.strategies[baseline_index]);
   } else if (!scenario.fleet.empty()) {
     int contexts = 0;
     for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
     std::string gpu = scenario.fleet.front().gpu;
     if (gpu.empty()) {
-      if (const auto* row = table.find(scenario.fleet.front().instance_type, scenario.pricing.region); row && row->gpu) gpu = *row->gpu;
+      if (const auto* row = table.find(scenario.fleet.front().instance_type, scenario.pricing.region); row && row->gpu)
+        gpu = *row->gpu;
     }
     const auto line = gpu_line(scenario, table, option, gpu, contexts);
     report.baseline = "dedicated (sized: one GPU per context)";
     baseline_monthly = line.count * line.usd_per_hour_each * kHoursPerMonth;
   }
-  const pricing::BusinessInputs business{scenario.pricing.monthly_revenue_usd, scenario.pricing.abandonment_per_100ms_frac};
+  const pricing::BusinessInputs business{scenario.pricing.monthly_revenue_usd,
+                                         scenario.pricing.abandonment_per_100ms_frac};
   for (std::size_t i = 0; i < costs.size(); ++i) {
     pricing::settle(costs[i], baseline_monthly, usage_of(result.strategies[i]),
                     baseline_usage.empty() ? usage_of(result.strategies[i]) : baseline_usage, business);
@@ -175,15 +181,23 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
 
 namespace {
 nlohmann::json line_json(const pricing::CostLine& l) {
-  return {{"role", l.role},   {"instance_type", l.instance_type}, {"region", l.region}, {"count", l.count},
-          {"num_gpus", l.num_gpus}, {"usd_per_hour_each", l.usd_per_hour_each}, {"monthly_usd", l.monthly_usd}};
+  return {{"role", l.role},
+          {"instance_type", l.instance_type},
+          {"region", l.region},
+          {"count", l.count},
+          {"num_gpus", l.num_gpus},
+          {"usd_per_hour_each", l.usd_per_hour_each},
+          {"monthly_usd", l.monthly_usd}};
 }
 }  // namespace
 
 std::string cost_report_to_text(const CostReport& report) {
-  nlohmann::json out = {{"table", report.table},       {"currency", report.currency},
-                        {"as_of", report.as_of},       {"region", report.region},
-                        {"option", pricing::to_string(report.option)}, {"baseline", report.baseline},
+  nlohmann::json out = {{"table", report.table},
+                        {"currency", report.currency},
+                        {"as_of", report.as_of},
+                        {"region", report.region},
+                        {"option", pricing::to_string(report.option)},
+                        {"baseline", report.baseline},
                         {"hours_per_month", kHoursPerMonth}};
   out["strategies"] = nlohmann::json::array();
   for (const auto& c : report.strategies) {
@@ -202,7 +216,9 @@ std::string cost_report_to_text(const CostReport& report) {
     for (const auto& l : c.lines) s["lines"].push_back(line_json(l));
     s["chargeback"] = nlohmann::json::array();
     for (const auto& t : c.chargeback) {
-      s["chargeback"].push_back({{"tenant", t.name}, {"share_frac", t.share_frac}, {"monthly_usd", t.monthly_usd},
+      s["chargeback"].push_back({{"tenant", t.name},
+                                 {"share_frac", t.share_frac},
+                                 {"monthly_usd", t.monthly_usd},
                                  {"cost_per_1k_requests_usd", t.cost_per_1k_requests_usd},
                                  {"added_p95_latency_s", t.added_p95_latency_s}});
     }
@@ -239,8 +255,13 @@ std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pric
 }
 
 std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
-  TextTable out({{"strategy"}, {"servers"}, {"capex $", Align::right}, {"opex $/month", Align::right},
-                 {"$/month", Align::right}, {"3-year TCO $", Align::right}, {"cloud $/month", Align::right},
+  TextTable out({{"strategy"},
+                 {"servers"},
+                 {"capex $", Align::right},
+                 {"opex $/month", Align::right},
+                 {"$/month", Align::right},
+                 {"3-year TCO $", Align::right},
+                 {"cloud $/month", Align::right},
                  {"payback months", Align::right}});
   std::string missing;
   for (const auto& row : rows) {
@@ -248,9 +269,10 @@ std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing:
       missing += row.strategy + ": no server model with " + row.gpu + " in table \"" + table.name + "\"\n";
       continue;
     }
-    out.add_row({row.strategy, std::to_string(row.cost.num_servers) + " x " + row.server, format_fixed(row.cost.capex_usd, 0),
-                 format_fixed(row.cost.opex_monthly_usd, 2), format_fixed(row.cost.monthly_usd, 2),
-                 format_fixed(row.cost.three_year_usd, 0), format_fixed(row.cloud_monthly_usd, 2),
+    out.add_row({row.strategy, std::to_string(row.cost.num_servers) + " x " + row.server,
+                 format_fixed(row.cost.capex_usd, 0), format_fixed(row.cost.opex_monthly_usd, 2),
+                 format_fixed(row.cost.monthly_usd, 2), format_fixed(row.cost.three_year_usd, 0),
+                 format_fixed(row.cloud_monthly_usd, 2),
                  row.payback_months ? format_fixed(*row.payback_months, 1) : "never"});
   }
   std::string text = "On-prem (" + table.name + ", prices as of " + table.as_of +

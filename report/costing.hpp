@@ -13,12 +13,12 @@
 namespace slicewise::report {
 
 struct CostReport {
-  std::string table;                        ///< price table name
+  std::string table;  ///< price table name
   std::string currency;
   std::string as_of;
   std::string region;
   pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
-  std::string baseline;                     ///< strategy the savings are measured against
+  std::string baseline;                           ///< strategy the savings are measured against
   std::vector<pricing::StrategyCost> strategies;  ///< same order as the result's
   /// Per strategy (same order): "as given", "sized for SLA", or "no SLA fleet" (sized, and no
   /// fleet within its limit met every SLA: the closest one is priced).
@@ -52,10 +52,10 @@ namespace slicewise::report {
 /// One strategy bought on-prem instead of rented.
 struct OnPremRow {
   std::string strategy;
-  std::string server;                 ///< server model; empty when the table has none for the GPU
+  std::string server;  ///< server model; empty when the table has none for the GPU
   std::string gpu;
   pricing::OnPremCost cost;
-  double cloud_monthly_usd = 0.0;     ///< the same strategy rented (from the CostReport)
+  double cloud_monthly_usd = 0.0;  ///< the same strategy rented (from the CostReport)
   std::optional<double> payback_months;
 };
 

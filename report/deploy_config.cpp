@@ -55,8 +55,8 @@ std::string tenant_of(const std::string& context) { return context.substr(0, con
 /// What the export needs to know of the placement.
 struct Placed {
   int num_gpus = 0;
-  int most_contexts_per_gpu = 0;                    ///< over whole GPUs
-  std::map<std::string, int> most_per_instance;     ///< MIG profile -> most contexts on one instance
+  int most_contexts_per_gpu = 0;                 ///< over whole GPUs
+  std::map<std::string, int> most_per_instance;  ///< MIG profile -> most contexts on one instance
   /// tenant -> MIG profile ("" for whole GPUs) -> contexts
   std::map<std::string, std::map<std::string, int>> contexts;
 };
@@ -93,12 +93,12 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
     y << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq;
     if (mig) {
       for (const auto& [profile, most] : placed.most_per_instance) {
-        y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/mig-" + profile << YAML::Key << "replicas"
-          << YAML::Value << std::max(2, most) << YAML::EndMap;
+        y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/mig-" + profile << YAML::Key
+          << "replicas" << YAML::Value << std::max(2, most) << YAML::EndMap;
       }
     } else {
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas" << YAML::Value
-        << std::max(2, placed.most_contexts_per_gpu) << YAML::EndMap;
+      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas"
+        << YAML::Value << std::max(2, placed.most_contexts_per_gpu) << YAML::EndMap;
     }
     y << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
   }
@@ -106,12 +106,13 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
   return std::string(y.c_str()) + "\n";
 }
 
-std::string config_map(const std::string& name, const std::string& ns, const std::string& key, const std::string& text) {
+std::string config_map(const std::string& name, const std::string& ns, const std::string& key,
+                       const std::string& text) {
   YAML::Emitter y;
   y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value
     << "ConfigMap";
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key
-    << "namespace" << YAML::Value << ns << YAML::EndMap;
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
+    << YAML::Key << "namespace" << YAML::Value << ns << YAML::EndMap;
   y << YAML::Key << "data" << YAML::Value << YAML::BeginMap << YAML::Key << key << YAML::Value << YAML::Literal << text
     << YAML::EndMap << YAML::EndMap;
   return std::string(y.c_str()) + "\n";
@@ -156,7 +157,8 @@ std::string deployments(const scenario::Scenario& scenario, const scenario::Stra
     const auto settings = spec.tenants.find(tenant.name);
     const auto* own = settings == spec.tenants.end() ? nullptr : &settings->second;
     for (const auto& [profile, replicas] : found->second) {
-      std::string name = kubernetes_name(tenant.name + (found->second.size() > 1 && !profile.empty() ? "-" + profile : ""));
+      std::string name =
+          kubernetes_name(tenant.name + (found->second.size() > 1 && !profile.empty() ? "-" + profile : ""));
       for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant.name) + "-" + std::to_string(n);
       used.insert(name);
       if (!first) y << YAML::Newline;
@@ -164,28 +166,36 @@ std::string deployments(const scenario::Scenario& scenario, const scenario::Stra
       y << YAML::BeginDoc << YAML::BeginMap;
       y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
       y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
-        << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
-        << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise" << YAML::EndMap << YAML::EndMap;
+        << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name"
+        << YAML::Value << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise"
+        << YAML::EndMap << YAML::EndMap;
       y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
       y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
-        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap
+        << YAML::EndMap;
       y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value << YAML::BeginMap
-        << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
+        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap
+        << YAML::EndMap;
       y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
       if (hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
       y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-      y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value << "REPLACE-WITH-YOUR-IMAGE";
-      const double thread_pct = own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
+      y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value
+        << "REPLACE-WITH-YOUR-IMAGE";
+      const double thread_pct =
+          own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
       if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
         y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
           << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
           << YAML::EndMap << YAML::EndSeq;
       }
-      y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
-      y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
+      y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
+        << YAML::BeginMap;
+      y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value
+        << 1;
       if (hami) {
-        const double gib = own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
+        const double gib =
+            own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
         y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
         if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
           y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));
@@ -210,36 +220,46 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   std::string md = "# Deploying " + markdown_text(spec.name) + " (" + models::to_string(spec.kind) + ") for " +
                    markdown_text(result.scenario) + "\n\n";
   md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " +
-        std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") + (strategy.sizing ? ", sized for SLA" : ", as given") +
+        std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") +
+        (strategy.sizing ? ", sized for SLA" : ", as given") +
         "; each file below is what that configuration needs on a Kubernetes cluster with the NVIDIA GPU operator.\n\n";
   md += "## Apply, in this order\n\n";
   int step = 1;
   if (has("mig-config.yaml")) {
-    md += std::to_string(step++) + ". `kubectl apply -f mig-config.yaml`, point the MIG manager at it (`kubectl patch "
-          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"migManager\": {\"config\": {\"name\": "
+    md += std::to_string(step++) +
+          ". `kubectl apply -f mig-config.yaml`, point the MIG manager at it (`kubectl patch "
+          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"migManager\": {\"config\": "
+          "{\"name\": "
           "\"slicewise-mig-config\"}}}}'`), then label each GPU node `kubectl label node NODE nvidia.com/mig.config=" +
-          std::string(kConfigName) + " --overwrite` and wait for `nvidia.com/mig.config.state=success`. "
+          std::string(kConfigName) +
+          " --overwrite` and wait for `nvidia.com/mig.config.state=success`. "
           "`mig-parted-config.yaml` is the same layout for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " +
           kConfigName + "` on a node without the operator.\n";
   }
   if (has("device-plugin-config.yaml")) {
-    md += std::to_string(step++) + ". `kubectl apply -f device-plugin-config.yaml`, then `kubectl patch "
-          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": "
+    md += std::to_string(step++) +
+          ". `kubectl apply -f device-plugin-config.yaml`, then `kubectl patch "
+          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"devicePlugin\": {\"config\": "
+          "{\"name\": "
           "\"slicewise-device-plugin\", \"default\": \"any\"}}}}'`.\n";
   }
-  md += std::to_string(step++) + ". Set each container's image in `deployments.yaml`, then `kubectl apply -f deployments.yaml`.\n\n";
+  md += std::to_string(step++) +
+        ". Set each container's image in `deployments.yaml`, then `kubectl apply -f deployments.yaml`.\n\n";
   md += "## Files\n\n";
   for (const auto& f : files) {
     if (f.name == "README.md") continue;
     std::string what;
     if (f.name == "device-plugin-config.yaml") what = "the NVIDIA device plugin's config (namespace " + ns + ")";
-    if (f.name == "mig-config.yaml") what = "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
+    if (f.name == "mig-config.yaml")
+      what = "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
     if (f.name == "mig-parted-config.yaml") what = "the same layout as an nvidia-mig-parted config";
-    if (f.name == "deployments.yaml") what = "one Deployment per tenant, asking for the resource that lands it on its share";
+    if (f.name == "deployments.yaml")
+      what = "one Deployment per tenant, asking for the resource that lands it on its share";
     md += "- `" + f.name + "`: " + what + "\n";
   }
   md += "\n## What slicewise assumed\n\n";
-  md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") + "; the Deployments' replicas are the tenants' contexts:";
+  md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") +
+        "; the Deployments' replicas are the tenants' contexts:";
   for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
   md.back() = '.';
   md += "\n";
@@ -249,20 +269,25 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
           "least), and the scheduler, not slicewise, decides which pods share.\n";
   }
   if (spec.kind == StrategyKind::mps) {
-    md += "- The device plugin's MPS mode gives each replica an equal share of the GPU's memory and threads; slicewise "
-          "simulated " + (spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
-                                                  : std::string("clients without a thread cap")) + ".\n";
+    md +=
+        "- The device plugin's MPS mode gives each replica an equal share of the GPU's memory and threads; slicewise "
+        "simulated " +
+        (spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
+                                : std::string("clients without a thread cap")) +
+        ".\n";
   }
   if (spec.kind == StrategyKind::hami) {
-    md += "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
-          "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
+    md +=
+        "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
+        "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
   }
   if (spec.kind == StrategyKind::vgpu) {
     md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
           " vGPUs per GPU, one per VM node; each VM needs an NVIDIA AI Enterprise licence.\n";
   }
-  md += "- Names are the tenants' names as Kubernetes names (lower case, '-' for other characters); images, "
-        "namespaces of the workloads and node selectors are yours to set.\n";
+  md +=
+      "- Names are the tenants' names as Kubernetes names (lower case, '-' for other characters); images, "
+      "namespaces of the workloads and node selectors are yours to set.\n";
   return md;
 }
 
@@ -298,7 +323,8 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
   return files;
 }
 
-std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text, const std::string& config) {
+std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text,
+                                                                const std::string& config) {
   try {
     const YAML::Node root = YAML::Load(yaml_text);
     if (!root["version"] || root["version"].as<std::string>() != "v1" || !root["mig-configs"].IsMap()) {
@@ -315,7 +341,8 @@ std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::strin
       throw ConfigError("mig-parted config", "", "no mig-config named \"" + config + "\"");
     }
     std::vector<std::pair<std::string, int>> counts;
-    for (const auto& device : chosen[0]["mig-devices"]) counts.emplace_back(device.first.as<std::string>(), device.second.as<int>());
+    for (const auto& device : chosen[0]["mig-devices"])
+      counts.emplace_back(device.first.as<std::string>(), device.second.as<int>());
     return counts;
   } catch (const YAML::Exception& e) {
     throw ConfigError("mig-parted config", "", std::string("malformed YAML: ") + e.what());

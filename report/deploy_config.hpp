@@ -32,6 +32,7 @@ std::string kubernetes_name(const std::string& name);
 
 /// The MIG layout a mig-parted config selects, read back: per profile, the instances per GPU, from
 /// the config named `config` (empty = the first). Throws ConfigError when the text is not one.
-std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text, const std::string& config = "");
+std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text,
+                                                                const std::string& config = "");
 
 }  // namespace slicewise::report

@@ -12,9 +12,15 @@ std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
 std::string money_table_text(const CostReport& costs) {
   // The fleet column only when a strategy was sized: as-given comparisons read as they always did.
   const bool sized = any_sized(costs);
-  std::vector<Column> columns = {{"strategy"}, {"GPUs", Align::right}, {"instances"}, {"$/hour", Align::right},
-                                 {"$/month", Align::right}, {"saving $/month", Align::right}, {"saving %", Align::right},
-                                 {"$/year saved", Align::right}, {"$/1k requests", Align::right}};
+  std::vector<Column> columns = {{"strategy"},
+                                 {"GPUs", Align::right},
+                                 {"instances"},
+                                 {"$/hour", Align::right},
+                                 {"$/month", Align::right},
+                                 {"saving $/month", Align::right},
+                                 {"saving %", Align::right},
+                                 {"$/year saved", Align::right},
+                                 {"$/1k requests", Align::right}};
   if (sized) columns.insert(columns.begin() + 2, Column{"fleet"});
   TextTable money(columns);
   std::string notes;
@@ -26,10 +32,15 @@ std::string money_table_text(const CostReport& costs) {
       instances += (instances.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
       gpus += line.num_gpus;
     }
-    std::vector<std::string> row = {cost.strategy, std::to_string(gpus), instances.empty() ? "-" : instances,
-                                    format_fixed(cost.hourly_usd, 5), format_fixed(cost.monthly_usd, 2),
-                                    format_fixed(cost.monthly_savings_usd, 2), percent(cost.savings_frac),
-                                    format_fixed(cost.annual_savings_usd, 2), format_fixed(cost.cost_per_1k_requests_usd, 4)};
+    std::vector<std::string> row = {cost.strategy,
+                                    std::to_string(gpus),
+                                    instances.empty() ? "-" : instances,
+                                    format_fixed(cost.hourly_usd, 5),
+                                    format_fixed(cost.monthly_usd, 2),
+                                    format_fixed(cost.monthly_savings_usd, 2),
+                                    percent(cost.savings_frac),
+                                    format_fixed(cost.annual_savings_usd, 2),
+                                    format_fixed(cost.cost_per_1k_requests_usd, 4)};
     if (sized) row.insert(row.begin() + 2, i < costs.fleet_basis.size() ? costs.fleet_basis[i] : "as given");
     money.add_row(row);
     if (i < costs.notes.size()) {
@@ -42,13 +53,18 @@ std::string money_table_text(const CostReport& costs) {
 }
 
 std::string chargeback_table_text(const CostReport& costs) {
-  TextTable table({{"strategy"}, {"tenant"}, {"share %", Align::right}, {"$/month", Align::right},
-                   {"$/1k requests", Align::right}, {"added p95 s", Align::right}});
+  TextTable table({{"strategy"},
+                   {"tenant"},
+                   {"share %", Align::right},
+                   {"$/month", Align::right},
+                   {"$/1k requests", Align::right},
+                   {"added p95 s", Align::right}});
   for (const auto& cost : costs.strategies) {
     bool first = true;
     for (const auto& charge : cost.chargeback) {
-      table.add_row({first ? cost.strategy : "", charge.name, percent(charge.share_frac), format_fixed(charge.monthly_usd, 2),
-                     format_fixed(charge.cost_per_1k_requests_usd, 4), format_fixed(charge.added_p95_latency_s, 3)});
+      table.add_row({first ? cost.strategy : "", charge.name, percent(charge.share_frac),
+                     format_fixed(charge.monthly_usd, 2), format_fixed(charge.cost_per_1k_requests_usd, 4),
+                     format_fixed(charge.added_p95_latency_s, 3)});
       first = false;
     }
   }
@@ -57,7 +73,9 @@ std::string chargeback_table_text(const CostReport& costs) {
 
 std::string business_text(const CostReport& costs, double monthly_revenue_usd, double abandonment_per_100ms_frac) {
   if (monthly_revenue_usd <= 0.0) return {};
-  TextTable table({{"strategy"}, {"saving $/month", Align::right}, {"revenue at risk $/month", Align::right},
+  TextTable table({{"strategy"},
+                   {"saving $/month", Align::right},
+                   {"revenue at risk $/month", Align::right},
                    {"net value $/month", Align::right}});
   for (const auto& cost : costs.strategies) {
     table.add_row({cost.strategy, format_fixed(cost.monthly_savings_usd, 2), format_fixed(cost.revenue_at_risk_usd, 2),

@@ -12,10 +12,15 @@ namespace {
 
 /// The sweep overview: one row per point, its savings per strategy and its recommendation.
 ReportTable sweep_table(const SweepSection& sw) {
-  ReportTable t{"sweep", "Sweep " + sw.name,
-                std::to_string(sw.rows.size()) + " points; monthly savings per strategy (\"missed\" when a tenant misses its "
-                "SLA). The rest of the report details point " + sw.detail_point + ".",
-                {"point"}, {false}, {}};
+  ReportTable t{"sweep",
+                "Sweep " + sw.name,
+                std::to_string(sw.rows.size()) +
+                    " points; monthly savings per strategy (\"missed\" when a tenant misses its "
+                    "SLA). The rest of the report details point " +
+                    sw.detail_point + ".",
+                {"point"},
+                {false},
+                {}};
   for (const auto& axis : sw.axes) {
     t.columns.push_back(axis);
     t.numeric.push_back(false);
@@ -43,10 +48,13 @@ ReportTable sweep_table(const SweepSection& sw) {
 }
 
 ReportTable strategies_table(const RoiReport& r) {
-  ReportTable strategies{"strategies", "Strategies", "",
+  ReportTable strategies{"strategies",
+                         "Strategies",
+                         "",
                          {"strategy", "kind", "isolation", "GPUs", "$/month", "savings $/month", "savings %",
                           "GPU busy %", "SLA violations %", "SLA"},
-                         {false, false, false, true, true, true, true, true, true, false}, {}};
+                         {false, false, false, true, true, true, true, true, true, false},
+                         {}};
   // How each fleet was sized, when any was sized for SLA (as-given reports read as before).
   const auto& basis = r.costs.fleet_basis;
   const bool sized = any_sized(r.costs);
@@ -59,9 +67,15 @@ ReportTable strategies_table(const RoiReport& r) {
     std::string name = s.name;
     if (static_cast<int>(i) == r.recommended) name += " (recommended)";
     if (static_cast<int>(i) == r.baseline) name += " (baseline)";
-    std::vector<std::string> row = {name, s.kind, s.isolation, std::to_string(s.num_gpus), format_usd(s.monthly_usd),
-                                    format_usd(s.monthly_savings_usd), format_fixed(100.0 * s.savings_frac, 1),
-                                    format_fixed(100.0 * s.fleet_busy_frac, 1), format_fixed(100.0 * s.sla_violation_frac, 2),
+    std::vector<std::string> row = {name,
+                                    s.kind,
+                                    s.isolation,
+                                    std::to_string(s.num_gpus),
+                                    format_usd(s.monthly_usd),
+                                    format_usd(s.monthly_savings_usd),
+                                    format_fixed(100.0 * s.savings_frac, 1),
+                                    format_fixed(100.0 * s.fleet_busy_frac, 1),
+                                    format_fixed(100.0 * s.sla_violation_frac, 2),
                                     s.sla_met ? "met" : "missed (" + std::to_string(s.num_tenants_missing_sla) + ")"};
     if (sized) row.insert(row.begin() + 4, i < basis.size() ? basis[i] : "as given");
     strategies.rows.push_back(std::move(row));
@@ -70,36 +84,41 @@ ReportTable strategies_table(const RoiReport& r) {
 }
 
 ReportTable tenants_table(const RoiReport& r) {
-  ReportTable tenants{"tenants", "Tenants", "",
+  ReportTable tenants{"tenants",
+                      "Tenants",
+                      "",
                       {"strategy", "tenant", "p50 s", "p95 s", "p99 s", "target s", "over target %", "allowed %", "SLA",
                        "chargeback $/month"},
-                      {false, false, true, true, true, true, true, true, false, true}, {}};
+                      {false, false, true, true, true, true, true, true, false, true},
+                      {}};
   for (const auto& t : r.tenants) {
-    tenants.rows.push_back({t.strategy, t.tenant, format_fixed(t.p50_s, 3), format_fixed(t.p95_s, 3), format_fixed(t.p99_s, 3),
-                            t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
-                            format_fixed(100.0 * t.sla_violation_frac, 2), format_fixed(100.0 * t.sla_max_violation_frac, 1),
-                            t.sla_met ? "met" : "missed", format_usd(t.monthly_chargeback_usd)});
+    tenants.rows.push_back({t.strategy, t.tenant, format_fixed(t.p50_s, 3), format_fixed(t.p95_s, 3),
+                            format_fixed(t.p99_s, 3), t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
+                            format_fixed(100.0 * t.sla_violation_frac, 2),
+                            format_fixed(100.0 * t.sla_max_violation_frac, 1), t.sla_met ? "met" : "missed",
+                            format_usd(t.monthly_chargeback_usd)});
   }
   return tenants;
 }
 
 /// The savings and SLA violations of each strategy over the samples of the fitted constants.
 ReportTable uncertainty_table(const RoiReport& r) {
-  ReportTable bands{"uncertainty", "Uncertainty of the fitted constants",
+  ReportTable bands{"uncertainty",
+                    "Uncertainty of the fitted constants",
                     "Each strategy re-simulated with the calibration constants drawn from their fitted errors; a "
                     "strategy sized for SLA is re-sized per draw, and its recommended fleet run under the same draw.",
                     {"strategy", "samples", "savings $/month, median", "90 % interval", "SLA violations %, median",
                      "90 % interval", "GPUs, median", "90 % interval", "fleet meets every SLA %"},
-                    {false, true, true, true, true, true, true, true, true}, {}};
+                    {false, true, true, true, true, true, true, true, true},
+                    {}};
   for (const auto& b : r.result.uncertainty) {
-    bands.rows.push_back({b.strategy, std::to_string(b.num_samples), format_usd(b.monthly_savings_p50_usd),
-                          format_usd(b.monthly_savings_p05_usd) + " to " + format_usd(b.monthly_savings_p95_usd),
-                          format_fixed(100.0 * b.sla_violation_p50_frac, 2),
-                          format_fixed(100.0 * b.sla_violation_p05_frac, 2) + " to " +
-                              format_fixed(100.0 * b.sla_violation_p95_frac, 2),
-                          format_fixed(b.num_gpus_p50, 1),
-                          format_fixed(b.num_gpus_p05, 1) + " to " + format_fixed(b.num_gpus_p95, 1),
-                          format_fixed(100.0 * b.fleet_meets_sla_frac, 1)});
+    bands.rows.push_back(
+        {b.strategy, std::to_string(b.num_samples), format_usd(b.monthly_savings_p50_usd),
+         format_usd(b.monthly_savings_p05_usd) + " to " + format_usd(b.monthly_savings_p95_usd),
+         format_fixed(100.0 * b.sla_violation_p50_frac, 2),
+         format_fixed(100.0 * b.sla_violation_p05_frac, 2) + " to " + format_fixed(100.0 * b.sla_violation_p95_frac, 2),
+         format_fixed(b.num_gpus_p50, 1), format_fixed(b.num_gpus_p05, 1) + " to " + format_fixed(b.num_gpus_p95, 1),
+         format_fixed(100.0 * b.fleet_meets_sla_frac, 1)});
   }
   return bands;
 }
@@ -110,7 +129,9 @@ std::vector<Figure> report_figures(const RoiReport& report) {
   std::vector<Figure> figures;
   if (report.sweep) {
     figures.push_back({"sweep-savings", "Monthly savings against the swept values",
-                       "Each point's monthly savings per strategy against its baseline, labelled by its swept values, in sweep order.", ""});
+                       "Each point's monthly savings per strategy against its baseline, labelled by its swept values, "
+                       "in sweep order.",
+                       ""});
   }
   figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", ""});
   figures.push_back({"savings", "Monthly savings against " + report.costs.baseline,
@@ -121,17 +142,20 @@ std::vector<Figure> report_figures(const RoiReport& report) {
   }
   if (cdf) {
     figures.push_back({"latency-cdf", "Latency CDF per tenant",
-                       "Share of requests finished within a latency, one panel per tenant, one line per strategy.", ""});
+                       "Share of requests finished within a latency, one panel per tenant, one line per strategy.",
+                       ""});
   }
   figures.push_back({"utilization", "GPU utilization over time",
                      "Busy fraction of each strategy's GPUs per metrics interval, as in the strategies table: the "
-                     "mean over its used GPUs, a MIG instance counting by its share of the GPU's SMs.", ""});
+                     "mean over its used GPUs, a MIG instance counting by its share of the GPU's SMs.",
+                     ""});
   bool mig = false;
   for (const auto& s : report.result.strategies) {
     for (const auto& d : s.devices) mig = mig || !d.mig_profile.empty();
   }
   if (mig) {
-    figures.push_back({"mig-layout", "MIG layout", "Instances per GPU on the memory slices they occupy, with their tenants.", ""});
+    figures.push_back(
+        {"mig-layout", "MIG layout", "Instances per GPU on the memory slices they occupy, with their tenants.", ""});
   }
   return figures;
 }

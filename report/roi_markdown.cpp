@@ -27,14 +27,16 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
     md += "## " + md_text(t.title) + "\n\n";
     if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
     std::vector<Column> columns;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+      columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
     TextTable table(columns);
     for (const auto& row : t.rows) table.add_row(row);
     md += table.to_markdown() + "\n";
   }
   md += "## Figures\n\n";
   for (const auto& f : figures) {
-    md += "### " + md_text(f.title) + "\n\n![" + md_text(f.title) + "](" + f.file + ")\n\n" + md_text(f.caption) + "\n\n";
+    md +=
+        "### " + md_text(f.title) + "\n\n![" + md_text(f.title) + "](" + f.file + ")\n\n" + md_text(f.caption) + "\n\n";
   }
   md += "## Assumptions and provenance\n\n";
   if (!r.description.empty()) md += "Scenario: " + md_text(r.description) + "\n\n";

@@ -45,7 +45,8 @@ std::string load_text(const scenario::LoadSpec& load) {
     case scenario::LoadKind::poisson:
       return "Poisson, " + format_number(load.rate_per_s * load.multiplier) + " requests/s";
     case scenario::LoadKind::closed_loop:
-      return "closed loop, " + plural(load.num_users, "user", "users") + ", think time " + format_number(load.think_time_s) + " s";
+      return "closed loop, " + plural(load.num_users, "user", "users") + ", think time " +
+             format_number(load.think_time_s) + " s";
     case scenario::LoadKind::diurnal:
       return "diurnal, daily mean " + format_number(load.rate_per_s * load.multiplier) + " requests/s";
     case scenario::LoadKind::mmpp:
@@ -57,7 +58,8 @@ std::string load_text(const scenario::LoadSpec& load) {
         text += ", window " + format_number(load.window_start_s) + ".." +
                 (load.window_end_s ? format_number(*load.window_end_s) : std::string("end")) + " s";
       }
-      if (!load.split_column.empty()) text += ", rows with " + load.split_column + " in {" + join(load.split_values, ", ") + "}";
+      if (!load.split_column.empty())
+        text += ", rows with " + load.split_column + " in {" + join(load.split_values, ", ") + "}";
       if (load.multiplier != 1.0) text += ", x" + format_number(load.multiplier);
       if (load.time_compression != 1.0) text += ", time compressed x" + format_number(load.time_compression);
       if (load.sample_frac != 1.0) text += ", sampled " + format_percent(load.sample_frac, 0);
@@ -95,8 +97,9 @@ std::vector<std::string> rejections_of(const scenario::StrategyResult& s, const 
   std::vector<std::string> out;
   for (const auto& device : s.devices) {
     if (device.oom_risk) {
-      out.push_back("out-of-memory risk on " + device.name + " (contexts hold " + format_number(device.memory_allocated_gib) +
-                    " GiB of " + format_number(device.memory_capacity_gib) + " GiB)");
+      out.push_back("out-of-memory risk on " + device.name + " (contexts hold " +
+                    format_number(device.memory_allocated_gib) + " GiB of " +
+                    format_number(device.memory_capacity_gib) + " GiB)");
     }
   }
   for (const auto& tenant : s.tenants) {
@@ -161,15 +164,15 @@ std::string prices_text(const CostReport& costs) {
 void summarize_none_qualifies(RoiReport& r, const std::string& prices) {
   const bool any_rejected = std::any_of(r.strategies.begin(), r.strategies.end(),
                                         [](const StrategySummary& s) { return !s.rejections.empty(); });
-  r.recommendation = any_rejected ? "No strategy qualifies, the baseline included: each misses an SLA or is rejected (see "
-                                    "below); add capacity or relax the targets before sharing."
-                                  : "No strategy meets every tenant's SLA, the baseline included: add capacity or relax "
-                                    "the targets before sharing.";
-  const auto cheapest = std::min_element(r.strategies.begin(), r.strategies.end(), [](const auto& a, const auto& b) {
-    return a.monthly_usd < b.monthly_usd;
-  });
-  r.savings = "No saving can be claimed while every strategy misses an SLA; the cheapest, " + cheapest->name + ", costs " +
-              format_usd(cheapest->monthly_usd) + " per month (" + prices + ").";
+  r.recommendation = any_rejected
+                         ? "No strategy qualifies, the baseline included: each misses an SLA or is rejected (see "
+                           "below); add capacity or relax the targets before sharing."
+                         : "No strategy meets every tenant's SLA, the baseline included: add capacity or relax "
+                           "the targets before sharing.";
+  const auto cheapest = std::min_element(r.strategies.begin(), r.strategies.end(),
+                                         [](const auto& a, const auto& b) { return a.monthly_usd < b.monthly_usd; });
+  r.savings = "No saving can be claimed while every strategy misses an SLA; the cheapest, " + cheapest->name +
+              ", costs " + format_usd(cheapest->monthly_usd) + " per month (" + prices + ").";
 }
 
 /// The recommendation and savings when `best`, the baseline, stays: nothing cheaper meets every SLA.
@@ -184,24 +187,27 @@ void summarize_keep_baseline(RoiReport& r, const StrategySummary& best, const st
   std::string why = "no sharing strategy is cheaper while meeting every SLA.";
   if (!missed.empty() && rejected.empty()) why = "every cheaper strategy misses an SLA (" + join(missed, ", ") + ").";
   if (!rejected.empty()) {
-    why = "every cheaper strategy " + (missed.empty() ? std::string() : "misses an SLA (" + join(missed, ", ") + ") or ") +
-          "is rejected (" + join(rejected, ", ") + ").";
+    why = "every cheaper strategy " +
+          (missed.empty() ? std::string() : "misses an SLA (" + join(missed, ", ") + ") or ") + "is rejected (" +
+          join(rejected, ", ") + ").";
   }
   r.recommendation = "Keep " + best.name + ": " + why;
-  r.savings = "No monthly saving against " + baseline + " (" + format_usd(best.monthly_usd) + " per month, " + prices + ").";
+  r.savings =
+      "No monthly saving against " + baseline + " (" + format_usd(best.monthly_usd) + " per month, " + prices + ").";
 }
 
 /// The recommendation and savings when sharing with `best` costs less than the baseline.
 void summarize_sharing(RoiReport& r, const StrategySummary& best, const scenario::SimResult& result,
                        const std::string& baseline, const std::string& prices) {
-  r.recommendation = "Share with " + best.name + " (" + best.kind + ", isolation " + best.isolation +
-                     "): it meets every tenant's SLA on " + plural(best.num_gpus, "GPU", "GPUs") +
-                     (r.baseline >= 0 ? " instead of " + std::to_string(r.strategies[static_cast<std::size_t>(r.baseline)].num_gpus)
-                                      : std::string()) +
-                     ".";
+  r.recommendation =
+      "Share with " + best.name + " (" + best.kind + ", isolation " + best.isolation +
+      "): it meets every tenant's SLA on " + plural(best.num_gpus, "GPU", "GPUs") +
+      (r.baseline >= 0 ? " instead of " + std::to_string(r.strategies[static_cast<std::size_t>(r.baseline)].num_gpus)
+                       : std::string()) +
+      ".";
   r.savings = best.name + " saves " + format_usd(best.monthly_savings_usd) + " per month (" +
-              format_usd(best.annual_savings_usd, 0) + " per year, " + format_percent(best.savings_frac) + ") against " +
-              baseline + ", at " + prices;
+              format_usd(best.annual_savings_usd, 0) + " per year, " + format_percent(best.savings_frac) +
+              ") against " + baseline + ", at " + prices;
   if (const auto* band = band_of(result, best.name)) {
     r.savings += "; 90 % interval " + format_usd(band->monthly_savings_p05_usd) + " to " +
                  format_usd(band->monthly_savings_p95_usd) + " over " + std::to_string(band->num_samples) +
@@ -226,14 +232,17 @@ std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const
   }
   std::string level = worst_ratio <= 0.5 ? "low" : "moderate";
   std::string tail;
-  if (const auto* band = band_of(result, best.name); band && worst && band->sla_violation_p95_frac > worst->sla_max_violation_frac) {
+  if (const auto* band = band_of(result, best.name);
+      band && worst && band->sla_violation_p95_frac > worst->sla_max_violation_frac) {
     level = "moderate";
-    tail = "; with the fitted constants' uncertainty the violation rate reaches " + format_percent(band->sla_violation_p95_frac) +
-           " (95th percentile of " + std::to_string(band->num_samples) + " samples)";
+    tail = "; with the fitted constants' uncertainty the violation rate reaches " +
+           format_percent(band->sla_violation_p95_frac) + " (95th percentile of " + std::to_string(band->num_samples) +
+           " samples)";
   }
   return "SLA risk is " + level + " under " + best.name +
-         (worst ? ": the tenant nearest its limit, " + worst->tenant + ", has " + format_percent(worst->sla_violation_frac) +
-                      " of requests over target (allowed " + format_percent(worst->sla_max_violation_frac) + ")"
+         (worst ? ": the tenant nearest its limit, " + worst->tenant + ", has " +
+                      format_percent(worst->sla_violation_frac) + " of requests over target (allowed " +
+                      format_percent(worst->sla_max_violation_frac) + ")"
                 : std::string()) +
          tail + ".";
 }

@@ -17,7 +17,7 @@ namespace slicewise::report {
 struct StrategySummary {
   std::string name;
   std::string kind;
-  std::string isolation;             ///< "none" | "software" | "hardware" (docs/design.md §9 isolation matrix)
+  std::string isolation;  ///< "none" | "software" | "hardware" (docs/design.md §9 isolation matrix)
   int num_gpus = 0;
   double monthly_usd = 0.0;
   double monthly_savings_usd = 0.0;  ///< against the baseline
@@ -27,9 +27,9 @@ struct StrategySummary {
   double fleet_sm_util_frac = 0.0;
   std::int64_t num_arrived = 0;
   std::int64_t num_violations = 0;
-  double sla_violation_frac = 0.0;   ///< violations / arrivals over every tenant
+  double sla_violation_frac = 0.0;  ///< violations / arrivals over every tenant
   int num_tenants_missing_sla = 0;
-  bool sla_met = true;               ///< every tenant within its allowed violation fraction, all placed
+  bool sla_met = true;  ///< every tenant within its allowed violation fraction, all placed
   std::vector<std::string> issues;
   /// Why the strategy cannot be recommended whatever its SLA and cost: an out-of-memory risk, an
   /// unplaceable context, a tenant sharing a device with less isolation than it requires.
@@ -43,7 +43,7 @@ struct TenantRow {
   double p50_s = 0.0;
   double p95_s = 0.0;
   double p99_s = 0.0;
-  double sla_target_s = 0.0;         ///< end-to-end latency target; 0 when none
+  double sla_target_s = 0.0;  ///< end-to-end latency target; 0 when none
   double sla_violation_frac = 0.0;
   double sla_max_violation_frac = 0.0;
   bool sla_met = true;
@@ -57,26 +57,26 @@ struct SweepSection {
   std::vector<std::string> strategies;
   struct Row {
     std::string point;
-    std::vector<std::string> labels;    ///< one per axis
-    std::vector<double> savings_usd;    ///< monthly, one per strategy (NaN when the point lacks it)
-    std::vector<bool> sla_met;          ///< one per strategy
-    std::string recommended;            ///< by the same rule as the report's; "" when none qualifies
+    std::vector<std::string> labels;  ///< one per axis
+    std::vector<double> savings_usd;  ///< monthly, one per strategy (NaN when the point lacks it)
+    std::vector<bool> sla_met;        ///< one per strategy
+    std::string recommended;          ///< by the same rule as the report's; "" when none qualifies
     bool failed = false;
   };
   std::vector<Row> rows;
-  std::string detail_point;             ///< the point the rest of the report details
+  std::string detail_point;  ///< the point the rest of the report details
 };
 
 struct RoiReport {
-  std::string title;                 ///< "ROI report: <scenario>"
+  std::string title;  ///< "ROI report: <scenario>"
   std::string scenario;
-  std::string description;           ///< the scenario's own description
+  std::string description;  ///< the scenario's own description
   scenario::SimResult result;
   CostReport costs;
   std::vector<StrategySummary> strategies;  ///< result order
   std::vector<TenantRow> tenants;           ///< strategy-major, result order
-  int baseline = -1;                 ///< index of the baseline strategy; -1 when sized (not simulated)
-  int recommended = -1;              ///< index; -1 when no shared strategy meets every SLA
+  int baseline = -1;                        ///< index of the baseline strategy; -1 when sized (not simulated)
+  int recommended = -1;                     ///< index; -1 when no shared strategy meets every SLA
   /// Executive summary: one sentence each.
   std::string recommendation;
   std::string savings;
@@ -109,10 +109,10 @@ RoiReport priced_roi_report(const scenario::SimResult& result, const scenario::S
 
 /// A figure of the report, drawn by report/render.
 struct Figure {
-  std::string id;       ///< "cost", "savings", "latency-cdf", "utilization", "mig-layout"
+  std::string id;  ///< "cost", "savings", "latency-cdf", "utilization", "mig-layout"
   std::string title;
   std::string caption;
-  std::string file;     ///< path the Markdown links to (relative to the .md file)
+  std::string file;  ///< path the Markdown links to (relative to the .md file)
 };
 
 /// Index of the recommended strategy among `strategies` by the report's rule; -1 when none.
@@ -124,9 +124,9 @@ std::vector<Figure> report_figures(const RoiReport& report);
 
 /// A table of the report, already formatted, shared by every format.
 struct ReportTable {
-  std::string id;          ///< "sweep", "strategies", "tenants", "uncertainty"
+  std::string id;  ///< "sweep", "strategies", "tenants", "uncertainty"
   std::string title;
-  std::string intro;       ///< a sentence above the table; may be empty
+  std::string intro;  ///< a sentence above the table; may be empty
   std::vector<std::string> columns;
   std::vector<bool> numeric;  ///< right-aligned columns
   std::vector<std::vector<std::string>> rows;

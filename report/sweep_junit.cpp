@@ -47,8 +47,9 @@ std::optional<Case> strategy_case(const SweepTable& table, const SweepPointRecor
     c.failure = "SLA missed for " + std::to_string(it->num_tenants_missing_sla) + " tenant(s)";
     for (const auto& t : point.tenants) {
       if (t.strategy != strategy || t.sla_met) continue;
-      c.detail += t.tenant + ": " + format_fixed(100.0 * t.sla_violation_frac, 2) + " % of requests over target (allowed " +
-                  format_fixed(100.0 * t.sla_max_violation_frac, 2) + " %), p95 " + format_fixed(t.p95_s, 3) + " s\n";
+      c.detail += t.tenant + ": " + format_fixed(100.0 * t.sla_violation_frac, 2) +
+                  " % of requests over target (allowed " + format_fixed(100.0 * t.sla_max_violation_frac, 2) +
+                  " %), p95 " + format_fixed(t.p95_s, 3) + " s\n";
     }
     for (const auto& issue : it->issues) c.detail += issue + "\n";
   }
@@ -83,8 +84,9 @@ std::string suite_xml(const std::string& classname, const std::vector<Case>& cas
   }
   failures += suite_failures;
   errors += suite_errors;
-  std::string xml = "  <testsuite name=\"" + classname + "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
-                    std::to_string(suite_failures) + "\" errors=\"" + std::to_string(suite_errors) + "\" skipped=\"0\">\n";
+  std::string xml = "  <testsuite name=\"" + classname + "\" tests=\"" + std::to_string(cases.size()) +
+                    "\" failures=\"" + std::to_string(suite_failures) + "\" errors=\"" + std::to_string(suite_errors) +
+                    "\" skipped=\"0\">\n";
   for (const auto& c : cases) {
     xml += "    <testcase classname=\"" + classname + "\" name=\"" + escape_markup(c.name) + "\"";
     if (c.failure.empty()) {

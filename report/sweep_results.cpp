@@ -17,9 +17,10 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kStrategyMetrics = {
-    "num_gpus",         "monthly_cost_usd", "monthly_savings_usd", "annual_savings_usd", "savings_frac",
-    "fleet_busy_frac",  "fleet_sm_util_frac", "sla_violation_rate", "sla_met",          "tenants_missing_sla"};
+const std::vector<std::string> kStrategyMetrics = {"num_gpus",           "monthly_cost_usd",   "monthly_savings_usd",
+                                                   "annual_savings_usd", "savings_frac",       "fleet_busy_frac",
+                                                   "fleet_sm_util_frac", "sla_violation_rate", "sla_met",
+                                                   "tenants_missing_sla"};
 const std::vector<std::string> kTenantMetrics = {"p95_s", "p99_s", "sla_violation_frac"};
 
 double strategy_metric(const StrategySummary& s, const std::string& metric) {
@@ -102,7 +103,8 @@ std::size_t find_operator(const std::string& rest, std::string& op) {
   static const std::vector<std::string> ops = {">=", "<=", "==", "!=", ">", "<"};
   std::size_t at = std::string::npos;
   for (const auto& candidate : ops) {
-    if (const auto found = rest.find(candidate); found != std::string::npos && (at == std::string::npos || found < at)) {
+    if (const auto found = rest.find(candidate);
+        found != std::string::npos && (at == std::string::npos || found < at)) {
       at = found;
       op = candidate;
     }
@@ -301,7 +303,8 @@ Gate parse_gate(const std::string& text, const SweepTable& table) {
     }
   }
   const std::size_t at = find_operator(rest, gate.op);
-  if (at == std::string::npos) gate_error(text, "expected [STRATEGY: ] METRIC OP NUMBER with OP one of > >= < <= == !=");
+  if (at == std::string::npos)
+    gate_error(text, "expected [STRATEGY: ] METRIC OP NUMBER with OP one of > >= < <= == !=");
   gate.metric = trim(rest.substr(0, at));
   check_gate_metric(text, gate.metric, table);
   gate.threshold = parse_threshold(text, trim(rest.substr(at + gate.op.size())));

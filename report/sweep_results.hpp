@@ -15,30 +15,31 @@ namespace slicewise::report {
 
 /// One point of a sweep: its values and, when it ran, its per-strategy and per-tenant figures.
 struct SweepPointRecord {
-  std::string id;                         ///< "p0007"
+  std::string id;  ///< "p0007"
   std::size_t index = 0;
   nlohmann::json values = nlohmann::json::array();  ///< one value per axis
-  std::vector<std::string> labels;        ///< value_label of each value
+  std::vector<std::string> labels;                  ///< value_label of each value
   std::vector<StrategySummary> strategies;
   std::vector<TenantRow> tenants;
-  std::string error;                      ///< non-empty when the point failed
+  std::string error;  ///< non-empty when the point failed
 };
 
 /// Every point read back from one or more sweep folders.
 struct SweepTable {
   std::string name;
   std::string fingerprint;
-  std::vector<std::string> axes;          ///< axis names, in order
-  std::vector<std::string> strategies;    ///< strategy names of the base scenario, in order
-  std::size_t num_points = 0;             ///< points in the whole sweep (all shards)
-  std::vector<SweepPointRecord> points;   ///< by index
+  std::vector<std::string> axes;         ///< axis names, in order
+  std::vector<std::string> strategies;   ///< strategy names of the base scenario, in order
+  std::size_t num_points = 0;            ///< points in the whole sweep (all shards)
+  std::vector<SweepPointRecord> points;  ///< by index
 };
 
 /// The summary part of a point file (docs/sweeps.md), and back. point_from_json throws
 /// ConfigError naming `file` and the offending value's pointer (under `pointer`, where the record
 /// sits in the file) when the document is not a point record.
 nlohmann::json point_json(const SweepPointRecord& point);
-SweepPointRecord point_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer = "");
+SweepPointRecord point_from_json(const nlohmann::json& document, const std::string& file,
+                                 const std::string& pointer = "");
 
 /// RFC 4180 CSV: point, one column per axis, strategy, kind, status, num_gpus, monthly_cost_usd,
 /// monthly_savings_usd, annual_savings_usd, savings_frac, fleet_busy_frac, fleet_sm_util_frac,

@@ -17,7 +17,8 @@ const EnumTable<ServiceDistribution>& service_distribution_table() {
 const EnumTable<traces::TraceFormat>& trace_format_table() {
   static const EnumTable<traces::TraceFormat> table = [] {
     EnumTable<traces::TraceFormat> out;
-    for (const auto& name : traces::trace_format_names()) out.emplace_back(name, *traces::trace_format_from_string(name));
+    for (const auto& name : traces::trace_format_names())
+      out.emplace_back(name, *traces::trace_format_from_string(name));
     return out;
   }();
   return table;
@@ -29,9 +30,11 @@ const EnumTable<BadRowPolicy>& bad_row_policy_table() {
 }
 
 const EnumTable<LoadKind>& load_kind_table() {
-  static const EnumTable<LoadKind> table = {
-      {"poisson", LoadKind::poisson}, {"closed_loop", LoadKind::closed_loop}, {"trace", LoadKind::trace},
-      {"diurnal", LoadKind::diurnal}, {"mmpp", LoadKind::mmpp}};
+  static const EnumTable<LoadKind> table = {{"poisson", LoadKind::poisson},
+                                            {"closed_loop", LoadKind::closed_loop},
+                                            {"trace", LoadKind::trace},
+                                            {"diurnal", LoadKind::diurnal},
+                                            {"mmpp", LoadKind::mmpp}};
   return table;
 }
 
@@ -56,7 +59,8 @@ const EnumTable<Priority>& priority_table() {
 }
 
 const EnumTable<PlacementPolicy>& placement_policy_table() {
-  static const EnumTable<PlacementPolicy> table = {{"pack", PlacementPolicy::pack}, {"spread", PlacementPolicy::spread}};
+  static const EnumTable<PlacementPolicy> table = {{"pack", PlacementPolicy::pack},
+                                                   {"spread", PlacementPolicy::spread}};
   return table;
 }
 

@@ -10,17 +10,17 @@
 
 namespace slicewise::scenario {
 
-const EnumTable<WorkloadKind>& workload_kind_table();    ///< generic | llm
+const EnumTable<WorkloadKind>& workload_kind_table();                ///< generic | llm
 const EnumTable<ServiceDistribution>& service_distribution_table();  ///< fixed | exponential
-const EnumTable<LoadKind>& load_kind_table();            ///< poisson | closed_loop | trace | diurnal | mmpp
-const EnumTable<BadRowPolicy>& bad_row_policy_table();   ///< fail | skip
+const EnumTable<LoadKind>& load_kind_table();                        ///< poisson | closed_loop | trace | diurnal | mmpp
+const EnumTable<BadRowPolicy>& bad_row_policy_table();               ///< fail | skip
 const EnumTable<traces::TraceFormat>& trace_format_table();  ///< azure-llm | mooncake | ... (traces/trace_format.hpp)
-const EnumTable<Environment>& environment_table();       ///< development | batch | internal | customer_facing
-const EnumTable<RouterPolicy>& router_policy_table();    ///< round_robin | least_loaded
-const EnumTable<Priority>& priority_table();               ///< high | normal | low
+const EnumTable<Environment>& environment_table();           ///< development | batch | internal | customer_facing
+const EnumTable<RouterPolicy>& router_policy_table();        ///< round_robin | least_loaded
+const EnumTable<Priority>& priority_table();                 ///< high | normal | low
 const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread
-const EnumTable<Sizing>& sizing_table();                      ///< as_given | sla
-const EnumTable<VgpuScheduler>& vgpu_scheduler_table();  ///< best_effort | equal_share | fixed_share
+const EnumTable<Sizing>& sizing_table();                     ///< as_given | sla
+const EnumTable<VgpuScheduler>& vgpu_scheduler_table();      ///< best_effort | equal_share | fixed_share
 
 /// The name of an enum value in its table ("unknown" if absent, which would be a bug).
 template <class E>

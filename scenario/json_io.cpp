@@ -34,8 +34,8 @@ constexpr double kMaxHorizonS = 1e8;             // about 3 years: longer than a
 void check_schema_version(JsonReader& r, const std::string& file) {
   if (const auto version = r.maybe_integer("schema_version"); version && *version != kSchemaVersion) {
     throw ConfigError(file, r.pointer("schema_version"),
-                      "unsupported schema version (got " + std::to_string(*version) + "; supported: " +
-                          std::to_string(kSchemaVersion) + ")");
+                      "unsupported schema version (got " + std::to_string(*version) +
+                          "; supported: " + std::to_string(kSchemaVersion) + ")");
   } else if (r.valid() && !r.has("schema_version")) {
     r.error_here("missing required key \"schema_version\" (this slicewise reads version 1)");
   }
@@ -97,9 +97,9 @@ void check_unique(JsonReader& top, const std::vector<std::string>& names, const 
     if (names[i].empty()) continue;
     auto [it, inserted] = first.emplace(names[i], i);
     if (!inserted) {
-      top.diagnostics().push_back({top.file(), 0, 0, pointers[i],
-                                   std::string("duplicate ") + what + " name \"" + names[i] + "\" (also " +
-                                       pointers[it->second] + ")" + hint});
+      top.diagnostics().push_back(
+          {top.file(), 0, 0, pointers[i],
+           std::string("duplicate ") + what + " name \"" + names[i] + "\" (also " + pointers[it->second] + ")" + hint});
     }
   }
 }

@@ -20,8 +20,8 @@ namespace slicewise::scenario::detail {
 /// itself was invalid) they are accepted silently, so that one typo gives one message. `what`
 /// names the kind in the message ("strategy kind").
 template <class K>
-void reject_foreign_keys(JsonReader& r, const nlohmann::json& object, const KeyKinds<K>& table, K kind,
-                         bool kind_known, const EnumTable<K>& names, const char* what) {
+void reject_foreign_keys(JsonReader& r, const nlohmann::json& object, const KeyKinds<K>& table, K kind, bool kind_known,
+                         const EnumTable<K>& names, const char* what) {
   if (!object.is_object()) return;
   for (const auto& entry : table) {
     const std::string& key = entry.first;

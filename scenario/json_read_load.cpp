@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kHoursPerDay = 24;       // entries of a diurnal hourly_profile
+constexpr std::size_t kHoursPerDay = 24;  // entries of a diurnal hourly_profile
 
 /// An array of exactly `size` numbers in `range`; a wrong element is reported at its own pointer
 /// and left out.
@@ -157,9 +157,9 @@ void read_kind_fields(JsonReader& r, LoadSpec& l) {
 /// On a trace each row arrives about `multiplier` times: bounded so that the copies of a row stay
 /// countable (the expected requests of generated loads are bounded by validate).
 void read_multiplier(JsonReader& r, LoadSpec& l) {
-  l.multiplier = r.optional_number("multiplier", 1.0,
-                                   l.kind == LoadKind::trace ? NumberRange{0.0, true, traces::kMaxTraceMultiplier, false}
-                                                             : NumberRange::positive());
+  l.multiplier = r.optional_number(
+      "multiplier", 1.0,
+      l.kind == LoadKind::trace ? NumberRange{0.0, true, traces::kMaxTraceMultiplier, false} : NumberRange::positive());
 }
 
 }  // namespace

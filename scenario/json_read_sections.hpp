@@ -16,13 +16,12 @@ namespace slicewise::scenario::detail {
 /// Reads a tenant's "load" object at `pointer` (json_read_load.cpp). Sets `kind_known` to whether
 /// its "kind" was valid: only then are the kind's own keys read, and only then may the caller
 /// check the load against the workload.
-LoadSpec read_load(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
-                   const std::string& file, bool& kind_known);
+LoadSpec read_load(const nlohmann::json& value, const std::string& pointer, Diagnostics& out, const std::string& file,
+                   bool& kind_known);
 
 /// Reads one element of "tenants" at `pointer` (json_read_tenant.cpp): name, workload, load, SLA,
 /// isolation, contexts and router, and the checks that tie the workload to its load.
-Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
-                   const std::string& file);
+Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diagnostics& out, const std::string& file);
 
 /// Reads one element of "strategies" at `pointer` (json_read_strategy.cpp). The name defaults to
 /// the kind's; a strategy whose kind is invalid gets no default name, so that it cannot clash with

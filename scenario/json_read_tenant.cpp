@@ -88,8 +88,8 @@ void check_llm_tokens(JsonReader& r, const Tenant& t, const std::string& pointer
                                  std::string("missing required key \"") + token.key + "\" (a " + load_name +
                                      " load generates requests of this length; only trace loads carry their own)"});
     } else if (token.value == 0.0) {
-      r.diagnostics().push_back({r.file(), 0, 0, pointer + "/" + token.key,
-                                 "must be > 0 for a " + load_name + " load (got 0)"});
+      r.diagnostics().push_back(
+          {r.file(), 0, 0, pointer + "/" + token.key, "must be > 0 for a " + load_name + " load (got 0)"});
     }
   }
 }

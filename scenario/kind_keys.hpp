@@ -19,11 +19,11 @@ namespace slicewise::scenario {
 template <class K>
 using KeyKinds = std::vector<std::pair<std::string, std::vector<K>>>;
 
-const KeyKinds<models::StrategyKind>& strategy_keys();         ///< StrategySpec fields
-const KeyKinds<models::StrategyKind>& tenant_setting_keys();   ///< TenantStrategySettings fields
-const KeyKinds<LoadKind>& load_keys();                         ///< LoadSpec fields
-const KeyKinds<WorkloadKind>& workload_keys();                 ///< Workload fields
-const KeyKinds<WorkloadKind>& sla_keys();                      ///< SlaTargets fields
+const KeyKinds<models::StrategyKind>& strategy_keys();        ///< StrategySpec fields
+const KeyKinds<models::StrategyKind>& tenant_setting_keys();  ///< TenantStrategySettings fields
+const KeyKinds<LoadKind>& load_keys();                        ///< LoadSpec fields
+const KeyKinds<WorkloadKind>& workload_keys();                ///< Workload fields
+const KeyKinds<WorkloadKind>& sla_keys();                     ///< SlaTargets fields
 
 /// True when `kind` uses `key` (also for keys the table does not list).
 template <class K>

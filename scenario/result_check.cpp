@@ -59,7 +59,8 @@ class ResultChecker {
       }
     }
     if (const json* bands = r.optional_array("uncertainty")) {
-      for (std::size_t i = 0; i < bands->size(); ++i) band((*bands)[i], r.pointer("uncertainty") + "/" + std::to_string(i));
+      for (std::size_t i = 0; i < bands->size(); ++i)
+        band((*bands)[i], r.pointer("uncertainty") + "/" + std::to_string(i));
     }
     r.finish();
   }
@@ -159,9 +160,11 @@ class ResultChecker {
     }
     if (const json* devices = r.required_array("devices")) {
       num_devices = devices->size();
-      for (std::size_t i = 0; i < devices->size(); ++i) device((*devices)[i], r.pointer("devices") + "/" + std::to_string(i));
+      for (std::size_t i = 0; i < devices->size(); ++i)
+        device((*devices)[i], r.pointer("devices") + "/" + std::to_string(i));
     }
-    if (const json* series = r.required_object("series")) this->series(*series, r.pointer("series"), num_devices, num_tenants);
+    if (const json* series = r.required_object("series"))
+      this->series(*series, r.pointer("series"), num_devices, num_tenants);
     r.required_number("simulated_s", kNonNegative);
     r.required_integer("num_events", kNonNegative);
     if (const json* s = r.optional_object("sizing")) sizing(*s, r.pointer("sizing"), num_tenants);
@@ -192,18 +195,20 @@ class ResultChecker {
     if (const json* contexts = r.required_array("contexts")) {
       for (std::size_t i = 0; i < contexts->size(); ++i) {
         if (!(*contexts)[i].is_number_integer() || (*contexts)[i].get<std::int64_t>() < 1) {
-          add(r.pointer("contexts") + "/" + std::to_string(i), "must be an integer >= 1 (got " + describe_json((*contexts)[i]) + ")");
+          add(r.pointer("contexts") + "/" + std::to_string(i),
+              "must be an integer >= 1 (got " + describe_json((*contexts)[i]) + ")");
         }
       }
       if (num_tenants && contexts->size() != *num_tenants) {
-        add(r.pointer("contexts"), "has " + std::to_string(contexts->size()) + " entries for " +
-                                       std::to_string(*num_tenants) + " tenants");
+        add(r.pointer("contexts"),
+            "has " + std::to_string(contexts->size()) + " entries for " + std::to_string(*num_tenants) + " tenants");
       }
     }
     if (const json* loads = r.required_array("context_load")) {
       for (std::size_t i = 0; i < loads->size(); ++i) {
         if (!(*loads)[i].is_number() || (*loads)[i].get<double>() < 0.0) {
-          add(r.pointer("context_load") + "/" + std::to_string(i), "must be a number >= 0 (got " + describe_json((*loads)[i]) + ")");
+          add(r.pointer("context_load") + "/" + std::to_string(i),
+              "must be a number >= 0 (got " + describe_json((*loads)[i]) + ")");
         }
       }
     }
@@ -232,8 +237,8 @@ class ResultChecker {
       if (names[i].empty()) continue;
       const std::string at = pointer + "/" + std::to_string(i) + "/name";
       if (std::find(expected.begin(), expected.end(), names[i]) == expected.end()) {
-        add(at, "unknown tenant \"" + names[i] + "\"; the result's scenario (/input/tenants) has " + join(expected, "|") +
-                    did_you_mean_suffix(names[i], expected));
+        add(at, "unknown tenant \"" + names[i] + "\"; the result's scenario (/input/tenants) has " +
+                    join(expected, "|") + did_you_mean_suffix(names[i], expected));
       } else if (const auto [it, inserted] = first.emplace(names[i], i); !inserted) {
         add(at, "duplicate tenant \"" + names[i] + "\" (also " + pointer + "/" + std::to_string(it->second) + "/name)");
       }
@@ -307,7 +312,8 @@ class ResultChecker {
         const std::size_t length = numbers((*matrix)[i], at, kNonNegative);
         const std::size_t expected = (*matrix)[0].is_array() ? (*matrix)[0].size() : 0;
         if ((*matrix)[i].is_array() && length != expected) {
-          add(at, "expected " + std::to_string(expected) + " samples, as many as row 0 (got " + std::to_string(length) + ")");
+          add(at, "expected " + std::to_string(expected) + " samples, as many as row 0 (got " + std::to_string(length) +
+                      ")");
         }
       }
     }

@@ -12,17 +12,16 @@ namespace slicewise::scenario {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, p90, p95, p99, max)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
-                                                num_completed, num_dropped, num_unfinished, throughput_per_s, gpu_work_s, latency_s,
-                                                latency_cdf_s,
-                                                queue_delay_s, ttft_s, tpot_s, sla_violations, sla_violation_frac,
-                                                sla_max_violation_frac, sla_met)
+                                                num_completed, num_dropped, num_unfinished, throughput_per_s,
+                                                gpu_work_s, latency_s, latency_cdf_s, queue_delay_s, ttft_s, tpot_s,
+                                                sla_violations, sla_violation_frac, sla_max_violation_frac, sla_met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
                                                 sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts, context_load, feasible,
-                                                shortfall, steps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
+                                                context_load, feasible, shortfall, steps)
 
 void to_json(nlohmann::json& out, const StrategyResult& value) {
   out = nlohmann::json{{"name", value.name},
@@ -55,15 +54,19 @@ void from_json(const nlohmann::json& in, StrategyResult& value) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,
-                                                monthly_savings_p50_usd, monthly_savings_p95_usd, sla_violation_p05_frac,
-                                                sla_violation_p50_frac, sla_violation_p95_frac, num_gpus_p05, num_gpus_p50,
-                                                num_gpus_p95, fleet_meets_sla_frac)
+                                                monthly_savings_p50_usd, monthly_savings_p95_usd,
+                                                sla_violation_p05_frac, sla_violation_p50_frac, sla_violation_p95_frac,
+                                                num_gpus_p05, num_gpus_p50, num_gpus_p95, fleet_meets_sla_frac)
 void to_json(nlohmann::json& out, const SimResult& value) {
   nlohmann::ordered_json input;
   to_json(input, value.input);
-  out = nlohmann::json{{"schema_version", value.schema_version}, {"scenario", value.scenario}, {"seed", value.seed},
-                       {"horizon_s", value.horizon_s}, {"strategies", value.strategies},
-                       {"calibration", value.calibration}, {"input", nlohmann::json::parse(input.dump())}};
+  out = nlohmann::json{{"schema_version", value.schema_version},
+                       {"scenario", value.scenario},
+                       {"seed", value.seed},
+                       {"horizon_s", value.horizon_s},
+                       {"strategies", value.strategies},
+                       {"calibration", value.calibration},
+                       {"input", nlohmann::json::parse(input.dump())}};
   if (!value.uncertainty.empty()) out["uncertainty"] = value.uncertainty;
 }
 
@@ -85,7 +88,8 @@ std::string result_to_text(const SimResult& result) {
 
 SimResult result_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer) {
   if (!document.is_object() || !document.contains("strategies") || !document.contains("schema_version")) {
-    throw ConfigError(file, pointer, "not a slicewise result (expected an object with schema_version 1 and strategies)");
+    throw ConfigError(file, pointer,
+                      "not a slicewise result (expected an object with schema_version 1 and strategies)");
   }
   if (Diagnostics problems = check_result(document, file, pointer); !problems.empty()) {
     throw ConfigError(std::move(problems));

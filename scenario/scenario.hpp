@@ -33,10 +33,10 @@ enum class ServiceDistribution { fixed, exponential };
 
 /// LLM shape of a tenant (docs/design.md §3): the roofline gives prefill and decode costs from these.
 struct LlmSpec {
-  double params_b = 0.0;              ///< model parameters, billions (> 0)
-  std::string dtype = "bf16";         ///< fp32 | fp16 | bf16 | fp8 | int8 | int4
-  double prompt_tokens = 0.0;         ///< mean prompt length for generated load (traces carry their own)
-  double output_tokens = 0.0;         ///< mean output length for generated load
+  double params_b = 0.0;       ///< model parameters, billions (> 0)
+  std::string dtype = "bf16";  ///< fp32 | fp16 | bf16 | fp8 | int8 | int4
+  double prompt_tokens = 0.0;  ///< mean prompt length for generated load (traces carry their own)
+  double output_tokens = 0.0;  ///< mean output length for generated load
   bool operator==(const LlmSpec&) const = default;
 };
 
@@ -62,34 +62,34 @@ enum class BadRowPolicy { fail, skip };
 
 /// One state of an MMPP load (traces/generators.hpp).
 struct MmppStateSpec {
-  double rate_per_s = 0.0;        ///< arrivals per second in this state, >= 0
-  double mean_duration_s = 0.0;   ///< mean (exponential) time in this state, > 0
+  double rate_per_s = 0.0;       ///< arrivals per second in this state, >= 0
+  double mean_duration_s = 0.0;  ///< mean (exponential) time in this state, > 0
   bool operator==(const MmppStateSpec&) const = default;
 };
 
 /// Where a tenant's requests come from. docs/trace-formats.md explains the trace mapping.
 struct LoadSpec {
   LoadKind kind = LoadKind::poisson;
-  double rate_per_s = 0.0;        ///< poisson: mean arrivals per second; diurnal: daily mean; > 0
-  int num_users = 0;              ///< closed_loop: concurrent users, >= 1
-  double think_time_s = 0.0;      ///< closed_loop: mean think time between a reply and the next request
-  std::string trace_file;         ///< trace: path, relative to the scenario file's folder
-  std::string trace_format;       ///< trace: reader name (azure-llm, mooncake, native, ...); "" = detect
-  std::string split_column;       ///< trace: column whose value picks this tenant's rows ("" = every row)
+  double rate_per_s = 0.0;                ///< poisson: mean arrivals per second; diurnal: daily mean; > 0
+  int num_users = 0;                      ///< closed_loop: concurrent users, >= 1
+  double think_time_s = 0.0;              ///< closed_loop: mean think time between a reply and the next request
+  std::string trace_file;                 ///< trace: path, relative to the scenario file's folder
+  std::string trace_format;               ///< trace: reader name (azure-llm, mooncake, native, ...); "" = detect
+  std::string split_column;               ///< trace: column whose value picks this tenant's rows ("" = every row)
   std::vector<std::string> split_values;  ///< trace: the values of split_column this tenant takes
-  double window_start_s = 0.0;    ///< trace: replay from this trace time (first row = 0), >= 0
-  std::optional<double> window_end_s;  ///< trace: ... up to this trace time (> window_start_s)
-  double time_compression = 1.0;  ///< trace: > 0; 2 replays the trace twice as fast
-  double sample_frac = 1.0;       ///< trace: keep each row with this probability, (0, 1]
-  bool spread_ties = false;       ///< trace: rows sharing one time spread evenly up to the next time
+  double window_start_s = 0.0;            ///< trace: replay from this trace time (first row = 0), >= 0
+  std::optional<double> window_end_s;     ///< trace: ... up to this trace time (> window_start_s)
+  double time_compression = 1.0;          ///< trace: > 0; 2 replays the trace twice as fast
+  double sample_frac = 1.0;               ///< trace: keep each row with this probability, (0, 1]
+  bool spread_ties = false;               ///< trace: rows sharing one time spread evenly up to the next time
   /// trace, generic workloads only: a row's GPU share g (gpu_frac > 0) sets the request's SM demand
   /// to g of the reference GPU (bandwidth scaled by the same ratio) instead of sm_occupancy_frac
   bool gpu_frac_demand = false;
   BadRowPolicy on_bad_row = BadRowPolicy::fail;  ///< trace: fail on the first bad row, or skip (counted)
-  std::vector<double> hourly_profile;  ///< diurnal: 24 relative rates, hour 0 first (>= 0, mean > 0)
-  double start_hour = 0.0;        ///< diurnal: hour of day at simulated time 0, [0, 24)
-  std::vector<MmppStateSpec> states;  ///< mmpp: at least two states
-  double multiplier = 1.0;        ///< scales the arrival rate (> 0)
+  std::vector<double> hourly_profile;            ///< diurnal: 24 relative rates, hour 0 first (>= 0, mean > 0)
+  double start_hour = 0.0;                       ///< diurnal: hour of day at simulated time 0, [0, 24)
+  std::vector<MmppStateSpec> states;             ///< mmpp: at least two states
+  double multiplier = 1.0;                       ///< scales the arrival rate (> 0)
   bool operator==(const LoadSpec&) const = default;
 };
 
@@ -118,12 +118,12 @@ enum class Priority { high, normal, low };
 
 /// One service or job stream.
 struct Tenant {
-  std::string name;                      ///< unique, non-empty
+  std::string name;  ///< unique, non-empty
   Workload workload;
   LoadSpec load;
   SlaTargets sla;
   models::IsolationLevel isolation = models::IsolationLevel::none;  ///< what the tenant requires
-  int num_contexts = 1;                  ///< server processes / pods, >= 1
+  int num_contexts = 1;                                             ///< server processes / pods, >= 1
   RouterPolicy router = RouterPolicy::round_robin;
   Priority priority = Priority::normal;
   bool operator==(const Tenant&) const = default;
@@ -131,11 +131,11 @@ struct Tenant {
 
 /// Per-tenant settings inside one strategy.
 struct TenantStrategySettings {
-  std::string mig_profile;                 ///< mig / mig_time_slicing: profile the tenant's contexts get
-  std::optional<double> active_thread_pct; ///< mps: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, (0, 100]
-  std::optional<double> gpucores_pct;      ///< hami: core cap, (0, 100]
-  std::optional<double> gpumem_gib;        ///< hami: memory limit, > 0
-  std::optional<double> weight;            ///< time_slicing / vgpu fixed_share: relative share, > 0
+  std::string mig_profile;                  ///< mig / mig_time_slicing: profile the tenant's contexts get
+  std::optional<double> active_thread_pct;  ///< mps: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, (0, 100]
+  std::optional<double> gpucores_pct;       ///< hami: core cap, (0, 100]
+  std::optional<double> gpumem_gib;         ///< hami: memory limit, > 0
+  std::optional<double> weight;             ///< time_slicing / vgpu fixed_share: relative share, > 0
   bool operator==(const TenantStrategySettings&) const = default;
 };
 
@@ -155,29 +155,29 @@ enum class VgpuScheduler { best_effort, equal_share, fixed_share };
 
 /// One strategy to compare. Constants left unset take the calibration profile's values.
 struct StrategySpec {
-  std::string name;                        ///< unique label; defaults to the kind's name
+  std::string name;  ///< unique label; defaults to the kind's name
   models::StrategyKind kind = models::StrategyKind::dedicated;
   PlacementPolicy placement = PlacementPolicy::pack;
   /// sla: the fleet's count is the most GPUs the search may use, tenants' num_contexts the fewest
   /// contexts; placement is then by load over the sized GPUs.
   Sizing sizing = Sizing::as_given;
   // time_slicing, mig_time_slicing, hami, vgpu
-  int replicas = 0;                        ///< contexts per device (device-plugin replicas); 0 = no limit
-  std::optional<double> quantum_ms;        ///< time slice
-  std::optional<double> switch_cost_ms;    ///< context-switch cost per slice
-  bool exact = false;                      ///< exact quantum events instead of the fluid model
+  int replicas = 0;                      ///< contexts per device (device-plugin replicas); 0 = no limit
+  std::optional<double> quantum_ms;      ///< time slice
+  std::optional<double> switch_cost_ms;  ///< context-switch cost per slice
+  bool exact = false;                    ///< exact quantum events instead of the fluid model
   // mps
-  std::optional<double> active_thread_pct; ///< default for every context, (0, 100]
+  std::optional<double> active_thread_pct;  ///< default for every context, (0, 100]
   std::optional<double> pinned_memory_limit_gib;
   std::optional<double> low_priority_thread_pct;  ///< thread cap of low-priority clients, (0, 100]; default 50
   // mig, mig_time_slicing
-  std::string layout;                      ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
+  std::string layout;  ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
   // hami
-  std::optional<double> gpucores_pct;      ///< default core cap per context
-  std::optional<double> gpumem_gib;        ///< default memory limit per context
+  std::optional<double> gpucores_pct;  ///< default core cap per context
+  std::optional<double> gpumem_gib;    ///< default memory limit per context
   // vgpu
   VgpuScheduler vgpu_scheduler = VgpuScheduler::best_effort;
-  std::optional<double> timeslice_ms;      ///< vGPU time slice; default 2 ms up to 8 vGPUs, 1 ms above
+  std::optional<double> timeslice_ms;                     ///< vGPU time slice; default 2 ms up to 8 vGPUs, 1 ms above
   std::map<std::string, TenantStrategySettings> tenants;  ///< per-tenant overrides, by tenant name
   std::vector<Sidecar> sidecars;
   bool operator==(const StrategySpec&) const = default;
@@ -185,8 +185,8 @@ struct StrategySpec {
 
 /// Which prices to use.
 struct PricingSpec {
-  std::string table = "aws";   ///< a shipped table name (aws, gcp, azure) or a path to a table file
-  std::string region;          ///< "" = the table's first region that lists the instance
+  std::string table = "aws";  ///< a shipped table name (aws, gcp, azure) or a path to a table file
+  std::string region;         ///< "" = the table's first region that lists the instance
   pricing::PurchaseOption option = pricing::PurchaseOption::on_demand;
   /// Business view (docs/design.md): monthly revenue exposed to latency; 0 = not evaluated.
   double monthly_revenue_usd = 0.0;
@@ -200,11 +200,11 @@ struct Scenario {
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
-  double horizon_s = 3600.0;          ///< simulated time, > 0
-  double warmup_s = 0.0;              ///< requests arriving before this are not measured, [0, horizon)
-  double metrics_interval_s = 60.0;   ///< time-series sampling interval, > 0
-  std::vector<FleetEntry> fleet;      ///< at least one entry
-  std::vector<Tenant> tenants;        ///< at least one tenant
+  double horizon_s = 3600.0;             ///< simulated time, > 0
+  double warmup_s = 0.0;                 ///< requests arriving before this are not measured, [0, horizon)
+  double metrics_interval_s = 60.0;      ///< time-series sampling interval, > 0
+  std::vector<FleetEntry> fleet;         ///< at least one entry
+  std::vector<Tenant> tenants;           ///< at least one tenant
   std::vector<StrategySpec> strategies;  ///< at least one strategy
   PricingSpec pricing;
   std::filesystem::path source_file;  ///< set by the loader (not part of the JSON); "" in memory

@@ -73,9 +73,9 @@ class ScenarioChecker {
   Diagnostics out_;
   Diagnostics pricing_problems_;
   std::optional<pricing::PriceTable> table_;
-  std::vector<const models::GpuSpec*> fleet_gpus_;  ///< distinct, in fleet order
-  std::int64_t num_gpus_ = 0;                       ///< physical GPUs of the known fleet entries
-  std::set<std::size_t> too_big_;                   ///< tenants that fit no fleet GPU
+  std::vector<const models::GpuSpec*> fleet_gpus_;                   ///< distinct, in fleet order
+  std::int64_t num_gpus_ = 0;                                        ///< physical GPUs of the known fleet entries
+  std::set<std::size_t> too_big_;                                    ///< tenants that fit no fleet GPU
   std::vector<std::pair<std::string, std::string>> instances_used_;  ///< (type, pointer), in check order
 };
 

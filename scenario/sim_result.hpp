@@ -32,44 +32,44 @@ inline constexpr std::array<double, 22> kLatencyCdfLevels = {0.01, 0.05, 0.10, 0
 
 struct TenantResult {
   std::string name;
-  int num_contexts = 0;              ///< contexts placed
-  int num_contexts_unplaced = 0;     ///< contexts that found no device (see StrategyResult::issues)
-  std::int64_t num_arrived = 0;      ///< measured arrivals (after warm-up)
+  int num_contexts = 0;           ///< contexts placed
+  int num_contexts_unplaced = 0;  ///< contexts that found no device (see StrategyResult::issues)
+  std::int64_t num_arrived = 0;   ///< measured arrivals (after warm-up)
   std::int64_t num_completed = 0;
-  std::int64_t num_dropped = 0;      ///< arrived for a tenant with no placed context
-  std::int64_t num_unfinished = 0;   ///< still queued or in service when the run stopped
-  double throughput_per_s = 0.0;     ///< completed / measured window
-  double gpu_work_s = 0.0;           ///< solo GPU seconds of the completed requests (reference GPU): chargeback weight
-  Distribution latency_s;            ///< arrival -> completion
-  std::vector<double> latency_cdf_s; ///< latency at each of kLatencyCdfLevels; empty when nothing completed
-  Distribution queue_delay_s;        ///< arrival -> start of service
-  Distribution ttft_s;               ///< LLM: arrival -> end of prefill
-  Distribution tpot_s;               ///< LLM: decode time / output tokens
-  std::int64_t sla_violations = 0;   ///< requests over a target, plus dropped and unfinished ones
-  double sla_violation_frac = 0.0;   ///< sla_violations / (arrived)
+  std::int64_t num_dropped = 0;       ///< arrived for a tenant with no placed context
+  std::int64_t num_unfinished = 0;    ///< still queued or in service when the run stopped
+  double throughput_per_s = 0.0;      ///< completed / measured window
+  double gpu_work_s = 0.0;            ///< solo GPU seconds of the completed requests (reference GPU): chargeback weight
+  Distribution latency_s;             ///< arrival -> completion
+  std::vector<double> latency_cdf_s;  ///< latency at each of kLatencyCdfLevels; empty when nothing completed
+  Distribution queue_delay_s;         ///< arrival -> start of service
+  Distribution ttft_s;                ///< LLM: arrival -> end of prefill
+  Distribution tpot_s;                ///< LLM: decode time / output tokens
+  std::int64_t sla_violations = 0;    ///< requests over a target, plus dropped and unfinished ones
+  double sla_violation_frac = 0.0;    ///< sla_violations / (arrived)
   double sla_max_violation_frac = 0.0;  ///< the tenant's allowed fraction
   bool sla_met = true;
   bool operator==(const TenantResult&) const = default;
 };
 
 struct DeviceResult {
-  std::string name;                  ///< "gpu0", "gpu0/3g.40gb@4"
-  std::string gpu;                   ///< GPU id
-  std::string mig_profile;           ///< "" for a whole GPU
-  int gpu_index = 0;                 ///< which physical GPU of the strategy's fleet
-  std::vector<std::string> contexts; ///< "tenant#k"
-  double busy_frac = 0.0;            ///< time-average of P(some context has GPU work)
-  double sm_util_frac = 0.0;         ///< time-average SM-weighted utilisation
+  std::string name;                   ///< "gpu0", "gpu0/3g.40gb@4"
+  std::string gpu;                    ///< GPU id
+  std::string mig_profile;            ///< "" for a whole GPU
+  int gpu_index = 0;                  ///< which physical GPU of the strategy's fleet
+  std::vector<std::string> contexts;  ///< "tenant#k"
+  double busy_frac = 0.0;             ///< time-average of P(some context has GPU work)
+  double sm_util_frac = 0.0;          ///< time-average SM-weighted utilisation
   double memory_allocated_gib = 0.0;
   double memory_capacity_gib = 0.0;
-  bool oom_risk = false;             ///< contexts' memory exceeds the device and nothing isolates it
+  bool oom_risk = false;  ///< contexts' memory exceeds the device and nothing isolates it
   bool operator==(const DeviceResult&) const = default;
 };
 
 /// Sampled every metrics_interval_s: per device busy and SM utilisation, per tenant mean queue length.
 struct TimeSeries {
   double interval_s = 0.0;
-  std::vector<std::vector<double>> device_busy_frac;   ///< [device][interval]
+  std::vector<std::vector<double>> device_busy_frac;  ///< [device][interval]
   std::vector<std::vector<double>> device_sm_util_frac;
   std::vector<std::vector<double>> tenant_queue_length;  ///< [tenant][interval], time-averaged waiting requests
   bool operator==(const TimeSeries&) const = default;
@@ -77,24 +77,24 @@ struct TimeSeries {
 
 /// One run of the search, as the record keeps it.
 struct SizingStep {
-  std::string phase;        ///< "contexts" (each context alone on a device) or "gpus"
-  int num_gpus = 0;         ///< GPUs the run used
-  int num_contexts = 0;     ///< contexts over all tenants
-  bool met = false;         ///< every tenant met its SLA
+  std::string phase;     ///< "contexts" (each context alone on a device) or "gpus"
+  int num_gpus = 0;      ///< GPUs the run used
+  int num_contexts = 0;  ///< contexts over all tenants
+  bool met = false;      ///< every tenant met its SLA
   bool operator==(const SizingStep&) const = default;
 };
 
 /// What sizing for SLA found (scenario/sizing.hpp); kept in StrategyResult::sizing.
 struct SizingRecord {
-  int num_gpus = 0;             ///< the sized fleet's GPUs (the closest run's when not feasible)
-  int lower_bound_gpus = 0;     ///< what memory and the per-device context limit allow at least
-  int max_gpus = 0;             ///< the most the search could use
-  std::vector<int> contexts;    ///< per tenant, the sized number of contexts
+  int num_gpus = 0;           ///< the sized fleet's GPUs (the closest run's when not feasible)
+  int lower_bound_gpus = 0;   ///< what memory and the per-device context limit allow at least
+  int max_gpus = 0;           ///< the most the search could use
+  std::vector<int> contexts;  ///< per tenant, the sized number of contexts
   /// Per tenant, one context's load that placement balanced (empty when the strategy's own
   /// placement was used: dedicated, MIG): with num_gpus and contexts, the sized run again.
   std::vector<double> context_load;
-  bool feasible = true;         ///< false: no fleet within max_gpus meets every SLA
-  std::string shortfall;        ///< when not feasible: what the closest run missed
+  bool feasible = true;           ///< false: no fleet within max_gpus meets every SLA
+  std::string shortfall;          ///< when not feasible: what the closest run missed
   std::vector<SizingStep> steps;  ///< every simulation, in order
   bool operator==(const SizingRecord&) const = default;
 };
@@ -102,15 +102,15 @@ struct SizingRecord {
 struct StrategyResult {
   std::string name;
   std::string kind;
-  int num_gpus_used = 0;             ///< physical GPUs with at least one context
-  double fleet_busy_frac = 0.0;      ///< mean busy_frac over used GPUs
-  double fleet_sm_util_frac = 0.0;   ///< mean SM utilisation over used GPUs
-  std::vector<std::string> issues;   ///< unplaceable contexts, OOM risks, isolation conflicts
+  int num_gpus_used = 0;            ///< physical GPUs with at least one context
+  double fleet_busy_frac = 0.0;     ///< mean busy_frac over used GPUs
+  double fleet_sm_util_frac = 0.0;  ///< mean SM utilisation over used GPUs
+  std::vector<std::string> issues;  ///< unplaceable contexts, OOM risks, isolation conflicts
   std::vector<TenantResult> tenants;
   std::vector<DeviceResult> devices;
   TimeSeries series;
-  double simulated_s = 0.0;          ///< simulated time at the end of the run
-  std::int64_t num_events = 0;       ///< device wake-ups processed
+  double simulated_s = 0.0;     ///< simulated time at the end of the run
+  std::int64_t num_events = 0;  ///< device wake-ups processed
   /// Set when the strategy was sized for SLA; absent when its fleet is as given.
   std::optional<SizingRecord> sizing;
   bool operator==(const StrategyResult&) const = default;
@@ -149,7 +149,7 @@ struct UncertaintyBand {
 struct SimResult {
   int schema_version = 1;
   std::string scenario;
-  Scenario input;          ///< the scenario simulated, so that a result can be re-priced on its own
+  Scenario input;  ///< the scenario simulated, so that a result can be re-priced on its own
   std::uint64_t seed = 0;
   double horizon_s = 0.0;
   std::vector<StrategyResult> strategies;

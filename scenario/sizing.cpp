@@ -81,7 +81,8 @@ SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result) {
 namespace {
 
 const Tenant* tenant_named(const Scenario& scenario, const std::string& name) {
-  const auto it = std::find_if(scenario.tenants.begin(), scenario.tenants.end(), [&](const Tenant& t) { return t.name == name; });
+  const auto it =
+      std::find_if(scenario.tenants.begin(), scenario.tenants.end(), [&](const Tenant& t) { return t.name == name; });
   return it == scenario.tenants.end() ? nullptr : &*it;
 }
 
@@ -122,8 +123,8 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
            std::to_string(result.num_contexts + result.num_contexts_unplaced) + " contexts could not be placed";
   }
   const SlaMargin m = sla_margin(tenant, result);
-  const std::string share = percent(result.sla_violation_frac) + " of requests over, " +
-                            percent(result.sla_max_violation_frac) + " allowed";
+  const std::string share =
+      percent(result.sla_violation_frac) + " of requests over, " + percent(result.sla_max_violation_frac) + " allowed";
   if (m.metric.empty() || m.value_s <= m.target_s) {
     return tenant.name + ": " + share + " (dropped or unfinished)";
   }
@@ -263,8 +264,8 @@ void SizingSearch::feed(const StrategyResult& result) {
   gpus_.feed(met);
   if (!gpus_.done()) return;
   if (gpus_.exhausted) {
-    finish(*best_failing_, false, "the closest (" + gpus_text(best_failing_->num_gpus_used) + ") misses " +
-                                      shortfall_of(*best_failing_));
+    finish(*best_failing_, false,
+           "the closest (" + gpus_text(best_failing_->num_gpus_used) + ") misses " + shortfall_of(*best_failing_));
   } else {
     finish(*best_passing_, true, "");
   }
@@ -300,17 +301,19 @@ void SizingSearch::feed_contexts(const StrategyResult& result) {
       // throughput and margin did not move when its contexts grew misses by its service time.
       const double margin = sla_margin(tenant, tr).relative;
       if (tr.throughput_per_s < 1.05 * last_miss_[t]->first && margin - last_miss_[t]->second < 0.02) {
-        finish(result, false, "more contexts do not help (" + std::to_string(contexts[t]) + " gave the same as " +
-                                  std::to_string(tenants_[t].fail) + "): its requests are too slow on this device; " +
-                                  sla_shortfall(tenant, tr));
+        finish(result, false,
+               "more contexts do not help (" + std::to_string(contexts[t]) + " gave the same as " +
+                   std::to_string(tenants_[t].fail) + "): its requests are too slow on this device; " +
+                   sla_shortfall(tenant, tr));
         return;
       }
     }
     if (!tr.sla_met) last_miss_[t] = std::make_pair(tr.throughput_per_s, sla_margin(tenant, tr).relative);
     tenants_[t].feed(tr.sla_met);
     if (tenants_[t].exhausted) {
-      finish(result, false, "even with " + std::to_string(contexts[t]) + " contexts, each alone on a device, " +
-                                sla_shortfall(tenant, tr));
+      finish(result, false,
+             "even with " + std::to_string(contexts[t]) + " contexts, each alone on a device, " +
+                 sla_shortfall(tenant, tr));
       return;
     }
   }
@@ -377,7 +380,8 @@ void SizingSearch::finish(const StrategyResult& result, bool feasible, std::stri
   if (record_.contexts.empty()) record_.contexts = current_contexts();
   record_.num_gpus = result.num_gpus_used;
   record_.feasible = feasible;
-  record_.shortfall = feasible ? "" : "no configuration within " + gpus_text(record_.max_gpus) + " meets every SLA: " + shortfall;
+  record_.shortfall =
+      feasible ? "" : "no configuration within " + gpus_text(record_.max_gpus) + " meets every SLA: " + shortfall;
   final_ = result;
   final_->sizing = record_;
 }

@@ -22,9 +22,9 @@ std::string gpus_text(int num_gpus);
 /// What one tenant's run did against its SLA, at the quantile its SLA allows (p95 when 5 % may
 /// violate): the figure the shortfall messages and the advisor's margin speak of.
 struct SlaMargin {
-  std::string metric;       ///< "latency", "TTFT" or "TPOT"
-  double level = 0.95;      ///< 1 - the allowed violation fraction
-  double value_s = 0.0;     ///< the metric at that quantile
+  std::string metric;    ///< "latency", "TTFT" or "TPOT"
+  double level = 0.95;   ///< 1 - the allowed violation fraction
+  double value_s = 0.0;  ///< the metric at that quantile
   double target_s = 0.0;
   /// (target - value) / target: > 0 with room to spare, < 0 when missed; -1 when nothing completed
   double relative = 0.0;
@@ -61,8 +61,8 @@ struct SizedRun {
   /// Place the contexts over all `num_gpus`, each on the device with the least load so far (by
   /// `context_load`), instead of the strategy's pack/spread: strategies whose devices are shared.
   bool balance = false;
-  std::vector<int> contexts;           ///< per tenant (scenario order)
-  std::vector<double> context_load;    ///< per tenant: one context's GPU demand; empty = all equal
+  std::vector<int> contexts;         ///< per tenant (scenario order)
+  std::vector<double> context_load;  ///< per tenant: one context's GPU demand; empty = all equal
   bool operator==(const SizedRun&) const = default;
 };
 
@@ -103,12 +103,12 @@ class SizingSearch {
   /// The smallest passing value of a monotone test, found by galloping up from a start and
   /// bisecting back.
   struct Bracket {
-    int fail = 0;      ///< the largest value known to fail
-    int pass = 0;      ///< the smallest value known to pass; 0 = none yet
-    int max = 0;       ///< the largest value allowed
-    int probe = 0;     ///< the value to test next
-    int step = 1;      ///< the next gallop's stride
-    bool first = true; ///< probe is the start
+    int fail = 0;            ///< the largest value known to fail
+    int pass = 0;            ///< the smallest value known to pass; 0 = none yet
+    int max = 0;             ///< the largest value allowed
+    int probe = 0;           ///< the value to test next
+    int step = 1;            ///< the next gallop's stride
+    bool first = true;       ///< probe is the start
     bool exhausted = false;  ///< max failed
     void feed(bool met);
     bool done() const { return exhausted || (pass > 0 && pass - fail <= 1); }
@@ -131,19 +131,19 @@ class SizingSearch {
 
   const Scenario& scenario_;
   std::size_t strategy_;
-  bool shared_devices_ = false;   ///< contexts of different tenants may share a device
-  bool partitions_ = false;       ///< devices are MIG instances
+  bool shared_devices_ = false;  ///< contexts of different tenants may share a device
+  bool partitions_ = false;      ///< devices are MIG instances
   int instances_per_gpu_ = 1;
   double instance_memory_gib_ = 0.0;  ///< per GPU: whole memory or the layout's instances' sum
-  int per_device_limit_ = 0;      ///< contexts per device (0 = no limit)
+  int per_device_limit_ = 0;          ///< contexts per device (0 = no limit)
   Phase phase_ = Phase::contexts;
   std::vector<Bracket> tenants_;  ///< step 1, per tenant
   /// Step 1, per tenant: throughput and margin of its last run that missed.
   std::vector<std::optional<std::pair<double, double>>> last_miss_;
-  Bracket gpus_;                  ///< step 2
-  std::vector<int> contexts_;     ///< step 2's contexts
-  std::vector<double> loads_;     ///< step 2's per-context loads
-  std::optional<StrategyResult> isolated_;  ///< step 1's run at the sized contexts
+  Bracket gpus_;                                ///< step 2
+  std::vector<int> contexts_;                   ///< step 2's contexts
+  std::vector<double> loads_;                   ///< step 2's per-context loads
+  std::optional<StrategyResult> isolated_;      ///< step 1's run at the sized contexts
   std::optional<StrategyResult> best_passing_;  ///< step 2's passing run with the fewest GPUs
   std::optional<StrategyResult> best_failing_;  ///< step 2's failing run with the most GPUs, for the shortfall
   std::optional<StrategyResult> final_;

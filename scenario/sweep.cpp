@@ -19,10 +19,14 @@ using nlohmann::json;
 
 const std::vector<std::pair<std::string, AxisKind>>& axis_kind_table() {
   static const std::vector<std::pair<std::string, AxisKind>> table = {
-      {"pointer", AxisKind::pointer},           {"load_multiplier", AxisKind::load_multiplier},
-      {"gpu", AxisKind::gpu},                   {"instance_type", AxisKind::instance_type},
-      {"pricing_table", AxisKind::pricing_table}, {"pricing_option", AxisKind::pricing_option},
-      {"trace_window", AxisKind::trace_window}, {"seed", AxisKind::seed},
+      {"pointer", AxisKind::pointer},
+      {"load_multiplier", AxisKind::load_multiplier},
+      {"gpu", AxisKind::gpu},
+      {"instance_type", AxisKind::instance_type},
+      {"pricing_table", AxisKind::pricing_table},
+      {"pricing_option", AxisKind::pricing_option},
+      {"trace_window", AxisKind::trace_window},
+      {"seed", AxisKind::seed},
       {"sizing", AxisKind::sizing},
   };
   return table;
@@ -38,8 +42,7 @@ std::string value_problem(AxisKind kind, const json& value) {
   switch (kind) {
     case AxisKind::pointer:
       return value.is_null() ? "a pointer axis cannot set null (leave the key out of the base instead)" : "";
-    case AxisKind::load_multiplier:
-      return value.is_number() && value.get<double>() > 0.0 ? "" : "must be a number > 0";
+    case AxisKind::load_multiplier: return value.is_number() && value.get<double>() > 0.0 ? "" : "must be a number > 0";
     case AxisKind::gpu:
     case AxisKind::instance_type:
     case AxisKind::pricing_table:
@@ -50,10 +53,8 @@ std::string value_problem(AxisKind kind, const json& value) {
                       (value[1].is_null() || (value[1].is_number() && value[1].get<double>() > value[0].get<double>()));
       return ok ? "" : "must be [start_s, end_s] with 0 <= start_s < end_s (end_s may be null: to the end)";
     }
-    case AxisKind::seed:
-      return value.is_number_unsigned() ? "" : "must be an integer >= 0";
-    case AxisKind::sizing:
-      return value == "as_given" || value == "sla" ? "" : "must be \"as_given\" or \"sla\"";
+    case AxisKind::seed: return value.is_number_unsigned() ? "" : "must be an integer >= 0";
+    case AxisKind::sizing: return value == "as_given" || value == "sla" ? "" : "must be \"as_given\" or \"sla\"";
   }
   return "";
 }
@@ -72,8 +73,8 @@ SweepAxis read_axis(const json& value, JsonReader& r) {
       if (axis.pointer.empty() || axis.pointer[0] != '/') throw std::invalid_argument("");
       [[maybe_unused]] const json::json_pointer parsed(axis.pointer);
     } catch (const std::exception&) {
-      r.error("pointer", "must be an RFC 6901 JSON pointer such as \"/strategies/1/quantum_ms\" (got \"" +
-                             axis.pointer + "\")");
+      r.error("pointer",
+              "must be an RFC 6901 JSON pointer such as \"/strategies/1/quantum_ms\" (got \"" + axis.pointer + "\")");
     }
   } else if (r.has("pointer")) {
     r.error("pointer", "applies only to axes of kind \"pointer\"");
@@ -82,7 +83,8 @@ SweepAxis read_axis(const json& value, JsonReader& r) {
     if (axis.kind != AxisKind::load_multiplier) r.error("tenants", "applies only to axes of kind \"load_multiplier\"");
     for (std::size_t i = 0; i < tenants->size(); ++i) {
       if (!(*tenants)[i].is_string()) {
-        r.diagnostics().push_back({r.file(), 0, 0, r.pointer("tenants") + "/" + std::to_string(i), "must be a tenant name (string)"});
+        r.diagnostics().push_back(
+            {r.file(), 0, 0, r.pointer("tenants") + "/" + std::to_string(i), "must be a tenant name (string)"});
       } else {
         axis.tenants.push_back((*tenants)[i].get<std::string>());
       }
@@ -134,7 +136,8 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
       bool any = false;
       for (auto& tenant : doc["tenants"]) {
         const std::string name = tenant.value("name", "");
-        if (!axis.tenants.empty() && std::find(axis.tenants.begin(), axis.tenants.end(), name) == axis.tenants.end()) continue;
+        if (!axis.tenants.empty() && std::find(axis.tenants.begin(), axis.tenants.end(), name) == axis.tenants.end())
+          continue;
         any = true;
         auto& load = tenant["load"];
         if (load.value("kind", "") == "closed_loop") {
@@ -146,8 +149,8 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
           }
           if (users > kMaxUsers) {
             return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
-                   format_number(load.value("num_users", 1.0)) + " users is more than " + std::to_string(static_cast<long>(kMaxUsers)) +
-                   " users";
+                   format_number(load.value("num_users", 1.0)) + " users is more than " +
+                   std::to_string(static_cast<long>(kMaxUsers)) + " users";
           }
           load["num_users"] = static_cast<std::int64_t>(std::llround(users));
         } else {
@@ -166,12 +169,8 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
         entry["count"] = count;
       }
       return "";
-    case AxisKind::pricing_table:
-      doc["pricing"]["table"] = value;
-      return "";
-    case AxisKind::pricing_option:
-      doc["pricing"]["option"] = value;
-      return "";
+    case AxisKind::pricing_table: doc["pricing"]["table"] = value; return "";
+    case AxisKind::pricing_option: doc["pricing"]["option"] = value; return "";
     case AxisKind::trace_window: {
       bool any = false;
       for (auto& tenant : doc["tenants"]) {
@@ -187,9 +186,7 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
       }
       return any ? "" : "no tenant of the base scenario has a trace load";
     }
-    case AxisKind::seed:
-      doc["seed"] = value;
-      return "";
+    case AxisKind::seed: doc["seed"] = value; return "";
     case AxisKind::sizing:
       for (auto& strategy : doc["strategies"]) strategy["sizing"] = value;
       return "";
@@ -250,14 +247,16 @@ std::string value_label(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number()) return format_number(value.get<double>());
   if (value.is_array() && value.size() == 2 && value[0].is_number()) {
-    return format_number(value[0].get<double>()) + ".." + (value[1].is_number() ? format_number(value[1].get<double>()) : "end");
+    return format_number(value[0].get<double>()) + ".." +
+           (value[1].is_number() ? format_number(value[1].get<double>()) : "end");
   }
   return value.dump();
 }
 
 std::string point_label(const Sweep& sweep, const SweepPoint& point) {
   std::vector<std::string> parts;
-  for (std::size_t a = 0; a < sweep.axes.size(); ++a) parts.push_back(sweep.axes[a].name + "=" + value_label(point.values[a]));
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a)
+    parts.push_back(sweep.axes[a].name + "=" + value_label(point.values[a]));
   return join(parts, ", ");
 }
 
@@ -279,7 +278,8 @@ Scenario point_scenario(const Sweep& sweep, const SweepPoint& point) {
   try {
     Scenario s = parse_scenario(doc, sweep.base_file.string());
     const Catalogs catalogs = Catalogs::shipped();
-    if (Diagnostics problems = validate_scenario(s, catalogs); !problems.empty()) throw ConfigError(std::move(problems));
+    if (Diagnostics problems = validate_scenario(s, catalogs); !problems.empty())
+      throw ConfigError(std::move(problems));
     for (auto& entry : s.fleet) {
       if (!entry.instance_type.empty()) entry.gpu = fleet_gpu_id(entry, s, catalogs);
     }
@@ -309,7 +309,8 @@ Sweep load_sweep(const std::filesystem::path& file) {
   sweep.description = r.optional_string("description", "");
   const std::string base = r.required_string("base");
   const std::string calibration = r.optional_string("calibration", "");
-  sweep.mode = r.optional_enum("mode", SweepMode::grid, EnumTable<SweepMode>{{"grid", SweepMode::grid}, {"zip", SweepMode::zip}});
+  sweep.mode = r.optional_enum("mode", SweepMode::grid,
+                               EnumTable<SweepMode>{{"grid", SweepMode::grid}, {"zip", SweepMode::zip}});
   if (const auto* axes = r.required_array("axes")) {
     for (std::size_t i = 0; i < axes->size(); ++i) {
       JsonReader axis_reader((*axes)[i], "/axes/" + std::to_string(i), problems, file.string());
@@ -331,8 +332,9 @@ Sweep load_sweep(const std::filesystem::path& file) {
     if (!name.empty()) {
       const auto [first, inserted] = first_use.emplace(name, i);
       if (!inserted) {
-        problems.push_back({file.string(), 0, 0, "/axes/" + std::to_string(i) + "/name",
-                            "duplicate axis name \"" + name + "\" (also /axes/" + std::to_string(first->second) + "/name)"});
+        problems.push_back(
+            {file.string(), 0, 0, "/axes/" + std::to_string(i) + "/name",
+             "duplicate axis name \"" + name + "\" (also /axes/" + std::to_string(first->second) + "/name)"});
       }
     }
     if (sweep.mode == SweepMode::zip && sweep.axes[i].values.size() != sweep.axes.front().values.size()) {

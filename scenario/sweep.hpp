@@ -28,10 +28,10 @@ enum class AxisKind {
 const std::vector<std::pair<std::string, AxisKind>>& axis_kind_table();
 
 struct SweepAxis {
-  std::string name;                   ///< column name in results.csv
+  std::string name;  ///< column name in results.csv
   AxisKind kind = AxisKind::pointer;
-  std::string pointer;                ///< kind == pointer: RFC 6901 pointer into the base scenario
-  std::vector<std::string> tenants;   ///< kind == load_multiplier: tenants to scale; empty = all
+  std::string pointer;               ///< kind == pointer: RFC 6901 pointer into the base scenario
+  std::vector<std::string> tenants;  ///< kind == load_multiplier: tenants to scale; empty = all
   std::vector<nlohmann::json> values;
 };
 
@@ -40,13 +40,13 @@ enum class SweepMode { grid, zip };
 struct Sweep {
   std::string name;
   std::string description;
-  std::filesystem::path file;          ///< the sweep file as given
-  std::filesystem::path base_file;     ///< the base scenario, resolved against the sweep's folder
-  std::string calibration;             ///< calibration profile path (resolved), "" = shipped default
+  std::filesystem::path file;       ///< the sweep file as given
+  std::filesystem::path base_file;  ///< the base scenario, resolved against the sweep's folder
+  std::string calibration;          ///< calibration profile path (resolved), "" = shipped default
   SweepMode mode = SweepMode::grid;
   std::vector<SweepAxis> axes;
-  nlohmann::json base;                 ///< the base scenario document
-  nlohmann::json document;             ///< the sweep document as read
+  nlohmann::json base;      ///< the base scenario document
+  nlohmann::json document;  ///< the sweep document as read
 };
 
 /// One point: an index into the grid and the value chosen on each axis.

@@ -72,9 +72,9 @@ void ScenarioChecker::series_limit() {
   const double samples = std::ceil(horizon / s_.metrics_interval_s);
   if (samples > kMaxSeriesSamples) {
     add("/metrics_interval_s", "horizon_s / metrics_interval_s gives " + count_text(samples) +
-                                   " samples per time series; at most " + count_text(kMaxSeriesSamples) +
-                                   " (got " + format_number(s_.metrics_interval_s) + "; horizon_s is " +
-                                   format_number(horizon) + ")");
+                                   " samples per time series; at most " + count_text(kMaxSeriesSamples) + " (got " +
+                                   format_number(s_.metrics_interval_s) + "; horizon_s is " + format_number(horizon) +
+                                   ")");
     return;
   }
   // Each limit alone is fine, their product need not be: every device keeps two series and every

@@ -57,8 +57,10 @@ void ScenarioChecker::strategy(std::size_t j) {
   const std::string pointer = "/strategies/" + std::to_string(j);
   unused_strategy_fields(st, pointer);
   tenant_settings(st, pointer);
-  const StrategyCheck check{s_, c_, fleet_gpus_, num_gpus_, too_big_, pointer,
-                            [this](std::string at, std::string message) { add(std::move(at), std::move(message)); }};
+  const StrategyCheck check{
+      s_, c_, fleet_gpus_, num_gpus_, too_big_, pointer, [this](std::string at, std::string message) {
+        add(std::move(at), std::move(message));
+      }};
   policy_of(st.kind).check(st, check);
   for (std::size_t k = 0; k < st.sidecars.size(); ++k) {
     const std::string at = pointer + "/sidecars/" + std::to_string(k) + "/instance_type";

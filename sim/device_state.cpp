@@ -44,7 +44,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     context.tenant = placed.tenant;
     const auto& tenant = tenants_[static_cast<std::size_t>(placed.tenant)];
     context.norm_sm = (tenant.ref_tflops > 0.0 && !device_.compute_in_sms) ? tenant.ref_tflops / device_.compute
-                                                                            : tenant.ref_sms / device_.num_sms;
+                                                                           : tenant.ref_sms / device_.num_sms;
     context.norm_bw = tenant.ref_bandwidth_gbps / device_.bandwidth_gbps;
     contexts_.push_back(std::move(context));
   }
@@ -235,8 +235,9 @@ void DeviceState::rotate_quantum(double now) {
       const auto c = static_cast<std::size_t>(candidate);
       if (contexts_[c].heap.empty()) continue;
       const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
-      const bool better = best < 0 || (best_throttled && !throttled) ||
-                          (best_throttled == throttled && demands_[c].priority < demands_[static_cast<std::size_t>(best)].priority);
+      const bool better =
+          best < 0 || (best_throttled && !throttled) ||
+          (best_throttled == throttled && demands_[c].priority < demands_[static_cast<std::size_t>(best)].priority);
       if (better) {
         best = candidate;
         best_throttled = throttled;

@@ -30,15 +30,15 @@ struct TenantStats {
   std::int64_t num_dropped = 0;
   std::int64_t num_unfinished = 0;
   std::int64_t sla_violations = 0;
-  double gpu_work_s = 0.0;  ///< GPU seconds (on the reference GPU) of the measured completed requests
+  double gpu_work_s = 0.0;                    ///< GPU seconds (on the reference GPU) of the measured completed requests
   std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
 };
 
 /// What a device needs to know about a tenant.
 struct TenantInfo {
   const WorkloadShape* shape = nullptr;
-  double ref_tflops = 0.0;      ///< reference GPU dense BF16/FP16 TFLOPS; 0 when unknown
-  double ref_sms = 1.0;         ///< reference GPU SM count
+  double ref_tflops = 0.0;  ///< reference GPU dense BF16/FP16 TFLOPS; 0 when unknown
+  double ref_sms = 1.0;     ///< reference GPU SM count
   double ref_bandwidth_gbps = 1.0;
   int max_concurrency = 1;
   double warmup_s = 0.0;
@@ -106,8 +106,8 @@ class DeviceState {
     std::vector<InService> heap;  ///< min-heap on finish_v
     std::vector<int> waiting;     ///< FIFO ring (head index below)
     std::size_t waiting_head = 0;
-    double virtual_s = 0.0;       ///< solo-seconds of progress since the start
-    int num_prefill = 0;          ///< in service, first phase
+    double virtual_s = 0.0;  ///< solo-seconds of progress since the start
+    int num_prefill = 0;     ///< in service, first phase
     int num_decode = 0;
     /// Sums of record.demand_scale over the requests counted in num_prefill / num_decode (equal to
     /// the counts, exactly, when every scale is 1); reset to 0 when the count reaches 0.

@@ -2,8 +2,8 @@
 // or an arrival, one source actor per tenant replaying its load, and a monitor for progress.
 #include <algorithm>
 #include <array>
-#include <exception>
 #include <cmath>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -82,8 +82,8 @@ struct Run {
   std::vector<DeviceWake> wakes;
   std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
   std::vector<std::size_t> round_robin;
-  std::vector<std::unique_ptr<UserQueue>> users;     ///< per tenant; null unless closed loop
-  std::vector<std::mt19937_64> rng;                  ///< per tenant: think times
+  std::vector<std::unique_ptr<UserQueue>> users;  ///< per tenant; null unless closed loop
+  std::vector<std::mt19937_64> rng;               ///< per tenant: think times
   int sources_running = 0;
   std::int64_t events = 0;
   std::exception_ptr source_error;  ///< a bad trace row met during the run, rethrown after it
@@ -326,16 +326,18 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
     sized_scenario = scenario;
     const std::string gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
     sized_scenario->fleet = {scenario::FleetEntry{gpu, "", sized.num_gpus}};
-    for (std::size_t t = 0; t < scenario.tenants.size(); ++t) sized_scenario->tenants[t].num_contexts = sized.contexts[t];
+    for (std::size_t t = 0; t < scenario.tenants.size(); ++t)
+      sized_scenario->tenants[t].num_contexts = sized.contexts[t];
     if (sized.balance) {
-      balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
+      balance_loads =
+          sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
     }
   }
   const Scenario& simulated = sized_scenario ? *sized_scenario : scenario;
   const auto& strategy = simulated.strategies[static_cast<std::size_t>(options.strategy_index)];
   const auto fleet = expand_fleet(simulated, catalogs);
-  const Placement placement = place_contexts(simulated, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults,
-                                             balance_loads.empty() ? nullptr : &balance_loads);
+  const Placement placement = place_contexts(simulated, strategy, fleet, *catalogs.gpus, *catalogs.mig,
+                                             options.defaults, balance_loads.empty() ? nullptr : &balance_loads);
 
   Run run(simulated);
   run.horizon_s = simulated.horizon_s;

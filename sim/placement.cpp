@@ -30,10 +30,10 @@ namespace {
 /// A slot contexts can go to: a whole GPU or one MIG instance.
 struct Slot {
   PlacedDevice device;
-  int owner_tenant = -1;     ///< set when a tenant needing isolation the strategy lacks took it
+  int owner_tenant = -1;  ///< set when a tenant needing isolation the strategy lacks took it
   bool isolated_memory = false;
-  double reserved_gib = 0.0; ///< memory promised to contexts (limits where memory is isolated)
-  int max_contexts = 0;      ///< 0 = no limit
+  double reserved_gib = 0.0;  ///< memory promised to contexts (limits where memory is isolated)
+  int max_contexts = 0;       ///< 0 = no limit
 };
 
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
@@ -48,9 +48,18 @@ Slot whole_gpu_slot(const StrategySpec& strategy, const StrategyPolicy& policy, 
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   Slot slot;
-  slot.device = PlacedDevice{"gpu" + std::to_string(g), gpu.id, "", static_cast<int>(g), compute, in_sms,
-                             static_cast<double>(gpu.num_sms), gpu.memory_bandwidth_gbps, gpu.memory_gib,
-                             {}, false, {}};
+  slot.device = PlacedDevice{"gpu" + std::to_string(g),
+                             gpu.id,
+                             "",
+                             static_cast<int>(g),
+                             compute,
+                             in_sms,
+                             static_cast<double>(gpu.num_sms),
+                             gpu.memory_bandwidth_gbps,
+                             gpu.memory_gib,
+                             {},
+                             false,
+                             {}};
   slot.max_contexts = policy.context_limit(strategy);
   slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, gpu.memory_gib).isolated;
   return slot;
@@ -72,9 +81,17 @@ void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, c
     const double sm_frac = static_cast<double>(instance.num_sms) / gpu.num_sms;
     const double bw_frac = static_cast<double>(instance.memory_slices) / geometry->memory_slots;
     slot.device = PlacedDevice{gpu_name + "/" + instance.profile + "@" + std::to_string(instance.start_slot),
-                               gpu.id, instance.profile, static_cast<int>(g), compute * sm_frac, in_sms,
-                               static_cast<double>(instance.num_sms), gpu.memory_bandwidth_gbps * bw_frac,
-                               instance.memory_gib, {}, false, {}};
+                               gpu.id,
+                               instance.profile,
+                               static_cast<int>(g),
+                               compute * sm_frac,
+                               in_sms,
+                               static_cast<double>(instance.num_sms),
+                               gpu.memory_bandwidth_gbps * bw_frac,
+                               instance.memory_gib,
+                               {},
+                               false,
+                               {}};
     slot.max_contexts = policy.context_limit(strategy);
     slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, instance.memory_gib).isolated;
     slots.push_back(std::move(slot));
@@ -134,15 +151,15 @@ struct SlotRequest {
   const PlacedContext& context;
   const StrategyPolicy& policy;                      ///< the strategy's rules
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
-  bool needs_own_device;       ///< the tenant needs more isolation than the strategy gives
-  std::string wanted_profile;  ///< MIG profile the tenant asked for; "" = any
+  bool needs_own_device;                             ///< the tenant needs more isolation than the strategy gives
+  std::string wanted_profile;                        ///< MIG profile the tenant asked for; "" = any
 };
 
 SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
-                    const StrategyPolicy& policy) {
+                        const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
   return SlotRequest{context, policy, settings, tenant.isolation > policy.isolation(),
-                 settings ? settings->mig_profile : std::string()};
+                     settings ? settings->mig_profile : std::string()};
 }
 
 /// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
@@ -347,8 +364,8 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
     configure_device(device, strategy, policy, defaults);
     if (!device.mig_profile.empty() && slot.reserved_gib <= device.memory_gib + 1e-9 &&
         slot.reserved_gib > kTightMigMemoryFrac * device.memory_gib) {
-      result.issues.push_back(device.name + ": contexts hold " + format_number(slot.reserved_gib) + " GiB of the instance's " +
-                              format_number(device.memory_gib) + " GiB (over " +
+      result.issues.push_back(device.name + ": contexts hold " + format_number(slot.reserved_gib) +
+                              " GiB of the instance's " + format_number(device.memory_gib) + " GiB (over " +
                               format_number(100.0 * kTightMigMemoryFrac) +
                               " %): little room for activations, KV cache and allocator fragmentation, which the "
                               "simulation does not model");

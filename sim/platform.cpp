@@ -2,6 +2,7 @@
 #include "sim/platform.hpp"
 
 #include <simgrid/s4u.hpp>
+// version.h uses the declaration macros that s4u.hpp brings in.
 #include <simgrid/version.h>
 
 #include "core/error.hpp"

@@ -109,7 +109,8 @@ void device_results(const Scenario& scenario, const Devices& devices, const std:
     out.series.device_sm_util_frac.push_back(per_interval(device->sm_series()));
     out.devices.push_back(std::move(r));
   }
-  for (const auto& stats : stats_of) out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
+  for (const auto& stats : stats_of)
+    out.series.tenant_queue_length.push_back(per_interval(stats.queue_length_integral));
   // One definition of GPU and fleet utilisation for the result, the report and its chart.
   out.fleet_busy_frac = scenario::fleet_mean(out, [&](std::size_t d) { return out.devices[d].busy_frac; });
   out.fleet_sm_util_frac = scenario::fleet_mean(out, [&](std::size_t d) { return out.devices[d].sm_util_frac; });

@@ -17,10 +17,10 @@
 namespace slicewise::sim {
 
 struct RunOptions {
-  int strategy_index = 0;          ///< which of Scenario::strategies to run
+  int strategy_index = 0;  ///< which of Scenario::strategies to run
   /// The run stops at horizon × drain_factor; requests still in the system then are unfinished.
   double drain_factor = 2.0;
-  models::SharingDefaults defaults;///< sharing constants where the scenario leaves them unset
+  models::SharingDefaults defaults;  ///< sharing constants where the scenario leaves them unset
   /// Called about every `progress_interval_s` of simulated time with (simulated_s, stop_s).
   std::function<void(double, double)> progress;
   double progress_interval_s = 0.0;  ///< 0 = horizon / 100

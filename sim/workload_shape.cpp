@@ -33,8 +33,9 @@ WorkloadShape make_workload_shape(const scenario::Workload& workload, const mode
   const auto& llm = *workload.llm;
   const auto tflops = gpu.bf16_dense_tflops ? gpu.bf16_dense_tflops : gpu.fp16_dense_tflops;
   if (!tflops || gpu.memory_bandwidth_gbps <= 0.0) {
-    throw ConfigError("", "", "LLM roofline needs the FP16/BF16 TFLOPS and bandwidth of reference GPU " + gpu.id +
-                                  ", which the catalog does not have");
+    throw ConfigError("", "",
+                      "LLM roofline needs the FP16/BF16 TFLOPS and bandwidth of reference GPU " + gpu.id +
+                          ", which the catalog does not have");
   }
   const double flops = *tflops * 1e12;
   const double bandwidth = gpu.memory_bandwidth_gbps * 1e9;

@@ -11,8 +11,8 @@ namespace slicewise::sim {
 
 /// Demand of one request in one phase, as fractions of the reference GPU.
 struct PhaseDemand {
-  double sm = 0.0;            ///< SM fraction at full speed
-  double bw = 0.0;            ///< bandwidth fraction at full speed
+  double sm = 0.0;  ///< SM fraction at full speed
+  double bw = 0.0;  ///< bandwidth fraction at full speed
   /// Part of the demand shared by all requests of a batch (weights read once per decode step):
   /// k requests together demand (shared + k * (1 - shared)) times one request's demand (with
   /// per-request demand scales, Σ demand_scale in place of k).
@@ -22,14 +22,14 @@ struct PhaseDemand {
 /// A tenant's cost model, derived once per run.
 struct WorkloadShape {
   bool llm = false;
-  double duty = 1.0;             ///< GPU-busy fraction of a request's solo time
-  PhaseDemand prefill;           ///< generic workloads use this phase only
+  double duty = 1.0;    ///< GPU-busy fraction of a request's solo time
+  PhaseDemand prefill;  ///< generic workloads use this phase only
   PhaseDemand decode;
-  double roofline_scale = 1.0;   ///< measured / roofline GPU time (1 when no solo latency is given)
+  double roofline_scale = 1.0;       ///< measured / roofline GPU time (1 when no solo latency is given)
   double prefill_s_per_token = 0.0;  ///< roofline, reference GPU, before scaling
   double prefill_floor_s = 0.0;      ///< weights read once per prefill
   double decode_s_per_token = 0.0;
-  double solo_latency_s = 0.0;   ///< generic: solo time of a typical request
+  double solo_latency_s = 0.0;  ///< generic: solo time of a typical request
 
   /// Solo time (seconds, CPU + GPU) of the request's first phase (generic: whole request).
   double first_phase_s(const traces::RequestRecord& request) const;

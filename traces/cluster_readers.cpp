@@ -45,7 +45,8 @@ class OpenbPodsReader final : public CsvTraceReader {
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.num_gpus = static_cast<int>(parse_count(f[num_gpu_], "num_gpu", at, kMaxGpus));
     const std::int64_t milli = parse_count(f[gpu_milli_], "gpu_milli", at);
-    if (milli > 1000) throw TraceError(*at.file, at.line, "gpu_milli", "must be in 0..1000 (got " + std::to_string(milli) + ")");
+    if (milli > 1000)
+      throw TraceError(*at.file, at.line, "gpu_milli", "must be in 0..1000 (got " + std::to_string(milli) + ")");
     row.gpu_frac = row.num_gpus == 0 ? 0.0 : static_cast<double>(milli) / 1000.0;
     if (!timed_) {
       row.has_time = false;
@@ -95,7 +96,8 @@ class PaiTaskReader final : public CsvTraceReader {
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
     row.failed = trim(f[status_]) == "Failed";
-    if (!is_missing(f[plan_gpu_])) set_gpus(row, parse_non_negative(f[plan_gpu_], "plan_gpu", at, 100.0 * kMaxGpus) / 100.0);
+    if (!is_missing(f[plan_gpu_]))
+      set_gpus(row, parse_non_negative(f[plan_gpu_], "plan_gpu", at, 100.0 * kMaxGpus) / 100.0);
     const double start = is_missing(f[start_]) ? 0.0 : parse_seconds(f[start_], "start_time", at);
     if (start <= 0.0) {
       row.has_time = false;
@@ -181,7 +183,9 @@ class PhillyReader final : public TraceReader {
     return true;
   }
 
-  static bool missing(const nlohmann::json& v) { return v.is_null() || (v.is_string() && is_missing(v.get<std::string>())); }
+  static bool missing(const nlohmann::json& v) {
+    return v.is_null() || (v.is_string() && is_missing(v.get<std::string>()));
+  }
 
   double time_of(const nlohmann::json& v, const std::string& pointer) {
     if (!v.is_string()) throw TraceError(path_, 0, pointer, "expected a time string, got " + v.dump());
@@ -209,7 +213,8 @@ class PhillyReader final : public TraceReader {
       row.key = k->is_string() ? k->get<std::string>() : k->dump();
     }
     const auto attempts = job.find("attempts");
-    if (attempts == job.end() || !attempts->is_array()) throw TraceError(path_, 0, pointer, "missing \"attempts\" array");
+    if (attempts == job.end() || !attempts->is_array())
+      throw TraceError(path_, 0, pointer, "missing \"attempts\" array");
     std::optional<double> first_start;
     std::optional<double> last_end;
     for (std::size_t a = 0; a < attempts->size(); ++a) {
@@ -224,7 +229,8 @@ class PhillyReader final : public TraceReader {
       }
       if (a == 0 && attempt.contains("detail") && attempt["detail"].is_array()) {
         for (const auto& d : attempt["detail"]) {
-          if (d.is_object() && d.contains("gpus") && d["gpus"].is_array()) row.num_gpus += static_cast<int>(d["gpus"].size());
+          if (d.is_object() && d.contains("gpus") && d["gpus"].is_array())
+            row.num_gpus += static_cast<int>(d["gpus"].size());
         }
       }
     }
@@ -276,9 +282,7 @@ class PhillyReader final : public TraceReader {
           frame.keys.push_back(frame.key);
           break;
         }
-        case E::value:
-          element_starts();
-          break;
+        case E::value: element_starts(); break;
       }
     }
   };
@@ -300,18 +304,17 @@ std::unique_ptr<TraceReader> open_openb_nodes(const std::string& path, const Rea
 }
 
 std::unique_ptr<TraceReader> open_pai_task(const std::string& path, const ReadOptions& options) {
-  return open_csv<PaiTaskReader>(
-      path, TraceFormat::pai_task, options,
-      header_file_or(path, {"job_name", "task_name", "inst_num", "status", "start_time", "end_time", "plan_cpu",
-                            "plan_mem", "plan_gpu", "gpu_type"}));
+  return open_csv<PaiTaskReader>(path, TraceFormat::pai_task, options,
+                                 header_file_or(path, {"job_name", "task_name", "inst_num", "status", "start_time",
+                                                       "end_time", "plan_cpu", "plan_mem", "plan_gpu", "gpu_type"}));
 }
 
 std::unique_ptr<TraceReader> open_pai_sensor(const std::string& path, const ReadOptions& options) {
   return open_csv<PaiSensorReader>(
       path, TraceFormat::pai_sensor, options,
       header_file_or(path, {"job_name", "task_name", "worker_name", "inst_id", "machine", "gpu_name", "cpu_usage",
-                            "gpu_wrk_util", "avg_mem", "max_mem", "avg_gpu_wrk_mem", "max_gpu_wrk_mem", "read",
-                            "write", "read_count", "write_count"}));
+                            "gpu_wrk_util", "avg_mem", "max_mem", "avg_gpu_wrk_mem", "max_gpu_wrk_mem", "read", "write",
+                            "read_count", "write_count"}));
 }
 
 std::unique_ptr<TraceReader> open_philly(const std::string& path, const ReadOptions& options) {

@@ -59,7 +59,8 @@ int CsvHeader::find(std::string_view name) const {
 int CsvHeader::require(std::string_view name, const std::string& file, long line) const {
   const int at = find(name);
   if (at < 0) {
-    throw TraceError(file, line, "", "missing column \"" + std::string(name) + "\" (the header has: " + excerpt(joined()) + ")");
+    throw TraceError(file, line, "",
+                     "missing column \"" + std::string(name) + "\" (the header has: " + excerpt(joined()) + ")");
   }
   return at;
 }

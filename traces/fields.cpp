@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/spell.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 
 namespace slicewise::traces {
 
@@ -85,7 +85,8 @@ double parse_seconds(std::string_view text, std::string_view column, const Field
 
 std::int64_t parse_count(std::string_view text, std::string_view column, const FieldContext& at, std::int64_t max) {
   const std::int64_t value = parse_count(text, column, at);
-  if (value > max) bad_field(column, at, "must be <= " + std::to_string(max) + " (got " + std::string(trim(text)) + ")");
+  if (value > max)
+    bad_field(column, at, "must be <= " + std::to_string(max) + " (got " + std::string(trim(text)) + ")");
   return value;
 }
 
@@ -110,8 +111,7 @@ std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_rang
   out_of_range = false;
   s = trim(s);
   // YYYY-MM-DD?HH:MM:SS
-  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
-      s[16] != ':') {
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':') {
     return std::nullopt;
   }
   const int year = digits(s, 0, 4);
@@ -177,11 +177,11 @@ std::int64_t parse_datetime_field(std::string_view text, std::string_view column
   bool out_of_range = false;
   const auto ns = parse_datetime(text, out_of_range);
   if (out_of_range) {
-    bad_field(column, at, "timestamp out of range: expected 1970-01-01 00:00:00 UTC to 2261-12-31, got " + quoted(text));
+    bad_field(column, at,
+              "timestamp out of range: expected 1970-01-01 00:00:00 UTC to 2261-12-31, got " + quoted(text));
   }
   if (!ns) {
-    bad_field(column, at,
-              "expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got " + quoted(text));
+    bad_field(column, at, "expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got " + quoted(text));
   }
   return *ns;
 }

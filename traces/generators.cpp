@@ -14,7 +14,8 @@ DiurnalSource::DiurnalSource(double mean_rate_per_s, const std::array<double, 24
   // The profile is scaled by its largest value first, so that its mean neither overflows (values
   // near 1e308) nor underflows to 0 (a lone denormal): the scaled mean lies in [1/24, 1].
   const double largest = *std::max_element(profile.begin(), profile.end());
-  SW_CHECK(mean_rate_per_s > 0.0 && largest > 0.0 && std::isfinite(largest), "diurnal rate and profile must be positive");
+  SW_CHECK(mean_rate_per_s > 0.0 && largest > 0.0 && std::isfinite(largest),
+           "diurnal rate and profile must be positive");
   SW_CHECK(start_hour >= 0.0 && start_hour < 24.0, "start hour must be in [0, 24)");
   double scaled_sum = 0.0;
   for (const double value : profile) scaled_sum += value / largest;

@@ -157,8 +157,9 @@ std::FILE* open_file(const std::string& path) {
   std::error_code ec;
   const auto type = std::filesystem::status(path, ec).type();
   if (!ec && type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found) {
-    throw TraceError(path, 0, "", type == std::filesystem::file_type::directory ? "cannot open: a folder, not a trace file"
-                                                                                : "cannot open: not a regular file");
+    throw TraceError(path, 0, "",
+                     type == std::filesystem::file_type::directory ? "cannot open: a folder, not a trace file"
+                                                                   : "cannot open: not a regular file");
   }
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw TraceError(path, 0, "", "cannot open: " + std::string(std::strerror(errno)));

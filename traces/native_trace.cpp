@@ -38,13 +38,15 @@ class NativeReader final : public CsvTraceReader {
     if (given(f, gpu_frac_)) {
       row.gpu_frac = parse_non_negative(field(gpu_frac_), "gpu_frac", at);
       if (row.gpu_frac > 1.0) {
-        throw TraceError(*at.file, at.line, "gpu_frac", "must be in [0, 1] (got " + std::string(trim(field(gpu_frac_))) + ")");
+        throw TraceError(*at.file, at.line, "gpu_frac",
+                         "must be in [0, 1] (got " + std::string(trim(field(gpu_frac_))) + ")");
       }
     }
     if (given(f, num_gpus_)) row.num_gpus = static_cast<int>(parse_count(field(num_gpus_), "num_gpus", at, kMaxGpus));
     if (given(f, failed_)) {
       const auto v = trim(field(failed_));
-      if (v != "0" && v != "1") throw TraceError(*at.file, at.line, "failed", "expected 0 or 1, got \"" + std::string(v) + "\"");
+      if (v != "0" && v != "1")
+        throw TraceError(*at.file, at.line, "failed", "expected 0 or 1, got \"" + std::string(v) + "\"");
       row.failed = v == "1";
     }
   }

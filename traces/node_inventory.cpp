@@ -17,8 +17,7 @@ std::int64_t NodeInventory::num_gpus() const {
   return n;
 }
 
-NodeInventory read_node_inventory(const std::string& path, std::optional<TraceFormat> format,
-                                  BadRowPolicy on_bad_row) {
+NodeInventory read_node_inventory(const std::string& path, std::optional<TraceFormat> format, BadRowPolicy on_bad_row) {
   const TraceFormat f = format ? *format : detect_format(path);
   if (f != TraceFormat::openb_nodes) {
     throw TraceError(path, 0, "",

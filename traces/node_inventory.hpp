@@ -15,18 +15,18 @@ namespace slicewise::traces {
 /// The nodes of one GPU model.
 struct NodeModelCount {
   std::int64_t num_nodes = 0;
-  std::int64_t num_gpus = 0;                      ///< Σ GPUs over the nodes
-  std::map<int, std::int64_t> nodes_per_size;     ///< GPUs on a node -> nodes with that many
+  std::int64_t num_gpus = 0;                   ///< Σ GPUs over the nodes
+  std::map<int, std::int64_t> nodes_per_size;  ///< GPUs on a node -> nodes with that many
 
   bool operator==(const NodeModelCount&) const = default;
 };
 
 struct NodeInventory {
   std::string path;
-  std::map<std::string, NodeModelCount> models;   ///< GPU nodes by their `model`, in name order
-  std::int64_t num_cpu_nodes = 0;                 ///< nodes with no GPU (gpu 0; model empty)
-  std::int64_t num_bad_rows = 0;                  ///< skipped under BadRowPolicy::skip
-  std::vector<std::string> bad_rows;              ///< the first five messages
+  std::map<std::string, NodeModelCount> models;  ///< GPU nodes by their `model`, in name order
+  std::int64_t num_cpu_nodes = 0;                ///< nodes with no GPU (gpu 0; model empty)
+  std::int64_t num_bad_rows = 0;                 ///< skipped under BadRowPolicy::skip
+  std::vector<std::string> bad_rows;             ///< the first five messages
 
   std::int64_t num_gpu_nodes() const;
   std::int64_t num_gpus() const;

@@ -9,10 +9,10 @@
 namespace slicewise::traces {
 
 enum class TraceFormat {
-  azure_llm,    ///< Azure LLM inference 2023/2024, multimodal 2025 (TIMESTAMP,[NumImages,]ContextTokens,GeneratedTokens)
-  mooncake,     ///< Mooncake FAST'25 JSON Lines (timestamp ms, input_length, output_length)
-  burstgpt,     ///< BurstGPT v1/v2 and v3 (columns by header name)
-  openb_pods,   ///< Alibaba v2023 openb pod list (also the 5-column multigpu files)
+  azure_llm,   ///< Azure LLM inference 2023/2024, multimodal 2025 (TIMESTAMP,[NumImages,]ContextTokens,GeneratedTokens)
+  mooncake,    ///< Mooncake FAST'25 JSON Lines (timestamp ms, input_length, output_length)
+  burstgpt,    ///< BurstGPT v1/v2 and v3 (columns by header name)
+  openb_pods,  ///< Alibaba v2023 openb pod list (also the 5-column multigpu files)
   openb_nodes,  ///< Alibaba v2023 openb node list (a fleet, not load)
   pai_task,     ///< Alibaba PAI v2020 task table (header-less)
   pai_sensor,   ///< Alibaba PAI v2020 sensor table (header-less; workload parameters, not load)

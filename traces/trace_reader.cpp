@@ -60,9 +60,9 @@ void CsvTraceReader::start(std::optional<std::vector<std::string>> fixed_header)
   if (!options_.key_column.empty()) {
     key_index_ = header_.find(options_.key_column);
     if (key_index_ < 0) {
-      throw TraceError(path_, header_line_, "",
-                       "no column \"" + options_.key_column + "\" to split by (the header has: " + excerpt(header_.joined()) +
-                           ")");
+      throw TraceError(
+          path_, header_line_, "",
+          "no column \"" + options_.key_column + "\" to split by (the header has: " + excerpt(header_.joined()) + ")");
     }
   }
 }

@@ -16,19 +16,19 @@ namespace slicewise::traces {
 
 /// One row of a trace, in the units slicewise uses.
 struct TraceRow {
-  double at_s = 0.0;            ///< arrival (submission, creation) on the trace's clock, seconds
-  double prompt_tokens = 0.0;   ///< LLM prompt tokens (0 for non-LLM rows)
-  double output_tokens = 0.0;   ///< LLM output tokens
-  double duration_s = -1.0;     ///< run time the trace records for the row; < 0 when it gives none
-  double gpu_frac = 0.0;        ///< share of one GPU asked or used per GPU, [0, 1]; 0 when not given
-  int num_gpus = 0;             ///< GPUs asked (pods, jobs, nodes); 0 when not given
-  double memory_gib = 0.0;      ///< GPU memory used (PAI sensor), 0 when not given
-  bool failed = false;          ///< the trace marks the request failed (kept, counted)
-  bool has_time = true;         ///< false for rows without an arrival time (snapshot files,
-                                ///< unknown start times): counted, never replayed
-  bool complete = true;         ///< false when a measurement the format needs is missing
-  std::string key;              ///< value of the split column (ReadOptions::key_column), else ""
-  long line = 0;                ///< line of the file the row came from
+  double at_s = 0.0;           ///< arrival (submission, creation) on the trace's clock, seconds
+  double prompt_tokens = 0.0;  ///< LLM prompt tokens (0 for non-LLM rows)
+  double output_tokens = 0.0;  ///< LLM output tokens
+  double duration_s = -1.0;    ///< run time the trace records for the row; < 0 when it gives none
+  double gpu_frac = 0.0;       ///< share of one GPU asked or used per GPU, [0, 1]; 0 when not given
+  int num_gpus = 0;            ///< GPUs asked (pods, jobs, nodes); 0 when not given
+  double memory_gib = 0.0;     ///< GPU memory used (PAI sensor), 0 when not given
+  bool failed = false;         ///< the trace marks the request failed (kept, counted)
+  bool has_time = true;        ///< false for rows without an arrival time (snapshot files,
+                               ///< unknown start times): counted, never replayed
+  bool complete = true;        ///< false when a measurement the format needs is missing
+  std::string key;             ///< value of the split column (ReadOptions::key_column), else ""
+  long line = 0;               ///< line of the file the row came from
 };
 
 enum class BadRowPolicy { fail, skip };

@@ -12,7 +12,8 @@ namespace slicewise::traces {
 TraceSource::TraceSource(std::unique_ptr<TraceReader> reader, TraceMapping mapping)
     : reader_(std::move(reader)), mapping_(std::move(mapping)), rng_(mapping_.seed) {
   SW_CHECK(mapping_.time_compression > 0.0 && mapping_.multiplier > 0.0, "trace mapping factors must be positive");
-  SW_CHECK(mapping_.multiplier <= kMaxTraceMultiplier, "trace multiplier above kMaxTraceMultiplier");  // copies are an int
+  SW_CHECK(mapping_.multiplier <= kMaxTraceMultiplier,
+           "trace multiplier above kMaxTraceMultiplier");  // copies are an int
   SW_CHECK(mapping_.sample_frac > 0.0 && mapping_.sample_frac <= 1.0, "sample_frac must be in (0, 1]");
   SW_CHECK(mapping_.horizon_s > 0.0, "trace replay needs a horizon");
   SW_CHECK(mapping_.sm_occupancy_frac > 0.0, "sm_occupancy_frac must be positive");
@@ -29,7 +30,8 @@ bool TraceSource::next_row(TraceRow& row) {
           ++num_without_time_;
         }
       }
-      std::stable_sort(sorted_.begin(), sorted_.end(), [](const TraceRow& a, const TraceRow& b) { return a.at_s < b.at_s; });
+      std::stable_sort(sorted_.begin(), sorted_.end(),
+                       [](const TraceRow& a, const TraceRow& b) { return a.at_s < b.at_s; });
       sorted_loaded_ = true;
     }
     if (sorted_next_ == sorted_.size()) return false;
@@ -73,7 +75,8 @@ bool TraceSource::next_kept(RequestRecord& record, int& copies) {
     copies = static_cast<int>(whole) + (extra < mapping_.multiplier - whole ? 1 : 0);
     if (copies == 0) continue;
     record = RequestRecord{sim_s, row.prompt_tokens, row.output_tokens, 1.0, 1.0};
-    if (mapping_.solo_latency_s > 0.0 && row.duration_s >= 0.0) record.work_scale = row.duration_s / mapping_.solo_latency_s;
+    if (mapping_.solo_latency_s > 0.0 && row.duration_s >= 0.0)
+      record.work_scale = row.duration_s / mapping_.solo_latency_s;
     if (mapping_.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping_.sm_occupancy_frac;
     return true;
   }
@@ -104,7 +107,8 @@ bool TraceSource::next_spread(RequestRecord& record, int& copies) {
       const double t = tie_group_.front().first.arrived_at_s;
       const double gap = tie_next_->first.arrived_at_s - t;
       const auto n = static_cast<double>(tie_group_.size());
-      for (std::size_t k = 0; k < tie_group_.size(); ++k) tie_group_[k].first.arrived_at_s = t + gap * static_cast<double>(k) / n;
+      for (std::size_t k = 0; k < tie_group_.size(); ++k)
+        tie_group_[k].first.arrived_at_s = t + gap * static_cast<double>(k) / n;
     }
     for (auto& item : tie_group_) tie_ready_.push_back(item);
     tie_group_.clear();

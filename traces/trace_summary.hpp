@@ -31,27 +31,27 @@ class CountQuantiles {
 struct TraceSummary {
   std::string path;
   std::string format;
-  bool absolute_time = false;        ///< the trace has calendar times: epoch_s + first/last are UTC
-  double epoch_s = 0.0;              ///< seconds since 1970 of trace time 0 (absolute_time only)
-  std::int64_t num_rows = 0;         ///< good rows
-  std::int64_t num_bad_rows = 0;     ///< skipped under --on-bad-row=skip
-  std::vector<std::string> bad_rows; ///< the first five messages
-  std::int64_t num_without_time = 0; ///< rows with no arrival time (not replayed)
-  std::int64_t num_incomplete = 0;   ///< rows missing a measurement
-  std::int64_t num_failed = 0;       ///< rows the trace marks failed (kept)
-  std::int64_t num_out_of_order = 0; ///< rows earlier than the row before them
-  long first_out_of_order_line = 0;  ///< line of the first such row (0 when none)
-  bool must_be_sorted = false;       ///< the format is read in file order (formats_sorted): replay and
-                                     ///< convert stop at the first row out of order
+  bool absolute_time = false;         ///< the trace has calendar times: epoch_s + first/last are UTC
+  double epoch_s = 0.0;               ///< seconds since 1970 of trace time 0 (absolute_time only)
+  std::int64_t num_rows = 0;          ///< good rows
+  std::int64_t num_bad_rows = 0;      ///< skipped under --on-bad-row=skip
+  std::vector<std::string> bad_rows;  ///< the first five messages
+  std::int64_t num_without_time = 0;  ///< rows with no arrival time (not replayed)
+  std::int64_t num_incomplete = 0;    ///< rows missing a measurement
+  std::int64_t num_failed = 0;        ///< rows the trace marks failed (kept)
+  std::int64_t num_out_of_order = 0;  ///< rows earlier than the row before them
+  long first_out_of_order_line = 0;   ///< line of the first such row (0 when none)
+  bool must_be_sorted = false;        ///< the format is read in file order (formats_sorted): replay and
+                                      ///< convert stop at the first row out of order
   double first_at_s = 0.0;
   double last_at_s = 0.0;
-  CountQuantiles per_minute;         ///< arrivals in each minute from the first to the last row
+  CountQuantiles per_minute;  ///< arrivals in each minute from the first to the last row
   CountQuantiles prompt_tokens, output_tokens;
-  CountQuantiles duration_ms;        ///< rows with a duration
-  CountQuantiles gpu_milli;          ///< per-GPU share × 1000, rows asking for GPUs
-  CountQuantiles num_gpus;           ///< rows asking for GPUs
-  CountQuantiles memory_mib;         ///< rows with a GPU memory figure
-  std::int64_t total_gpus = 0;       ///< Σ num_gpus (a node list: the fleet's GPUs)
+  CountQuantiles duration_ms;                        ///< rows with a duration
+  CountQuantiles gpu_milli;                          ///< per-GPU share × 1000, rows asking for GPUs
+  CountQuantiles num_gpus;                           ///< rows asking for GPUs
+  CountQuantiles memory_mib;                         ///< rows with a GPU memory figure
+  std::int64_t total_gpus = 0;                       ///< Σ num_gpus (a node list: the fleet's GPUs)
   std::map<std::string, std::int64_t> rows_per_key;  ///< when a key column was given
   std::map<std::string, std::int64_t> gpus_per_key;
 };

@@ -61,8 +61,7 @@ inline std::string format_number(double value) {
 // Options given as "--name value" pairs; a name the probe does not list is an error.
 class Options {
  public:
-  Options(int argc, char** argv, int first, std::initializer_list<const char*> known,
-          const char* usage) {
+  Options(int argc, char** argv, int first, std::initializer_list<const char*> known, const char* usage) {
     for (int i = first; i < argc; i += 2) {
       const std::string name = argv[i];
       const bool listed = std::find(known.begin(), known.end(), name) != known.end();
@@ -223,8 +222,8 @@ Window run_window(Launch&& launch, cudaStream_t stream, double duration_s) {
 }
 
 // One result line (see the top of this file).
-inline void emit(const std::string& workload, const std::string& params, const char* metric,
-                 double value, const char* unit) {
+inline void emit(const std::string& workload, const std::string& params, const char* metric, double value,
+                 const char* unit) {
   std::printf("result %s %s %s %.6g %s\n", workload.c_str(), params.c_str(), metric, value, unit);
 }
 

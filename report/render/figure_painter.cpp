@@ -50,7 +50,8 @@ void paint_chart(QChart* chart, QPainter& painter, const QRectF& target) {
 }
 
 QChart* bar_chart(const std::string& title, const std::vector<std::string>& categories,
-                  const std::vector<std::pair<std::string, std::vector<double>>>& series, const std::string& axis_title) {
+                  const std::vector<std::pair<std::string, std::vector<double>>>& series,
+                  const std::string& axis_title) {
   auto* bars = new QBarSeries();
   double low = 0.0, high = 0.0;
   for (const auto& [name, values] : series) {
@@ -117,7 +118,8 @@ void draw_sweep_savings(const RoiReport& r, QPainter& painter, const QRectF& tar
     for (const auto& row : sw.rows) values.push_back(row.failed ? 0.0 : row.savings_usd[i]);
     series.emplace_back(sw.strategies[i], values);
   }
-  paint_chart(bar_chart("Monthly savings against the swept values", points, series, r.costs.currency + " per month"), painter, target);
+  paint_chart(bar_chart("Monthly savings against the swept values", points, series, r.costs.currency + " per month"),
+              painter, target);
 }
 
 /// Puts `x` under a line chart and a 0-100 % axis titled `y_title` beside it, attaches every line

@@ -19,7 +19,8 @@ inline constexpr int kFigureWidth = 900;
 /// Qt Charts figures lay out in a helper QChartView that is shown (never on screen) and settled with
 /// QCoreApplication::processEvents(), so call this outside a paintEvent, e.g. into a QImage.
 /// Throws InternalError for an unknown figure id.
-void draw_figure(const report::RoiReport& report, const report::Figure& figure, QPainter& painter, const QRectF& target);
+void draw_figure(const report::RoiReport& report, const report::Figure& figure, QPainter& painter,
+                 const QRectF& target);
 
 /// The figure's height in pixels at kFigureWidth: 480; the latency CDF 320 per row of two tenants;
 /// the MIG layout 60 + 90 per GPU cut into instances.

@@ -68,7 +68,8 @@ void draw_title(QPainter& painter, const QRectF& target) {
   title_font.setBold(true);
   painter.setFont(title_font);
   painter.setPen(Qt::black);
-  painter.drawText(QRectF(target.left(), target.top() + 6, target.width(), 24), Qt::AlignHCenter, "MIG layout (memory slots)");
+  painter.drawText(QRectF(target.left(), target.top() + 6, target.width(), 24), Qt::AlignHCenter,
+                   "MIG layout (memory slots)");
 }
 
 /// One GPU's row at height `y`: its label in the first `label_w` pixels, then its slots and boxes.
@@ -76,8 +77,8 @@ void draw_row(QPainter& painter, const MigRow& row, const QRectF& target, double
   static const QColor colours[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
                                    QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48)};
   painter.setPen(Qt::black);
-  painter.drawText(QRectF(target.left() + 4, y, label_w - 8, row_h - 8), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap,
-                   qs(row.label));
+  painter.drawText(QRectF(target.left() + 4, y, label_w - 8, row_h - 8),
+                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, qs(row.label));
   const double slot_w = (target.width() - label_w - 8) / row.num_slots;
   for (int slot = 0; slot < row.num_slots; ++slot) {
     painter.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 1, Qt::DashLine));

@@ -50,15 +50,16 @@ QImage figure_image(const RoiReport& r, const Figure& figure, int width, int hei
 std::string table_html(const report::ReportTable& t, const char* table_attributes) {
   std::string html = "<table " + std::string(table_attributes) + ">\n<thead><tr>";
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    html += std::string("<th") + (t.numeric[c] ? " align=\"right\"" : " align=\"left\"") + ">" + report::escape_markup(t.columns[c]) + "</th>";
+    html += std::string("<th") + (t.numeric[c] ? " align=\"right\"" : " align=\"left\"") + ">" +
+            report::escape_markup(t.columns[c]) + "</th>";
   }
   html += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.rows) {
     html += "<tr>";
     for (std::size_t c = 0; c < row.size(); ++c) {
       const bool missed = row[c].find("missed") != std::string::npos || row[c] == "failed";
-      html += std::string("<td") + (t.numeric[c] ? " align=\"right\"" : "") + (missed ? " class=\"missed\"" : "") + ">" +
-              report::escape_markup(row[c]) + "</td>";
+      html += std::string("<td") + (t.numeric[c] ? " align=\"right\"" : "") + (missed ? " class=\"missed\"" : "") +
+              ">" + report::escape_markup(row[c]) + "</td>";
     }
     html += "</tr>\n";
   }
@@ -72,19 +73,20 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
   const char* table_attributes = pdf ? "border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\"" : "";
   const std::string page_break = pdf ? " style=\"page-break-before: always\"" : "";
   std::string html = "<h1>" + report::escape_markup(r.title) + "</h1>\n";
-  html += "<p class=\"sub\">" + report::escape_markup(r.costs.table + " prices as of " + r.costs.as_of + " · calibration " +
-                                            (r.result.calibration.profile_id.empty() ? "none" : r.result.calibration.profile_id) +
-                                            " · seed " + std::to_string(r.result.seed)) +
+  html += "<p class=\"sub\">" +
+          report::escape_markup(r.costs.table + " prices as of " + r.costs.as_of + " · calibration " +
+                                (r.result.calibration.profile_id.empty() ? "none" : r.result.calibration.profile_id) +
+                                " · seed " + std::to_string(r.result.seed)) +
           "</p>\n";
   html += "<h2>Executive summary</h2>\n";
   if (r.recommended >= 0) {
     const auto& best = r.strategies[static_cast<std::size_t>(r.recommended)];
-    html += "<p class=\"rec\"><b>Recommended strategy: " + report::escape_markup(best.name) + "</b> — monthly savings " +
-            report::escape_markup(report::format_usd(best.monthly_savings_usd)) + ", annual " +
-            report::escape_markup(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
+    html += "<p class=\"rec\"><b>Recommended strategy: " + report::escape_markup(best.name) +
+            "</b> — monthly savings " + report::escape_markup(report::format_usd(best.monthly_savings_usd)) +
+            ", annual " + report::escape_markup(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
   }
-  html += "<ul class=\"summary\">\n<li>" + report::escape_markup(r.recommendation) + "</li>\n<li>" + report::escape_markup(r.savings) +
-          "</li>\n<li>" + report::escape_markup(r.sla_risk) + "</li>\n" +
+  html += "<ul class=\"summary\">\n<li>" + report::escape_markup(r.recommendation) + "</li>\n<li>" +
+          report::escape_markup(r.savings) + "</li>\n<li>" + report::escape_markup(r.sla_risk) + "</li>\n" +
           (r.rejected.empty() ? std::string() : "<li>" + report::escape_markup(r.rejected) + "</li>\n") + "</ul>\n";
   const auto tables = report_tables(r);
   for (std::size_t i = 0; i < tables.size(); ++i) {
@@ -99,7 +101,8 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
   html += "<h2" + page_break + ">Figures</h2>\n";
   for (std::size_t i = 0; i < figures.size(); ++i) {
     const auto& f = figures[i];
-    html += "<p" + std::string(pdf && i > 0 && i % 2 == 0 ? page_break : "") + "><b>" + report::escape_markup(f.title) + "</b></p>\n";
+    html += "<p" + std::string(pdf && i > 0 && i % 2 == 0 ? page_break : "") + "><b>" + report::escape_markup(f.title) +
+            "</b></p>\n";
     html += "<p>" + figure_markup(f) + "</p>\n<p class=\"caption\">" + report::escape_markup(f.caption) + "</p>\n";
   }
   html += "<h2" + page_break + ">Assumptions and provenance</h2>\n";
@@ -109,15 +112,17 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
   html += "</ul>\n<h2>Methodology</h2>\n";
   for (const auto& paragraph : r.methodology) html += "<p>" + report::escape_markup(paragraph) + "</p>\n";
   if (!r.deploy_configs.empty()) {
-    html += "<h2" + page_break + ">Appendix: deployable configs</h2>\n<p>" + report::escape_markup(report::appendix_intro(r)) +
-            "</p>\n";
+    html += "<h2" + page_break + ">Appendix: deployable configs</h2>\n<p>" +
+            report::escape_markup(report::appendix_intro(r)) + "</p>\n";
     for (const auto& file : r.deploy_configs) {
       if (file.name == "README.md") continue;
-      html += "<h3>" + report::escape_markup(file.name) + "</h3>\n<pre>" + report::escape_markup(file.text) + "</pre>\n";
+      html +=
+          "<h3>" + report::escape_markup(file.name) + "</h3>\n<pre>" + report::escape_markup(file.text) + "</pre>\n";
     }
   }
-  html += "<p class=\"sub\">Generated by slicewise. Every figure can be reproduced from the result file and the "
-          "price table named above.</p>\n";
+  html +=
+      "<p class=\"sub\">Generated by slicewise. Every figure can be reproduced from the result file and the "
+      "price table named above.</p>\n";
   return html;
 }
 
@@ -129,13 +134,14 @@ std::string pdf_html(const RoiReport& r, const std::vector<Figure>& figures) {
          "color: #1f3b57; } h3 { font-size: 10pt; } th { background-color: #e8edf2; } td.missed { color: #a01010; } "
          ".sub { color: #666666; } .rec { font-size: 11pt; color: #0b5d1e; } .caption { color: #555555; }"
          "</style></head><body>" +
-         body_html(r, figures,
-                   [&](const Figure& f) {
-                     // 640 px wide in the document's layout units: the full text width of an A4 page.
-                     const int height = 640 * figure_height(r, f) / kFigureWidth;
-                     return "<img src=\"figure:" + f.id + "\" width=\"640\" height=\"" + std::to_string(height) + "\">";
-                   },
-                   true) +
+         body_html(
+             r, figures,
+             [&](const Figure& f) {
+               // 640 px wide in the document's layout units: the full text width of an A4 page.
+               const int height = 640 * figure_height(r, f) / kFigureWidth;
+               return "<img src=\"figure:" + f.id + "\" width=\"640\" height=\"" + std::to_string(height) + "\">";
+             },
+             true) +
          "</body></html>";
 }
 
@@ -148,7 +154,8 @@ bool ends_as_pdf(const std::filesystem::path& path) {
   } catch (const std::exception&) {
     return false;
   }
-  return text.rfind("%PDF-", 0) == 0 && text.find("%%EOF", text.size() > 1024 ? text.size() - 1024 : 0) != std::string::npos;
+  return text.rfind("%PDF-", 0) == 0 &&
+         text.find("%%EOF", text.size() > 1024 ? text.size() - 1024 : 0) != std::string::npos;
 }
 
 /// Prints `document` on A4 pages to `out` atomically (a unique temporary file beside it, checked
@@ -223,7 +230,8 @@ std::string figure_svg(const RoiReport& r, const Figure& figure, int width, int 
 std::string report_html(const RoiReport& r) {
   const auto figures = report_figures(r);
   std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + report::escape_markup(r.title) +
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+      report::escape_markup(r.title) +
       "</title>\n<style>\n"
       "body { font-family: 'DejaVu Sans', Arial, sans-serif; max-width: 1000px; margin: 2em auto; color: #222; "
       "font-size: 14px; line-height: 1.45; }\n"
@@ -233,12 +241,13 @@ std::string report_html(const RoiReport& r) {
       "td.missed { color: #a01010; } .sub, .caption { color: #666; } .rec { font-size: 1.15em; color: #0b5d1e; }\n"
       "figure { margin: 0; } svg { max-width: 100%; height: auto; }\n"
       "</style>\n</head>\n<body>\n";
-  html += body_html(r, figures,
-                    [&](const Figure& f) {
-                      return "<figure id=\"figure-" + f.id + "\">" + strip_xml_prolog(figure_svg(r, f, kFigureWidth, figure_height(r, f))) +
-                             "</figure>";
-                    },
-                    false);
+  html += body_html(
+      r, figures,
+      [&](const Figure& f) {
+        return "<figure id=\"figure-" + f.id + "\">" +
+               strip_xml_prolog(figure_svg(r, f, kFigureWidth, figure_height(r, f))) + "</figure>";
+      },
+      false);
   return html + "</body>\n</html>\n";
 }
 
@@ -261,15 +270,9 @@ void write_report(const RoiReport& r, ReportFormat format, const std::filesystem
       write_file_atomically(out, report::roi_report_markdown(r, figures));
       return;
     }
-    case ReportFormat::html:
-      write_file_atomically(out, report_html(r));
-      return;
-    case ReportFormat::pdf:
-      write_pdf(r, out);
-      return;
-    case ReportFormat::xlsx:
-      report::write_roi_xlsx(r, out);
-      return;
+    case ReportFormat::html: write_file_atomically(out, report_html(r)); return;
+    case ReportFormat::pdf: write_pdf(r, out); return;
+    case ReportFormat::xlsx: report::write_roi_xlsx(r, out); return;
   }
 }
 

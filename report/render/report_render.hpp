@@ -18,7 +18,8 @@ enum class ReportFormat { markdown, html, pdf, xlsx };
 ReportFormat report_format_from(const std::string& name, const std::string& where);
 
 /// One figure as SVG text (width x height pixels).
-std::string figure_svg(const report::RoiReport& report, const report::Figure& figure, int width = 900, int height = 480);
+std::string figure_svg(const report::RoiReport& report, const report::Figure& figure, int width = 900,
+                       int height = 480);
 
 /// The report as one self-contained HTML page (styles inline, figures as inline SVG).
 std::string report_html(const report::RoiReport& report);

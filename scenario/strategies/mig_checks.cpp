@@ -74,7 +74,8 @@ void check_fit(const StrategySpec& spec, const StrategyCheck& c, const models::G
 
 void check_mig_layout(const StrategySpec& spec, const StrategyCheck& c) {
   if (spec.layout.empty()) {
-    c.add(c.pointer + "/layout", "missing MIG layout (required for strategy kind \"" + models::to_string(spec.kind) + "\")");
+    c.add(c.pointer + "/layout",
+          "missing MIG layout (required for strategy kind \"" + models::to_string(spec.kind) + "\")");
     return;
   }
   if (!fleet_is_mig_capable(spec, c)) return;

@@ -116,7 +116,8 @@ class StrategyPolicy {
     return 0.0;
   }
   /// Quantum events instead of the fluid share, when the strategy asks for them (`"exact": true`).
-  virtual std::optional<ExactQuanta> exact_quanta(const StrategySpec& /*spec*/, const models::SharingDefaults& /*defaults*/,
+  virtual std::optional<ExactQuanta> exact_quanta(const StrategySpec& /*spec*/,
+                                                  const models::SharingDefaults& /*defaults*/,
                                                   int /*contexts_on_device*/) const {
     return std::nullopt;
   }

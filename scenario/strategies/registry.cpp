@@ -58,7 +58,7 @@ std::int64_t StrategyCheck::total_contexts() const {
 }
 
 models::SharingParams OwnDevicePolicy::sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
-                                              int /*contexts_on_device*/) const {
+                                               int /*contexts_on_device*/) const {
   models::SharingParams p;
   p.discipline = models::SharingDiscipline::exclusive;
   p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
@@ -70,7 +70,8 @@ double DriverTimeSlicingPolicy::scheduling_round_ms(const StrategySpec& spec, co
   return quantum_ms(spec, defaults) + switch_cost_ms(spec, defaults);
 }
 
-models::SharingParams DriverTimeSlicingPolicy::sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
+models::SharingParams DriverTimeSlicingPolicy::sharing(const StrategySpec& spec,
+                                                       const models::SharingDefaults& defaults,
                                                        int /*contexts_on_device*/) const {
   models::SharingParams p;
   p.discipline = models::SharingDiscipline::time_sliced;

@@ -14,7 +14,9 @@ class TimeSlicing final : public DriverTimeSlicingPolicy {
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
 
-  std::vector<std::string> strategy_keys() const override { return {"replicas", "quantum_ms", "switch_cost_ms", "exact"}; }
+  std::vector<std::string> strategy_keys() const override {
+    return {"replicas", "quantum_ms", "switch_cost_ms", "exact"};
+  }
   std::vector<std::string> tenant_keys() const override { return {"weight"}; }
 };
 

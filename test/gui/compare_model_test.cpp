@@ -37,11 +37,14 @@ class CompareModelTest : public QObject {
   void headers() {
     CompareModel model;
     QCOMPARE(model.headerData(CompareModel::kStrategyColumn, Qt::Horizontal).toString(), QStringLiteral("Strategy"));
-    QCOMPARE(model.headerData(CompareModel::column(CompareModel::kMonthlyCost, CompareModel::kA), Qt::Horizontal).toString(),
-             QStringLiteral("Monthly cost (USD) A"));
-    QCOMPARE(model.headerData(CompareModel::column(CompareModel::kBusyPercent, CompareModel::kB), Qt::Horizontal).toString(),
-             QStringLiteral("Busy % B"));
-    QCOMPARE(model.headerData(CompareModel::column(CompareModel::kWorstP95, CompareModel::kDelta), Qt::Horizontal).toString(),
+    QCOMPARE(
+        model.headerData(CompareModel::column(CompareModel::kMonthlyCost, CompareModel::kA), Qt::Horizontal).toString(),
+        QStringLiteral("Monthly cost (USD) A"));
+    QCOMPARE(
+        model.headerData(CompareModel::column(CompareModel::kBusyPercent, CompareModel::kB), Qt::Horizontal).toString(),
+        QStringLiteral("Busy % B"));
+    QCOMPARE(model.headerData(CompareModel::column(CompareModel::kWorstP95, CompareModel::kDelta), Qt::Horizontal)
+                 .toString(),
              QStringLiteral("Worst p95 (s) Δ"));
   }
 
@@ -51,7 +54,8 @@ class CompareModelTest : public QObject {
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
     model.set_runs(seed_report(), mixed_mig_report());
     QStringList names;
-    for (int row = 0; row < model.rowCount(); ++row) names << model.index(row, CompareModel::kStrategyColumn).data().toString();
+    for (int row = 0; row < model.rowCount(); ++row)
+      names << model.index(row, CompareModel::kStrategyColumn).data().toString();
     QCOMPARE(names, (QStringList{"dedicated", "time_slicing", "mig", "mig_time_slicing", "mps"}));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
@@ -121,7 +125,8 @@ class CompareModelTest : public QObject {
     const auto number = [&](int row, CompareModel::Metric metric, CompareModel::Side side) {
       return model.index(row, CompareModel::column(metric, side)).data(kSortRole);
     };
-    QVERIFY(qAbs(number(0, CompareModel::kMonthlyCost, CompareModel::kDelta).toDouble() - (20089.6 - 3273.4368)) < 1e-6);
+    QVERIFY(qAbs(number(0, CompareModel::kMonthlyCost, CompareModel::kDelta).toDouble() - (20089.6 - 3273.4368)) <
+            1e-6);
     QVERIFY(qAbs(number(0, CompareModel::kBusyPercent, CompareModel::kB).toDouble() - 27.85829607620346) < 1e-9);
     QVERIFY(!number(1, CompareModel::kMonthlyCost, CompareModel::kB).isValid());
     QVERIFY(!number(1, CompareModel::kMonthlyCost, CompareModel::kDelta).isValid());
@@ -137,7 +142,8 @@ class CompareModelTest : public QObject {
     proxy.setSortRole(kSortRole);
     proxy.sort(CompareModel::column(CompareModel::kMonthlyCost, CompareModel::kB), Qt::AscendingOrder);
     QStringList names;
-    for (int row = 0; row < proxy.rowCount(); ++row) names << proxy.index(row, CompareModel::kStrategyColumn).data().toString();
+    for (int row = 0; row < proxy.rowCount(); ++row)
+      names << proxy.index(row, CompareModel::kStrategyColumn).data().toString();
     QCOMPARE(names, (QStringList{"mig", "mig_time_slicing", "mps", "dedicated", "time_slicing"}));
   }
 };

@@ -50,11 +50,11 @@ class EditorTest : public QObject {
   void formCommitsAndShowsTheCliMessage() {
     ScenarioDocument document;
     QVERIFY(document.open(write("valid.json", valid_scenario_json()), nullptr));
-    PointerForm form(&document, {FieldSpec("Rate", "/load/rate_per_s", FieldType::number)
-                                     .when("/load/kind", {"poisson", "diurnal"}, "poisson"),
-                                 FieldSpec("Users", "/load/num_users", FieldType::integer)
-                                     .when("/load/kind", {"closed_loop"}, "poisson"),
-                                 FieldSpec("Load", "/load/kind", FieldType::choice).with_choices({"poisson", "closed_loop"})});
+    PointerForm form(
+        &document,
+        {FieldSpec("Rate", "/load/rate_per_s", FieldType::number).when("/load/kind", {"poisson", "diurnal"}, "poisson"),
+         FieldSpec("Users", "/load/num_users", FieldType::integer).when("/load/kind", {"closed_loop"}, "poisson"),
+         FieldSpec("Load", "/load/kind", FieldType::choice).with_choices({"poisson", "closed_loop"})});
     form.set_base("/tenants/1");
     form.show();
     auto* rate = qobject_cast<QLineEdit*>(form.editor("/load/rate_per_s"));
@@ -96,7 +96,8 @@ class EditorTest : public QObject {
     QCOMPARE(presets.size(), std::size_t(28));  // `slicewise mig H100-SXM-80GB --enumerate | wc -l`
     QVERIFY(std::find(presets.begin(), presets.end(), "3g.40gb+2g.20gb+1g.10gb+1g.10gb") != presets.end());
     QCOMPARE(editor.addable_profiles(), (std::vector<std::string>{"1g.10gb", "1g.20gb", "2g.20gb", "3g.40gb"}));
-    QCOMPARE(editor.findChild<QLabel*>("migStatus")->text(), QStringLiteral("H100-SXM-80GB: 4 of 7 compute slices, 64 SMs, 39.5 GiB."));
+    QCOMPARE(editor.findChild<QLabel*>("migStatus")->text(),
+             QStringLiteral("H100-SXM-80GB: 4 of 7 compute slices, 64 SMs, 39.5 GiB."));
 
     // The add menu holds exactly the profiles that fit; choosing one gives the canonical layout.
     auto* add = editor.findChild<QToolButton*>("migAddProfile");
@@ -176,8 +177,9 @@ class EditorTest : public QObject {
     document.set_value("/tenants/1/load", Json{{"kind", "closed_loop"}, {"num_users", 4}, {"think_time_s", 2}});
     const ArrivalPreview closed = preview_arrivals(*document.scenario(), 1);
     QVERIFY(closed.rate_per_s.empty());
-    QCOMPARE(QString::fromStdString(closed.note),
-             QStringLiteral("closed loop: arrivals follow the replies; at most 2 requests/s (4 users / 2 s think time)"));
+    QCOMPARE(
+        QString::fromStdString(closed.note),
+        QStringLiteral("closed loop: arrivals follow the replies; at most 2 requests/s (4 users / 2 s think time)"));
   }
 
   void tracePickerStoresARelativePathAndShowsThePreview() {

@@ -24,8 +24,8 @@ int run_result_model_test(int argc, char** argv);
 int run_compare_model_test(int argc, char** argv);
 int run_results_panel_test(int argc, char** argv);
 
-/// An in-memory scenario (no file; it parses, though the catalogs may reject parts) with 2 fleet entries, 2 tenants and 2
-/// strategies; the model tests assert its cell texts:
+/// An in-memory scenario (no file; it parses, though the catalogs may reject parts) with 2 fleet entries, 2 tenants and
+/// 2 strategies; the model tests assert its cell texts:
 /// - fleet: L40S by GPU ×1; g6e.2xlarge (L40S) ×2
 /// - tenants: "phi-3.5-mini" generic, solo 0.609 s, 19.2 GiB, 16 at once, poisson 2/s, SLA 2 s,
 ///   isolation none; "deepseek-8b" llm, no solo latency, 24.5 GiB, 1 at once, closed_loop 3 users

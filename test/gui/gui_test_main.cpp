@@ -28,12 +28,18 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("slicewise-test"));
 
   const std::vector<TestClass> classes = {
-      {"FleetModelTest", run_fleet_model_test},         {"TenantModelTest", run_tenant_model_test},
-      {"StrategyModelTest", run_strategy_model_test},   {"ScenarioDocumentTest", run_scenario_document_test},
-      {"EditorTest", run_editor_test},                  {"SimulationRunnerTest", run_simulation_runner_test},
-      {"MainWindowTest", run_main_window_test},        {"AdviseTest", run_advise_test},
-      {"ResultModelTest", run_result_model_test},       {"CompareModelTest", run_compare_model_test},
-      {"ResultsPanelTest", run_results_panel_test},     {"ScreenshotTest", run_screenshot_test},
+      {"FleetModelTest", run_fleet_model_test},
+      {"TenantModelTest", run_tenant_model_test},
+      {"StrategyModelTest", run_strategy_model_test},
+      {"ScenarioDocumentTest", run_scenario_document_test},
+      {"EditorTest", run_editor_test},
+      {"SimulationRunnerTest", run_simulation_runner_test},
+      {"MainWindowTest", run_main_window_test},
+      {"AdviseTest", run_advise_test},
+      {"ResultModelTest", run_result_model_test},
+      {"CompareModelTest", run_compare_model_test},
+      {"ResultsPanelTest", run_results_panel_test},
+      {"ScreenshotTest", run_screenshot_test},
   };
   if (argc > 1 && argv[1][0] != '-') {
     for (const TestClass& test_class : classes) {

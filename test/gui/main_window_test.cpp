@@ -76,7 +76,8 @@ class MainWindowTest : public QObject {
     QVERIFY(dir_.isValid());
     valid_path_ = write("valid.json", valid_scenario_json());
     example_path_ = QStringLiteral(SW_SOURCE_DIR "/examples/mixed-mig-h100.json");
-    QVERIFY2(QFileInfo(SimulationRunner::default_program()).isExecutable(), qPrintable(SimulationRunner::default_program()));
+    QVERIFY2(QFileInfo(SimulationRunner::default_program()).isExecutable(),
+             qPrintable(SimulationRunner::default_program()));
   }
 
   void init() {
@@ -121,7 +122,8 @@ class MainWindowTest : public QObject {
   void brokenScenarioOpensWithItsProblems() {
     const QString broken = write("broken.json", broken_scenario_json());
     QVERIFY(window_->open_scenario(broken));
-    QCOMPARE(diagnostics(), QStringList{broken + QStringLiteral(": /horizon: unknown key (did you mean \"horizon_s\"?)")});
+    QCOMPARE(diagnostics(),
+             QStringList{broken + QStringLiteral(": /horizon: unknown key (did you mean \"horizon_s\"?)")});
     auto* list = window_->findChild<QListWidget*>("diagnosticsList");
     QCOMPARE(list->item(0)->data(Qt::UserRole).toString(), QStringLiteral("/horizon"));
     QVERIFY(list->isVisible());
@@ -145,8 +147,9 @@ class MainWindowTest : public QObject {
     const QString path = write("garbage.json", "not json at all");
     QVERIFY(!window_->open_scenario(path));
     QCOMPARE(diagnostics().size(), 1);
-    QCOMPARE(diagnostics().front(), path + QStringLiteral(":1:2: parse error: syntax error while parsing value - invalid "
-                                                         "literal; last read: 'no'"));
+    QCOMPARE(diagnostics().front(),
+             path + QStringLiteral(":1:2: parse error: syntax error while parsing value - invalid "
+                                   "literal; last read: 'no'"));
     QCOMPARE(model_of("tenantView")->rowCount(), 2);
     QCOMPARE(window_->document()->path(), valid_path_);
   }
@@ -186,7 +189,8 @@ class MainWindowTest : public QObject {
     QCOMPARE(table->model()->rowCount(), 4);
     QCOMPARE(window_->findChild<QProgressBar*>("runProgress")->value(), 1000);
     QVERIFY(window_->findChild<QLabel*>("runStatus")->text().startsWith("Run 1 · "));
-    for (const char* figure : {"figure-cost", "figure-savings", "figure-latency-cdf", "figure-utilization", "figure-mig-layout"}) {
+    for (const char* figure :
+         {"figure-cost", "figure-savings", "figure-latency-cdf", "figure-utilization", "figure-mig-layout"}) {
       QVERIFY2(results->findChild<QWidget*>(figure), figure);
     }
 
@@ -232,7 +236,8 @@ class MainWindowTest : public QObject {
     emit price->activated(price->currentIndex());
     QCOMPARE(window_->findChild<QLabel*>("runStatus")->text(),
              QStringLiteral("Cannot re-price under spot: %1: /pricing: table \"aws\" has no spot price for "
-                            "p5.4xlarge in us-east-1").arg(window_->document()->path()));
+                            "p5.4xlarge in us-east-1")
+                 .arg(window_->document()->path()));
     QCOMPARE(window_->results()->run_count(), 2);
     window_->document()->undo_stack()->setClean();
   }

@@ -61,11 +61,12 @@ class ResultModelTest : public QObject {
     ResultModel model;
     model.set_report(seed_report());
     QStringList headers;
-    for (int column = 0; column < model.columnCount(); ++column) headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "Monthly cost (USD)", "Monthly savings (USD)", "Savings %",
-                                   "Busy %", "SM util %", "SLA violations %", "SLA", "phi-3.5-mini-instruct p95 (s)",
-                                   "phi-3.5-mini-instruct p99 (s)", "deepseek-r1-distill-llama-8b p95 (s)",
-                                   "deepseek-r1-distill-llama-8b p99 (s)"}));
+    for (int column = 0; column < model.columnCount(); ++column)
+      headers << model.headerData(column, Qt::Horizontal).toString();
+    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "Monthly cost (USD)", "Monthly savings (USD)",
+                                   "Savings %", "Busy %", "SM util %", "SLA violations %", "SLA",
+                                   "phi-3.5-mini-instruct p95 (s)", "phi-3.5-mini-instruct p99 (s)",
+                                   "deepseek-r1-distill-llama-8b p95 (s)", "deepseek-r1-distill-llama-8b p99 (s)"}));
   }
 
   void cells_data() {
@@ -140,7 +141,8 @@ class ResultModelTest : public QObject {
     ResultModel model;
     QAbstractItemModelTester tester(&model, kFatal);
     model.set_report(seed_report_missing_sla());
-    QCOMPARE(model.index(0, ResultModel::kStrategy).data().toString(), QStringLiteral("dedicated (recommended) (baseline)"));
+    QCOMPARE(model.index(0, ResultModel::kStrategy).data().toString(),
+             QStringLiteral("dedicated (recommended) (baseline)"));
     QCOMPARE(model.index(1, ResultModel::kStrategy).data().toString(), QStringLiteral("time_slicing"));
     const QModelIndex sla = model.index(1, ResultModel::kSla);
     QCOMPARE(sla.data().toString(), QStringLiteral("missed (1)"));

@@ -85,7 +85,8 @@ class ResultsPanelTest : public QObject {
     QCOMPARE(panel_->run_label(0), QStringLiteral("seed"));
     QCOMPARE(panel_->current_report()->scenario, mixed_mig_report().scenario);
 
-    QAbstractItemModelTester table_tester(model_of("resultTable"), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester table_tester(model_of("resultTable"),
+                                          QAbstractItemModelTester::FailureReportingMode::Fatal);
     QCOMPARE(model_of("resultTable")->rowCount(), 4);
     QCOMPARE(cell("resultTable", 0, ResultModel::kMonthlyCost), QStringLiteral("$20,089.60"));
 
@@ -96,7 +97,8 @@ class ResultsPanelTest : public QObject {
     QCOMPARE(b->currentIndex(), 1);
     QCOMPARE(a->currentText(), QStringLiteral("#1 seed"));
     QCOMPARE(b->currentText(), QStringLiteral("#2 mixed"));
-    QAbstractItemModelTester compare_tester(model_of("compareTable"), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester compare_tester(model_of("compareTable"),
+                                            QAbstractItemModelTester::FailureReportingMode::Fatal);
     QCOMPARE(model_of("compareTable")->rowCount(), 5);
     QCOMPARE(cell("compareTable", 0, CompareModel::column(CompareModel::kMonthlyCost, CompareModel::kDelta)),
              QStringLiteral("+$16,816.16"));

@@ -51,15 +51,15 @@ class ScenarioDocumentTest : public QObject {
     QCOMPARE(validated.count(), 1);
     QVERIFY(!document.is_valid());
     QVERIFY(document.is_modified());
-    QCOMPARE(messages(document),
-             QStringList{path + ": /tenants/1/workload/memory_gib: must be > 0 (got -4)"});
+    QCOMPARE(messages(document), QStringList{path + ": /tenants/1/workload/memory_gib: must be > 0 (got -4)"});
     QCOMPARE(document.diagnostics_at("/tenants/1").size(), std::size_t(1));
     QVERIFY(document.diagnostics_at("/tenants/0").empty());
     QVERIFY(document.diagnostics_at("/tenants/1/work").empty());  // a pointer prefix is not a parent
 
     // Text that is not a number is kept as typed, and the parser says what it expected.
     document.set_value("/horizon_s", field_value(QStringLiteral("ten"), FieldType::number));
-    QVERIFY2(messages(document).contains(path + ": /horizon_s: expected number (got \"ten\")"), qPrintable(messages(document).join("\n")));
+    QVERIFY2(messages(document).contains(path + ": /horizon_s: expected number (got \"ten\")"),
+             qPrintable(messages(document).join("\n")));
   }
 
   void fieldTextsReadBackAsTheirValues() {
@@ -67,12 +67,13 @@ class ScenarioDocumentTest : public QObject {
     QVERIFY(*field_value("0.25", FieldType::number) == Json(0.25));
     QVERIFY(*field_value("1, 2.5, 0", FieldType::list) == Json::parse("[1, 2.5, 0]"));
     QVERIFY(*field_value(" LS , BE ", FieldType::words) == Json::parse(R"(["LS", "BE"])"));
-    const Json states = Json::parse(R"([{"rate_per_s": 1, "mean_duration_s": 60}, {"rate_per_s": 5, "mean_duration_s": 5}])");
+    const Json states =
+        Json::parse(R"([{"rate_per_s": 1, "mean_duration_s": 60}, {"rate_per_s": 5, "mean_duration_s": 5}])");
     QVERIFY(*field_value(QString::fromStdString(states.dump()), FieldType::json) == states);
     QVERIFY(*field_value("[{oops", FieldType::json) == Json("[{oops"));  // kept as typed: the check says why
-    QVERIFY(!field_value("  ", FieldType::number));                    // empty: the key goes
+    QVERIFY(!field_value("  ", FieldType::number));                      // empty: the key goes
     for (const Json& value : {Json(19.2), Json::parse("[1, 2]"), Json::parse(R"(["a", "b"])")}) {
-      const FieldType type = value.is_number() ? FieldType::number
+      const FieldType type = value.is_number()      ? FieldType::number
                              : value[0].is_string() ? FieldType::words
                                                     : FieldType::list;
       QVERIFY(*field_value(field_text(&value), type) == value);
@@ -117,12 +118,14 @@ class ScenarioDocumentTest : public QObject {
     const QString broken = write("broken.json", "{\"name\": \"x\",\n  oops}\n");
     QString error;
     QVERIFY(!document.open(broken, &error));
-    QCOMPARE(error, broken + QStringLiteral(":2:3: parse error: syntax error while parsing object key - invalid literal; "
-                                            "last read: '\"x\",<U+000A>  o'; expected string literal"));
+    QCOMPARE(error,
+             broken + QStringLiteral(":2:3: parse error: syntax error while parsing object key - invalid literal; "
+                                     "last read: '\"x\",<U+000A>  o'; expected string literal"));
     QCOMPARE(document.display_name(), QStringLiteral("valid.json"));
     QString missing_error;
     QVERIFY(!document.open(dir_.filePath("absent.json"), &missing_error));
-    QCOMPARE(missing_error, dir_.filePath("absent.json") + QStringLiteral(": cannot open file: No such file or directory"));
+    QCOMPARE(missing_error,
+             dir_.filePath("absent.json") + QStringLiteral(": cannot open file: No such file or directory"));
   }
 
   void saveAsRebasesRelativeTracePaths() {

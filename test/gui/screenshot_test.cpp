@@ -39,7 +39,8 @@ class ScreenshotTest : public QObject {
 
     const QImage image = window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32);
     QVERIFY(!image.isNull());
-    QVERIFY2(image.width() >= 1000 && image.height() >= 600, qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+    QVERIFY2(image.width() >= 1000 && image.height() >= 600,
+             qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
     std::map<QRgb, int> colours;
     for (int y = 0; y < image.height(); y += 2) {
       const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));

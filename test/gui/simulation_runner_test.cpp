@@ -37,13 +37,17 @@ class SimulationRunnerTest : public QObject {
   void progressAndTheCliErrorOnFailure() {
     const QString capture = dir_.filePath("captured.json");
     SimulationRunner runner;
-    runner.set_program(script("fail.sh",
-                              "cp \"$2\" '" + capture.toUtf8() + "'\n"
-                              "echo \"$@\" > '" + dir_.filePath("args.txt").toUtf8() + "'\n"
-                              "echo '{\"event\":\"progress\",\"strategy\":\"dedicated\",\"index\":0,\"of\":2,\"fraction\":0.5}' >&2\n"
-                              "echo '{\"event\":\"done\",\"strategy\":\"dedicated\",\"index\":0,\"of\":2,\"ok\":true}' >&2\n"
-                              "echo 'boom: the second strategy failed' >&2\n"
-                              "exit 1\n"));
+    runner.set_program(script(
+        "fail.sh",
+        "cp \"$2\" '" + capture.toUtf8() +
+            "'\n"
+            "echo \"$@\" > '" +
+            dir_.filePath("args.txt").toUtf8() +
+            "'\n"
+            "echo '{\"event\":\"progress\",\"strategy\":\"dedicated\",\"index\":0,\"of\":2,\"fraction\":0.5}' >&2\n"
+            "echo '{\"event\":\"done\",\"strategy\":\"dedicated\",\"index\":0,\"of\":2,\"ok\":true}' >&2\n"
+            "echo 'boom: the second strategy failed' >&2\n"
+            "exit 1\n"));
     QSignalSpy progress(&runner, &SimulationRunner::progress);
     QSignalSpy failed(&runner, &SimulationRunner::failed);
     QString error;

@@ -45,7 +45,8 @@ class StrategyModelTest : public QObject {
     QTest::newRow("named") << 1 << int(StrategyModel::kName) << "ts-10";
     QTest::newRow("time_slicing kind") << 1 << int(StrategyModel::kKind) << "time_slicing";
     QTest::newRow("time_slicing parameters")
-        << 1 << int(StrategyModel::kParameters) << "replicas=10, quantum_ms=2, sidecars=2×t3.large; phi-3.5-mini: weight=2";
+        << 1 << int(StrategyModel::kParameters)
+        << "replicas=10, quantum_ms=2, sidecars=2×t3.large; phi-3.5-mini: weight=2";
   }
 
   void cells() {
@@ -80,7 +81,8 @@ class StrategyModelTest : public QObject {
     vgpu.placement = scenario::PlacementPolicy::spread;
     vgpu.vgpu_scheduler = scenario::VgpuScheduler::fixed_share;
     vgpu.timeslice_ms = 1.0;
-    QCOMPARE(strategy_parameters_text(vgpu), QStringLiteral("placement=spread, vgpu_scheduler=fixed_share, timeslice_ms=1"));
+    QCOMPARE(strategy_parameters_text(vgpu),
+             QStringLiteral("placement=spread, vgpu_scheduler=fixed_share, timeslice_ms=1"));
     scenario::StrategySpec mig;
     mig.kind = models::StrategyKind::mig;
     mig.layout = "3g.40gb+2g.20gb";

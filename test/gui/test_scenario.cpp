@@ -28,7 +28,8 @@ scenario::Scenario two_tenant_scenario() {
   deepseek.name = "deepseek-8b";
   deepseek.workload.kind = scenario::WorkloadKind::llm;
   deepseek.workload.memory_gib = 24.5;
-  deepseek.workload.llm = scenario::LlmSpec{.params_b = 8.0, .dtype = "bf16", .prompt_tokens = 512, .output_tokens = 128};
+  deepseek.workload.llm =
+      scenario::LlmSpec{.params_b = 8.0, .dtype = "bf16", .prompt_tokens = 512, .output_tokens = 128};
   deepseek.load.kind = scenario::LoadKind::closed_loop;
   deepseek.load.num_users = 3;
   deepseek.load.think_time_s = 1.5;

@@ -11,11 +11,13 @@ namespace {
 using models::StrategyKind;
 
 TEST(ClosedForm, OneContextAloneRunsAtSoloSpeedUnderEveryStrategy) {
-  const std::vector<scenario::StrategySpec> strategies = {
-      strategy(StrategyKind::dedicated),   strategy(StrategyKind::time_slicing),
-      strategy(StrategyKind::mps),         strategy(StrategyKind::mig, "7g.80gb"),
-      strategy(StrategyKind::mig_time_slicing, "7g.80gb"),
-      strategy(StrategyKind::hami),        strategy(StrategyKind::vgpu)};
+  const std::vector<scenario::StrategySpec> strategies = {strategy(StrategyKind::dedicated),
+                                                          strategy(StrategyKind::time_slicing),
+                                                          strategy(StrategyKind::mps),
+                                                          strategy(StrategyKind::mig, "7g.80gb"),
+                                                          strategy(StrategyKind::mig_time_slicing, "7g.80gb"),
+                                                          strategy(StrategyKind::hami),
+                                                          strategy(StrategyKind::vgpu)};
   auto s = make_scenario("A100-80GB", 1, 100.0);
   s.tenants.push_back(generic_tenant("solo", 0.5, /*sm=*/0.5, /*bw=*/0.5));
   s.strategies = strategies;
@@ -99,7 +101,8 @@ TEST(Metrics, LongSeriesAreMergedSoThatTheResultStaysReadable) {
 
 TEST(ClosedForm, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
   auto s = make_scenario("L40S", 1, 30.0);
-  s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3), generic_tenant("c", 0.1, 0.3, 0.4)};
+  s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3),
+               generic_tenant("c", 0.1, 0.3, 0.4)};
   s.strategies = {strategy(StrategyKind::mps)};
   const auto result = simulate(s);
   EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.25, 1e-9);
@@ -154,7 +157,7 @@ TEST(ClosedForm, MM1TenantOnADedicatedGpuMatchesTheAnalyticMeanLatency) {
   const auto result = simulate(queue_scenario(scenario::ServiceDistribution::exponential), 0, 1.1);
   const auto& tenant = result.strategies[0].tenants[0];
   EXPECT_GT(tenant.num_completed, 195000);
-  EXPECT_NEAR(tenant.latency_s.mean, 1.0 / (1.0 - 0.7), 0.03 / (1.0 - 0.7));  // W = 1/(μ-λ), within 3 %
+  EXPECT_NEAR(tenant.latency_s.mean, 1.0 / (1.0 - 0.7), 0.03 / (1.0 - 0.7));           // W = 1/(μ-λ), within 3 %
   EXPECT_NEAR(tenant.latency_s.p50, std::log(2.0) / 0.3, 0.03 * std::log(2.0) / 0.3);  // sojourn ~ Exp(μ-λ)
 }
 
@@ -274,8 +277,9 @@ TEST(Placement, TimeSlicingOvercommitIsAnOutOfMemoryRisk) {
   const auto result = simulate(s).strategies[0];
   ASSERT_EQ(result.devices.size(), 1u);
   EXPECT_TRUE(result.devices[0].oom_risk);
-  EXPECT_EQ(result.issues.at(0), "gpu0: out-of-memory risk: contexts hold 60 GiB of 48 GiB and time_slicing does not "
-                                 "isolate memory");
+  EXPECT_EQ(result.issues.at(0),
+            "gpu0: out-of-memory risk: contexts hold 60 GiB of 48 GiB and time_slicing does not "
+            "isolate memory");
 }
 
 TEST(Placement, HardwareIsolationKeepsATenantOffSharedTimeSlicedGpus) {
@@ -313,7 +317,7 @@ TEST(Router, LeastLoadedBeatsRoundRobinAndBothUseEveryContext) {
   // Round-robin splits Poisson(1.4) into two Erlang-2 streams (GI/M/1, mean about 2.6 s); joining
   // the shorter queue comes close to M/M/2 (mean 1.96 s).
   EXPECT_LT(least_loaded.tenants[0].latency_s.mean, 0.85 * round_robin.tenants[0].latency_s.mean);
-  EXPECT_NEAR(least_loaded.tenants[0].latency_s.mean, 1.0 / (1.0 - 0.7 * 0.7) , 0.25);
+  EXPECT_NEAR(least_loaded.tenants[0].latency_s.mean, 1.0 / (1.0 - 0.7 * 0.7), 0.25);
 }
 
 }  // namespace

@@ -65,8 +65,9 @@ TEST(VgpuPolicy, AFramebufferBelowTheTenantsMemoryIsUnplaceable) {
   s.strategies = {vgpu(scenario::VgpuScheduler::best_effort, 4)};
   const auto result = simulate(s).strategies[0];
   ASSERT_EQ(result.issues.size(), 1u);
-  EXPECT_EQ(result.issues[0], "big#0 (30 GiB) is unplaceable: it needs 30 GiB, more than its vGPU framebuffer "
-                              "(80 GiB / 4 vGPUs) of 20 GiB");
+  EXPECT_EQ(result.issues[0],
+            "big#0 (30 GiB) is unplaceable: it needs 30 GiB, more than its vGPU framebuffer "
+            "(80 GiB / 4 vGPUs) of 20 GiB");
   EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 1);
   EXPECT_FALSE(result.tenants[0].sla_met);
   EXPECT_EQ(result.tenants[1].num_contexts_unplaced, 0);
@@ -134,7 +135,8 @@ TEST(MpsPolicy, APinnedMemoryLimitBelowTheTenantsMemoryIsUnplaceable) {
   s.strategies = {m};
   const auto result = simulate(s).strategies[0];
   ASSERT_EQ(result.issues.size(), 1u);
-  EXPECT_EQ(result.issues[0], "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its MPS pinned memory limit of 3 GiB");
+  EXPECT_EQ(result.issues[0],
+            "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its MPS pinned memory limit of 3 GiB");
 }
 
 // --- MIG and MIG + time slicing ---------------------------------------------------------------------
@@ -180,8 +182,9 @@ TEST(MigPolicy, AnInstanceFilledCloseToItsMemoryIsFlaggedNotHidden) {
   s.strategies = {strategy(StrategyKind::mig, "7x1g.10gb")};
   const auto result = simulate(s).strategies[0];
   ASSERT_EQ(result.issues.size(), 1u);
-  EXPECT_EQ(result.issues[0], "gpu0/1g.10gb@0: contexts hold 9 GiB of the instance's 9.5 GiB (over 90 %): little room "
-                              "for activations, KV cache and allocator fragmentation, which the simulation does not model");
+  EXPECT_EQ(result.issues[0],
+            "gpu0/1g.10gb@0: contexts hold 9 GiB of the instance's 9.5 GiB (over 90 %): little room "
+            "for activations, KV cache and allocator fragmentation, which the simulation does not model");
   EXPECT_TRUE(result.tenants[0].sla_met);  // a note, not a failure
 }
 
@@ -280,7 +283,7 @@ TEST(Priority, ExactTimeSlicingPreemptsAtTheNextQuantumBoundary) {
   EXPECT_GT(h.count, 100);
   EXPECT_GE(h.max, 0.05);
   EXPECT_LE(h.max, 0.05 + 0.002 + 0.0001 + 1e-9);
-  EXPECT_GT(h.mean, 0.05 + 0.0001);  // it paid the switch, and usually part of a quantum
+  EXPECT_GT(h.mean, 0.05 + 0.0001);               // it paid the switch, and usually part of a quantum
   EXPECT_GT(result.tenants[1].num_completed, 0);  // the low tenant runs in the high one's think time
 }
 

@@ -80,7 +80,7 @@ TEST(Calibrate, SamplesSpreadByTheStandardErrorAndStayInRange) {
   const double sd = std::sqrt(sum2 / n - mean * mean);
   EXPECT_NEAR(sd, 0.05 / 0.952, 0.01);  // log-scale σ = se / value, a little less where the cap bites
   EXPECT_EQ(sample_profile(profile, 3), sample_profile(profile, 3));  // seeded
-  EXPECT_EQ(sample_profile(profile, 3).constants[1].value, 1.0);     // uncalibrated: kept
+  EXPECT_EQ(sample_profile(profile, 3).constants[1].value, 1.0);      // uncalibrated: kept
 }
 
 const std::string kPublicMps = std::string(SW_SOURCE_DIR) + "/data/measurements/mps-colocation-public.csv";
@@ -99,7 +99,8 @@ TEST(Calibrate, ThePublicMpsCoRunsShowNoMemoryPressureBeyondTheSplit) {
   EXPECT_FALSE(kappa->fitted);
   EXPECT_EQ(kappa->value, 0.0);
   EXPECT_EQ(kappa->num_points, 29);  // 24 Tally rows (12 training, 12 server) + 5 T4 rows
-  EXPECT_TRUE(kappa->fit_message.starts_with("not fitted: the least-squares optimum is the edge")) << kappa->fit_message;
+  EXPECT_TRUE(kappa->fit_message.starts_with("not fitted: the least-squares optimum is the edge"))
+      << kappa->fit_message;
   EXPECT_GT(kappa->mape, 0.2);  // the split itself is far off on these rows
   int folds = 0;
   for (const auto& fold : outcome.folds) {

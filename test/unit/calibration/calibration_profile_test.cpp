@@ -30,12 +30,14 @@ TEST(CalibrationProfile, ValuesTheModelCannotTakeAreRefused) {
 
 TEST(CalibrationProfile, AGpuMustBeStarOrACatalogIdAndAnAliasBecomesTheId) {
   // A sharpness for a misspelt GPU used to load and never apply.
-  EXPECT_EQ(profile_error(R"({"id": "x", "constants": [{"name": "roofline_sharpness", "gpu": "A100-40G", "value": 2}]})"),
-            "p.json: /constants/0/gpu: unknown GPU \"A100-40G\"; expected \"*\" (every GPU) or a catalog id "
-            "(`slicewise gpus`) (did you mean \"A100-40GB\"?)");
+  EXPECT_EQ(
+      profile_error(R"({"id": "x", "constants": [{"name": "roofline_sharpness", "gpu": "A100-40G", "value": 2}]})"),
+      "p.json: /constants/0/gpu: unknown GPU \"A100-40G\"; expected \"*\" (every GPU) or a catalog id "
+      "(`slicewise gpus`) (did you mean \"A100-40GB\"?)");
   const auto profile = CalibrationProfile::from_json(
-      parse_json_text(R"({"id": "x", "constants": [{"name": "roofline_sharpness", "gpu": "A100-SXM4-40GB", "value": 2}]})",
-                      "p.json"),
+      parse_json_text(
+          R"({"id": "x", "constants": [{"name": "roofline_sharpness", "gpu": "A100-SXM4-40GB", "value": 2}]})",
+          "p.json"),
       "p.json");
   ASSERT_NE(profile.find("roofline_sharpness", "A100-40GB"), nullptr);
   EXPECT_EQ(profile.constants[0].gpu, "A100-40GB");
@@ -83,8 +85,8 @@ TEST(CalibrationProfile, AFitOutsideWhatTheModelAllowsIsRefused) {
   // η ≈ 1.67, a profile that could not be loaded.
   using models::StrategyKind;
   const std::vector<Measurement> rows = {
-      timed(StrategyKind::dedicated, 1, "a", 1.0, ""),      timed(StrategyKind::dedicated, 1, "b", 2.0, ""),
-      timed(StrategyKind::time_slicing, 2, "a", 1.2, "r1"), timed(StrategyKind::time_slicing, 2, "b", 2.4, "r1"),
+      timed(StrategyKind::dedicated, 1, "a", 1.0, ""),       timed(StrategyKind::dedicated, 1, "b", 2.0, ""),
+      timed(StrategyKind::time_slicing, 2, "a", 1.2, "r1"),  timed(StrategyKind::time_slicing, 2, "b", 2.4, "r1"),
       timed(StrategyKind::time_slicing, 2, "a", 1.25, "r2"), timed(StrategyKind::time_slicing, 2, "b", 2.5, "r2"),
   };
   CalibrateOptions options;
@@ -93,8 +95,9 @@ TEST(CalibrationProfile, AFitOutsideWhatTheModelAllowsIsRefused) {
     calibrate(rows, {"synthetic.csv"}, options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   });
   EXPECT_TRUE(message.starts_with("cannot calibrate time_slicing_efficiency: the best fit is 1.6")) << message;
-  EXPECT_TRUE(message.ends_with(", but it must be in (0, 1]; the measurements are not what the model can explain "
-                                "(check them)"))
+  EXPECT_TRUE(
+      message.ends_with(", but it must be in (0, 1]; the measurements are not what the model can explain "
+                        "(check them)"))
       << message;
 }
 

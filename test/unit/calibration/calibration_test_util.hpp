@@ -19,7 +19,8 @@ inline std::string write_file(const std::string& name, const std::string& text) 
   return path;
 }
 
-inline constexpr const char* kHeader = "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,unit,source,date,run\n";
+inline constexpr const char* kHeader =
+    "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,unit,source,date,run\n";
 
 inline std::vector<Measurement> load(const std::string& path) {
   return load_measurements(path, models::GpuCatalog::shipped(), models::MigCatalog::shipped());

@@ -14,10 +14,12 @@ using test::load;
 using test::write_file;
 
 TEST(Measurements, ARowIsReadInBaseUnitsWithItsParametersAndRun) {
-  const auto path = write_file("good.csv", std::string("# probe header\n\n") + kHeader +
-                                               "A100-SXM4-40GB,mig,3g.20gb,1,resnet,batch_size=64,time_p99,12.5,ms,probe:x,2026-11-20,\n"
-                                               "H100-SXM-80GB,time_slicing,,2,spin,\"kernel_ms=2; gpu_duty_frac=1\",throughput,480,1/s,probe:ts,2026-11-21,r1\n"
-                                               "H100-SXM-80GB,dedicated,,1,stream,,mem_bandwidth,2.9,TB/s,probe:bw,2026-11-21,\n");
+  const auto path = write_file(
+      "good.csv", std::string("# probe header\n\n") + kHeader +
+                      "A100-SXM4-40GB,mig,3g.20gb,1,resnet,batch_size=64,time_p99,12.5,ms,probe:x,2026-11-20,\n"
+                      "H100-SXM-80GB,time_slicing,,2,spin,\"kernel_ms=2; "
+                      "gpu_duty_frac=1\",throughput,480,1/s,probe:ts,2026-11-21,r1\n"
+                      "H100-SXM-80GB,dedicated,,1,stream,,mem_bandwidth,2.9,TB/s,probe:bw,2026-11-21,\n");
   const auto rows = load(path);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].gpu, "A100-40GB");  // the alias resolves to the catalog id
@@ -48,9 +50,10 @@ TEST(Measurements, TheMisoTableBecomesMedianAndP90Rows) {
 }
 
 TEST(Measurements, AnOpenLoopServersOfferedLoadIsAFractionOfItsSoloCapacity) {
-  const auto path = write_file("open-loop.csv", std::string(kHeader) +
-                                                   "A100-40GB,dedicated,,1,server,\"gpu_duty_frac=0.9;offered_load=0.5\","
-                                                   "time_mean,4.033,ms,x,2024-10-09,\n");
+  const auto path =
+      write_file("open-loop.csv", std::string(kHeader) +
+                                      "A100-40GB,dedicated,,1,server,\"gpu_duty_frac=0.9;offered_load=0.5\","
+                                      "time_mean,4.033,ms,x,2024-10-09,\n");
   const auto rows = load(path);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_DOUBLE_EQ(rows[0].param("offered_load", 0.0), 0.5);
@@ -60,8 +63,9 @@ TEST(Measurements, AnOpenLoopServersOfferedLoadIsAFractionOfItsSoloCapacity) {
     const auto bad = write_file("open-loop-bad.csv", std::string(kHeader) +
                                                          "A100-40GB,dedicated,,1,server,offered_load=" + load_text +
                                                          ",time_mean,4,ms,x,2024-10-09,\n");
-    EXPECT_NE(error_of([&] { load(bad); }).find(bad + ":2: workload_params: offered_load must be in (0, 1], got " +
-                                                 load_text),
+    EXPECT_NE(error_of([&] {
+                load(bad);
+              }).find(bad + ":2: workload_params: offered_load must be in (0, 1], got " + load_text),
               std::string::npos)
         << load_text;
   }
@@ -75,29 +79,37 @@ struct BadCase {
 
 TEST(Measurements, EachBadFieldGetsALinePreciseMessage) {
   const std::vector<BadCase> cases = {
-      {"gpu", "A100-40G,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,", "gpu: unknown GPU \"A100-40G\"; see `slicewise gpus` (did you mean \"A100-40GB\"?)"},
+      {"gpu", "A100-40G,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,",
+       "gpu: unknown GPU \"A100-40G\"; see `slicewise gpus` (did you mean \"A100-40GB\"?)"},
       {"strategy", "L4,timeslicing,,1,w,,time_mean,1,s,x,2026-01-01,", "strategy: unknown \"timeslicing\""},
       {"unit", "L4,dedicated,,1,w,,time_mean,1,sec,x,2026-01-01,", "unit: unknown \"sec\"; expected s|ms|us"},
-      {"param", "L4,dedicated,,1,w,batch=4,time_mean,1,s,x,2026-01-01,", "workload_params: unknown parameter \"batch\""},
-      {"range", "L4,dedicated,,1,w,gpu_duty_frac=1.5,time_mean,1,s,x,2026-01-01,", "workload_params: gpu_duty_frac must be in (0, 1], got 1.5"},
+      {"param", "L4,dedicated,,1,w,batch=4,time_mean,1,s,x,2026-01-01,",
+       "workload_params: unknown parameter \"batch\""},
+      {"range", "L4,dedicated,,1,w,gpu_duty_frac=1.5,time_mean,1,s,x,2026-01-01,",
+       "workload_params: gpu_duty_frac must be in (0, 1], got 1.5"},
       {"value", "L4,dedicated,,1,w,,time_mean,-2,s,x,2026-01-01,", "value: must be > 0, got -2"},
-      {"date", "L4,dedicated,,1,w,,time_mean,1,s,x,2026-02-30,", "date: expected a date YYYY-MM-DD, got \"2026-02-30\""},
-      {"profile", "A100-40GB,mig,3g.40gb,1,w,,time_mean,1,s,x,2026-01-01,", "mig_profile: \"3g.40gb\" is not a MIG profile of A100-40GB"},
+      {"date", "L4,dedicated,,1,w,,time_mean,1,s,x,2026-02-30,",
+       "date: expected a date YYYY-MM-DD, got \"2026-02-30\""},
+      {"profile", "A100-40GB,mig,3g.40gb,1,w,,time_mean,1,s,x,2026-01-01,",
+       "mig_profile: \"3g.40gb\" is not a MIG profile of A100-40GB"},
       {"nomig", "L4,mig,1g.6gb,1,w,,time_mean,1,s,x,2026-01-01,", "gpu: L4 does not support MIG"},
-      {"contexts", "L4,dedicated,,2,w,,time_mean,1,s,x,2026-01-01,", "n_contexts: strategy dedicated runs one context per device, got 2"},
+      {"contexts", "L4,dedicated,,2,w,,time_mean,1,s,x,2026-01-01,",
+       "n_contexts: strategy dedicated runs one context per device, got 2"},
       {"source", "L4,dedicated,,1,w,,time_mean,1,s,,2026-01-01,", "source: must not be empty"},
       {"fields", "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01", "expected 12 fields"},
   };
   for (const auto& c : cases) {
-    const auto path = write_file(std::string("bad-") + c.name + ".csv",
-                                 std::string(kHeader) + "L4,dedicated,,1,ok,,time_mean,1,s,x,2026-01-01,\n" + c.row + "\n");
+    const auto path =
+        write_file(std::string("bad-") + c.name + ".csv",
+                   std::string(kHeader) + "L4,dedicated,,1,ok,,time_mean,1,s,x,2026-01-01,\n" + c.row + "\n");
     const std::string message = error_of([&] { load(path); });
     EXPECT_NE(message.find(path + ":3: " + c.expected), std::string::npos) << c.name << ": " << message;
   }
 }
 
 TEST(Measurements, AMissingColumnOrAnEmptyFileIsNamed) {
-  const auto no_unit = write_file("no-unit.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,source,date\n");
+  const auto no_unit = write_file(
+      "no-unit.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,source,date\n");
   EXPECT_NE(error_of([&] { load(no_unit); }).find("missing column"), std::string::npos);
   const auto empty = write_file("empty.csv", "# nothing\n");
   EXPECT_NE(error_of([&] { load(empty); }).find("no header row"), std::string::npos);
@@ -107,47 +119,58 @@ TEST(Measurements, AMissingColumnOrAnEmptyFileIsNamed) {
 
 TEST(Measurements, AColumnGivenTwiceOrNotOfTheFormatIsRefused) {
   // The first "value" used to win silently; a typo such as "runs" used to drop the co-run ids.
-  const auto twice = write_file("value-twice.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,"
-                                                   "value,value,unit,source,date,run\n"
-                                                   "L4,dedicated,,1,w,,time_mean,1,2,s,x,2026-01-01,\n");
+  const auto twice = write_file("value-twice.csv",
+                                "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,"
+                                "value,value,unit,source,date,run\n"
+                                "L4,dedicated,,1,w,,time_mean,1,2,s,x,2026-01-01,\n");
   EXPECT_EQ(error_of([&] { load(twice); }),
             twice + ":1: column \"value\" appears twice (columns 8 and 9); each column may appear once");
-  const auto typo = write_file("runs.csv", "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,"
-                                           "unit,source,date,runs\n"
-                                           "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
+  const auto typo = write_file("runs.csv",
+                               "gpu,strategy,mig_profile,n_contexts,workload,workload_params,metric,value,"
+                               "unit,source,date,runs\n"
+                               "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
   EXPECT_EQ(error_of([&] { load(typo); }),
-            typo + ":1: unknown column \"runs\"; allowed: gpu, strategy, mig_profile, n_contexts, workload, "
-                   "workload_params, metric, value, unit, source, date, run (did you mean \"run\"?)");
+            typo +
+                ":1: unknown column \"runs\"; allowed: gpu, strategy, mig_profile, n_contexts, workload, "
+                "workload_params, metric, value, unit, source, date, run (did you mean \"run\"?)");
   // Header names are trimmed like the fields.
-  const auto spaced = write_file("spaced.csv", std::string(" gpu ,strategy,mig_profile,n_contexts,workload,workload_params,"
-                                                           "metric,value,unit,source,date,run\n") +
-                                                   "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
+  const auto spaced =
+      write_file("spaced.csv", std::string(" gpu ,strategy,mig_profile,n_contexts,workload,workload_params,"
+                                           "metric,value,unit,source,date,run\n") +
+                                   "L4,dedicated,,1,w,,time_mean,1,s,x,2026-01-01,\n");
   EXPECT_EQ(load(spaced).size(), 1u);
 }
 
 TEST(Measurements, AValueOutOfRangeOnceConvertedIsRefused) {
-  const auto big = write_file("big.csv", std::string(kHeader) + "L4,dedicated,,1,w,,mem_bandwidth,1e307,TB/s,x,2026-01-01,\n");
-  EXPECT_EQ(error_of([&] { load(big); }), big + ":2: value: 1e307 TB/s is out of range once converted to GB/s (finite and > 0)");
-  const auto tiny = write_file("tiny.csv", std::string(kHeader) + "L4,dedicated,,1,w,,time_mean,1e-320,us,x,2026-01-01,\n");
-  EXPECT_EQ(error_of([&] { load(tiny); }), tiny + ":2: value: 1e-320 us is out of range once converted to s (finite and > 0)");
+  const auto big =
+      write_file("big.csv", std::string(kHeader) + "L4,dedicated,,1,w,,mem_bandwidth,1e307,TB/s,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(big); }),
+            big + ":2: value: 1e307 TB/s is out of range once converted to GB/s (finite and > 0)");
+  const auto tiny =
+      write_file("tiny.csv", std::string(kHeader) + "L4,dedicated,,1,w,,time_mean,1e-320,us,x,2026-01-01,\n");
+  EXPECT_EQ(error_of([&] { load(tiny); }),
+            tiny + ":2: value: 1e-320 us is out of range once converted to s (finite and > 0)");
 }
 
 TEST(Measurements, ContextCountsOutOfRangeSayWhatIsAllowed) {
   for (const char* n : {"0", "-3", "1025", "1.5"}) {
-    const auto path = write_file("contexts.csv", std::string(kHeader) + "L4,time_slicing,,"  + n + ",w,,time_mean,1,s,x,2026-01-01,\n");
+    const auto path = write_file("contexts.csv",
+                                 std::string(kHeader) + "L4,time_slicing,," + n + ",w,,time_mean,1,s,x,2026-01-01,\n");
     EXPECT_EQ(error_of([&] { load(path); }), path + ":2: n_contexts: must be an integer in [1, 1024], got " + n);
   }
 }
 
 TEST(Measurements, ARowListedTwiceIsRefused) {
   // Three copies of one shared row fitted η with a standard error of 2e-16.
-  const auto path = write_file("repeated.csv", std::string(kHeader) +
-                                                   "L40S,dedicated,,1,w,gpu_duty_frac=0.5,time_mean,0.5,s,x,2026-01-01,\n"
-                                                   "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n"
-                                                   "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n");
+  const auto path =
+      write_file("repeated.csv", std::string(kHeader) +
+                                     "L40S,dedicated,,1,w,gpu_duty_frac=0.5,time_mean,0.5,s,x,2026-01-01,\n"
+                                     "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n"
+                                     "L40S,time_slicing,,2,w,gpu_duty_frac=0.5,time_mean,1.0,s,x,2026-01-01,\n");
   EXPECT_EQ(error_of([&] { load(path); }),
-            path + ":4: repeats line 3 (every field the same); list a measurement once, or tell repeated runs apart by "
-                   "their run column");
+            path +
+                ":4: repeats line 3 (every field the same); list a measurement once, or tell repeated runs apart by "
+                "their run column");
   // The same numbers from two runs are two measurements.
   const auto runs = write_file("two-runs.csv", std::string(kHeader) +
                                                    "L40S,time_slicing,,2,w,,time_mean,1.0,s,x,2026-01-01,r1\n"

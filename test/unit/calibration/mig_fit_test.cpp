@@ -20,7 +20,7 @@ std::vector<Measurement> load_miso() {
 TEST(MigFit, PointsCarryTheCatalogSliceFractions) {
   const auto rows = load_miso();
   const auto points = mig_points(rows, "A100-40GB", models::GpuCatalog::shipped(), models::MigCatalog::shipped());
-  ASSERT_EQ(points.size(), 87u);  // one median per row of the file
+  ASSERT_EQ(points.size(), 87u);           // one median per row of the file
   const MigPoint& first = points.front();  // 2g.10gb bert batch 2: 28 of 108 SMs, 2 of 8 memory slices
   EXPECT_EQ(first.instance, "bert[batch_size=2]");
   EXPECT_DOUBLE_EQ(first.compute, 28.0 / 108.0);

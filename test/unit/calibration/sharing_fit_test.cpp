@@ -128,7 +128,7 @@ TEST(SharingFit, AnOpenLoopServerBesideAClosedLoopJobSharesAsItsLoadSays) {
     EXPECT_EQ(p.offered_load[p.self], p.row->workload == "server" ? 0.3 : 0.0);
   }
   const auto params = params_for(SharingConstant::mps_interference, 0.0, {});
-  EXPECT_NEAR(predict_co_run(points[0], params), 2.0 * 0.7, 1e-8);   // throughput × g
+  EXPECT_NEAR(predict_co_run(points[0], params), 2.0 * 0.7, 1e-8);    // throughput × g
   EXPECT_NEAR(predict_co_run(points[1], params), 0.01 / 0.7, 1e-10);  // latency / g
 }
 

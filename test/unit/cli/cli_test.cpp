@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario/result_json.hpp"
 #include "cli_test_util.hpp"
+#include "scenario/result_json.hpp"
 
 namespace slicewise::cli {
 namespace {
@@ -27,7 +27,8 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(run({"simulat"}).code, 2);
   const auto r = run({"mig", "A100-80GB"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "slicewise: mig: one of --layout or --enumerate is required\nRun with --help for more information.\n");
+  EXPECT_EQ(r.err,
+            "slicewise: mig: one of --layout or --enumerate is required\nRun with --help for more information.\n");
   EXPECT_EQ(run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "fancy"}).code, 2);
 }
 
@@ -35,7 +36,8 @@ TEST(Cli, MigPrintsMemoryWithTwoDecimals) {
   // The total used to print the sum's binary rounding: 38.870000000000005.
   const auto r = run({"mig", "A100-40GB", "--layout", "3g.20gb+2g.10gb+1g.5gb+1g.5gb"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("total                                       7/7   98       38.87\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("total                                       7/7   98       38.87\n"), std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.find("0000"), std::string::npos) << r.out;
 }
 
@@ -52,7 +54,8 @@ TEST(Cli, BadInputExitsWithOneAndAMessage) {
   EXPECT_EQ(r.err, "slicewise prices: --cloud: unknown \"awz\"; expected aws|azure|gcp (did you mean \"aws\"?)\n");
   r = run({"simulate", example("seed-l40s-timeslicing.json"), "--strategy", "mps"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, "slicewise simulate: --strategy: unknown strategy \"mps\"; the scenario has dedicated|time_slicing\n");
+  EXPECT_EQ(r.err,
+            "slicewise simulate: --strategy: unknown strategy \"mps\"; the scenario has dedicated|time_slicing\n");
 }
 
 TEST(Cli, AnOptionGivenAsAnEmptyStringIsAUsageError) {
@@ -75,10 +78,12 @@ TEST(Cli, SimulateChecksOutBeforeTheRun) {
 }
 
 TEST(Cli, RoiNamesAnUnknownRegionAndTheTablesRegions) {
-  const auto r = run({"roi", std::string(SW_TEST_DATA_DIR) + "/results/seed.json", "--pricing", "gcp", "--region", "us-east"});
+  const auto r =
+      run({"roi", std::string(SW_TEST_DATA_DIR) + "/results/seed.json", "--pricing", "gcp", "--region", "us-east"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, "slicewise roi: --region: unknown region \"us-east\" in price table \"gcp\"; expected "
-                   "us-central1|us-east4 (did you mean \"us-east4\"?)\n");
+  EXPECT_EQ(r.err,
+            "slicewise roi: --region: unknown region \"us-east\" in price table \"gcp\"; expected "
+            "us-central1|us-east4 (did you mean \"us-east4\"?)\n");
 }
 
 TEST(Cli, ValidateSummarisesEachExample) {
@@ -91,8 +96,8 @@ TEST(Cli, ValidateSummarisesEachExample) {
 
 TEST(Cli, SimulateWritesTheMergedResultAndJsonProgress) {
   const auto out = std::filesystem::temp_directory_path() / "sw_cli_test_result.json";
-  const auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--out", out.string(), "--progress=json",
-                      "--jobs", "2"});
+  const auto r =
+      run({"simulate", example("seed-l40s-timeslicing.json"), "--out", out.string(), "--progress=json", "--jobs", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto result = scenario::load_result(out);
   ASSERT_EQ(result.strategies.size(), 2u);
@@ -118,11 +123,13 @@ TEST(Cli, SimulatePricesTheSeedCaseToTheCent) {
   const auto r = run({"simulate", example("seed-l40s-timeslicing.json"), "--progress=none", "--jobs", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   // 2 x g6e.2xlarge at $2.24208/h vs 1 x g6e.2xlarge + 2 x t3.large at $0.0832/h, 730 h/month.
-  EXPECT_NE(r.out.find("dedicated        2  2 x g6e.2xlarge                 4.48416  3273.44            0.00       0.0"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("dedicated        2  2 x g6e.2xlarge                 4.48416  3273.44            0.00       0.0"),
+      std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("time_slicing     1  1 x g6e.2xlarge + 2 x t3.large  2.40848  1758.19         1515.25      46.3"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("time_slicing     1  1 x g6e.2xlarge + 2 x t3.large  2.40848  1758.19         1515.25      46.3"),
+      std::string::npos)
       << r.out;
 }
 

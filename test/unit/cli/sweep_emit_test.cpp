@@ -88,8 +88,9 @@ void expect_job_basics(const YAML::Node& job, const std::string& name) {
 }
 
 TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
-  const auto r = run({"sweep", kSweep, "--emit", "k8s", "--shards", "4", "--jobs", "2", "--image", "registry.example/slicewise:1.2",
-                      "--out", dir_.string(), "--fail-if", "sla_violation_rate > 0.01"});
+  const auto r =
+      run({"sweep", kSweep, "--emit", "k8s", "--shards", "4", "--jobs", "2", "--image",
+           "registry.example/slicewise:1.2", "--out", dir_.string(), "--fail-if", "sla_violation_rate > 0.01"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "seed-users: 8 points in 4 shards; wrote job.json shards-job.yaml merge-job.yaml submit.sh to " +
                        dir_.string() + "\nsubmit with: " + (dir_ / "submit.sh").string() + "\n");
@@ -120,9 +121,9 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(shard["resources"]["requests"]["memory"].as<std::string>(), "2Gi");
   std::vector<std::string> args;
   for (const auto& a : shard["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shards/shard-$(JOB_COMPLETION_INDEX)", "--shards", "4",
-                                            "--shard-index", "$(JOB_COMPLETION_INDEX)", "--resume", "--jobs", "2",
-                                            "--progress", "none"}));
+  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shards/shard-$(JOB_COMPLETION_INDEX)",
+                                            "--shards", "4", "--shard-index", "$(JOB_COMPLETION_INDEX)", "--resume",
+                                            "--jobs", "2", "--progress", "none"}));
 
   const auto merge_documents = YAML::LoadAll(text_of(dir_ / "merge-job.yaml"));
   ASSERT_EQ(merge_documents.size(), 1u);
@@ -133,9 +134,9 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(merge["spec"]["backoffLimit"].as<int>(), 0);
   args.clear();
   for (const auto& a : merge["spec"]["template"]["spec"]["containers"][0]["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shards/shard-0", "/data/shards/shard-1", "/data/shards/shard-2",
-                                            "/data/shards/shard-3", "--out", "/data/merged", "--fail-if",
-                                            "sla_violation_rate > 0.01"}));
+  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shards/shard-0", "/data/shards/shard-1",
+                                            "/data/shards/shard-2", "/data/shards/shard-3", "--out", "/data/merged",
+                                            "--fail-if", "sla_violation_rate > 0.01"}));
   const std::string submit = text_of(dir_ / "submit.sh");
   EXPECT_NE(submit.find("wait_for sw-seed-users-shards"), std::string::npos);
   EXPECT_NE(submit.find("apply -f \"$here/merge-job.yaml\""), std::string::npos);
@@ -143,8 +144,8 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
 }
 
 TEST_F(EmitTest, KubernetesPodsRunTheirShardsAndTheMergeEqualsASerialRun) {
-  ASSERT_EQ(run({"sweep", kSweep, "--emit", "k8s", "--shards", "3", "--image", "registry.example/slicewise:1.2", "--out",
-                 (dir_ / "job").string()})
+  ASSERT_EQ(run({"sweep", kSweep, "--emit", "k8s", "--shards", "3", "--image", "registry.example/slicewise:1.2",
+                 "--out", (dir_ / "job").string()})
                 .code,
             0);
   const auto shards = YAML::LoadAll(text_of(dir_ / "job" / "shards-job.yaml"))[1];
@@ -153,8 +154,10 @@ TEST_F(EmitTest, KubernetesPodsRunTheirShardsAndTheMergeEqualsASerialRun) {
     const auto r = run(pod_argv(shard, index, dir_ / "volume"));
     ASSERT_EQ(r.code, 0) << r.err;
   }
-  EXPECT_NE(text_of(dir_ / "volume" / "shards" / "shard-1" / "sweep.json").find("\"shard\": \"2/3\""), std::string::npos);
-  const auto merge = YAML::LoadAll(text_of(dir_ / "job" / "merge-job.yaml"))[0]["spec"]["template"]["spec"]["containers"][0];
+  EXPECT_NE(text_of(dir_ / "volume" / "shards" / "shard-1" / "sweep.json").find("\"shard\": \"2/3\""),
+            std::string::npos);
+  const auto merge =
+      YAML::LoadAll(text_of(dir_ / "job" / "merge-job.yaml"))[0]["spec"]["template"]["spec"]["containers"][0];
   const auto m = run(pod_argv(merge, 0, dir_ / "volume"));
   ASSERT_EQ(m.code, 0) << m.err;
   ASSERT_EQ(run({"sweep", kSweep, "--out", (dir_ / "serial").string(), "--progress", "none"}).code, 0);
@@ -164,23 +167,26 @@ TEST_F(EmitTest, KubernetesPodsRunTheirShardsAndTheMergeEqualsASerialRun) {
 }
 
 TEST_F(EmitTest, ShardIndexCountsFromZeroAndNamesTheSameShardAsKOfN) {
-  ASSERT_EQ(run({"sweep", kSweep, "--out", (dir_ / "a").string(), "--shards", "4", "--shard-index", "1", "--progress", "none"}).code, 0);
+  ASSERT_EQ(run({"sweep", kSweep, "--out", (dir_ / "a").string(), "--shards", "4", "--shard-index", "1", "--progress",
+                 "none"})
+                .code,
+            0);
   ASSERT_EQ(run({"sweep", kSweep, "--out", (dir_ / "b").string(), "--shard", "2/4", "--progress", "none"}).code, 0);
   EXPECT_EQ(text_of(dir_ / "a" / "sweep.json"), text_of(dir_ / "b" / "sweep.json"));
   EXPECT_EQ(text_of(dir_ / "a" / "results.csv"), text_of(dir_ / "b" / "results.csv"));
   EXPECT_TRUE(fs::exists(dir_ / "a" / "points" / "p0001.json"));
   EXPECT_TRUE(fs::exists(dir_ / "a" / "points" / "p0005.json"));
   // Either form resumes the other's folder.
-  const auto r = run({"sweep", kSweep, "--out", (dir_ / "b").string(), "--shards", "4", "--shard-index", "1", "--resume",
-                      "--progress", "none"});
+  const auto r = run({"sweep", kSweep, "--out", (dir_ / "b").string(), "--shards", "4", "--shard-index", "1",
+                      "--resume", "--progress", "none"});
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
 TEST_F(EmitTest, SlurmScriptsQuoteEveryPathForTheShell) {
   // A folder with a quote, a dollar, a space, a percent sign and a newline in its name.
   const fs::path folder = dir_ / "it's $HOME 100%\nx";
-  const auto r = run({"sweep", kSweep, "--emit", "slurm", "--shards", "2", "--jobs", "2", "--out", folder.string(), "--fail-if",
-                      "time_slicing: p99_s[phi-3.5-mini-instruct] > 2"});
+  const auto r = run({"sweep", kSweep, "--emit", "slurm", "--shards", "2", "--jobs", "2", "--out", folder.string(),
+                      "--fail-if", "time_slicing: p99_s[phi-3.5-mini-instruct] > 2"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string array = text_of(folder / "sweep.sbatch");
   EXPECT_NE(array.find("\n#SBATCH --array=0-1\n"), std::string::npos);
@@ -196,8 +202,8 @@ TEST_F(EmitTest, SlurmScriptsQuoteEveryPathForTheShell) {
   const fs::path probe = dir_ / "probe.sh";
   {
     std::ofstream out(probe);
-    out << job_line.substr(0, job_line.find("\nexec ")) << "\nprintf '%s' \"$job\" > " << shell_quote((dir_ / "value").string())
-        << "\n";
+    out << job_line.substr(0, job_line.find("\nexec ")) << "\nprintf '%s' \"$job\" > "
+        << shell_quote((dir_ / "value").string()) << "\n";
   }
   ASSERT_EQ(std::system(("bash " + shell_quote(probe.string())).c_str()), 0);
   EXPECT_EQ(text_of(dir_ / "value"), folder.string());
@@ -233,17 +239,25 @@ TEST_F(EmitTest, EveryMisuseIsRefusedWithItsReason) {
       "p99_s[deepseek-r1-distill-llama-8b], sla_violation_frac[deepseek-r1-distill-llama-8b]";
   const std::vector<Case> cases = {
       {{"--emit", "slurm"}, 1, "--emit: needs --shards N, the number of shards (array tasks or completion indexes)"},
-      {{"--emit", "slurm", "--shards", "9"}, 1, "--shards: is 9 but the sweep has 8 points: at most one shard per point"},
+      {{"--emit", "slurm", "--shards", "9"},
+       1,
+       "--shards: is 9 but the sweep has 8 points: at most one shard per point"},
       {{"--emit", "slurm", "--shards", "2", "--image", "x"}, 1, "--image: applies to --emit k8s only"},
-      {{"--emit", "slurm", "--shards", "2", "--resume"}, 1,
+      {{"--emit", "slurm", "--shards", "2", "--resume"},
+       1,
        "--emit: writes the job files of every shard: leave out --shard, --shard-index and --resume"},
-      {{"--emit", "slurm", "--shards", "2", "--progress", "bar"}, 1,
+      {{"--emit", "slurm", "--shards", "2", "--progress", "bar"},
+       1,
        "--progress: applies to a sweep that runs here, not to --emit (the shards run with --progress none)"},
       {{"--emit", "pbs", "--shards", "2"}, 2, "--emit"},
-      {{"--emit", "k8s", "--shards", "2", "--fail-if", "p99_s[nobody] > 1"}, 1,
-       "--fail-if: \"p99_s[nobody] > 1\": unknown metric \"p99_s[nobody]\"; numeric columns of results.csv are " + columns},
-      {{"--shards", "2"}, 1,
-       "--shards: runs one shard only with --shard-index I (0-based), e.g. --shards 4 --shard-index \"$SLURM_ARRAY_TASK_ID\"; "
+      {{"--emit", "k8s", "--shards", "2", "--fail-if", "p99_s[nobody] > 1"},
+       1,
+       "--fail-if: \"p99_s[nobody] > 1\": unknown metric \"p99_s[nobody]\"; numeric columns of results.csv are " +
+           columns},
+      {{"--shards", "2"},
+       1,
+       "--shards: runs one shard only with --shard-index I (0-based), e.g. --shards 4 --shard-index "
+       "\"$SLURM_ARRAY_TASK_ID\"; "
        "or writes the job files with --emit slurm|k8s"},
       {{"--shard-index", "1"}, 1, "--shard-index: needs --shards N, the number of shards"},
       {{"--shards", "4", "--shard-index", "4"}, 1, "--shard-index: must be 0..3 for --shards 4 (got 4)"},

@@ -74,11 +74,12 @@ TEST_F(TraceFleet, FixtureFleetValidatesInAScenario) {
 TEST_F(TraceFleet, RealNodeListFleetValidatesWithTheOpenbPods) {
   if (!fs::exists(kRealNodes)) GTEST_SKIP() << "not present: " << kRealNodes;
   // The example replays the openb pods, which slicewise may not redistribute.
-  if (!fs::exists(fs::path(SW_SOURCE_DIR) / "examples/traces/alibaba-cluster-trace-gpu-v2023/openb_pod_list_default.csv")) {
+  if (!fs::exists(fs::path(SW_SOURCE_DIR) /
+                  "examples/traces/alibaba-cluster-trace-gpu-v2023/openb_pod_list_default.csv")) {
     GTEST_SKIP() << "the openb pod list is not fetched: run scripts/fetch-traces openb";
   }
-  const auto fleet = run({"trace", "fleet", kRealNodes, "--map", "G2=A100-80GB", "--map", "G3=A100-80GB",
-                          "--skip-unmapped"});
+  const auto fleet =
+      run({"trace", "fleet", kRealNodes, "--map", "G2=A100-80GB", "--map", "G3=A100-80GB", "--skip-unmapped"});
   ASSERT_EQ(fleet.code, 0) << fleet.err;
   const auto r = validate_with_fleet("openb-default-pods.json", fleet.out);
   EXPECT_EQ(r.code, 0) << r.out << r.err;
@@ -119,8 +120,8 @@ TEST_F(TraceFleet, NoGpuLeftIsAnError) {
   write_file_atomically(undisclosed, "sn,cpu_milli,memory_mib,gpu,model\nn0,96000,786432,8,G1\n");
   r = run({"trace", "fleet", undisclosed, "--skip-unmapped"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err,
-            "slicewise trace fleet: " + undisclosed + ": every GPU model was skipped: nothing left to make a fleet of\n");
+  EXPECT_EQ(r.err, "slicewise trace fleet: " + undisclosed +
+                       ": every GPU model was skipped: nothing left to make a fleet of\n");
 }
 
 }  // namespace

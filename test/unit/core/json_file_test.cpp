@@ -27,8 +27,9 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(JsonFile, ParseErrorsCarryLineAndColumn) {
-  EXPECT_EQ(error_of("{\n  \"a\": 1,\n  \"b\": ]\n}"),
-            "s.json:3:8: parse error: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal");
+  EXPECT_EQ(
+      error_of("{\n  \"a\": 1,\n  \"b\": ]\n}"),
+      "s.json:3:8: parse error: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal");
   EXPECT_EQ(error_of("{\"a\": 1,}"),
             "s.json:1:9: parse error: syntax error while parsing object key - unexpected '}'; expected string literal");
 }
@@ -42,8 +43,10 @@ TEST(JsonFile, DuplicateKeysAreRejectedWithTheirPointer) {
 }
 
 TEST(JsonFile, NestingDeeperThan256LevelsIsAParseErrorNotAStackOverflow) {
-  const std::string deep = "{\"a\": \"[[[ in a string\",\n \"b\": " + std::string(300, '[') + std::string(300, ']') + "}";
-  EXPECT_EQ(error_of(deep), "s.json:2:262: parse error: nested more than 256 levels deep (objects and arrays inside each other)");
+  const std::string deep =
+      "{\"a\": \"[[[ in a string\",\n \"b\": " + std::string(300, '[') + std::string(300, ']') + "}";
+  EXPECT_EQ(error_of(deep),
+            "s.json:2:262: parse error: nested more than 256 levels deep (objects and arrays inside each other)");
   const std::string ok = std::string(255, '[') + std::string(255, ']');
   EXPECT_NO_THROW(parse_json_text("{\"a\": " + ok + "}", "s.json"));
 }
@@ -114,7 +117,8 @@ TEST(JsonFile, AFailedAtomicWriteNamesTheTargetAndItsReasonAndKeepsTheOldFile) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(write_error(dir / "a_folder"), (dir / "a_folder").string() + ": cannot write: not a regular file (a folder)");
+  EXPECT_EQ(write_error(dir / "a_folder"),
+            (dir / "a_folder").string() + ": cannot write: not a regular file (a folder)");
   EXPECT_EQ(write_error(dir / "missing" / "r.json"),
             (dir / "missing" / "r.json").string() + ": cannot write: No such file or directory");
   std::size_t num_files = 0;

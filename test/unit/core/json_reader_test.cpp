@@ -37,15 +37,16 @@ TEST(JsonReader, CollectsEveryProblemWithItsPointer) {
   r.required_string("name");
   r.required_string("missing");
   r.finish();
-  EXPECT_EQ(format_all(out),
-            "s.json: /tenants/1/count: expected integer (got 2.5)\n"
-            "s.json: /tenants/1/frac: must be in [0, 1] (got 1.5)\n"
-            "s.json: /tenants/1/memory: must be > 0 (got -4)\n"
-            "s.json: /tenants/1/color: unknown \"gren\"; expected red|green (did you mean \"green\"?)\n"
-            "s.json: /tenants/1/name: expected string (got 7)\n"
-            "s.json: /tenants/1: missing required key \"missing\"\n"
-            "s.json: /tenants/1/memroy_gib: unknown key (did you mean \"memory_gib\"?)\n"
-            "s.json: /tenants/1/xyzzy: unknown key; allowed here: count, frac, memory, memory_gib, color, name, missing");
+  EXPECT_EQ(
+      format_all(out),
+      "s.json: /tenants/1/count: expected integer (got 2.5)\n"
+      "s.json: /tenants/1/frac: must be in [0, 1] (got 1.5)\n"
+      "s.json: /tenants/1/memory: must be > 0 (got -4)\n"
+      "s.json: /tenants/1/color: unknown \"gren\"; expected red|green (did you mean \"green\"?)\n"
+      "s.json: /tenants/1/name: expected string (got 7)\n"
+      "s.json: /tenants/1: missing required key \"missing\"\n"
+      "s.json: /tenants/1/memroy_gib: unknown key (did you mean \"memory_gib\"?)\n"
+      "s.json: /tenants/1/xyzzy: unknown key; allowed here: count, frac, memory, memory_gib, color, name, missing");
 }
 
 TEST(JsonReader, NonObjectIsOneProblemAndNoMore) {
@@ -89,7 +90,8 @@ TEST(JsonReader, IntegersBeyondTwoToThe53AreRefusedAsWritten) {
 }
 
 TEST(JsonReader, NamesAreNonEmptyWithoutControlCharacters) {
-  const auto doc = nlohmann::json::parse(R"({"a": "ok, \"quoted\" | fine", "b": "", "c": "two\nlines", "d": "tab\there", "e": 3})");
+  const auto doc =
+      nlohmann::json::parse(R"({"a": "ok, \"quoted\" | fine", "b": "", "c": "two\nlines", "d": "tab\there", "e": 3})");
   Diagnostics out;
   JsonReader r(doc, "/x", out, "s.json");
   EXPECT_EQ(read_name(r, "a", true), "ok, \"quoted\" | fine");

@@ -24,10 +24,23 @@ std::string load_error(const std::string& file) {
 }
 
 TEST(GpuCatalog, ShippedCatalogListsEveryReferenceGpuInOrder) {
-  const std::vector<std::string> expected = {
-      "A30-24GB",     "A100-40GB",  "A100-80GB",   "A100-PCIe-80GB", "H100-SXM-80GB", "H100-PCIe-80GB",
-      "H100-NVL-94GB", "H200",      "GH200-96GB",  "GH200-144GB",    "B200",          "L40S",
-      "L4",           "T4",         "A10G",        "V100-16GB",      "V100-32GB"};
+  const std::vector<std::string> expected = {"A30-24GB",
+                                             "A100-40GB",
+                                             "A100-80GB",
+                                             "A100-PCIe-80GB",
+                                             "H100-SXM-80GB",
+                                             "H100-PCIe-80GB",
+                                             "H100-NVL-94GB",
+                                             "H200",
+                                             "GH200-96GB",
+                                             "GH200-144GB",
+                                             "B200",
+                                             "L40S",
+                                             "L4",
+                                             "T4",
+                                             "A10G",
+                                             "V100-16GB",
+                                             "V100-32GB"};
   EXPECT_EQ(GpuCatalog::shipped().ids(), expected);
   EXPECT_EQ(GpuCatalog::shipped().as_of(), "2026-11-22");
   EXPECT_FALSE(GpuCatalog::shipped().source().empty());
@@ -36,10 +49,12 @@ TEST(GpuCatalog, ShippedCatalogListsEveryReferenceGpuInOrder) {
 TEST(GpuCatalog, FindsGpusByIdAndByThePriceTableNames) {
   const auto& catalog = GpuCatalog::shipped();
   const std::vector<std::pair<std::string, std::string>> names = {
-      {"A100-80GB", "A100-80GB"},          {"A100-SXM4-80GB", "A100-80GB"},   {"A100-80GB PCIe", "A100-PCIe-80GB"},
-      {"A100-SXM4-40GB", "A100-40GB"},     {"H100-80GB", "H100-SXM-80GB"},    {"H100 SXM 80GB", "H100-SXM-80GB"},
-      {"H100 NVL 94GB", "H100-NVL-94GB"},  {"H200-141GB", "H200"},            {"GH200-144GB-HBM3e", "GH200-144GB"},
-      {"B200-180GB", "B200"},              {"V100-SXM2-32GB", "V100-32GB"}};
+      {"A100-80GB", "A100-80GB"},           {"A100-SXM4-80GB", "A100-80GB"},
+      {"A100-80GB PCIe", "A100-PCIe-80GB"}, {"A100-SXM4-40GB", "A100-40GB"},
+      {"H100-80GB", "H100-SXM-80GB"},       {"H100 SXM 80GB", "H100-SXM-80GB"},
+      {"H100 NVL 94GB", "H100-NVL-94GB"},   {"H200-141GB", "H200"},
+      {"GH200-144GB-HBM3e", "GH200-144GB"}, {"B200-180GB", "B200"},
+      {"V100-SXM2-32GB", "V100-32GB"}};
   for (const auto& [name, id] : names) {
     const GpuSpec* gpu = catalog.find(name);
     ASSERT_NE(gpu, nullptr) << name;
@@ -93,22 +108,22 @@ TEST(GpuCatalog, EveryEntryNamesItsSourceAndDate) {
 TEST(GpuCatalog, ReportsEveryBadFieldAtOnce) {
   const std::string file = kData + "gpus-bad-fields.json";
   EXPECT_EQ(load_error(file),
-            file + ": /gpus/0/arch: unknown \"hoper\"; expected volta|turing|ampere|ada|hopper|blackwell (did you mean "
-                   "\"hopper\"?)\n" +
-                file + ": /gpus/0: missing required key \"num_sms\"\n" +
-                file + ": /gpus/0/num_smz: unknown key (did you mean \"num_sms\"?)\n" +
-                file + ": /gpus/1/aliases/0: duplicate GPU id or alias \"X100\" (also /gpus/0/id)\n" +
-                file + ": /gpus/1/aliases/1: expected a non-empty string (got \"\")\n" +
-                file + ": /gpus/1/num_sms: must be > 0 (got -4)\n" +
-                file + ": /gpus/1/memory_gib: must be > 0 (got 0)\n" +
+            file +
+                ": /gpus/0/arch: unknown \"hoper\"; expected volta|turing|ampere|ada|hopper|blackwell (did you mean "
+                "\"hopper\"?)\n" +
+                file + ": /gpus/0: missing required key \"num_sms\"\n" + file +
+                ": /gpus/0/num_smz: unknown key (did you mean \"num_sms\"?)\n" + file +
+                ": /gpus/1/aliases/0: duplicate GPU id or alias \"X100\" (also /gpus/0/id)\n" + file +
+                ": /gpus/1/aliases/1: expected a non-empty string (got \"\")\n" + file +
+                ": /gpus/1/num_sms: must be > 0 (got -4)\n" + file + ": /gpus/1/memory_gib: must be > 0 (got 0)\n" +
                 file + ": /gpus/1/as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"22/11/2026\")");
 }
 
 TEST(GpuCatalog, RejectsAnotherSchemaVersionAndAnEmptyList) {
   const std::string file = kData + "gpus-schema-version-2.json";
-  EXPECT_EQ(load_error(file), file + ": /schema_version: unsupported schema version (got 2; supported: 1)\n" +
-                                  file + ": /gpus: must list at least one GPU (got [])\n" +
-                                  file + ": /gpu: unknown key (did you mean \"gpus\"?)");
+  EXPECT_EQ(load_error(file), file + ": /schema_version: unsupported schema version (got 2; supported: 1)\n" + file +
+                                  ": /gpus: must list at least one GPU (got [])\n" + file +
+                                  ": /gpu: unknown key (did you mean \"gpus\"?)");
 }
 
 TEST(GpuCatalog, MissingFileIsAConfigError) {

@@ -29,9 +29,9 @@ std::string load_error(const std::string& file) {
 TEST(MigCatalog, ShippedCatalogCoversTheReferenceGpus) {
   std::vector<std::string> ids;
   for (const auto& gpu : MigCatalog::shipped().gpus()) ids.push_back(gpu.gpu_id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"A30-24GB", "A100-40GB", "A100-80GB", "A100-PCIe-80GB", "H100-SXM-80GB",
-                                           "H100-PCIe-80GB",
-                                           "H100-NVL-94GB", "H200", "GH200-96GB", "GH200-144GB", "B200"}));
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"A30-24GB", "A100-40GB", "A100-80GB", "A100-PCIe-80GB", "H100-SXM-80GB",
+                                      "H100-PCIe-80GB", "H100-NVL-94GB", "H200", "GH200-96GB", "GH200-144GB", "B200"}));
 }
 
 TEST(MigCatalog, EveryMigGpuIsAMigCapableGpuOfTheGpuCatalog) {
@@ -53,11 +53,10 @@ TEST(MigCatalog, EveryMigGpuIsAMigCapableGpuOfTheGpuCatalog) {
 TEST(MigCatalog, WholeGpuProfileHasTheDocumentedSmCount) {
   // The full-GPU profile (7g, or 4g on A30): all SMs on Hopper; 98 of 108 on A100 (the MIG gap).
   const std::map<std::string, std::pair<std::string, int>> expected = {
-      {"A30-24GB", {"4g.24gb", 56}},        {"A100-40GB", {"7g.40gb", 98}},      {"A100-80GB", {"7g.80gb", 98}},
-      {"A100-PCIe-80GB", {"7g.80gb", 98}},
-      {"H100-SXM-80GB", {"7g.80gb", 132}},  {"H100-PCIe-80GB", {"7g.80gb", 114}}, {"H100-NVL-94GB", {"7g.94gb", 132}},
-      {"H200", {"7g.141gb", 132}},          {"GH200-96GB", {"7g.96gb", 132}},    {"GH200-144GB", {"7g.144gb", 132}},
-      {"B200", {"7g.180gb", 126}}};
+      {"A30-24GB", {"4g.24gb", 56}},       {"A100-40GB", {"7g.40gb", 98}},      {"A100-80GB", {"7g.80gb", 98}},
+      {"A100-PCIe-80GB", {"7g.80gb", 98}}, {"H100-SXM-80GB", {"7g.80gb", 132}}, {"H100-PCIe-80GB", {"7g.80gb", 114}},
+      {"H100-NVL-94GB", {"7g.94gb", 132}}, {"H200", {"7g.141gb", 132}},         {"GH200-96GB", {"7g.96gb", 132}},
+      {"GH200-144GB", {"7g.144gb", 132}},  {"B200", {"7g.180gb", 126}}};
   for (const auto& mig : MigCatalog::shipped().gpus()) {
     const auto& [name, sms] = expected.at(mig.gpu_id);
     const MigProfile* whole = mig.find(name);
@@ -80,8 +79,8 @@ TEST(MigCatalog, A100ProfilesMatchTheMigUserGuide) {
   const MigGpu& a100 = *MigCatalog::shipped().find("A100-80GB");
   EXPECT_EQ(a100.compute_slices, 7);
   EXPECT_EQ(a100.memory_slots, 8);
-  EXPECT_EQ(a100.profile_names(), (std::vector<std::string>{"1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb",
-                                                            "4g.40gb", "7g.80gb"}));
+  EXPECT_EQ(a100.profile_names(),
+            (std::vector<std::string>{"1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"}));
   const MigProfile& small = *a100.find("1g.10gb");
   EXPECT_EQ(small.memory_gib, 9.5);
   EXPECT_EQ(small.num_sms, 14);
@@ -116,14 +115,14 @@ TEST(MigCatalog, ReportsEveryGeometryProblemAtOnce) {
   const std::string p = file + ": /gpus/0/profiles/";
   EXPECT_EQ(load_error(file),
             p + "0/placement_starts/3: must be in [0, 6]: a 2-slice profile must fit in the 8 memory slots (got 7)\n" +
-                p + "1/compute_slices: must be <= 7, the GPU's compute_slices (got 8)\n" +
-                p + "1/num_sms: must be > 0 (got -98)\n" +
-                file + ": /gpus/0/profiles/1: missing required key \"max_instances\"\n" +
-                p + "1/max_instance: unknown key (did you mean \"max_instances\"?)\n" +
-                p + "2/placement_starts/2: duplicate placement start 2 (also /gpus/0/profiles/2/placement_starts/1)\n" +
-                p + "2/media_extensions: must be false for \"1g.20gb\" (only \"+me\" profiles have media extensions)\n" +
-                p + "2/estimated: an estimated profile must say what was estimated in \"note\"\n" +
-                p + "2/name: duplicate profile \"1g.20gb\" (also /gpus/0/profiles/0/name)");
+                p + "1/compute_slices: must be <= 7, the GPU's compute_slices (got 8)\n" + p +
+                "1/num_sms: must be > 0 (got -98)\n" + file +
+                ": /gpus/0/profiles/1: missing required key \"max_instances\"\n" + p +
+                "1/max_instance: unknown key (did you mean \"max_instances\"?)\n" + p +
+                "2/placement_starts/2: duplicate placement start 2 (also /gpus/0/profiles/2/placement_starts/1)\n" + p +
+                "2/media_extensions: must be false for \"1g.20gb\" (only \"+me\" profiles have media extensions)\n" +
+                p + "2/estimated: an estimated profile must say what was estimated in \"note\"\n" + p +
+                "2/name: duplicate profile \"1g.20gb\" (also /gpus/0/profiles/0/name)");
 }
 
 TEST(MigCatalog, MissingFileIsAConfigError) {

@@ -55,7 +55,7 @@ TEST(MigLayout, SevenSmallestInstancesUseSlotsZeroToSix) {
   ASSERT_EQ(p.instances.size(), 7u);
   for (int i = 0; i < 7; ++i) EXPECT_EQ(p.instances[static_cast<std::size_t>(i)].start_slot, i);
   EXPECT_EQ(p.total_compute_slices, 7);
-  EXPECT_EQ(p.total_sms, 98);  // 7 x 14, as the whole-GPU 7g.80gb profile
+  EXPECT_EQ(p.total_sms, 98);                  // 7 x 14, as the whole-GPU 7g.80gb profile
   EXPECT_DOUBLE_EQ(p.total_memory_gib, 66.5);  // 7 x 9.5 GiB: slot 7 stays unused
   EXPECT_EQ(p.total_sms, a100().find("7g.80gb")->num_sms);
 }
@@ -140,8 +140,7 @@ TEST(MigLayout, OnlyOneMediaExtensionsInstancePerGpu) {
 TEST(MigLayout, EmptyLayoutIsInvalid) {
   EXPECT_EQ(place_mig_layout(a100(), std::vector<std::string>{}).reason,
             "empty layout; expected profiles joined by '+', e.g. 3g.40gb+2g.20gb+1g.10gb+1g.10gb");
-  EXPECT_EQ(reason(a100(), "3g.40gb+"),
-            "empty profile in \"3g.40gb+\" (two '+' in a row, or one at an end)");
+  EXPECT_EQ(reason(a100(), "3g.40gb+"), "empty profile in \"3g.40gb+\" (two '+' in a row, or one at an end)");
 }
 
 // ---- syntax ----------------------------------------------------------------------------------
@@ -150,7 +149,9 @@ TEST(MigLayoutSyntax, AcceptsPlusCountsAndSpaces) {
   EXPECT_EQ(split("3g.40gb+2g.20gb+1g.10gb+1g.10gb"),
             (std::vector<std::string>{"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"}));
   EXPECT_EQ(split("7x1g.10gb"), std::vector<std::string>(7, "1g.10gb"));
-  EXPECT_EQ(split("2\xC3\x97" "3g.40gb"), std::vector<std::string>(2, "3g.40gb"));  // 2×3g.40gb
+  EXPECT_EQ(split("2\xC3\x97"
+                  "3g.40gb"),
+            std::vector<std::string>(2, "3g.40gb"));  // 2×3g.40gb
   EXPECT_EQ(split(" 3g.40gb + 2 x 2g.20gb "), (std::vector<std::string>{"3g.40gb", "2g.20gb", "2g.20gb"}));
 }
 
@@ -263,9 +264,9 @@ TEST(MigLayoutEnumeration, MediaExtensionsAreListedOnlyWhenAsked) {
 }
 
 TEST(MigLayoutEnumeration, A30HasFourLayouts) {
-  EXPECT_EQ(enumerate_mig_layouts(*MigCatalog::shipped().find("A30-24GB")),
-            (std::vector<std::string>{"1g.6gb+1g.6gb+1g.6gb+1g.6gb", "2g.12gb+1g.6gb+1g.6gb", "2g.12gb+2g.12gb",
-                                      "4g.24gb"}));
+  EXPECT_EQ(
+      enumerate_mig_layouts(*MigCatalog::shipped().find("A30-24GB")),
+      (std::vector<std::string>{"1g.6gb+1g.6gb+1g.6gb+1g.6gb", "2g.12gb+1g.6gb+1g.6gb", "2g.12gb+2g.12gb", "4g.24gb"}));
 }
 
 TEST(MigLayoutEnumeration, WholeA100EnumerationTakesWellUnder100Ms) {

@@ -25,7 +25,8 @@ std::string import_error(const std::vector<std::filesystem::path>& files, Import
 }
 
 TEST(PriceImport, AwsOfferFileKeepsLinuxSharedOnDemandAndNoUpfrontReservedPrices) {
-  const auto result = import_prices({fixture("aws-offer-small.json")}, ImportFormat::aws_offer, "aws", known_instance_gpu);
+  const auto result =
+      import_prices({fixture("aws-offer-small.json")}, ImportFormat::aws_offer, "aws", known_instance_gpu);
   EXPECT_EQ(result.num_rows_read, 4);  // g6e.2xlarge, t3.large, m7i.xlarge, p9 (Windows and storage filtered out)
   EXPECT_EQ(result.num_rows_kept, 3);  // m7i.xlarge lists no GPU: a CPU-only row
   EXPECT_EQ(result.skipped_types, std::vector<std::string>{"p9.48xlarge"});  // a GPU instance slicewise does not know
@@ -39,7 +40,7 @@ TEST(PriceImport, AwsOfferFileKeepsLinuxSharedOnDemandAndNoUpfrontReservedPrices
   EXPECT_EQ(g6e->num_gpus, 1);
   EXPECT_EQ(g6e->num_vcpus, 8);
   EXPECT_EQ(g6e->memory_gib, 64.0);
-  EXPECT_DOUBLE_EQ(g6e->on_demand_usd_per_hour, 2.24208);  // not the Windows 2.61
+  EXPECT_DOUBLE_EQ(g6e->on_demand_usd_per_hour, 2.24208);    // not the Windows 2.61
   EXPECT_DOUBLE_EQ(*g6e->reserved_1y_usd_per_hour, 1.4125);  // No Upfront; the All Upfront term is ignored
   EXPECT_DOUBLE_EQ(*g6e->reserved_3y_usd_per_hour, 0.9698);
   EXPECT_FALSE(g6e->spot_usd_per_hour);
@@ -65,7 +66,8 @@ TEST(PriceImport, AzureRetailPagesMergeConsumptionSpotAndReservation) {
 }
 
 TEST(PriceImport, ImportedTablesRoundTripThroughTheTableFormat) {
-  const auto result = import_prices({fixture("aws-offer-small.json")}, ImportFormat::aws_offer, "aws", known_instance_gpu);
+  const auto result =
+      import_prices({fixture("aws-offer-small.json")}, ImportFormat::aws_offer, "aws", known_instance_gpu);
   const auto path = std::filesystem::temp_directory_path() / "sw_imported_aws.json";
   std::ofstream(path) << price_table_to_text(result.table);
   EXPECT_EQ(PriceTable::load(path), result.table);
@@ -75,15 +77,17 @@ TEST(PriceImport, ImportedTablesRoundTripThroughTheTableFormat) {
 TEST(PriceImport, MalformedFeedsNameTheFileAndPointer) {
   const auto bad_price = fixture("aws-offer-bad-price.json").string();
   EXPECT_EQ(import_error({bad_price}, ImportFormat::aws_offer),
-            bad_price + ": /terms/OnDemand/T3L/T3L.JRTCKXETXF/priceDimensions/T3L.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD: "
-                        "expected a decimal number (got \"abc\")");
+            bad_price +
+                ": /terms/OnDemand/T3L/T3L.JRTCKXETXF/priceDimensions/T3L.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD: "
+                "expected a decimal number (got \"abc\")");
   const auto no_products = fixture("aws-offer-no-products.json").string();
   EXPECT_EQ(import_error({no_products}, ImportFormat::aws_offer), no_products + ": missing required key \"products\"");
   const auto mixed = fixture("azure-retail-mixed-currency.json").string();
   EXPECT_EQ(import_error({mixed}, ImportFormat::azure_retail),
             mixed + ": /Items/1/currencyCode: all items must share one currency (got EUR; expected USD)");
   const auto aws_as_azure = fixture("aws-offer-small.json").string();
-  EXPECT_EQ(import_error({aws_as_azure}, ImportFormat::azure_retail), aws_as_azure + ": missing required key \"Items\"");
+  EXPECT_EQ(import_error({aws_as_azure}, ImportFormat::azure_retail),
+            aws_as_azure + ": missing required key \"Items\"");
 }
 
 /// The fixture `name` changed by `change`, written to a temporary file.
@@ -106,21 +110,28 @@ void set_on_demand(nlohmann::json& doc, const std::string& text) {
 
 TEST(PriceImport, PricesMustBeFiniteAndNotNegative) {
   // "inf" became null in the written table, "nan" and negative prices were dropped without a word.
-  const char* g6e_price = ": /terms/OnDemand/G6E2XL/G6E2XL.JRTCKXETXF/priceDimensions/G6E2XL.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD: ";
+  const char* g6e_price =
+      ": /terms/OnDemand/G6E2XL/G6E2XL.JRTCKXETXF/priceDimensions/G6E2XL.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD: ";
   for (const char* text : {"inf", "nan", "1e400"}) {
-    const auto path = changed("aws-offer-small.json", "sw_aws_price.json", [&](auto& doc) { set_on_demand(doc, text); });
-    EXPECT_EQ(import_error({path}, ImportFormat::aws_offer), path + g6e_price + "expected a decimal number (got \"" + text + "\")");
+    const auto path =
+        changed("aws-offer-small.json", "sw_aws_price.json", [&](auto& doc) { set_on_demand(doc, text); });
+    EXPECT_EQ(import_error({path}, ImportFormat::aws_offer),
+              path + g6e_price + "expected a decimal number (got \"" + text + "\")");
   }
-  const auto negative = changed("aws-offer-small.json", "sw_aws_negative.json", [](auto& doc) { set_on_demand(doc, "-1.5"); });
-  EXPECT_EQ(import_error({negative}, ImportFormat::aws_offer), negative + g6e_price + "a price must be >= 0 (got \"-1.5\")");
+  const auto negative =
+      changed("aws-offer-small.json", "sw_aws_negative.json", [](auto& doc) { set_on_demand(doc, "-1.5"); });
+  EXPECT_EQ(import_error({negative}, ImportFormat::aws_offer),
+            negative + g6e_price + "a price must be >= 0 (got \"-1.5\")");
   const auto azure = changed("azure-retail-page1.json", "sw_azure_negative.json",
                              [](auto& doc) { doc["Items"][0]["retailPrice"] = -3.0; });
-  EXPECT_EQ(import_error({azure}, ImportFormat::azure_retail), azure + ": /Items/0/retailPrice: a price must be >= 0 (got -3.0)");
+  EXPECT_EQ(import_error({azure}, ImportFormat::azure_retail),
+            azure + ": /Items/0/retailPrice: a price must be >= 0 (got -3.0)");
 }
 
 TEST(PriceImport, InstanceSizesMustFitTheTableFormat) {
   // A vCPU count of 1e12 used to wrap to -2147483648; 0 vCPUs or 0 GiB gave a table that does not load.
-  const std::string vcpu = ": /products/G6E2XL/attributes/vcpu: expected a whole number of vCPUs in [1, 1000000] (got \"";
+  const std::string vcpu =
+      ": /products/G6E2XL/attributes/vcpu: expected a whole number of vCPUs in [1, 1000000] (got \"";
   for (const char* text : {"1e12", "0", "2.5"}) {
     const auto path = changed("aws-offer-small.json", "sw_aws_vcpu.json",
                               [&](auto& doc) { doc["products"]["G6E2XL"]["attributes"]["vcpu"] = text; });
@@ -133,10 +144,12 @@ TEST(PriceImport, InstanceSizesMustFitTheTableFormat) {
 }
 
 TEST(PriceImport, AFeedOfTheWrongShapeOrWithNothingUsableIsRefused) {
-  const auto products = changed("aws-offer-small.json", "sw_aws_products.json", [](auto& doc) { doc["products"] = "x"; });
+  const auto products =
+      changed("aws-offer-small.json", "sw_aws_products.json", [](auto& doc) { doc["products"] = "x"; });
   EXPECT_EQ(import_error({products}, ImportFormat::aws_offer), products + ": /products: expected object (got \"x\")");
-  const auto terms = changed("aws-offer-small.json", "sw_aws_terms.json",
-                             [](auto& doc) { doc["terms"]["OnDemand"] = nlohmann::json::array({1, 2}); });
+  const auto terms = changed("aws-offer-small.json", "sw_aws_terms.json", [](auto& doc) {
+    doc["terms"]["OnDemand"] = nlohmann::json::array({1, 2});
+  });
   EXPECT_EQ(import_error({terms}, ImportFormat::aws_offer), terms + ": /terms/OnDemand: expected object (got [1,2])");
   const auto item = changed("azure-retail-page1.json", "sw_azure_item.json",
                             [](auto& doc) { doc["Items"].insert(doc["Items"].begin(), 5); });
@@ -148,12 +161,14 @@ TEST(PriceImport, AFeedOfTheWrongShapeOrWithNothingUsableIsRefused) {
     for (auto& [sku, product] : doc["products"].items()) product["attributes"]["operatingSystem"] = "Windows";
   });
   EXPECT_EQ(import_error({windows}, ImportFormat::aws_offer),
-            windows + ": nothing to import: of the 0 Linux instance prices read, none is for a known instance type with "
-                      "an on-demand price > 0");
+            windows +
+                ": nothing to import: of the 0 Linux instance prices read, none is for a known instance type with "
+                "an on-demand price > 0");
 }
 
 TEST(PriceImport, TheTableDateMustBeARealDay) {
-  const auto bad = changed("aws-offer-small.json", "sw_aws_date.json", [](auto& doc) { doc["publicationDate"] = "zzzz"; });
+  const auto bad =
+      changed("aws-offer-small.json", "sw_aws_date.json", [](auto& doc) { doc["publicationDate"] = "zzzz"; });
   EXPECT_EQ(import_error({bad}, ImportFormat::aws_offer),
             bad + ": /publicationDate: expected a date YYYY-MM-DD[Thh:mm:ssZ] (got \"zzzz\")");
   const auto none = changed("aws-offer-small.json", "sw_aws_no_date.json", [](auto& doc) {
@@ -162,8 +177,10 @@ TEST(PriceImport, TheTableDateMustBeARealDay) {
       for (auto& [code, term] : offers.items()) term.erase("effectiveDate");
     }
   });
-  EXPECT_EQ(import_error({none}, ImportFormat::aws_offer),
-            none + ": no date in the input (publicationDate, effectiveDate or effectiveStartDate): the table needs its as_of");
+  EXPECT_EQ(
+      import_error({none}, ImportFormat::aws_offer),
+      none +
+          ": no date in the input (publicationDate, effectiveDate or effectiveStartDate): the table needs its as_of");
   const auto currency = changed("azure-retail-page1.json", "sw_azure_currency.json",
                                 [](auto& doc) { doc["Items"][0]["currencyCode"] = "usd"; });
   EXPECT_EQ(import_error({currency}, ImportFormat::azure_retail),

@@ -21,10 +21,23 @@ const std::string kPrices = std::string(SW_SOURCE_DIR) + "/data/prices/";
 
 /// The GPU catalog ids (data/gpus.json) at the time of writing; the scenario tests cross-check
 /// the shipped tables against the catalog itself.
-const std::vector<std::string> kGpuIds = {
-    "T4",        "A10G",          "L4",        "L40S",           "V100-16GB",      "V100-32GB",
-    "A100-40GB", "A100-80GB",     "A100-PCIe-80GB", "H100-SXM-80GB", "H100-PCIe-80GB", "H100-NVL-94GB",
-    "H200",      "GH200-96GB",    "GH200-144GB",    "B200",          "A30-24GB"};
+const std::vector<std::string> kGpuIds = {"T4",
+                                          "A10G",
+                                          "L4",
+                                          "L40S",
+                                          "V100-16GB",
+                                          "V100-32GB",
+                                          "A100-40GB",
+                                          "A100-80GB",
+                                          "A100-PCIe-80GB",
+                                          "H100-SXM-80GB",
+                                          "H100-PCIe-80GB",
+                                          "H100-NVL-94GB",
+                                          "H200",
+                                          "GH200-96GB",
+                                          "GH200-144GB",
+                                          "B200",
+                                          "A30-24GB"};
 
 /// what() of the ConfigError that loading `file` throws, or "" when it loads.
 std::string load_error(const std::string& file, const std::vector<std::string>& gpu_ids = kGpuIds) {
@@ -94,9 +107,8 @@ TEST(PriceTable, FindWithAndWithoutRegion) {
 
 TEST(PriceTable, InstanceTypesAndRegionsInTableOrder) {
   const PriceTable& gcp = shipped("gcp");
-  EXPECT_EQ(gcp.instance_types(),
-            (std::vector<std::string>{"a2-highgpu-1g", "a2-ultragpu-1g", "a3-highgpu-8g", "a3-highgpu-1g",
-                                      "g2-standard-4"}));
+  EXPECT_EQ(gcp.instance_types(), (std::vector<std::string>{"a2-highgpu-1g", "a2-ultragpu-1g", "a3-highgpu-8g",
+                                                            "a3-highgpu-1g", "g2-standard-4"}));
   EXPECT_EQ(gcp.regions(), (std::vector<std::string>{"us-central1", "us-east4"}));
   EXPECT_EQ(shipped("aws").regions(), (std::vector<std::string>{"us-east-1", "us-west-2", "us-east-2", "us-west-1"}));
   EXPECT_EQ(shipped("azure").regions(),
@@ -142,13 +154,13 @@ TEST(PriceTable, ShippedRowsUseCatalogGpuIdsAndCarrySourceAndDate) {
 }
 
 TEST(PriceTable, ReferenceGpuNamesMapToCatalogIds) {
-  EXPECT_EQ(shipped("aws").find("p5.48xlarge")->gpu, "H100-SXM-80GB");       // "H100-80GB"
-  EXPECT_EQ(shipped("aws").find("p5en.48xlarge")->gpu, "H200");              // "H200-141GB"
-  EXPECT_EQ(shipped("aws").find("p4de.24xlarge")->gpu, "A100-80GB");         // SXM4
+  EXPECT_EQ(shipped("aws").find("p5.48xlarge")->gpu, "H100-SXM-80GB");                  // "H100-80GB"
+  EXPECT_EQ(shipped("aws").find("p5en.48xlarge")->gpu, "H200");                         // "H200-141GB"
+  EXPECT_EQ(shipped("aws").find("p4de.24xlarge")->gpu, "A100-80GB");                    // SXM4
   EXPECT_EQ(shipped("azure").find("Standard_NC24ads_A100_v4")->gpu, "A100-PCIe-80GB");  // "A100-80GB PCIe"
   EXPECT_EQ(shipped("azure").find("Standard_NC40ads_H100_v5")->gpu, "H100-NVL-94GB");   // "H100 NVL 94GB"
   EXPECT_EQ(shipped("azure").find("Standard_ND96isr_H100_v5")->gpu, "H100-SXM-80GB");   // "H100 SXM 80GB"
-  EXPECT_EQ(shipped("azure").find("Standard_ND96isr_H100_v5")->num_gpus, 8);  // the catalog's 12 is wrong
+  EXPECT_EQ(shipped("azure").find("Standard_ND96isr_H100_v5")->num_gpus, 8);            // the catalog's 12 is wrong
   EXPECT_EQ(shipped("gcp").find("a3-highgpu-8g")->gpu, "H100-SXM-80GB");
 }
 
@@ -171,12 +183,12 @@ TEST(PriceTable, LeftOutRowsAreAbsent) {
 TEST(PriceTable, LoadReportsEveryProblemOfAFile) {
   const std::string file = kData + "bad-rows.json";
   EXPECT_EQ(load_error(file),
-            file + ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"usd\")\n" +
-            file + ": /instances/0/spot_usd_per_hour: must be > 0 (got -1)\n" +
-            file + ": /instances/1/gpu: unknown GPU \"A100-80G\" (did you mean \"A100-80GB\"?)\n" +
-            file + ": /instances/2: duplicate row for g6e.2xlarge in us-east-1 (first at /instances/0)\n" +
-            file + ": /instances/3/num_gpus: expected integer (got \"0\")\n" +
-            file + ": /instances/3/memory_gb: unknown key (did you mean \"memory_gib\"?)");
+            file + ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"usd\")\n" + file +
+                ": /instances/0/spot_usd_per_hour: must be > 0 (got -1)\n" + file +
+                ": /instances/1/gpu: unknown GPU \"A100-80G\" (did you mean \"A100-80GB\"?)\n" + file +
+                ": /instances/2: duplicate row for g6e.2xlarge in us-east-1 (first at /instances/0)\n" + file +
+                ": /instances/3/num_gpus: expected integer (got \"0\")\n" + file +
+                ": /instances/3/memory_gb: unknown key (did you mean \"memory_gib\"?)");
 }
 
 TEST(PriceTable, GpuIdsAreCheckedOnlyAgainstAGivenList) {
@@ -188,8 +200,9 @@ TEST(PriceTable, LoadRejectsDuplicateKeysAndSyntaxErrors) {
   const std::string dup = kData + "duplicate-key.json";
   EXPECT_EQ(load_error(dup), dup + ": /instances/0/on_demand_usd_per_hour: duplicate key (each key may appear once)");
   const std::string comma = kData + "missing-comma.json";
-  EXPECT_EQ(load_error(comma), comma + ":4:11: parse error: syntax error while parsing object - unexpected string "
-                                       "literal; expected '}'");
+  EXPECT_EQ(load_error(comma), comma +
+                                   ":4:11: parse error: syntax error while parsing object - unexpected string "
+                                   "literal; expected '}'");
   EXPECT_EQ(load_error(kData + "no-such-table.json"),
             kData + "no-such-table.json: cannot open file: No such file or directory");
 }
@@ -214,9 +227,9 @@ TEST(PriceTableExtends, AUserTableOverridesAndExtendsAShippedOne) {
       {"instance_type": "g6e.2xlarge", "region": "us-east-1", "gpu": "L40S", "num_gpus": 1, "on_demand_usd_per_hour": 1.5},
       {"instance_type": "our-box", "region": "dc1", "gpu": "H100-SXM-80GB", "num_gpus": 8, "on_demand_usd_per_hour": 40}]})");
   const auto table = PriceTable::load(path);
-  EXPECT_EQ(table.find("g6e.2xlarge", "us-east-1")->on_demand_usd_per_hour, 1.5);       // overridden
-  EXPECT_EQ(table.find("g6e.2xlarge", "us-west-2")->on_demand_usd_per_hour, 2.24208);   // inherited
-  EXPECT_EQ(table.find("t3.large", "us-east-1")->on_demand_usd_per_hour, 0.0832);       // inherited
+  EXPECT_EQ(table.find("g6e.2xlarge", "us-east-1")->on_demand_usd_per_hour, 1.5);      // overridden
+  EXPECT_EQ(table.find("g6e.2xlarge", "us-west-2")->on_demand_usd_per_hour, 2.24208);  // inherited
+  EXPECT_EQ(table.find("t3.large", "us-east-1")->on_demand_usd_per_hour, 0.0832);      // inherited
   EXPECT_EQ(table.find("our-box")->num_gpus, 8);
   EXPECT_EQ(table.instances.size(), find_shipped_price_table("aws")->instances.size() + 1);
 }
@@ -237,7 +250,8 @@ TEST(PriceTableExtends, AnUnknownBaseOrAnotherCurrencyIsRejected) {
     PriceTable::load(path);
     FAIL();
   } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": /currency: must match the extended table \"aws\" (got EUR; expected USD)");
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": /currency: must match the extended table \"aws\" (got EUR; expected USD)");
   }
 }
 

@@ -87,8 +87,6 @@ TEST(Roi, BusinessViewChargesTheAddedLatency) {
 }  // namespace
 }  // namespace slicewise::pricing
 
-
-
 namespace slicewise::pricing {
 namespace {
 
@@ -117,7 +115,8 @@ TEST(OnPrem, MonthlyCostAddsDepreciationPowerSupportAndLicences) {
   EXPECT_NEAR(cost.power_monthly_usd, (3 * 700 * 0.5 + 4600) * 1.5 * 730 / 1000 * 0.1, 1e-9);  // 629.625
   EXPECT_NEAR(cost.support_monthly_usd, 317000 * 0.1 / 12, 1e-9);
   EXPECT_NEAR(cost.license_monthly_usd, 8 * 4500.0 / 12, 1e-9);  // every installed GPU is licensed
-  EXPECT_NEAR(cost.opex_monthly_usd, cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd, 1e-9);
+  EXPECT_NEAR(cost.opex_monthly_usd, cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd,
+              1e-9);
   EXPECT_NEAR(cost.three_year_usd, 317000 + 36 * cost.opex_monthly_usd, 1e-6);
   EXPECT_EQ(onprem_cost(h100_server(), 9, 0.5).num_servers, 2);
 }
@@ -141,12 +140,13 @@ TEST(OnPrem, ShippedTableLoadsAndBadTablesAreRejected) {
     OnPremTable::load(path);
     FAIL();
   } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": /servers/0/num_gpus: must be in [1, 1e+06] (got 0)\n" + path.string() +
-                                         ": /servers/0/capex_usd: must be in (0, 1e+12] (got -1)\n" + path.string() +
-                                         ": /servers/0/pue: must be in [1, 10] (got 0.9)\n" + path.string() +
-                                         ": /servers/0/licence: unknown key; allowed here: name, gpu, num_gpus, capex_usd, "
-                                         "depreciation_years, gpu_tdp_w, host_power_w, pue, usd_per_kwh, "
-                                         "support_frac_per_year, license_usd_per_gpu_year, source, as_of, note");
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": /servers/0/num_gpus: must be in [1, 1e+06] (got 0)\n" + path.string() +
+                  ": /servers/0/capex_usd: must be in (0, 1e+12] (got -1)\n" + path.string() +
+                  ": /servers/0/pue: must be in [1, 10] (got 0.9)\n" + path.string() +
+                  ": /servers/0/licence: unknown key; allowed here: name, gpu, num_gpus, capex_usd, "
+                  "depreciation_years, gpu_tdp_w, host_power_w, pue, usd_per_kwh, "
+                  "support_frac_per_year, license_usd_per_gpu_year, source, as_of, note");
   }
 }
 
@@ -154,7 +154,8 @@ TEST(OnPrem, NumbersAreBoundedSoEveryCostStaysFinite) {
   // pue 1e308 gave "inf" in the TCO table; num_gpus 1e30 cast to 0 and divided by it; 2147483647
   // GPUs overflowed the server count.
   const auto path = std::filesystem::temp_directory_path() / "sw_huge_onprem.json";
-  std::ofstream(path) << R"({"schema_version": 1e30, "name": "x", "currency": "dollars", "source": "s", "as_of": "2026-02-30",
+  std::ofstream(path)
+      << R"({"schema_version": 1e30, "name": "x", "currency": "dollars", "source": "s", "as_of": "2026-02-30",
     "servers": [{"name": "a", "gpu": "H100-SXM-80G", "num_gpus": 1e30, "capex_usd": 1e308, "depreciation_years": 1e-308,
                  "gpu_tdp_w": 1e308, "host_power_w": 1e308, "pue": 1e308, "usd_per_kwh": 1e308,
                  "license_usd_per_gpu_year": 1e308, "source": "s", "as_of": "2024-08"}]})";
@@ -164,18 +165,18 @@ TEST(OnPrem, NumbersAreBoundedSoEveryCostStaysFinite) {
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              p + ": /schema_version: unsupported version 1e+30; this build reads 1\n" +
-              p + ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"dollars\")\n" +
-              p + ": /as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2026-02-30\")\n" +
-              p + ": /servers/0/gpu: unknown GPU \"H100-SXM-80G\" (did you mean \"H100-SXM-80GB\"?)\n" +
-              p + ": /servers/0/num_gpus: must be in [1, 1e+06] (got 1e+30)\n" +
-              p + ": /servers/0/capex_usd: must be in (0, 1e+12] (got 1e+308)\n" +
-              p + ": /servers/0/depreciation_years: must be in [0.1, 100] (got 1e-308)\n" +
-              p + ": /servers/0/gpu_tdp_w: must be in (0, 1e+05] (got 1e+308)\n" +
-              p + ": /servers/0/host_power_w: must be in [0, 1e+06] (got 1e+308)\n" +
-              p + ": /servers/0/pue: must be in [1, 10] (got 1e+308)\n" +
-              p + ": /servers/0/usd_per_kwh: must be in [0, 100] (got 1e+308)\n" +
-              p + ": /servers/0/license_usd_per_gpu_year: must be in [0, 1e+09] (got 1e+308)");
+              p + ": /schema_version: unsupported version 1e+30; this build reads 1\n" + p +
+                  ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"dollars\")\n" + p +
+                  ": /as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2026-02-30\")\n" + p +
+                  ": /servers/0/gpu: unknown GPU \"H100-SXM-80G\" (did you mean \"H100-SXM-80GB\"?)\n" + p +
+                  ": /servers/0/num_gpus: must be in [1, 1e+06] (got 1e+30)\n" + p +
+                  ": /servers/0/capex_usd: must be in (0, 1e+12] (got 1e+308)\n" + p +
+                  ": /servers/0/depreciation_years: must be in [0.1, 100] (got 1e-308)\n" + p +
+                  ": /servers/0/gpu_tdp_w: must be in (0, 1e+05] (got 1e+308)\n" + p +
+                  ": /servers/0/host_power_w: must be in [0, 1e+06] (got 1e+308)\n" + p +
+                  ": /servers/0/pue: must be in [1, 10] (got 1e+308)\n" + p +
+                  ": /servers/0/usd_per_kwh: must be in [0, 100] (got 1e+308)\n" + p +
+                  ": /servers/0/license_usd_per_gpu_year: must be in [0, 1e+09] (got 1e+308)");
   }
   std::filesystem::remove(path);
 }

@@ -71,7 +71,8 @@ TEST(Advice, TheCheapestThatMeetsEverySlaWinsAndTiesGoToTheMargin) {
   const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
                                                    candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps),
                                                    candidate(StrategyKind::hami), candidate(StrategyKind::vgpu)};
-  std::vector<CandidateOutcome> outcomes = {outcome(2, 0.6), outcome(1, 0.9), outcome(1, 0.7), outcome(4, 1.3, false), {}};
+  std::vector<CandidateOutcome> outcomes = {
+      outcome(2, 0.6), outcome(1, 0.9), outcome(1, 0.7), outcome(4, 1.3, false), {}};
   outcomes[4].lower_bound_gpus = 3;
   outcomes[4].pruned = "its 3 GPUs at least cost more than the baseline";
   const auto advice = build_advice(s, table, selection, candidates, outcomes, 9, 2);
@@ -91,9 +92,10 @@ TEST(Advice, TheCheapestThatMeetsEverySlaWinsAndTiesGoToTheMargin) {
   EXPECT_TRUE(advice.rows[0].on_front);
   EXPECT_FALSE(advice.rows[1].on_front);
   EXPECT_TRUE(advice.rows[2].on_front);
-  EXPECT_EQ(advice.rows[0].reason,
-            "meets every SLA but costs $1358.53 per month more than the answer (on the front: 40.0 % margin against the "
-            "answer's 30.0 %)");
+  EXPECT_EQ(
+      advice.rows[0].reason,
+      "meets every SLA but costs $1358.53 per month more than the answer (on the front: 40.0 % margin against the "
+      "answer's 30.0 %)");
   EXPECT_EQ(advice.rows[3].status, "misses");
   EXPECT_EQ(advice.rows[3].reason, "no configuration within 4 GPUs meets every SLA: the closest (4 GPUs) misses api");
   EXPECT_EQ(advice.rows[4].status, "pruned");
@@ -116,7 +118,8 @@ TEST(Advice, NoAnswerNamesTheClosestCandidateAndWhatItMisses) {
   selection.max_gpus = 4;
   const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
                                                    candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps)};
-  const std::vector<CandidateOutcome> outcomes = {outcome(4, 1.5, false), outcome(4, 1.3, false), outcome(4, 1.04, false)};
+  const std::vector<CandidateOutcome> outcomes = {outcome(4, 1.5, false), outcome(4, 1.3, false),
+                                                  outcome(4, 1.04, false)};
   const auto advice = build_advice(s, table, selection, candidates, outcomes);
   EXPECT_FALSE(advice.answer.has_value());
   EXPECT_EQ(no_answer_message(advice, s, outcomes),

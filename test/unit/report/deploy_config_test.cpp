@@ -131,9 +131,11 @@ TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
 
   auto mts = spec_of(StrategyKind::mig_time_slicing);
   mts.layout = "4g.40gb+3g.40gb";
-  const auto mig_files = deploy_configs(
-      result_of(mts, {"a", "b", "c"}, {{0, "4g.40gb", {"a#0", "b#0", "c#0"}}, {0, "3g.40gb", {"a#1"}}}), "mig_time_slicing");
-  const YAML::Node inner = YAML::Load(YAML::Load(file(mig_files, "device-plugin-config.yaml").text)["data"]["any"].as<std::string>());
+  const auto mig_files =
+      deploy_configs(result_of(mts, {"a", "b", "c"}, {{0, "4g.40gb", {"a#0", "b#0", "c#0"}}, {0, "3g.40gb", {"a#1"}}}),
+                     "mig_time_slicing");
+  const YAML::Node inner =
+      YAML::Load(YAML::Load(file(mig_files, "device-plugin-config.yaml").text)["data"]["any"].as<std::string>());
   EXPECT_EQ(inner["flags"]["migStrategy"].as<std::string>(), "mixed");
   const auto resources = inner["sharing"]["timeSlicing"]["resources"];
   ASSERT_EQ(resources.size(), 2u);
@@ -173,7 +175,9 @@ TEST(DeployConfig, MigPartedConfigReadsBackAsTheLayout) {
   const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
   ASSERT_EQ(docs.size(), 2u);
   EXPECT_EQ(docs[1]["spec"]["replicas"].as<int>(), 2);
-  EXPECT_EQ(docs[1]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.10gb"].as<int>(), 1);
+  EXPECT_EQ(
+      docs[1]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.10gb"].as<int>(),
+      1);
   EXPECT_THROW(read_mig_parted_config("version: v2\n"), ConfigError);
   EXPECT_THROW(read_mig_parted_config("version: v1\nmig-configs: [\n"), ConfigError);
 }
@@ -186,7 +190,8 @@ TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
   r.scenario = "<b>deploy</b> & co";
   const auto files = deploy_configs(r, "hami");
   // The README shows names as written: no HTML gets through.
-  EXPECT_EQ(file(files, "README.md").text.substr(0, 64), "# Deploying hami (hami) for &lt;b&gt;deploy&lt;/b&gt; &amp; co\n\n");
+  EXPECT_EQ(file(files, "README.md").text.substr(0, 64),
+            "# Deploying hami (hami) for &lt;b&gt;deploy&lt;/b&gt; &amp; co\n\n");
   ASSERT_EQ(files.size(), 2u);  // no device-plugin config: HAMi has its own
   EXPECT_EQ(file(files, "deployments.yaml").text,
             "---\n"

@@ -13,7 +13,8 @@ namespace {
 report::RoiReport seed_report() {
   const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
   const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
-  return report::build_roi_report(result, report::cost_result(result, result.input, table, result.input.pricing.option));
+  return report::build_roi_report(result,
+                                  report::cost_result(result, result.input, table, result.input.pricing.option));
 }
 
 TEST(ReportRender, FiguresAreSvgWithTheirTitlesAndSeries) {

@@ -37,7 +37,8 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
   EXPECT_EQ(r.strategies[1].isolation, "none");
   EXPECT_EQ(r.recommendation.substr(0, 56), "Share with time_slicing (time_slicing, isolation none): ");
   EXPECT_NE(r.savings.find("time_slicing saves $1,515.25 per month ($18,183 per year, 46.3 %) against dedicated"),
-            std::string::npos) << r.savings;
+            std::string::npos)
+      << r.savings;
   EXPECT_EQ(r.tenants.size(), 4u);
   EXPECT_EQ(report_tables(r).size(), 2u);  // strategies, tenants (no sweep, no uncertainty)
 }
@@ -170,9 +171,10 @@ TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"cost", "savings", "latency-cdf", "utilization"}));
   const auto md = roi_report_markdown(r, figures);
-  for (const char* text : {"# ROI report: seed-l40s-timeslicing", "## Executive summary", "**Recommended strategy: time_slicing**",
-                           "## Strategies", "| time_slicing (recommended) |", "| dedicated (baseline) |", "## Tenants",
-                           "](fig/latency-cdf.svg)", "## Assumptions and provenance", "## Methodology"}) {
+  for (const char* text :
+       {"# ROI report: seed-l40s-timeslicing", "## Executive summary", "**Recommended strategy: time_slicing**",
+        "## Strategies", "| time_slicing (recommended) |", "| dedicated (baseline) |", "## Tenants",
+        "](fig/latency-cdf.svg)", "## Assumptions and provenance", "## Methodology"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text;
   }
 }
@@ -185,9 +187,11 @@ TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
   result.input.name = "seed <i>";
   result.scenario = "seed <i>";
   const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
-  const auto md = roi_report_markdown(build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
-  for (const char* text : {"# ROI report: seed &lt;i&gt;\n", "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\**",
-                           "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
+  const auto md = roi_report_markdown(
+      build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
+  for (const char* text :
+       {"# ROI report: seed &lt;i&gt;\n", "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\**",
+        "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
   }
   EXPECT_EQ(md.find("<b>"), std::string::npos);

@@ -21,12 +21,15 @@ SweepTable two_points() {
     p.index = static_cast<std::size_t>(i);
     p.values = nlohmann::json::array({i + 1});
     p.labels = {std::to_string(i + 1)};
-    StrategySummary dedicated{"dedicated", "dedicated", "hardware", 2, 3273.4368, 0, 0, 0, 0.4, 0.3, 100, 0, 0.0, 0, true, {}, {}};
-    StrategySummary shared{"time_slicing", "time_slicing", "none", 1, 1758.1904, 1515.2464, 18182.9568, 0.4629, 0.8, 0.6,
-                           100, i == 0 ? 0 : 25, i == 0 ? 0.0 : 0.25, i == 0 ? 0 : 1, i == 0, {}, {}};
+    StrategySummary dedicated{"dedicated", "dedicated", "hardware", 2,   3273.4368, 0,    0,  0, 0.4,
+                              0.3,         100,         0,          0.0, 0,         true, {}, {}};
+    StrategySummary shared{"time_slicing",      "time_slicing", "none", 1,   1758.1904, 1515.2464,
+                           18182.9568,          0.4629,         0.8,    0.6, 100,       i == 0 ? 0 : 25,
+                           i == 0 ? 0.0 : 0.25, i == 0 ? 0 : 1, i == 0, {},  {}};
     p.strategies = {dedicated, shared};
-    p.tenants = {{"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184},
-                 {"time_slicing", "chat", 1.2, i == 0 ? 1.5 : 2.5, 3.0, 2.0, i == 0 ? 0.0 : 0.25, 0.01, i == 0, 1758.1904}};
+    p.tenants = {
+        {"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184},
+        {"time_slicing", "chat", 1.2, i == 0 ? 1.5 : 2.5, 3.0, 2.0, i == 0 ? 0.0 : 0.25, 0.01, i == 0, 1758.1904}};
     table.points.push_back(p);
   }
   SweepPointRecord failed;
@@ -46,7 +49,8 @@ TEST(SweepResults, CsvHasOneRowPerPointAndStrategyInShortestForm) {
       "fleet_busy_frac,fleet_sm_util_frac,sla_violation_rate,sla_met,tenants_missing_sla,p95_s[chat],p99_s[chat],"
       "sla_violation_frac[chat]\n";
   EXPECT_EQ(csv.substr(0, header.size()), header);
-  EXPECT_NE(csv.find("\np0001,2,time_slicing,time_slicing,ok,1,1758.1904,1515.2464,18182.9568,0.4629,0.8,0.6,0.25,0,1,2.5,3,0.25\n"),
+  EXPECT_NE(csv.find("\np0001,2,time_slicing,time_slicing,ok,1,1758.1904,1515.2464,18182.9568,0.4629,0.8,0.6,0.25,0,1,"
+                     "2.5,3,0.25\n"),
             std::string::npos);
   EXPECT_NE(csv.find("\np0002,3,,,failed,,,,,,,,,,,,,\n"), std::string::npos);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 + 1);
@@ -57,16 +61,19 @@ TEST(SweepResults, JunitCountsFailuresAndErrorsPerStrategy) {
   const std::vector<Gate> gates = {parse_gate("time_slicing: sla_violation_rate > 0.01", table)};
   const std::string xml = sweep_junit_xml(table, gates);
   EXPECT_NE(xml.find("<testsuites name=\"demo\" tests=\"7\" failures=\"2\" errors=\"2\">"), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<testsuite name=\"demo.time_slicing\" tests=\"3\" failures=\"1\" errors=\"1\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"demo.time_slicing\" tests=\"3\" failures=\"1\" errors=\"1\""),
+            std::string::npos);
   EXPECT_NE(xml.find("<testsuite name=\"demo.gates\" tests=\"1\" failures=\"1\" errors=\"0\""), std::string::npos);
   EXPECT_NE(xml.find("chat: 25.00 % of requests over target (allowed 1.00 %), p95 2.500 s"), std::string::npos);
-  EXPECT_NE(xml.find("<error message=\"the point failed\" type=\"error\">trace.csv:7: prompt_tokens: not a number</error>"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find("<error message=\"the point failed\" type=\"error\">trace.csv:7: prompt_tokens: not a number</error>"),
+      std::string::npos);
 }
 
 TEST(SweepResults, GatesTripOnMatchingRowsOnly) {
   const auto table = two_points();
-  const std::vector<Gate> gates = {parse_gate("sla_violation_rate > 0.01", table), parse_gate("p95_s[chat] >= 1.5", table),
+  const std::vector<Gate> gates = {parse_gate("sla_violation_rate > 0.01", table),
+                                   parse_gate("p95_s[chat] >= 1.5", table),
                                    parse_gate("dedicated: monthly_cost_usd < 100", table)};
   const auto trips = evaluate_gates(table, gates);
   ASSERT_EQ(trips.size(), 3u);

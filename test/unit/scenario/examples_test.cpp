@@ -41,9 +41,10 @@ TEST(ScenarioExamples, EveryExampleLoadsAndRoundTrips) {
       // A trace slicewise may not redistribute and that is not fetched yet: every problem must say
       // how to fetch it (scripts/fetch-traces); anything else fails.
       const auto& problems = e.diagnostics();
-      const bool only_fetches = !problems.empty() && std::all_of(problems.begin(), problems.end(), [](const Diagnostic& d) {
-        return d.message.find("fetch it with `scripts/fetch-traces") != std::string::npos;
-      });
+      const bool only_fetches =
+          !problems.empty() && std::all_of(problems.begin(), problems.end(), [](const Diagnostic& d) {
+            return d.message.find("fetch it with `scripts/fetch-traces") != std::string::npos;
+          });
       if (only_fetches) {
         std::printf("skipped %s: %s\n", file.filename().string().c_str(), problems.front().message.c_str());
       } else {

@@ -152,7 +152,8 @@ TEST(ScenarioJson, MinimalDocumentTakesEveryDefault) {
 
 TEST(ScenarioJson, LlmDefaultsAndStrategyNameDefaultsToKind) {
   auto doc = test::minimal_document();
-  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 19.2},
+  doc["tenants"][0]["workload"] = {{"kind", "llm"},
+                                   {"memory_gib", 19.2},
                                    {"llm", {{"params_b", 3.8}, {"prompt_tokens", 200}, {"output_tokens", 100}}}};
   doc["strategies"] = {{{"kind", "time_slicing"}}, {{"kind", "mps"}, {"name", "mps-half"}}};
   const Scenario s = parse_scenario(doc, "s.json");

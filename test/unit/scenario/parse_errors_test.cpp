@@ -132,10 +132,12 @@ TEST(ScenarioParseErrors, NamesWithLineBreaksOrTabsAreRefused) {
   doc["name"] = "x\ty";
   doc["tenants"][0]["name"] = "line1\nline2";
   doc["strategies"][0]["name"] = "a\rb";
-  EXPECT_EQ(parse_error(doc),
-            "s.json: /name: must not contain control characters such as line breaks or tabs (got \"x\\ty\")\n"
-            "s.json: /tenants/0/name: must not contain control characters such as line breaks or tabs (got \"line1\\nline2\")\n"
-            "s.json: /strategies/0/name: must not contain control characters such as line breaks or tabs (got \"a\\rb\")");
+  EXPECT_EQ(
+      parse_error(doc),
+      "s.json: /name: must not contain control characters such as line breaks or tabs (got \"x\\ty\")\n"
+      "s.json: /tenants/0/name: must not contain control characters such as line breaks or tabs (got "
+      "\"line1\\nline2\")\n"
+      "s.json: /strategies/0/name: must not contain control characters such as line breaks or tabs (got \"a\\rb\")");
   doc = minimal_document();
   doc["tenants"][0]["name"] = "a, \"b\" | <c> & é";  // punctuation and any script are fine
   EXPECT_EQ(parse_error(doc), "no error");
@@ -151,16 +153,19 @@ TEST(ScenarioParseErrors, DiurnalProfileWhoseMeanIsNotAPositiveFiniteNumber) {
   // 24 x 1e308 overflows to inf, and 5e-324 / 24 underflows to 0: the normalised profile would
   // be all zero (no arrivals at all) or an internal error.
   auto doc = minimal_document();
-  doc["tenants"][0]["load"] = {{"kind", "diurnal"}, {"rate_per_s", 1}, {"hourly_profile", std::vector<double>(24, 1e308)}};
-  EXPECT_EQ(parse_error(doc),
-            "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
-            "(got inf); scale them towards 1");
+  doc["tenants"][0]["load"] = {
+      {"kind", "diurnal"}, {"rate_per_s", 1}, {"hourly_profile", std::vector<double>(24, 1e308)}};
+  EXPECT_EQ(
+      parse_error(doc),
+      "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
+      "(got inf); scale them towards 1");
   std::vector<double> tiny(24, 0.0);
   tiny[3] = 5e-324;
   doc["tenants"][0]["load"]["hourly_profile"] = tiny;
-  EXPECT_EQ(parse_error(doc),
-            "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
-            "(got 0); scale them towards 1");
+  EXPECT_EQ(
+      parse_error(doc),
+      "s.json: /tenants/0/load/hourly_profile: the mean of the 24 relative rates must be a positive finite number "
+      "(got 0); scale them towards 1");
 }
 
 TEST(ScenarioParseErrors, TraceMultiplierAtMostTenThousandCopiesPerRow) {
@@ -246,8 +251,9 @@ TEST(ScenarioParseErrors, MigNeedsALayout) {
 TEST(ScenarioParseErrors, LoadKeyOnTheWrongKind) {
   auto doc = minimal_document();
   doc["tenants"][0]["load"] = {{"kind", "closed_loop"}, {"num_users", 2}, {"rate_per_s", 1}};
-  EXPECT_EQ(parse_error(doc),
-            "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson, diurnal)");
+  EXPECT_EQ(
+      parse_error(doc),
+      "s.json: /tenants/0/load/rate_per_s: unknown key for load kind \"closed_loop\" (applies to poisson, diurnal)");
 }
 
 TEST(ScenarioParseErrors, SpreadTiesIsATraceKeyAndABoolean) {

@@ -32,9 +32,15 @@ TEST(ResultCheck, ResultsWrittenBySimulateAreAccepted) {
 
 TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
   auto doc = seed_result();
-  doc["strategies"][0]["sizing"] = {{"num_gpus", 2}, {"lower_bound_gpus", 2}, {"max_gpus", 2}, {"contexts", {1, 1}},
-                                    {"context_load", json::array()}, {"feasible", true}, {"shortfall", ""},
-                                    {"steps", {{{"phase", "contexts"}, {"num_gpus", 2}, {"num_contexts", 2}, {"met", true}}}}};
+  doc["strategies"][0]["sizing"] = {
+      {"num_gpus", 2},
+      {"lower_bound_gpus", 2},
+      {"max_gpus", 2},
+      {"contexts", {1, 1}},
+      {"context_load", json::array()},
+      {"feasible", true},
+      {"shortfall", ""},
+      {"steps", {{{"phase", "contexts"}, {"num_gpus", 2}, {"num_contexts", 2}, {"met", true}}}}};
   EXPECT_EQ(problems(doc), "");
   const auto result = result_from_json(doc, "r.json", "");
   ASSERT_TRUE(result.strategies[0].sizing.has_value());
@@ -94,15 +100,16 @@ TEST(ResultCheck, StrategiesAndTenantsMustBeTheScenarios) {
   doc["strategies"][1]["kind"] = "mps";
   doc["strategies"][1]["tenants"][0]["name"] = "nobody";
   doc["strategies"][1]["devices"][0]["gpu"] = "L40";
-  EXPECT_EQ(problems(doc),
-            "r.json: /strategies/0/name: unknown strategy \"dedicatd\"; the result's scenario (/input/strategies) has "
-            "dedicated|time_slicing (did you mean \"dedicated\"?)\n"
-            "r.json: /strategies/1/tenants/0/name: unknown tenant \"nobody\"; the result's scenario (/input/tenants) has "
-            "phi-3.5-mini-instruct|deepseek-r1-distill-llama-8b\n"
-            "r.json: /strategies/1/tenants: missing tenant \"phi-3.5-mini-instruct\" of the result's scenario "
-            "(/input/tenants)\n"
-            "r.json: /strategies/1/devices/0/gpu: unknown GPU \"L40\" (did you mean \"L40S\"?)\n"
-            "r.json: /strategies/1/kind: \"mps\", but the scenario's strategy \"time_slicing\" is time_slicing");
+  EXPECT_EQ(
+      problems(doc),
+      "r.json: /strategies/0/name: unknown strategy \"dedicatd\"; the result's scenario (/input/strategies) has "
+      "dedicated|time_slicing (did you mean \"dedicated\"?)\n"
+      "r.json: /strategies/1/tenants/0/name: unknown tenant \"nobody\"; the result's scenario (/input/tenants) has "
+      "phi-3.5-mini-instruct|deepseek-r1-distill-llama-8b\n"
+      "r.json: /strategies/1/tenants: missing tenant \"phi-3.5-mini-instruct\" of the result's scenario "
+      "(/input/tenants)\n"
+      "r.json: /strategies/1/devices/0/gpu: unknown GPU \"L40\" (did you mean \"L40S\"?)\n"
+      "r.json: /strategies/1/kind: \"mps\", but the scenario's strategy \"time_slicing\" is time_slicing");
 }
 
 TEST(ResultCheck, EmptyStrategiesDuplicatesAndSeriesRows) {

@@ -69,13 +69,15 @@ TEST(Sweep, EachAxisKindRewritesTheBaseDocument) {
 
 TEST(Sweep, AValueThatCannotApplyNamesThePointAndAxis) {
   auto half_user = in_memory(seed_base(), {{"load", AxisKind::load_multiplier, "", {}, {0.5}}});
-  EXPECT_EQ(test::error_of([&] { point_document(half_user, sweep_point(half_user, 0)); }),
-            "sweep.json: /axes/0: point p0000 (load=0.5): tenant \"phi-3.5-mini-instruct\" has a closed_loop load: 0.5 x 1 "
-            "users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")");
+  EXPECT_EQ(
+      test::error_of([&] { point_document(half_user, sweep_point(half_user, 0)); }),
+      "sweep.json: /axes/0: point p0000 (load=0.5): tenant \"phi-3.5-mini-instruct\" has a closed_loop load: 0.5 x 1 "
+      "users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")");
   auto no_parent = in_memory(seed_base(), {{"x", AxisKind::pointer, "/nothing/here", {}, {1}}});
-  EXPECT_EQ(test::error_of([&] { point_document(no_parent, sweep_point(no_parent, 0)); }),
-            "sweep.json: /axes/0: point p0000 (x=1): pointer /nothing/here: the base scenario has no object or array at "
-            "/nothing");
+  EXPECT_EQ(
+      test::error_of([&] { point_document(no_parent, sweep_point(no_parent, 0)); }),
+      "sweep.json: /axes/0: point p0000 (x=1): pointer /nothing/here: the base scenario has no object or array at "
+      "/nothing");
   auto no_trace = in_memory(seed_base(), {{"w", AxisKind::trace_window, "", {}, {json::array({0, 60})}}});
   EXPECT_EQ(test::error_of([&] { point_document(no_trace, sweep_point(no_trace, 0)); }),
             "sweep.json: /axes/0: point p0000 (w=0..60): no tenant of the base scenario has a trace load");
@@ -95,8 +97,10 @@ TEST(Sweep, TheSizingAxisSizesEveryStrategyAndTakesOnlyItsTwoValues) {
   ASSERT_EQ(doc["strategies"].size(), 2u);
   for (const auto& strategy : doc["strategies"]) EXPECT_EQ(strategy["sizing"], "sla");
 
-  const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_sizing_" + std::to_string(::getpid()) + ".json");
-  const json sweep = {{"schema_version", 1}, {"name", "s"},
+  const auto file =
+      std::filesystem::temp_directory_path() / ("sw_sweep_sizing_" + std::to_string(::getpid()) + ".json");
+  const json sweep = {{"schema_version", 1},
+                      {"name", "s"},
                       {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
                       {"axes", {{{"name", "sizing"}, {"kind", "sizing"}, {"values", {"sla", "p99"}}}}}};
   write_file_atomically(file, sweep.dump());
@@ -107,7 +111,8 @@ TEST(Sweep, TheSizingAxisSizesEveryStrategyAndTakesOnlyItsTwoValues) {
 
 TEST(Sweep, SweepAndAxisNamesAreNonEmptyWithoutLineBreaks) {
   const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_names_" + std::to_string(::getpid()) + ".json");
-  const json sweep = {{"schema_version", 1}, {"name", ""},
+  const json sweep = {{"schema_version", 1},
+                      {"name", ""},
                       {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
                       {"axes", {{{"name", "a\nb"}, {"kind", "seed"}, {"values", {1}}}}}};
   write_file_atomically(file, sweep.dump());
@@ -123,8 +128,11 @@ TEST(Sweep, EachRepeatedAxisNameIsReportedOnceAndMessagesAreCapped) {
   const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_dups_" + std::to_string(::getpid()) + ".json");
   json axes = json::array();
   for (int i = 0; i < 300; ++i) axes.push_back({{"name", "same"}, {"kind", "seed"}, {"values", {1}}});
-  const json sweep = {{"schema_version", 1}, {"name", "dups"}, {"mode", "zip"},
-                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"}, {"axes", axes}};
+  const json sweep = {{"schema_version", 1},
+                      {"name", "dups"},
+                      {"mode", "zip"},
+                      {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
+                      {"axes", axes}};
   write_file_atomically(file, sweep.dump());
   try {
     load_sweep(file);
@@ -145,7 +153,9 @@ TEST(Sweep, AZipSweepHasAtMostAHundredThousandPoints) {
   const auto file = std::filesystem::temp_directory_path() / ("sw_sweep_zip_" + std::to_string(::getpid()) + ".json");
   std::vector<int> seeds(100001);
   for (std::size_t i = 0; i < seeds.size(); ++i) seeds[i] = static_cast<int>(i);
-  const json sweep = {{"schema_version", 1}, {"name", "zip"}, {"mode", "zip"},
+  const json sweep = {{"schema_version", 1},
+                      {"name", "zip"},
+                      {"mode", "zip"},
                       {"base", std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json"},
                       {"axes", {{{"name", "seed"}, {"kind", "seed"}, {"values", seeds}}}}};
   write_file_atomically(file, sweep.dump());

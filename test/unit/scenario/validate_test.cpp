@@ -31,9 +31,10 @@ TEST(ScenarioValidate, MinimalDocumentIsValid) { EXPECT_EQ(validate_error(minima
 
 TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
   auto doc = on_a100({{"kind", "time_slicing"}, {"sizing", "sla"}});
-  EXPECT_EQ(validate_error(doc),
-            "s.json: /strategies/0/sizing: strategy \"time_slicing\" is sized for SLA, so the dedicated baseline must be "
-            "too (savings compare sized fleets); add {\"kind\": \"dedicated\", \"sizing\": \"sla\"}");
+  EXPECT_EQ(
+      validate_error(doc),
+      "s.json: /strategies/0/sizing: strategy \"time_slicing\" is sized for SLA, so the dedicated baseline must be "
+      "too (savings compare sized fleets); add {\"kind\": \"dedicated\", \"sizing\": \"sla\"}");
   doc["strategies"].push_back({{"kind", "dedicated"}});
   EXPECT_EQ(validate_error(doc),
             "s.json: /strategies/1: the dedicated baseline is sized as given while strategy \"time_slicing\" is sized "
@@ -41,9 +42,10 @@ TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
   doc["strategies"][1]["sizing"] = "sla";
   EXPECT_EQ(validate_error(doc), "");
   doc["fleet"].push_back({{"gpu", "H100-SXM-80GB"}, {"count", 1}});
-  EXPECT_EQ(validate_error(doc),
-            "s.json: /strategies/0/sizing: sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of "
-            "them); this fleet has A100-80GB, H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
+  EXPECT_EQ(
+      validate_error(doc),
+      "s.json: /strategies/0/sizing: sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of "
+      "them); this fleet has A100-80GB, H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
 }
 
 TEST(ScenarioValidate, UnknownGpuSuggestsTheClosest) {
@@ -136,7 +138,8 @@ TEST(ScenarioValidate, MigProfileMustBeInTheLayout) {
 }
 
 TEST(ScenarioValidate, TenantMustFitItsMigInstance) {
-  auto doc = on_a100({{"kind", "mig"}, {"layout", "3g.40gb+2g.20gb+1g.10gb+1g.10gb"},
+  auto doc = on_a100({{"kind", "mig"},
+                      {"layout", "3g.40gb+2g.20gb+1g.10gb+1g.10gb"},
                       {"tenants", {{"a", {{"mig_profile", "1g.10gb"}}}}}});
   doc["tenants"][0]["workload"]["memory_gib"] = 12;
   const std::string message = validate_error(doc);
@@ -265,8 +268,8 @@ TEST(ScenarioValidate, InMemoryFieldsThatDoNotApplyToTheKind) {
 
 TEST(ScenarioValidate, InMemoryGpuFracDemandOnAnLlmTenant) {
   auto doc = minimal_document();
-  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "test/data/traces/native-gpu-frac.csv"},
-                               {"gpu_frac_demand", true}};
+  doc["tenants"][0]["load"] = {
+      {"kind", "trace"}, {"trace_file", "test/data/traces/native-gpu-frac.csv"}, {"gpu_frac_demand", true}};
   Scenario s = parse_scenario(doc, "s.json");
   s.source_file = std::string(SW_SOURCE_DIR) + "/s.json";
   EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())), "");
@@ -355,7 +358,8 @@ TEST(ScenarioValidate, SeveralProblemsAreReportedAtOnceInDocumentOrder) {
   doc["tenants"][0]["name"] = "chat";
   doc["tenants"][0]["workload"]["memory_gib"] = 100;
   doc["tenants"][0]["workload"]["reference_gpu"] = "L40";
-  doc["strategies"] = {{{"kind", "mig"}, {"layout", "8x1g.10gb"}}, {{"kind", "mps"}, {"tenants", {{"x", json::object()}}}}};
+  doc["strategies"] = {{{"kind", "mig"}, {"layout", "8x1g.10gb"}},
+                       {{"kind", "mps"}, {"tenants", {{"x", json::object()}}}}};
   doc["pricing"] = {{"table", "gpc"}};
   EXPECT_EQ(validate_error(doc),
             "s.json: /tenants/0/workload/reference_gpu: unknown GPU \"L40\" (did you mean \"L40S\"?)\n"

@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include "trace_test_util.hpp"
 #include "traces/fields.hpp"
 #include "traces/native_trace.hpp"
 #include "traces/trace_summary.hpp"
-#include "trace_test_util.hpp"
 
 namespace slicewise::traces {
 namespace {
@@ -67,11 +67,13 @@ TEST(BadTraceInput, TimestampsOutside1970To2261AreRefusedNotWrapped) {
   EXPECT_FALSE(parse_datetime_ns("1970-01-01 00:30:00+01:00").has_value());  // 1969 in UTC
   EXPECT_TRUE(parse_datetime_ns("2261-12-31 23:59:59.999999999-12:00").has_value());
   EXPECT_EQ(*parse_datetime_ns("1970-01-01 00:00:00"), 0);
-  const auto path = write_trace("azure-year-9999.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n"
-                                                       "2023-11-16 18:15:46,374,44\n"
-                                                       "9999-12-31 23:59:59,1,1\n");
-  EXPECT_EQ(read_error(path), path + ":3: TIMESTAMP: timestamp out of range: expected 1970-01-01 00:00:00 UTC to "
-                                     "2261-12-31, got \"9999-12-31 23:59:59\"");
+  const auto path = write_trace("azure-year-9999.csv",
+                                "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                "2023-11-16 18:15:46,374,44\n"
+                                "9999-12-31 23:59:59,1,1\n");
+  EXPECT_EQ(read_error(path), path +
+                                  ":3: TIMESTAMP: timestamp out of range: expected 1970-01-01 00:00:00 UTC to "
+                                  "2261-12-31, got \"9999-12-31 23:59:59\"");
 }
 
 TEST(BadTraceInput, HugeTimesTokensAndGpuCountsAreRefused) {
@@ -164,8 +166,9 @@ TEST(BadTraceInput, PhillyReadsGzipAndNamesAKeyGivenTwice) {
   EXPECT_EQ(skipping->num_bad_rows(), 1);
   const auto broken = write_trace("philly-broken.json", R"([{"submitted_time": "2017-10-01 00:00:00", "attempts": [])");
   EXPECT_EQ(read_error(broken),
-            broken + ": not valid JSON: line 1, column 58: syntax error while parsing object - unexpected end of "
-                     "input; expected '}'");
+            broken +
+                ": not valid JSON: line 1, column 58: syntax error while parsing object - unexpected end of "
+                "input; expected '}'");
 }
 
 TEST(BadTraceInput, ConvertRefusesArrivalsGoingBackInTimeInASortedFormat) {
@@ -174,8 +177,9 @@ TEST(BadTraceInput, ConvertRefusesArrivalsGoingBackInTimeInASortedFormat) {
   auto reader = open_trace(path, std::nullopt);
   std::ostringstream out;
   EXPECT_EQ(error_of([&] { write_native(*reader, out, ""); }),
-            path + ":3: arrival goes back in time (-2.000000 s after the first row, line 2 was at 0.000000 s); this "
-                   "format must be in arrival order");
+            path +
+                ":3: arrival goes back in time (-2.000000 s after the first row, line 2 was at 0.000000 s); this "
+                "format must be in arrival order");
   auto again = open_trace(path, std::nullopt);
   const auto summary = summarize(*again);
   EXPECT_EQ(summary.num_out_of_order, 1);

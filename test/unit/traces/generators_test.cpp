@@ -52,8 +52,8 @@ TEST(Diurnal, StartHourShiftsTheProfileAndSeedRepeats) {
   profile[23] = 25.0;
   DiurnalSource a(1.0, profile, 23.0, 100.0, 5);
   DiurnalSource b(1.0, profile, 23.0, 100.0, 5);
-  EXPECT_DOUBLE_EQ(a.rate_at(0.0), 12.5);         // 25 / mean 2
-  EXPECT_DOUBLE_EQ(a.rate_at(3600.0), 0.5);        // midnight
+  EXPECT_DOUBLE_EQ(a.rate_at(0.0), 12.5);    // 25 / mean 2
+  EXPECT_DOUBLE_EQ(a.rate_at(3600.0), 0.5);  // midnight
   EXPECT_EQ(arrivals(a), arrivals(b));
 }
 

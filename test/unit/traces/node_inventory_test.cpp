@@ -73,12 +73,14 @@ TEST(NodeInventory, BadRowsFailOrAreSkipped) {
 TEST(NodeInventory, RefusesFilesWhoseRowsAreNotMachines) {
   const auto pods = fixture("openb-unsorted.csv");
   EXPECT_EQ(error_of([&] { read_node_inventory(pods, std::nullopt); }),
-            pods + ": a fleet comes from a node list, one machine per row; this file reads as openb-pods, whose rows are "
-                   "not machines (expected --format openb-nodes)");
+            pods +
+                ": a fleet comes from a node list, one machine per row; this file reads as openb-pods, whose rows are "
+                "not machines (expected --format openb-nodes)");
   const auto nodes = fixture("openb-nodes-small.csv");
   EXPECT_EQ(error_of([&] { read_node_inventory(nodes, TraceFormat::pai_sensor); }),
-            nodes + ": a fleet comes from a node list, one machine per row; this file reads as pai-sensor, whose rows are "
-                    "not machines (expected --format openb-nodes)");
+            nodes +
+                ": a fleet comes from a node list, one machine per row; this file reads as pai-sensor, whose rows are "
+                "not machines (expected --format openb-nodes)");
 }
 
 }  // namespace

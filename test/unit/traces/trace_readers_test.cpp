@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "trace_test_util.hpp"
 #include "traces/csv.hpp"
 #include "traces/fields.hpp"
 #include "traces/native_trace.hpp"
 #include "traces/trace_summary.hpp"
-#include "trace_test_util.hpp"
 
 namespace slicewise::traces {
 namespace {
@@ -26,9 +26,11 @@ double utc(const char* text) { return static_cast<double>(*parse_datetime_ns(tex
 TEST(Timestamp, ThreeAzureStylesAndOffsets) {
   EXPECT_EQ(*parse_datetime_ns("1970-01-01 00:00:01"), 1'000'000'000);
   EXPECT_EQ(*parse_datetime_ns("2023-11-16 18:17:03.9799600"), *parse_datetime_ns("2023-11-16T18:17:03.97996Z"));
-  EXPECT_EQ(*parse_datetime_ns("2024-05-12 00:00:00+00:00") + 9'930'000, *parse_datetime_ns("2024-05-12 00:00:00.009930+00:00"));
+  EXPECT_EQ(*parse_datetime_ns("2024-05-12 00:00:00+00:00") + 9'930'000,
+            *parse_datetime_ns("2024-05-12 00:00:00.009930+00:00"));
   EXPECT_EQ(*parse_datetime_ns("2024-05-12 08:00:00+08:00"), *parse_datetime_ns("2024-05-12 00:00:00"));
-  EXPECT_EQ(*parse_datetime_ns("2000-03-01 00:00:00") - *parse_datetime_ns("2000-02-28 00:00:00"), 2 * 86400'000'000'000LL);
+  EXPECT_EQ(*parse_datetime_ns("2000-03-01 00:00:00") - *parse_datetime_ns("2000-02-28 00:00:00"),
+            2 * 86400'000'000'000LL);
   for (const char* bad : {"2023-11-16", "2023-02-30 00:00:00", "2023-11-16 24:00:00", "2023-11-16 10:00:00.",
                           "2023-11-16 10:00:00+0800", "2023-11-16 10:00:00.1234567890", "abc"}) {
     EXPECT_FALSE(parse_datetime_ns(bad).has_value()) << bad;
@@ -110,13 +112,13 @@ TEST(AzureLlm, SkipCountsBadRowsAndKeepsTheFirstFive) {
   EXPECT_EQ(rows[1].line, 7);
   EXPECT_EQ(reader->num_bad_rows(), 4);
   const std::string f = fixture("azure-bad.csv");
-  EXPECT_EQ(reader->bad_rows(),
-            (std::vector<std::string>{
-                f + ":3: GeneratedTokens: expected a number, got \"abc\"",
-                f + ":4: ContextTokens: must be >= 0 (got -3)",
-                f + ":5: TIMESTAMP: expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got "
-                    "\"2023-11-16 25:15:51.0000000\"",
-                f + ":6: expected 3 fields (TIMESTAMP, ContextTokens, GeneratedTokens), got 2"}));
+  EXPECT_EQ(
+      reader->bad_rows(),
+      (std::vector<std::string>{f + ":3: GeneratedTokens: expected a number, got \"abc\"",
+                                f + ":4: ContextTokens: must be >= 0 (got -3)",
+                                f + ":5: TIMESTAMP: expected a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM], got "
+                                    "\"2023-11-16 25:15:51.0000000\"",
+                                f + ":6: expected 3 fields (TIMESTAMP, ContextTokens, GeneratedTokens), got 2"}));
 }
 
 TEST(Mooncake, RealFileBucketedTimestamps) {
@@ -143,8 +145,8 @@ TEST(BurstGpt, V1FailedRowsKeptAndMarked) {
   EXPECT_EQ(rows[0].prompt_tokens, 472);
   EXPECT_EQ(rows[0].key, "ChatGPT");
   EXPECT_FALSE(rows[0].failed);
-  EXPECT_TRUE(rows[1].failed);   // 0 response tokens
-  EXPECT_TRUE(rows[2].failed);   // 0 request and 0 response tokens
+  EXPECT_TRUE(rows[1].failed);  // 0 response tokens
+  EXPECT_TRUE(rows[2].failed);  // 0 request and 0 response tokens
   EXPECT_EQ(rows[3].key, "GPT-4");
 }
 
@@ -159,7 +161,9 @@ TEST(BurstGpt, V3InsertedColumnsFoundByName) {
 }
 
 TEST(BurstGpt, UnknownSplitColumnListsTheHeader) {
-  EXPECT_EQ(error_of([] { open_trace(fixture("burstgpt-v1.csv"), std::nullopt, {BadRowPolicy::fail, "model"}); }),
+  EXPECT_EQ(error_of([] {
+              open_trace(fixture("burstgpt-v1.csv"), std::nullopt, {BadRowPolicy::fail, "model"});
+            }),
             fixture("burstgpt-v1.csv") +
                 ":1: no column \"model\" to split by (the header has: Timestamp, Model, Request tokens, Response "
                 "tokens, Total tokens, Log Type)");
@@ -208,7 +212,7 @@ TEST(OpenbPods, UnsortedVariantAndPendingAndNegativeLifetime) {
   auto reader = open_trace(fixture("openb-unsorted.csv"), std::nullopt);
   const auto rows = read_all(*reader);
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[1].at_s, 10.0);       // pending: scheduled_time empty
+  EXPECT_EQ(rows[1].at_s, 10.0);  // pending: scheduled_time empty
   EXPECT_EQ(rows[1].duration_s, 30.0);
   EXPECT_EQ(rows[2].duration_s, 0.0);  // deletion before creation
   EXPECT_EQ(rows[2].num_gpus, 2);
@@ -313,9 +317,10 @@ TEST(Detect, UnknownHeaderNamesTheFormats) {
   const auto path = std::string(::testing::TempDir()) + "unknown.csv";
   std::ofstream(path) << "when,what\n1,2\n";
   EXPECT_EQ(error_of([&] { detect_format(path); }),
-            path + ":1: cannot tell the trace format from this header; give it with --format or \"trace_format\" "
-                   "(one of azure-llm|mooncake|burstgpt|openb-pods|openb-nodes|pai-task|pai-sensor|genai-2026|philly|"
-                   "native)");
+            path +
+                ":1: cannot tell the trace format from this header; give it with --format or \"trace_format\" "
+                "(one of azure-llm|mooncake|burstgpt|openb-pods|openb-nodes|pai-task|pai-sensor|genai-2026|philly|"
+                "native)");
 }
 
 TEST(Csv, QuotedFieldsWithCommasAndQuotes) {

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "traces/trace_source.hpp"
 #include "trace_test_util.hpp"
+#include "traces/trace_source.hpp"
 
 namespace slicewise::traces {
 namespace {
@@ -19,7 +19,8 @@ std::string write_ramp(const std::string& name, int n) {
   const auto path = std::string(::testing::TempDir()) + name;
   std::ofstream out(path);
   out << "arrived_at_s,prompt_tokens,output_tokens,duration_s,kind\n";
-  for (int i = 0; i < n; ++i) out << 100 + i << ',' << i << ",1," << 2 * i << ',' << (i % 2 == 0 ? "even" : "odd") << '\n';
+  for (int i = 0; i < n; ++i)
+    out << 100 + i << ',' << i << ",1," << 2 * i << ',' << (i % 2 == 0 ? "even" : "odd") << '\n';
   return path;
 }
 
@@ -164,8 +165,9 @@ TEST(TraceSource, SortedFormatGoingBackInTimeIsAnError) {
   m.horizon_s = 100.0;
   TraceSource source(open_trace(path, TraceFormat::native), m);
   EXPECT_EQ(error_of([&] { drain(source); }),
-            path + ":4: arrival goes back in time (3.000000 s after the first row, line 3 was at 5.000000 s); this "
-                   "format must be in arrival order");
+            path +
+                ":4: arrival goes back in time (3.000000 s after the first row, line 3 was at 5.000000 s); this "
+                "format must be in arrival order");
 }
 
 TEST(TraceSource, UnsortedFormatsAreSortedAndTimelessRowsCounted) {

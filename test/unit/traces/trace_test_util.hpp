@@ -23,9 +23,9 @@ inline std::string shipped_trace(const std::string& name) {
 /// A public trace from ../shared/traces; the calling test skips when it is absent.
 inline std::string shared_trace(const std::string& name) { return std::string(SW_SHARED_DIR) + "/traces/" + name; }
 
-#define SW_REQUIRE_FILE(path)                                                          \
-  do {                                                                                 \
-    if (!std::filesystem::exists(path)) GTEST_SKIP() << "not present: " << (path);     \
+#define SW_REQUIRE_FILE(path)                                                      \
+  do {                                                                             \
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "not present: " << (path); \
   } while (0)
 
 inline std::vector<TraceRow> read_all(TraceReader& reader) {
