@@ -25,7 +25,7 @@ std::unique_ptr<traces::TraceReader> open_for(const TraceOptions& options) {
   std::optional<traces::TraceFormat> format;
   if (!options.format.empty()) format = traces::trace_format_from_string(options.format);
   traces::ReadOptions read;
-  read.on_bad_row = options.on_bad_row == "skip" ? traces::BadRowPolicy::skip : traces::BadRowPolicy::fail;
+  read.on_bad_row = traces::bad_row_policy_from_string(options.on_bad_row).value_or(traces::BadRowPolicy::fail);
   read.key_column = options.split_column;
   return traces::open_trace(options.file, format, read);
 }
@@ -124,7 +124,7 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
     sub->add_option("--format", options.format, "Trace format (default: detected from the header)")
         ->check(CLI::IsMember(formats));
     sub->add_option("--on-bad-row", options.on_bad_row, "fail: stop at the first bad row; skip: count and go on")
-        ->check(CLI::IsMember({"fail", "skip"}));
+        ->check(CLI::IsMember(traces::bad_row_policy_names()));
     sub->add_option("--split-column", options.split_column, "Column whose values to count (e.g. Model, qos)");
   };
   auto* inspect = trace->add_subcommand("inspect", "Rows, time span, arrival rate, token and size percentiles");

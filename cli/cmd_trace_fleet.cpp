@@ -236,7 +236,7 @@ void setup_trace_fleet(CLI::App& trace, TraceOptions& options) {
   fleet->add_option("--format", options.format, "Trace format (default: detected from the header)")
       ->check(CLI::IsMember(traces::trace_format_names()));
   fleet->add_option("--on-bad-row", options.on_bad_row, "fail: stop at the first bad row; skip: count and go on")
-      ->check(CLI::IsMember({"fail", "skip"}));
+      ->check(CLI::IsMember(traces::bad_row_policy_names()));
   fleet->add_option("--map", options.maps, "MODEL=GPU_ID: the catalog GPU of a trace model; repeatable")
       ->allow_extra_args(false);
   fleet->add_flag("--skip-unmapped", options.skip_unmapped, "Leave out the models with no GPU (reported on stderr)");
@@ -261,7 +261,7 @@ int run_trace_fleet(const TraceOptions& options, Io io) {
   }
   std::optional<traces::TraceFormat> format;
   if (!options.format.empty()) format = traces::trace_format_from_string(options.format);
-  const auto policy = options.on_bad_row == "skip" ? traces::BadRowPolicy::skip : traces::BadRowPolicy::fail;
+  const auto policy = traces::bad_row_policy_from_string(options.on_bad_row).value_or(traces::BadRowPolicy::fail);
   const auto inventory = traces::read_node_inventory(options.file, format, policy);
   const auto rows = map_models(inventory, options.maps, options.skip_unmapped);
   const auto fleet = fleet_of(rows);

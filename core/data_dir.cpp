@@ -21,4 +21,9 @@ std::filesystem::path data_dir() {
   return dir;
 }
 
+std::filesystem::path path_in_document(const std::filesystem::path& document, const std::string& written) {
+  const std::filesystem::path path(written);
+  return (path.is_absolute() ? path : document.parent_path() / path).lexically_normal();
+}
+
 }  // namespace slicewise

@@ -134,6 +134,22 @@ void JsonReader::error(std::string_view key, std::string message) {
   out_->push_back(Diagnostic{file_, 0, 0, pointer(key), std::move(message)});
 }
 
+bool JsonReader::schema_version(std::int64_t supported) {
+  if (!valid()) return true;
+  if (!has("schema_version")) {
+    error_here("missing required key \"schema_version\" (this slicewise reads version " + std::to_string(supported) +
+               ")");
+    return true;
+  }
+  // Read as a number, so that a huge value never reaches an integer conversion.
+  const std::size_t before = out_->size();
+  const double version = required_number("schema_version");
+  if (out_->size() != before || version == static_cast<double>(supported)) return true;
+  error("schema_version", "unsupported schema version (got " + format_number(version) +
+                              "; supported: " + std::to_string(supported) + ")");
+  return false;
+}
+
 void JsonReader::error_here(std::string message) {
   out_->push_back(Diagnostic{file_, 0, 0, pointer_.empty() ? std::string("/") : pointer_, std::move(message)});
 }

@@ -82,6 +82,12 @@ class JsonReader {
 
   bool optional_bool(std::string_view key, bool fallback);
 
+  /// The document's required "schema_version", which this build reads as `supported`. A missing
+  /// key, a value that is not a number and another version each add a diagnostic ("unsupported
+  /// schema version (got 2; supported: 1)"). False only for another version: the caller should
+  /// then report nothing else, since other keys may mean other things there.
+  bool schema_version(std::int64_t supported);
+
   /// Member that must be an object / array; nullptr (plus a diagnostic if present but of the wrong
   /// type, or missing when required).
   const nlohmann::json* required_object(std::string_view key);

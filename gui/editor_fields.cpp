@@ -69,7 +69,7 @@ std::vector<FieldSpec> tenant_fields() {
           .when("/workload/kind", {"generic"}, "generic"),
       llm_only(FieldSpec(QObject::tr("LLM parameters (B)"), "/workload/llm/params_b", FieldType::number)),
       llm_only(FieldSpec(QObject::tr("LLM dtype"), "/workload/llm/dtype", FieldType::choice)
-                   .with_choices({"fp32", "fp16", "bf16", "fp8", "int8", "int4"})
+                   .with_choices(choice_names(scenario::dtype_table()))
                    .with_placeholder("bf16")),
       llm_only(FieldSpec(QObject::tr("Prompt tokens"), "/workload/llm/prompt_tokens", FieldType::number)),
       llm_only(FieldSpec(QObject::tr("Output tokens"), "/workload/llm/output_tokens", FieldType::number)),

@@ -29,23 +29,6 @@ bool is_date(const std::string& text) {
 
 }  // namespace
 
-void read_schema_version(JsonReader& r) {
-  const bool present = r.has("schema_version");
-  if (!present) {
-    if (r.valid()) {
-      r.error_here("missing required key \"schema_version\" (this slicewise reads version " +
-                   std::to_string(kCatalogSchemaVersion) + ")");
-    }
-    return;
-  }
-  const std::size_t before = r.diagnostics().size();
-  const auto version = r.required_integer("schema_version");
-  if (r.diagnostics().size() == before && version != kCatalogSchemaVersion) {
-    r.error("schema_version", "unsupported schema version (got " + std::to_string(version) +
-                                  "; supported: " + std::to_string(kCatalogSchemaVersion) + ")");
-  }
-}
-
 std::string read_nonempty_string(JsonReader& r, std::string_view key) {
   const std::size_t before = r.diagnostics().size();
   std::string value = r.required_string(key);

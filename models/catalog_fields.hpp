@@ -12,9 +12,6 @@ namespace slicewise::models::detail {
 /// The schema version every catalog document carries.
 inline constexpr int kCatalogSchemaVersion = 1;
 
-/// Reads "schema_version" (required, must equal kCatalogSchemaVersion).
-void read_schema_version(JsonReader& r);
-
 /// A required string that must not be empty; "" after a diagnostic.
 std::string read_nonempty_string(JsonReader& r, std::string_view key);
 

@@ -91,7 +91,7 @@ GpuCatalog GpuCatalog::load(const std::filesystem::path& file) {
   Diagnostics problems;
   GpuCatalog catalog;
   JsonReader top(document, "", problems, name);
-  detail::read_schema_version(top);
+  top.schema_version(detail::kCatalogSchemaVersion);
   catalog.source_ = detail::read_nonempty_string(top, "source");
   catalog.as_of_ = detail::read_date(top, "as_of");
   top.optional_string("note", "");  // free text for maintainers

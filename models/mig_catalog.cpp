@@ -189,7 +189,7 @@ MigCatalog MigCatalog::load(const std::filesystem::path& file) {
   Diagnostics problems;
   MigCatalog catalog;
   JsonReader top(document, "", problems, name);
-  detail::read_schema_version(top);
+  top.schema_version(detail::kCatalogSchemaVersion);
   detail::read_nonempty_string(top, "source");
   detail::read_date(top, "as_of");
   top.optional_string("note", "");  // free text for maintainers

@@ -55,23 +55,6 @@ bool is_digits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-void read_schema_version(JsonReader& r) {
-  if (!r.has("schema_version")) {
-    if (r.valid()) {
-      r.error_here("missing required key \"schema_version\" (this slicewise reads version " +
-                   std::to_string(kSchemaVersion) + ")");
-    }
-    return;
-  }
-  // Read as a number, so that a huge value never reaches an integer conversion.
-  const std::size_t before = r.diagnostics().size();
-  const double version = r.required_number("schema_version");
-  if (r.diagnostics().size() == before && version != kSchemaVersion) {
-    r.error("schema_version", "unsupported schema version (got " + format_number(version) +
-                                  "; supported: " + std::to_string(kSchemaVersion) + ")");
-  }
-}
-
 /// Three upper-case letters, as ISO 4217 codes are.
 void read_currency(JsonReader& r, PriceTable& table) {
   const std::size_t before = r.diagnostics().size();
@@ -83,7 +66,7 @@ void read_currency(JsonReader& r, PriceTable& table) {
 }
 
 void read_header(JsonReader& r, PriceTable& table) {
-  read_schema_version(r);
+  r.schema_version(kSchemaVersion);
   table.name = nonempty_string(r, "name");
   read_currency(r, table);
   table.source = nonempty_string(r, "source");

@@ -35,11 +35,7 @@ LicenceTable LicenceTable::load(const std::filesystem::path& file) {
   Diagnostics problems;
   LicenceTable table;
   JsonReader top(document, "", problems, name);
-  const std::size_t before = problems.size();
-  const double version = top.required_number("schema_version");
-  if (problems.size() == before && top.valid() && version != 1) {
-    top.error("schema_version", "unsupported version " + format_number(version) + "; this build reads 1");
-  }
+  top.schema_version(1);
   table.currency = top.required_string("currency");
   table.source = top.required_string("source");
   table.as_of = read_price_date(top, "as_of");

@@ -55,16 +55,7 @@ OnPremTable OnPremTable::load(const std::filesystem::path& file, const std::vect
   Diagnostics problems;
   OnPremTable table;
   JsonReader top(document, "", problems, name);
-  if (top.valid() && top.has("schema_version")) {
-    // Read as a number, so that a huge value never reaches an integer conversion.
-    const std::size_t before = problems.size();
-    const double version = top.required_number("schema_version");
-    if (problems.size() == before && version != 1) {
-      top.error("schema_version", "unsupported version " + format_number(version) + "; this build reads 1");
-    }
-  } else {
-    top.required_integer("schema_version");
-  }
+  top.schema_version(1);
   table.name = top.required_string("name");
   const std::size_t before = problems.size();
   table.currency = top.required_string("currency");

@@ -1,6 +1,8 @@
 // Scenario enum names.
 #include "scenario/enum_tables.hpp"
 
+#include "models/dtype.hpp"
+
 namespace slicewise::scenario {
 
 const EnumTable<WorkloadKind>& workload_kind_table() {
@@ -24,8 +26,12 @@ const EnumTable<traces::TraceFormat>& trace_format_table() {
   return table;
 }
 
-const EnumTable<BadRowPolicy>& bad_row_policy_table() {
-  static const EnumTable<BadRowPolicy> table = {{"fail", BadRowPolicy::fail}, {"skip", BadRowPolicy::skip}};
+const EnumTable<std::string>& dtype_table() {
+  static const EnumTable<std::string> table = [] {
+    EnumTable<std::string> out;
+    for (const auto& name : models::dtype_names()) out.emplace_back(name, name);
+    return out;
+  }();
   return table;
 }
 

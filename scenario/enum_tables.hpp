@@ -12,8 +12,9 @@ namespace slicewise::scenario {
 
 const EnumTable<WorkloadKind>& workload_kind_table();                ///< generic | llm
 const EnumTable<ServiceDistribution>& service_distribution_table();  ///< fixed | exponential
+const EnumTable<std::string>& dtype_table();                         ///< fp32 | ... | int4 (models/dtype.hpp)
 const EnumTable<LoadKind>& load_kind_table();                        ///< poisson | closed_loop | trace | diurnal | mmpp
-const EnumTable<BadRowPolicy>& bad_row_policy_table();               ///< fail | skip
+using traces::bad_row_policy_table;                                  ///< fail | skip
 const EnumTable<traces::TraceFormat>& trace_format_table();  ///< azure-llm | mooncake | ... (traces/trace_format.hpp)
 const EnumTable<Environment>& environment_table();           ///< development | batch | internal | customer_facing
 const EnumTable<RouterPolicy>& router_policy_table();        ///< round_robin | least_loaded

@@ -29,18 +29,6 @@ constexpr int kSchemaVersion = 1;
 constexpr double kMaxSeed = 9007199254740992.0;  // 2^53: the largest integer every JSON reader keeps exact
 constexpr double kMaxHorizonS = 1e8;             // about 3 years: longer than any trace slicewise reads
 
-/// Throws on another schema version (other keys may apply: only this is reported); a missing
-/// version is one diagnostic among the others.
-void check_schema_version(JsonReader& r, const std::string& file) {
-  if (const auto version = r.maybe_integer("schema_version"); version && *version != kSchemaVersion) {
-    throw ConfigError(file, r.pointer("schema_version"),
-                      "unsupported schema version (got " + std::to_string(*version) +
-                          "; supported: " + std::to_string(kSchemaVersion) + ")");
-  } else if (r.valid() && !r.has("schema_version")) {
-    r.error_here("missing required key \"schema_version\" (this slicewise reads version 1)");
-  }
-}
-
 /// name, description, seed and the run's time settings.
 void read_run_settings(JsonReader& r, Scenario& s) {
   s.name = read_name(r, "name", true);
@@ -149,7 +137,8 @@ Scenario parse_scenario(const json& document, const std::string& file) {
   s.source_file = file;
   try {
     JsonReader r(document, "", out, file);
-    check_schema_version(r, file);
+    // Another version may mean other keys: report only the version.
+    if (!r.schema_version(kSchemaVersion)) throw ConfigError({out.back()});
     read_run_settings(r, s);
     read_fleet(r, s);
     read_tenants(r, s);

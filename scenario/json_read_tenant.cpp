@@ -16,12 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-const EnumTable<std::string>& dtype_table() {
-  static const EnumTable<std::string> table = {{"fp32", "fp32"}, {"fp16", "fp16"}, {"bf16", "bf16"},
-                                               {"fp8", "fp8"},   {"int8", "int8"}, {"int4", "int4"}};
-  return table;
-}
-
 /// What reading a workload learnt beyond its fields: whether its kind was valid (the checks against
 /// the load apply only then) and which of the llm request lengths were given.
 struct WorkloadFacts {

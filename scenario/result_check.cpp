@@ -32,14 +32,7 @@ class ResultChecker {
 
   void document(const json& value, const std::string& pointer) {
     JsonReader r(value, pointer, out_, file_);
-    const std::size_t before = out_.size();
-    const auto version = r.required_integer("schema_version");
-    if (out_.size() == before && version != kSchemaVersion) {
-      // Another version may mean other keys: report only this.
-      r.error("schema_version", "unsupported result schema version (got " + std::to_string(version) +
-                                    "; supported: " + std::to_string(kSchemaVersion) + ")");
-      return;
-    }
+    if (!r.schema_version(kSchemaVersion)) return;  // another version may mean other keys: report only this
     r.required_string("scenario");
     r.required_integer("seed", NumberRange::between(0, kMaxSeed));
     r.required_number("horizon_s", NumberRange::positive());

@@ -12,6 +12,7 @@
 
 #include "models/strategy_kind.hpp"
 #include "pricing/price_table.hpp"
+#include "traces/trace_format.hpp"
 
 namespace slicewise::scenario {
 
@@ -57,8 +58,7 @@ struct Workload {
 
 enum class LoadKind { poisson, closed_loop, trace, diurnal, mmpp };
 
-/// What a trace replay does with a malformed row.
-enum class BadRowPolicy { fail, skip };
+using traces::BadRowPolicy;
 
 /// One state of an MMPP load (traces/generators.hpp).
 struct MmppStateSpec {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
@@ -301,10 +302,7 @@ Sweep load_sweep(const std::filesystem::path& file) {
   sweep.document = read_json_file(file);
   Diagnostics problems;
   JsonReader r(sweep.document, "", problems, file.string());
-  const auto version = r.required_integer("schema_version");
-  if (r.valid() && r.has("schema_version") && version != 1) {
-    r.error("schema_version", "unsupported schema version (got " + std::to_string(version) + "; supported: 1)");
-  }
+  r.schema_version(1);
   sweep.name = read_name(r, "name", true);
   sweep.description = r.optional_string("description", "");
   const std::string base = r.required_string("base");
@@ -319,11 +317,7 @@ Sweep load_sweep(const std::filesystem::path& file) {
   }
   r.finish();
 
-  const auto folder = file.parent_path();
-  auto resolve = [&](const std::string& path) {
-    const std::filesystem::path p(path);
-    return (p.is_absolute() ? p : folder / p).lexically_normal();
-  };
+  auto resolve = [&](const std::string& path) { return path_in_document(file, path); };
   // Each repeated name is reported once, against its first use (one line per pair grew with the
   // square of the axes: a 1.2 MB sweep file took 23 GB).
   std::map<std::string, std::size_t> first_use;

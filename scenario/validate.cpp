@@ -4,6 +4,7 @@
 // the simulation share (relative paths, fleet GPU ids, load traces).
 #include "scenario/validate.hpp"
 
+#include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/scenario_checker.hpp"
@@ -56,9 +57,7 @@ std::string gpu_frac_demand_problem(const Tenant& tenant) {
 }
 
 std::filesystem::path resolve_relative_path(const Scenario& scenario, const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute()) return p;
-  return (scenario.source_file.parent_path() / p).lexically_normal();
+  return path_in_document(scenario.source_file, path);
 }
 
 std::string fleet_gpu_id(const FleetEntry& entry, const Scenario& scenario, const Catalogs& catalogs) {
@@ -81,7 +80,7 @@ std::unique_ptr<traces::TraceReader> open_load_trace(const Scenario& scenario, c
   std::optional<traces::TraceFormat> format;
   if (!load.trace_format.empty()) format = traces::trace_format_from_string(load.trace_format);
   traces::ReadOptions options;
-  options.on_bad_row = load.on_bad_row == BadRowPolicy::skip ? traces::BadRowPolicy::skip : traces::BadRowPolicy::fail;
+  options.on_bad_row = load.on_bad_row;
   options.key_column = load.split_column;
   return traces::open_trace(resolve_relative_path(scenario, load.trace_file).string(), format, options);
 }

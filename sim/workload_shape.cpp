@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "models/dtype.hpp"
 
 namespace slicewise::sim {
 
@@ -13,14 +14,6 @@ namespace {
 /// Uncalibrated default, see docs/model.md.
 constexpr double kDecodeSharedFrac = 0.9;
 }  // namespace
-
-double bytes_per_param(const std::string& dtype) {
-  if (dtype == "fp32") return 4.0;
-  if (dtype == "fp16" || dtype == "bf16") return 2.0;
-  if (dtype == "fp8" || dtype == "int8") return 1.0;
-  if (dtype == "int4") return 0.5;
-  throw ConfigError("", "", "unknown LLM dtype \"" + dtype + "\"; expected fp32|fp16|bf16|fp8|int8|int4");
-}
 
 WorkloadShape make_workload_shape(const scenario::Workload& workload, const models::GpuSpec& gpu) {
   WorkloadShape shape;
@@ -40,7 +33,7 @@ WorkloadShape make_workload_shape(const scenario::Workload& workload, const mode
   const double flops = *tflops * 1e12;
   const double bandwidth = gpu.memory_bandwidth_gbps * 1e9;
   const double params = llm.params_b * 1e9;
-  const double weight_s = params * bytes_per_param(llm.dtype) / bandwidth;
+  const double weight_s = params * models::bytes_per_param(llm.dtype) / bandwidth;
   shape.llm = true;
   shape.prefill_s_per_token = 2.0 * params / flops;
   shape.prefill_floor_s = weight_s;

@@ -41,7 +41,4 @@ struct WorkloadShape {
 /// LLM tenant's reference GPU lacks the TFLOPS and bandwidth the roofline needs.
 WorkloadShape make_workload_shape(const scenario::Workload& workload, const models::GpuSpec& reference_gpu);
 
-/// Bytes per parameter of an LLM dtype name (fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5).
-double bytes_per_param(const std::string& dtype);
-
 }  // namespace slicewise::sim

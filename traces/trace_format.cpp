@@ -43,6 +43,25 @@ const std::vector<std::string>& trace_format_names() {
   return names;
 }
 
+const std::vector<std::pair<std::string, BadRowPolicy>>& bad_row_policy_table() {
+  static const std::vector<std::pair<std::string, BadRowPolicy>> table = {{"fail", BadRowPolicy::fail},
+                                                                          {"skip", BadRowPolicy::skip}};
+  return table;
+}
+
+std::vector<std::string> bad_row_policy_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : bad_row_policy_table()) names.push_back(entry.first);
+  return names;
+}
+
+std::optional<BadRowPolicy> bad_row_policy_from_string(std::string_view name) {
+  for (const auto& [text, policy] : bad_row_policy_table()) {
+    if (text == name) return policy;
+  }
+  return std::nullopt;
+}
+
 std::optional<TraceFormat> trace_format_from_string(std::string_view name) {
   for (const auto& n : kNames) {
     if (n.name == name) return n.format;

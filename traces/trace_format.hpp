@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace slicewise::traces {
@@ -20,6 +21,15 @@ enum class TraceFormat {
   philly,       ///< Microsoft Philly cluster_job_log (one JSON array)
   native,       ///< slicewise's own CSV (docs/trace-formats.md)
 };
+
+/// What a reader does with a malformed row: stop with a message naming the line, or count the row
+/// and go on.
+enum class BadRowPolicy { fail, skip };
+/// "fail" | "skip", as the scenario's load.on_bad_row and the CLI's --on-bad-row spell them.
+const std::vector<std::pair<std::string, BadRowPolicy>>& bad_row_policy_table();
+/// The table's names, in order.
+std::vector<std::string> bad_row_policy_names();
+std::optional<BadRowPolicy> bad_row_policy_from_string(std::string_view name);
 
 /// "azure-llm", "mooncake", ...
 std::string_view to_string(TraceFormat format);

@@ -31,8 +31,6 @@ struct TraceRow {
   long line = 0;               ///< line of the file the row came from
 };
 
-enum class BadRowPolicy { fail, skip };
-
 struct ReadOptions {
   BadRowPolicy on_bad_row = BadRowPolicy::fail;
   /// Column whose value goes into TraceRow::key (e.g. BurstGPT "Model", openb "qos"); "" = none.

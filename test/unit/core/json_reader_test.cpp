@@ -142,5 +142,25 @@ TEST(FormatNumber, IsShortestRoundTrip) {
   EXPECT_EQ(format_number(-4.0), "-4");
 }
 
+TEST(JsonReader, SchemaVersionIsOneCheckForEveryDocument) {
+  const auto version_problems = [](const char* text) {
+    const auto doc = nlohmann::json::parse(text);
+    Diagnostics out;
+    JsonReader r(doc, "", out, "d.json");
+    const bool readable = r.schema_version(1);
+    return std::to_string(readable) + " " + format_all(out);
+  };
+  EXPECT_EQ(version_problems(R"({"schema_version": 1})"), "1 ");
+  EXPECT_EQ(version_problems(R"({})"),
+            "1 d.json: /: missing required key \"schema_version\" (this slicewise reads version 1)");
+  EXPECT_EQ(version_problems(R"({"schema_version": 2})"),
+            "0 d.json: /schema_version: unsupported schema version (got 2; supported: 1)");
+  // Read as a number: a huge value is another version, never an overflowing integer.
+  EXPECT_EQ(version_problems(R"({"schema_version": 1e300})"),
+            "0 d.json: /schema_version: unsupported schema version (got 1e+300; supported: 1)");
+  EXPECT_EQ(version_problems(R"({"schema_version": "1"})"), "1 d.json: /schema_version: expected number (got \"1\")");
+  EXPECT_EQ(version_problems(R"([1])"), "1 d.json: /: expected object (got [1])");
+}
+
 }  // namespace
 }  // namespace slicewise

@@ -165,7 +165,7 @@ TEST(OnPrem, NumbersAreBoundedSoEveryCostStaysFinite) {
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              p + ": /schema_version: unsupported version 1e+30; this build reads 1\n" + p +
+              p + ": /schema_version: unsupported schema version (got 1e+30; supported: 1)\n" + p +
                   ": /currency: expected a 3-letter ISO 4217 code such as \"USD\" (got \"dollars\")\n" + p +
                   ": /as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2026-02-30\")\n" + p +
                   ": /servers/0/gpu: unknown GPU \"H100-SXM-80G\" (did you mean \"H100-SXM-80GB\"?)\n" + p +

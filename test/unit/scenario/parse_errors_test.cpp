@@ -121,10 +121,9 @@ TEST(ScenarioParseErrors, SeedPastTwoToThe53IsNotRoundedIntoRange) {
   auto doc = minimal_document();
   doc["seed"] = nlohmann::json::parse("9007199254740993");
   EXPECT_EQ(parse_error(doc), "s.json: /seed: must be in [0, 9007199254740992] (got 9007199254740993)");
+  // A huge version is another version, reported alone (other keys may mean other things there).
   doc["schema_version"] = 1e300;
-  EXPECT_EQ(parse_error(doc),
-            "s.json: /schema_version: must be between -9007199254740992 and 9007199254740992 (got 1e+300)\n"
-            "s.json: /seed: must be in [0, 9007199254740992] (got 9007199254740993)");
+  EXPECT_EQ(parse_error(doc), "s.json: /schema_version: unsupported schema version (got 1e+300; supported: 1)");
 }
 
 TEST(ScenarioParseErrors, NamesWithLineBreaksOrTabsAreRefused) {

@@ -144,7 +144,7 @@ TEST(ResultCheck, TheScenarioInsideIsReadStrictlyAndNamedWithTheFile) {
 TEST(ResultCheck, NewerSchemaAndUncertaintyBands) {
   auto doc = seed_result();
   doc["schema_version"] = 2;
-  EXPECT_EQ(problems(doc), "r.json: /schema_version: unsupported result schema version (got 2; supported: 1)");
+  EXPECT_EQ(problems(doc), "r.json: /schema_version: unsupported schema version (got 2; supported: 1)");
   doc = seed_result();
   doc["uncertainty"] = json::parse(R"([{"strategy": "mps", "num_samples": 0, "monthly_savings_p05_usd": -1,
     "monthly_savings_p50_usd": 0, "monthly_savings_p95_usd": 1, "sla_violation_p05_frac": 0,
