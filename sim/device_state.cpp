@@ -42,7 +42,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   for (const auto& placed : device_.contexts) {
     Context context;
     context.tenant = placed.tenant;
-    const auto& tenant = tenants_[static_cast<std::size_t>(placed.tenant)];
+    const auto& tenant = tenants_[placed.tenant];
     context.norm_sm = (tenant.ref_tflops > 0.0 && !device_.compute_in_sms) ? tenant.ref_tflops / device_.compute
                                                                            : tenant.ref_sms / device_.num_sms;
     context.norm_bw = tenant.ref_bandwidth_gbps / device_.bandwidth_gbps;
@@ -51,7 +51,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   demands_.resize(contexts_.size());
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& placed = device_.contexts[i];
-    demands_[i].duty = tenants_[static_cast<std::size_t>(placed.tenant)].shape->duty;
+    demands_[i].duty = tenants_[placed.tenant].shape->duty;
     demands_[i].weight = placed.weight;
     demands_[i].cap = placed.cap;
     demands_[i].priority = placed.priority;
@@ -61,14 +61,14 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
 }
 
-int DeviceState::allocate(const Request& request) {
+std::size_t DeviceState::allocate(const Request& request) {
   if (free_requests_.empty()) {
     requests_.push_back(request);
-    return static_cast<int>(requests_.size() - 1);
+    return requests_.size() - 1;
   }
-  const int index = free_requests_.back();
+  const std::size_t index = free_requests_.back();
   free_requests_.pop_back();
-  requests_[static_cast<std::size_t>(index)] = request;
+  requests_[index] = request;
   return index;
 }
 
@@ -84,8 +84,7 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
     sm_series_[bucket] += sm * dt;
     for (const auto& context : contexts_) {
       if (const auto waiting = num_waiting(context); waiting > 0) {
-        tenants_[static_cast<std::size_t>(context.tenant)].stats->queue_length_integral[bucket] +=
-            static_cast<double>(waiting) * dt;
+        tenants_[context.tenant].stats->queue_length_integral[bucket] += static_cast<double>(waiting) * dt;
       }
     }
     from = end;
@@ -105,7 +104,7 @@ void DeviceState::advance(double now) {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
       const double cap = demands_[i].cap;
       if (cap >= 1.0) continue;
-      const bool holds = !switching_ && holder_ == static_cast<int>(i);
+      const bool holds = !switching_ && holder_ == i;
       tokens_[i] = std::min(cap * kCapWindowS, tokens_[i] + cap * dt - (holds ? dt : 0.0));
     }
   }
@@ -113,21 +112,21 @@ void DeviceState::advance(double now) {
   now_ = now;
 }
 
-void DeviceState::start(Context& context, int index, double now) {
-  Request& request = requests_[static_cast<std::size_t>(index)];
+void DeviceState::start(Context& context, std::size_t index, double now) {
+  Request& request = requests_[index];
   request.started_at_s = now;
-  const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
+  const auto& shape = *tenants_[context.tenant].shape;
   const double work_s = shape.first_phase_s(request.record);
   context.heap.push_back({context.virtual_s + work_s, index});
   std::push_heap(context.heap.begin(), context.heap.end(), later);
-  started(static_cast<int>(&context - contexts_.data()), index, work_s);
+  started(slot_of(context), index, work_s);
   ++context.num_prefill;
   context.prefill_scale += request.record.demand_scale;
 }
 
 void DeviceState::start_waiting(Context& context, double now) {
-  const int limit = tenants_[static_cast<std::size_t>(context.tenant)].max_concurrency;
-  while (num_waiting(context) > 0 && static_cast<int>(context.heap.size()) < limit) {
+  const auto limit = static_cast<std::size_t>(tenants_[context.tenant].max_concurrency);
+  while (num_waiting(context) > 0 && context.heap.size() < limit) {
     start(context, context.waiting[context.waiting_head++], now);
   }
   if (context.waiting_head == context.waiting.size()) {
@@ -139,9 +138,9 @@ void DeviceState::start_waiting(Context& context, double now) {
   }
 }
 
-void DeviceState::arrive(int slot, const Request& request, double now) {
+void DeviceState::arrive(std::size_t slot, const Request& request, double now) {
   SW_CHECK(now >= now_, "arrival in the past");
-  Context& context = contexts_[static_cast<std::size_t>(slot)];
+  Context& context = contexts_[slot];
   context.waiting.push_back(allocate(request));
   start_waiting(context, now);
 }
@@ -159,16 +158,16 @@ bool DeviceState::complete_due(double now) {
   return changed;
 }
 
-int DeviceState::pop_due(Context& context) {
+std::size_t DeviceState::pop_due(Context& context) {
   std::pop_heap(context.heap.begin(), context.heap.end(), later);
-  const int index = context.heap.back().request;
+  const std::size_t index = context.heap.back().request;
   context.heap.pop_back();
   return index;
 }
 
-void DeviceState::finish_phase(Context& context, int index, double now) {
-  const auto& tenant = tenants_[static_cast<std::size_t>(context.tenant)];
-  Request& request = requests_[static_cast<std::size_t>(index)];
+void DeviceState::finish_phase(Context& context, std::size_t index, double now) {
+  const auto& tenant = tenants_[context.tenant];
+  Request& request = requests_[index];
   if (!request.in_decode) {
     remove_scale(context.num_prefill, context.prefill_scale, request.record.demand_scale);
     const double decode_s = tenant.shape->decode_phase_s(request.record);
@@ -185,15 +184,15 @@ void DeviceState::finish_phase(Context& context, int index, double now) {
   if (on_complete) on_complete(context.tenant, user, now);
 }
 
-void DeviceState::start_decode(Context& context, int index, double decode_s, double now) {
-  Request& request = requests_[static_cast<std::size_t>(index)];
+void DeviceState::start_decode(Context& context, std::size_t index, double decode_s, double now) {
+  Request& request = requests_[index];
   request.in_decode = true;
   request.prefill_done_at_s = now;
   ++context.num_decode;
   context.decode_scale += request.record.demand_scale;
   context.heap.push_back({context.virtual_s + decode_s, index});
   std::push_heap(context.heap.begin(), context.heap.end(), later);
-  started(static_cast<int>(&context - contexts_.data()), index, decode_s);
+  started(slot_of(context), index, decode_s);
 }
 
 void DeviceState::record_completion(const TenantInfo& tenant, const Request& request, double now) {
@@ -219,73 +218,65 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
   stats.gpu_work_s += shape.duty * (shape.first_phase_s(record) + shape.decode_phase_s(record));
 }
 
+std::optional<std::size_t> DeviceState::next_holder() const {
+  // Round robin after the holder (from the first context when there is none), within the highest
+  // priority class that has work; a context that used up its core cap counts only when every
+  // context with work has.
+  const std::size_t n = contexts_.size();
+  const std::size_t from = holder_.value_or(n - 1);
+  std::optional<std::size_t> best;
+  bool best_throttled = true;
+  for (std::size_t step = 1; step <= n; ++step) {
+    const std::size_t c = (from + step) % n;
+    if (contexts_[c].heap.empty()) continue;
+    const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
+    const bool better = !best || (best_throttled && !throttled) ||
+                        (best_throttled == throttled && demands_[c].priority < demands_[*best].priority);
+    if (better) {
+      best = c;
+      best_throttled = throttled;
+    }
+  }
+  return best;
+}
+
+double DeviceState::turn_length(std::size_t holder) const {
+  // A quantum, or what a capped holder has left of its cap while others have work.
+  if (demands_[holder].cap >= 1.0 || tokens_[holder] <= kMinSliceS) return device_.quantum_s;
+  for (std::size_t c = 0; c < contexts_.size(); ++c) {
+    if (c != holder && !contexts_[c].heap.empty()) return std::min(device_.quantum_s, tokens_[holder]);
+  }
+  return device_.quantum_s;
+}
+
 void DeviceState::rotate_quantum(double now) {
   // Called at every event: hand the GPU on when the quantum or switch is over, or when the holder
-  // has nothing left to run. The next holder is the first context with work, round robin after
-  // `from`, of the highest priority class that has work: a higher class takes the GPU at the next
-  // quantum boundary and keeps it while it has work.
-  // A context that used up its core cap (HAMi gpucores) waits while another has work; alone, or
-  // when every context with work is capped out, it runs (the cap is not enforced alone).
-  const auto n = static_cast<int>(contexts_.size());
-  auto next_active = [&](int from) {
-    int best = -1;
-    bool best_throttled = true;
-    for (int step = 1; step <= n; ++step) {
-      const int candidate = (from + step) % n;
-      const auto c = static_cast<std::size_t>(candidate);
-      if (contexts_[c].heap.empty()) continue;
-      const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
-      const bool better =
-          best < 0 || (best_throttled && !throttled) ||
-          (best_throttled == throttled && demands_[c].priority < demands_[static_cast<std::size_t>(best)].priority);
-      if (better) {
-        best = candidate;
-        best_throttled = throttled;
-      }
-    }
-    return best;
-  };
-  // A quantum, or what a capped holder has left of its cap while others have work.
-  auto slice = [&](int holder) {
-    if (holder < 0) return kNever;
-    const auto h = static_cast<std::size_t>(holder);
-    if (demands_[h].cap >= 1.0 || tokens_[h] <= kMinSliceS) return device_.quantum_s;
-    for (std::size_t c = 0; c < contexts_.size(); ++c) {
-      if (c != h && !contexts_[c].heap.empty()) return std::min(device_.quantum_s, tokens_[h]);
-    }
-    return device_.quantum_s;
-  };
-  const bool holder_busy = holder_ >= 0 && !contexts_[static_cast<std::size_t>(holder_)].heap.empty();
+  // has nothing left to run. A higher priority class takes the GPU at the next quantum boundary
+  // and keeps it while it has work. A context that used up its core cap (HAMi gpucores) waits
+  // while another has work; alone, or when every context with work is capped out, it runs (the cap
+  // is not enforced alone).
+  const bool holder_busy = holder_ && !contexts_[*holder_].heap.empty();
   if (switching_) {
     if (now < slice_end_s_) return;
     switching_ = false;  // the switch was paid for holder_; it runs now unless it has gone idle
-    if (!holder_busy) holder_ = next_active(holder_);
-    slice_end_s_ = holder_ >= 0 ? now + slice(holder_) : kNever;
+    if (!holder_busy) holder_ = next_holder();
+    slice_end_s_ = holder_ ? now + turn_length(*holder_) : kNever;
     return;
   }
-  if (holder_ < 0 || !holder_busy) {
-    const int next = next_active(holder_ < 0 ? n - 1 : holder_);
-    if (holder_ >= 0 && next >= 0 && next != holder_ && device_.switch_cost_s > 0.0) {
-      holder_ = next;  // the next holder pays the switch before its quantum
-      switching_ = true;
-      slice_end_s_ = now + device_.switch_cost_s;
-      return;
-    }
-    holder_ = next;
-    slice_end_s_ = holder_ >= 0 ? now + slice(holder_) : kNever;
-    return;
-  }
-  if (now < slice_end_s_) return;
-  const int next = next_active(holder_);
-  if (next == holder_ || next < 0) {
-    slice_end_s_ = now + slice(holder_);  // alone (or the only one within its cap): keep the GPU
-  } else if (device_.switch_cost_s > 0.0) {
+  if (holder_busy && now < slice_end_s_) return;
+  const auto next = next_holder();
+  if (!next) {  // nothing to run
+    holder_.reset();
+    slice_end_s_ = kNever;
+  } else if (next == holder_) {  // alone (or the only one within its cap): keep the GPU
+    slice_end_s_ = now + turn_length(*next);
+  } else if (holder_ && device_.switch_cost_s > 0.0) {  // the next holder pays the switch first
     holder_ = next;
     switching_ = true;
     slice_end_s_ = now + device_.switch_cost_s;
   } else {
     holder_ = next;
-    slice_end_s_ = now + slice(holder_);
+    slice_end_s_ = now + turn_length(*next);
   }
 }
 
@@ -293,7 +284,7 @@ void DeviceState::exact_rates() {
   double sm = 0.0;
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     rates_[i] = models::ContextRate{};
-    const bool holds = !switching_ && holder_ == static_cast<int>(i) && demands_[i].active;
+    const bool holds = !switching_ && holder_ == i && demands_[i].active;
     if (!holds) continue;
     auto& rate = rates_[i];
     rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i], device_.sharing.roofline_sharpness) /
@@ -310,7 +301,7 @@ void DeviceState::exact_rates() {
 void DeviceState::recompute_rates() {
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& context = contexts_[i];
-    const auto& shape = *tenants_[static_cast<std::size_t>(context.tenant)].shape;
+    const auto& shape = *tenants_[context.tenant].shape;
     const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
     const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
     auto& demand = demands_[i];
@@ -337,7 +328,7 @@ void DeviceState::recompute_rates() {
   sm_now_ = std::min(1.0, sm);
 }
 
-void DeviceState::started(int slot, int request, double work_s) {
+void DeviceState::started(std::size_t slot, std::size_t request, double work_s) {
   if (device_.round_s > 0.0 && !device_.exact_quanta && work_s > 0.0) pending_.push_back({slot, request, work_s});
 }
 
@@ -348,16 +339,16 @@ double DeviceState::standard_normal() {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-double DeviceState::relative_deviation(int slot, double work_s) {
+double DeviceState::relative_deviation(std::size_t slot, double work_s) {
   // The fluid share is the mean over scheduling rounds of round_s. The phase's GPU time spans
   // N = GPU time / round_s of them; in each, the context runs alone (probability p = alone_frac,
   // at alone_gpu_rate) or beside others (at the rate that keeps the mean). Over N independent
   // rounds its GPU time deviates from the mean by cv / √N, cv the coefficient of variation of the
   // time per round. Contexts that take turns also start at a random point of the others' turns:
   // a uniform offset of ±½ of their expected number × round_s. Both have mean 0.
-  const auto& r = rates_[static_cast<std::size_t>(slot)];
+  const auto& r = rates_[slot];
   if (r.gpu_rate <= 0.0 || r.alone_gpu_rate <= 0.0) return 0.0;
-  const double gpu_s = demands_[static_cast<std::size_t>(slot)].duty * work_s / r.gpu_rate;
+  const double gpu_s = demands_[slot].duty * work_s / r.gpu_rate;
   if (gpu_s <= 0.0) return 0.0;
   const double rounds = std::max(1.0, gpu_s / device_.round_s);
   const double p = r.alone_frac;
@@ -376,10 +367,10 @@ double DeviceState::relative_deviation(int slot, double work_s) {
 }
 
 void DeviceState::apply_sharing_variance() {
-  int last_slot = -1;  // phases start in slot order runs: re-heap a context once per run
+  std::optional<std::size_t> last_slot;  // phases start in slot order runs: re-heap a context once per run
   auto reheap = [&] {
-    if (last_slot < 0) return;
-    auto& heap = contexts_[static_cast<std::size_t>(last_slot)].heap;
+    if (!last_slot) return;
+    auto& heap = contexts_[*last_slot].heap;
     std::make_heap(heap.begin(), heap.end(), later);
   };
   for (const auto& started : pending_) {
@@ -391,9 +382,9 @@ void DeviceState::apply_sharing_variance() {
     }
     // A deviation ε of the GPU time is ε × (share of wall time in GPU phases) × work of solo time;
     // never less than a tenth of the phase (a phase much shorter than a round is exact mode's job).
-    const double x = rates_[static_cast<std::size_t>(started.slot)].gpu_phase_frac;
+    const double x = rates_[started.slot].gpu_phase_frac;
     const double delta = std::max(-0.9 * started.work_s, deviation * x * started.work_s);
-    for (auto& entry : contexts_[static_cast<std::size_t>(started.slot)].heap) {
+    for (auto& entry : contexts_[started.slot].heap) {
       if (entry.request == started.request) entry.finish_v += delta;
     }
   }
@@ -424,14 +415,13 @@ std::int64_t DeviceState::num_in_system() const {
 
 void DeviceState::count_in_system(std::vector<std::int64_t>& per_tenant) const {
   for (const auto& context : contexts_) {
-    per_tenant[static_cast<std::size_t>(context.tenant)] +=
-        static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
+    per_tenant[context.tenant] += static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
   }
 }
 
-int DeviceState::load_of(int slot) const {
-  const auto& context = contexts_[static_cast<std::size_t>(slot)];
-  return static_cast<int>(context.heap.size() + num_waiting(context));
+std::size_t DeviceState::load_of(std::size_t slot) const {
+  const auto& context = contexts_[slot];
+  return context.heap.size() + num_waiting(context);
 }
 
 }  // namespace slicewise::sim

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -64,13 +65,13 @@ class DeviceState {
               std::size_t num_intervals, double horizon_s, std::uint64_t seed = 1);
 
   /// Called when a request finishes: (tenant, user, now). Used by closed-loop sources.
-  std::function<void(int, int, double)> on_complete;
+  std::function<void(std::size_t, int, double)> on_complete;
 
   /// Moves the clock to `now`: progresses every context and integrates the metrics.
   void advance(double now);
   /// Accepts a request for local context `slot` at `now` (advance first). Starts it when the
   /// context has a free concurrency slot, else it waits FIFO.
-  void arrive(int slot, const Request& request, double now);
+  void arrive(std::size_t slot, const Request& request, double now);
   /// Finishes every phase that is due at `now`, starting waiting requests in freed slots.
   /// Returns true when something changed.
   bool complete_due(double now);
@@ -86,7 +87,7 @@ class DeviceState {
   /// Requests still queued or in service (counted unfinished at the end of a run).
   std::int64_t num_in_system() const;
   /// Requests waiting (not in service) for local context `slot`, and in service.
-  int load_of(int slot) const;
+  std::size_t load_of(std::size_t slot) const;
   /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
   void count_in_system(std::vector<std::int64_t>& per_tenant) const;
 
@@ -97,14 +98,14 @@ class DeviceState {
  private:
   struct InService {
     double finish_v;  ///< context virtual time at which the current phase is done
-    int request;
+    std::size_t request;
   };
   struct Context {
-    int tenant = 0;
+    std::size_t tenant = 0;
     double norm_sm = 1.0;  ///< reference-GPU demand -> this device's fraction
     double norm_bw = 1.0;
-    std::vector<InService> heap;  ///< min-heap on finish_v
-    std::vector<int> waiting;     ///< FIFO ring (head index below)
+    std::vector<InService> heap;       ///< min-heap on finish_v
+    std::vector<std::size_t> waiting;  ///< FIFO ring (head index below)
     std::size_t waiting_head = 0;
     double virtual_s = 0.0;  ///< solo-seconds of progress since the start
     int num_prefill = 0;     ///< in service, first phase
@@ -115,17 +116,18 @@ class DeviceState {
     double decode_scale = 0.0;
   };
 
-  int allocate(const Request& request);
-  void start(Context& context, int request, double now);
+  std::size_t allocate(const Request& request);
+  void start(Context& context, std::size_t request, double now);
   /// The request whose phase ends first on `context`, taken off its heap.
-  int pop_due(Context& context);
+  std::size_t pop_due(Context& context);
   /// Request `index`'s phase on `context` has ended: a prefill goes on to its decode phase when it
   /// has one; otherwise the request is done (recorded, its slot freed, its user told).
-  void finish_phase(Context& context, int index, double now);
-  void start_decode(Context& context, int index, double decode_s, double now);
+  void finish_phase(Context& context, std::size_t index, double now);
+  void start_decode(Context& context, std::size_t index, double decode_s, double now);
   /// The metrics of a finished request: latency, queue delay, TTFT and TPOT, SLA, GPU work.
   static void record_completion(const TenantInfo& tenant, const Request& request, double now);
   void start_waiting(Context& context, double now);
+  std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
   void integrate(double from, double to, double busy, double sm);
 
@@ -133,7 +135,7 @@ class DeviceState {
   const std::vector<TenantInfo>& tenants_;
   std::vector<Context> contexts_;
   std::vector<Request> requests_;
-  std::vector<int> free_requests_;
+  std::vector<std::size_t> free_requests_;
   models::RateModel model_;
   std::vector<models::ContextDemand> demands_;
   std::vector<models::ContextRate> rates_;
@@ -143,10 +145,14 @@ class DeviceState {
   double interval_s_;
   double horizon_s_;
   // Exact time-slicing: which context holds the GPU, and until when.
-  int holder_ = -1;
+  std::optional<std::size_t> holder_;  ///< none before the first turn
   bool switching_ = false;
   double slice_end_s_ = kNever;
   void rotate_quantum(double now);
+  /// The context that gets the GPU next; none when no context has work.
+  std::optional<std::size_t> next_holder() const;
+  /// How long `holder` keeps the GPU from now.
+  double turn_length(std::size_t holder) const;
   void exact_rates();
   /// Exact time-slicing with core caps (HAMi gpucores): each context's token bucket, in seconds of
   /// GPU time, refilled at its cap and holding at most cap × kCapWindowS.
@@ -156,13 +162,13 @@ class DeviceState {
   // Sharing variance (docs/model.md §4): a phase started on a shared device gets its own draw of
   // how its scheduling rounds went, applied once the rates that it starts under are known.
   struct Pending {
-    int slot;
-    int request;
+    std::size_t slot;
+    std::size_t request;
     double work_s;  ///< the phase's solo time
   };
-  void started(int slot, int request, double work_s);
+  void started(std::size_t slot, std::size_t request, double work_s);
   void apply_sharing_variance();
-  double relative_deviation(int slot, double work_s);
+  double relative_deviation(std::size_t slot, double work_s);
   double standard_normal();
   std::vector<double> busy_series_;
   std::vector<double> sm_series_;

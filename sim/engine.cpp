@@ -28,8 +28,8 @@ using scenario::Scenario;
 namespace {
 
 struct ContextRef {
-  int device = 0;
-  int slot = 0;
+  std::size_t device = 0;
+  std::size_t slot = 0;
 };
 
 /// Closed-loop users of one tenant waiting to send their next request.
@@ -93,12 +93,12 @@ double exponential(std::mt19937_64& rng, double mean) {
   return mean <= 0.0 ? 0.0 : -mean * std::log1p(-traces::unit_interval(rng()));
 }
 
-void arrive(Run& run, int tenant, const Request& request) {
+void arrive(Run& run, std::size_t tenant, const Request& request) {
   const double now = sg4::Engine::get_clock();
-  auto& info = run.tenants[static_cast<std::size_t>(tenant)];
+  auto& info = run.tenants[tenant];
   const bool measured = request.record.arrived_at_s >= info.warmup_s;
   if (measured) ++info.stats->num_arrived;
-  const auto& refs = run.contexts_of[static_cast<std::size_t>(tenant)];
+  const auto& refs = run.contexts_of[tenant];
   if (refs.empty()) {
     if (measured) {
       ++info.stats->num_dropped;
@@ -107,19 +107,18 @@ void arrive(Run& run, int tenant, const Request& request) {
     return;
   }
   ContextRef ref;
-  if (run.scenario.tenants[static_cast<std::size_t>(tenant)].router == scenario::RouterPolicy::least_loaded) {
+  if (run.scenario.tenants[tenant].router == scenario::RouterPolicy::least_loaded) {
     ref = *std::min_element(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
-      return run.devices[static_cast<std::size_t>(a.device)]->load_of(a.slot) <
-             run.devices[static_cast<std::size_t>(b.device)]->load_of(b.slot);
+      return run.devices[a.device]->load_of(a.slot) < run.devices[b.device]->load_of(b.slot);
     });
   } else {
-    ref = refs[run.round_robin[static_cast<std::size_t>(tenant)]++ % refs.size()];
+    ref = refs[run.round_robin[tenant]++ % refs.size()];
   }
-  auto& device = *run.devices[static_cast<std::size_t>(ref.device)];
+  auto& device = *run.devices[ref.device];
   device.advance(now);
   device.arrive(ref.slot, request, now);
   device.recompute_rates();
-  run.wakes[static_cast<std::size_t>(ref.device)].notify();
+  run.wakes[ref.device].notify();
 }
 
 void source_finished(Run& run) {
@@ -128,7 +127,7 @@ void source_finished(Run& run) {
   }
 }
 
-void open_loop_source(Run* run, int tenant, std::shared_ptr<traces::RequestSource> source) {
+void open_loop_source(Run* run, std::size_t tenant, std::shared_ptr<traces::RequestSource> source) {
   traces::RequestRecord record;
   try {
     while (source->next(record) && record.arrived_at_s < run->horizon_s) {
@@ -143,8 +142,8 @@ void open_loop_source(Run* run, int tenant, std::shared_ptr<traces::RequestSourc
   source_finished(*run);
 }
 
-void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
-  auto& queue = *run->users[static_cast<std::size_t>(tenant)];
+void closed_loop_source(Run* run, std::size_t tenant, traces::RequestRecord shape) {
+  auto& queue = *run->users[tenant];
   std::unique_lock lock(*queue.mutex);
   while (true) {
     const double now = sg4::Engine::get_clock();
@@ -162,18 +161,17 @@ void closed_loop_source(Run* run, int tenant, traces::RequestRecord shape) {
     queue.heap.pop_back();
     traces::RequestRecord record = shape;
     record.arrived_at_s = now;
-    if (run->scenario.tenants[static_cast<std::size_t>(tenant)].workload.service_dist ==
-        scenario::ServiceDistribution::exponential) {
-      record.work_scale = exponential(run->rng[static_cast<std::size_t>(tenant)], 1.0);
+    if (run->scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
+      record.work_scale = exponential(run->rng[tenant], 1.0);
     }
     arrive(*run, tenant, Request{record, user, 0.0, 0.0, false});
   }
   source_finished(*run);
 }
 
-void device_manager(Run* run, int index) {
-  auto& device = *run->devices[static_cast<std::size_t>(index)];
-  auto& wake = run->wakes[static_cast<std::size_t>(index)];
+void device_manager(Run* run, std::size_t index) {
+  auto& device = *run->devices[index];
+  auto& wake = run->wakes[index];
   while (true) {
     const double now = sg4::Engine::get_clock();
     device.advance(now);
@@ -263,21 +261,20 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
                                                         num_intervals, scenario.horizon_s, device_seed));
     run.wakes.emplace_back();
     for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
-      const auto tenant = static_cast<std::size_t>(placement.devices[d].contexts[slot].tenant);
-      run.contexts_of[tenant].push_back({static_cast<int>(d), static_cast<int>(slot)});
+      run.contexts_of[placement.devices[d].contexts[slot].tenant].push_back({d, slot});
     }
-    run.devices.back()->on_complete = [&run](int tenant, int user, double now) {
-      auto& queue = run.users[static_cast<std::size_t>(tenant)];
+    run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
+      auto& queue = run.users[tenant];
       if (!queue || user < 0) return;
-      const auto& load = run.scenario.tenants[static_cast<std::size_t>(tenant)].load;
-      queue->push(now + exponential(run.rng[static_cast<std::size_t>(tenant)], load.think_time_s), user);
+      const auto& load = run.scenario.tenants[tenant].load;
+      queue->push(now + exponential(run.rng[tenant], load.think_time_s), user);
       queue->cv->notify_one();
     };
   }
   for (auto& refs : run.contexts_of) {
     std::sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
-      const auto& ca = placement.devices[static_cast<std::size_t>(a.device)].contexts[static_cast<std::size_t>(a.slot)];
-      const auto& cb = placement.devices[static_cast<std::size_t>(b.device)].contexts[static_cast<std::size_t>(b.slot)];
+      const auto& ca = placement.devices[a.device].contexts[a.slot];
+      const auto& cb = placement.devices[b.device].contexts[b.slot];
       return ca.replica < cb.replica;
     });
   }
@@ -288,7 +285,7 @@ void start_actors(Run& run, const Placement& placement, const RunOptions& option
   const Scenario& scenario = run.scenario;
   for (std::size_t d = 0; d < run.devices.size(); ++d) {
     sg4::Actor::create("device-" + placement.devices[d].name, sg4::Host::by_name(placement.devices[d].name),
-                       device_manager, &run, static_cast<int>(d));
+                       device_manager, &run, d);
   }
   auto* frontend = sg4::Host::by_name("frontend");
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
@@ -298,10 +295,9 @@ void start_actors(Run& run, const Placement& placement, const RunOptions& option
     if (load.kind == LoadKind::closed_loop) {
       run.users[t] = std::make_unique<UserQueue>();
       for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
-      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, static_cast<int>(t),
-                         typical_request(tenant));
+      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, t, typical_request(tenant));
     } else {
-      sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, static_cast<int>(t),
+      sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, t,
                          open_loop_source_of(scenario, t));
     }
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
@@ -30,7 +31,7 @@ namespace {
 /// A slot contexts can go to: a whole GPU or one MIG instance.
 struct Slot {
   PlacedDevice device;
-  int owner_tenant = -1;  ///< set when a tenant needing isolation the strategy lacks took it
+  std::optional<std::size_t> owner_tenant;  ///< set when a tenant needing isolation the strategy lacks took it
   bool isolated_memory = false;
   double reserved_gib = 0.0;  ///< memory promised to contexts (limits where memory is isolated)
   int max_contexts = 0;       ///< 0 = no limit
@@ -48,18 +49,9 @@ Slot whole_gpu_slot(const StrategySpec& strategy, const StrategyPolicy& policy, 
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   Slot slot;
-  slot.device = PlacedDevice{"gpu" + std::to_string(g),
-                             gpu.id,
-                             "",
-                             static_cast<int>(g),
-                             compute,
-                             in_sms,
-                             static_cast<double>(gpu.num_sms),
-                             gpu.memory_bandwidth_gbps,
-                             gpu.memory_gib,
-                             {},
-                             false,
-                             {}};
+  slot.device = PlacedDevice{
+      "gpu" + std::to_string(g), gpu.id,         "", g,     compute, in_sms, static_cast<double>(gpu.num_sms),
+      gpu.memory_bandwidth_gbps, gpu.memory_gib, {}, false, {}};
   slot.max_contexts = policy.context_limit(strategy);
   slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, gpu.memory_gib).isolated;
   return slot;
@@ -83,7 +75,7 @@ void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, c
     slot.device = PlacedDevice{gpu_name + "/" + instance.profile + "@" + std::to_string(instance.start_slot),
                                gpu.id,
                                instance.profile,
-                               static_cast<int>(g),
+                               g,
                                compute * sm_frac,
                                in_sms,
                                static_cast<double>(instance.num_sms),
@@ -125,7 +117,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
     const auto* settings = settings_of(strategy, tenant.name);
     for (int r = 0; r < tenant.num_contexts; ++r) {
       PlacedContext c;
-      c.tenant = static_cast<int>(t);
+      c.tenant = t;
       c.replica = r;
       c.memory_gib = tenant.workload.memory_gib;
       c.weight = policy.context_weight(strategy, settings);
@@ -135,7 +127,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
     }
   }
   if (loads) {
-    auto load = [&](const PlacedContext& c) { return (*loads)[static_cast<std::size_t>(c.tenant)]; };
+    auto load = [&](const PlacedContext& c) { return (*loads)[c.tenant]; };
     std::stable_sort(contexts.begin(), contexts.end(), [&](const PlacedContext& a, const PlacedContext& b) {
       return load(a) != load(b) ? load(a) > load(b) : a.memory_gib > b.memory_gib;
     });
@@ -185,7 +177,7 @@ std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Slo
 bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy, bool allow_overcommit) {
   const PlacedContext& context = request.context;
   if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
-  if (slot.owner_tenant >= 0 && slot.owner_tenant != context.tenant) return false;
+  if (slot.owner_tenant && slot.owner_tenant != context.tenant) return false;
   if (request.needs_own_device && !slot.device.contexts.empty() &&
       std::any_of(slot.device.contexts.begin(), slot.device.contexts.end(),
                   [&](const PlacedContext& c) { return c.tenant != context.tenant; })) {
@@ -252,7 +244,7 @@ bool better_instance(const Slot& a, const Slot& b) {
 /// of a GPU in use, overcommitting memory the instance does not isolate.
 std::optional<std::size_t> choose_pack_instance(const std::vector<Slot>& slots, const SlotRequest& request,
                                                 const StrategySpec& strategy, const std::vector<bool>& gpu_in_use) {
-  auto in_use = [&](const Slot& slot) { return gpu_in_use[static_cast<std::size_t>(slot.device.gpu_index)]; };
+  auto in_use = [&](const Slot& slot) { return gpu_in_use[slot.device.gpu_index]; };
   auto least_loaded = [&](bool allow_overcommit) {
     std::optional<std::size_t> chosen;
     for (std::size_t s = 0; s < slots.size(); ++s) {
@@ -300,7 +292,7 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
                      const std::vector<Slot>& slots, Placement& result) {
   const PlacedContext& context = request.context;
   const std::string who = tenant.name + "#" + std::to_string(context.replica);
-  result.num_unplaced[static_cast<std::size_t>(context.tenant)]++;
+  result.num_unplaced[context.tenant]++;
   std::string why = "no device left that can take it";
   // A limit below the need on every device: the strategy's own setting makes it impossible.
   std::optional<scenario::MemoryRule> limit;
@@ -376,7 +368,7 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
                               " GiB of " + format_number(device.memory_gib) + " GiB and " + strategy.name +
                               " does not isolate memory");
     }
-    gpu_used[static_cast<std::size_t>(device.gpu_index)] = true;
+    gpu_used[device.gpu_index] = true;
     result.devices.push_back(std::move(device));
   }
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
@@ -398,9 +390,9 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   std::vector<bool> gpu_in_use(fleet_gpu_ids.size(), false);
   std::vector<double> slot_load(slots.size(), 0.0);
   for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
-    const auto& tenant = scenario.tenants[static_cast<std::size_t>(context.tenant)];
+    const auto& tenant = scenario.tenants[context.tenant];
     const SlotRequest request = request_for(context, tenant, strategy, policy);
-    const double load = balance_loads ? (*balance_loads)[static_cast<std::size_t>(context.tenant)] : 0.0;
+    const double load = balance_loads ? (*balance_loads)[context.tenant] : 0.0;
     const auto chosen = balance_loads              ? choose_balanced(slots, request, strategy, slot_load, load)
                         : spread                   ? choose_spread(slots, request, strategy, spread_cursor)
                         : policy.partitions_gpus() ? choose_pack_instance(slots, request, strategy, gpu_in_use)
@@ -408,7 +400,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
     if (chosen) {
       slot_load[*chosen] += load;
       assign(slots[*chosen], request, strategy);
-      gpu_in_use[static_cast<std::size_t>(slots[*chosen].device.gpu_index)] = true;
+      gpu_in_use[slots[*chosen].device.gpu_index] = true;
     } else {
       record_unplaced(request, tenant, strategy, slots, result);
     }

@@ -15,8 +15,8 @@ namespace slicewise::sim {
 
 /// One context (server process / pod) of a tenant.
 struct PlacedContext {
-  int tenant = 0;   ///< index in Scenario::tenants
-  int replica = 0;  ///< 0 .. num_contexts - 1
+  std::size_t tenant = 0;  ///< index in Scenario::tenants
+  int replica = 0;         ///< 0 .. num_contexts - 1
   double memory_gib = 0.0;
   double weight = 1.0;  ///< time-slice / vGPU share weight
   double cap = 1.0;     ///< MPS SM cap or HAMi time cap, fraction
@@ -27,9 +27,9 @@ struct PlacedContext {
 struct PlacedDevice {
   std::string name;  ///< "gpu0" or "gpu0/1g.10gb@3"
   std::string gpu_id;
-  std::string mig_profile;  ///< "" for a whole GPU
-  int gpu_index = 0;        ///< physical GPU in the expanded fleet
-  double compute = 0.0;     ///< dense TFLOPS (or SMs when the catalog lacks TFLOPS, see compute_in_sms)
+  std::string mig_profile;    ///< "" for a whole GPU
+  std::size_t gpu_index = 0;  ///< physical GPU in the expanded fleet
+  double compute = 0.0;       ///< dense TFLOPS (or SMs when the catalog lacks TFLOPS, see compute_in_sms)
   bool compute_in_sms = false;
   double num_sms = 0.0;  ///< SMs of the GPU or instance
   double bandwidth_gbps = 0.0;

@@ -92,9 +92,9 @@ void device_results(const Scenario& scenario, const Devices& devices, const std:
     r.name = placed.name;
     r.gpu = placed.gpu_id;
     r.mig_profile = placed.mig_profile;
-    r.gpu_index = placed.gpu_index;
+    r.gpu_index = static_cast<int>(placed.gpu_index);
     for (const auto& c : placed.contexts) {
-      r.contexts.push_back(scenario.tenants[static_cast<std::size_t>(c.tenant)].name + "#" + std::to_string(c.replica));
+      r.contexts.push_back(scenario.tenants[c.tenant].name + "#" + std::to_string(c.replica));
       r.memory_allocated_gib += c.memory_gib;
     }
     r.memory_capacity_gib = placed.memory_gib;
