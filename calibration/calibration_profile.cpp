@@ -218,6 +218,10 @@ const CalibrationProfile& CalibrationProfile::shipped() {
   return profile;
 }
 
+CalibrationProfile CalibrationProfile::load_or_shipped(const std::string& path) {
+  return path.empty() ? shipped() : load(path);
+}
+
 CalibrationProfile uncalibrated_profile() {
   CalibrationProfile p;
   p.id = "uncalibrated";

@@ -77,6 +77,8 @@ struct CalibrationProfile {
                                  const models::GpuCatalog& gpus = models::GpuCatalog::shipped());
   /// data/calibration/default.json.
   static const CalibrationProfile& shipped();
+  /// The profile at `path`, or shipped() when `path` is empty (a --calibration option not given).
+  static CalibrationProfile load_or_shipped(const std::string& path);
   bool operator==(const CalibrationProfile&) const = default;
 };
 

@@ -150,8 +150,7 @@ int advise(const AdviseOptions& given, Io io) {
   selection.max_gpus = options.max_gpus;
   const auto table = scenario::resolve_price_table(scenario, catalogs);
   const auto candidates = report::advice_candidates(scenario, catalogs, table, selection);
-  const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
-                                                   : calibration::CalibrationProfile::load(options.calibration);
+  const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
 
   // One scenario per candidate (kept alive: the runs point into them), each checked.
   std::vector<scenario::Scenario> variants;

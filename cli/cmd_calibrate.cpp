@@ -181,8 +181,7 @@ CLI::App* setup_validate_model(CLI::App& app, ValidateModelOptions& options) {
 
 int run_validate_model(const ValidateModelOptions& options, Io io) {
   const auto rows = load_all("slicewise validate-model", options.files);
-  const auto profile = options.calibration.empty() ? calibration::CalibrationProfile::shipped()
-                                                   : calibration::CalibrationProfile::load(options.calibration);
+  const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
   const auto result =
       calibration::validate_model(rows, profile, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   if (result.num_predicted == 0) {

@@ -322,8 +322,7 @@ int run_sweep(const SweepOptions& given, Io io) {
   check_gates(sweep, manifest, options.fail_if);
   prepare_folder(folder, manifest, fingerprint, shard, options.resume);
 
-  const auto profile = sweep.calibration.empty() ? calibration::CalibrationProfile::shipped()
-                                                 : calibration::CalibrationProfile::load(sweep.calibration);
+  const auto profile = calibration::CalibrationProfile::load_or_shipped(sweep.calibration);
   const ShardPlan plan = plan_shard(sweep, folder, fingerprint, shard);
   if (options.progress != ProgressMode::none && !plan.done.empty()) {
     io.err << "resuming: " << plan.done.size() << " of " << plan.num_in_shard << " points already done\n";

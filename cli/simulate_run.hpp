@@ -1,5 +1,5 @@
-// The parts of `slicewise simulate` that `slicewise sweep` reuses: running a scenario's strategies
-// as child processes, and the record of the calibration profile they ran with.
+// Running a scenario's strategies as child processes, which `simulate`, `sweep` and `advise` share:
+// the nominal run, the record of the calibration profile it ran with, and the uncertainty samples.
 #pragma once
 
 #include <optional>
@@ -8,6 +8,7 @@
 #include "calibration/calibration_profile.hpp"
 #include "cli/commands.hpp"
 #include "models/sharing_defaults.hpp"
+#include "pricing/price_table.hpp"
 #include "scenario/sim_result.hpp"
 
 namespace slicewise::cli {
@@ -22,5 +23,17 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
 
 /// What a result records about the profile it was simulated with.
 scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile);
+
+/// `--uncertainty N`: re-runs the selected strategies N times with the profile's fitted constants
+/// drawn from their errors (seeded by the scenario's seed), prices each run, and gives each
+/// strategy's savings, SLA-violation rate and GPUs as a median and 90 % interval. A strategy sized
+/// for SLA is re-sized per sample, and `nominal`'s fleet is run under the same draw. Empty when a
+/// run failed (its message already on stderr).
+std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenario& scenario,
+                                                          const std::vector<std::size_t>& selected,
+                                                          const scenario::SimResult& nominal,
+                                                          const calibration::CalibrationProfile& profile,
+                                                          const pricing::PriceTable& price_table,
+                                                          const SimulateOptions& options, Io io);
 
 }  // namespace slicewise::cli

@@ -4,8 +4,11 @@
 // the simulation share (relative paths, fleet GPU ids, load traces).
 #include "scenario/validate.hpp"
 
+#include <algorithm>
+
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
+#include "core/spell.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/scenario_checker.hpp"
 
@@ -83,6 +86,31 @@ std::unique_ptr<traces::TraceReader> open_load_trace(const Scenario& scenario, c
   options.on_bad_row = load.on_bad_row;
   options.key_column = load.split_column;
   return traces::open_trace(resolve_relative_path(scenario, load.trace_file).string(), format, options);
+}
+
+std::vector<std::size_t> select_strategies(const Scenario& scenario, const std::vector<std::string>& names,
+                                           const std::string& command) {
+  std::vector<std::size_t> selected;
+  if (names.empty()) {
+    for (std::size_t i = 0; i < scenario.strategies.size(); ++i) selected.push_back(i);
+    return selected;
+  }
+  std::vector<std::string> known;
+  for (const auto& strategy : scenario.strategies) known.push_back(strategy.name);
+  for (const auto& wanted : names) {
+    const auto it = std::find(known.begin(), known.end(), wanted);
+    if (it == known.end()) {
+      throw ConfigError(command, "--strategy",
+                        "unknown strategy \"" + wanted + "\"; the scenario has " + join(known, "|") +
+                            did_you_mean_suffix(wanted, known));
+    }
+    const auto index = static_cast<std::size_t>(it - known.begin());
+    if (std::find(selected.begin(), selected.end(), index) != selected.end()) {
+      throw ConfigError(command, "--strategy", "strategy \"" + wanted + "\" is given twice");
+    }
+    selected.push_back(index);
+  }
+  return selected;
 }
 
 }  // namespace slicewise::scenario

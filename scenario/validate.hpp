@@ -51,4 +51,10 @@ std::unique_ptr<traces::TraceReader> open_load_trace(const Scenario& scenario, c
 /// Throws ConfigError when it cannot be found or loaded.
 pricing::PriceTable resolve_price_table(const Scenario& scenario, const Catalogs& catalogs);
 
+/// The indexes of the strategies named in `names`, in that order; every strategy when `names` is
+/// empty. An unknown name (with a did-you-mean hint) or a name given twice is a ConfigError
+/// located at `command` and "--strategy".
+std::vector<std::size_t> select_strategies(const Scenario& scenario, const std::vector<std::string>& names,
+                                           const std::string& command);
+
 }  // namespace slicewise::scenario

@@ -1,0 +1,235 @@
+// Running a scenario's strategies as child processes (SimGrid allows one engine per process), with
+// their progress, and the samples of `--uncertainty N`: what `simulate`, `sweep` and `advise` share.
+#include "cli/simulate_run.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibrate.hpp"
+#include "calibration/sharing_defaults.hpp"
+#include "cli/child_pool.hpp"
+#include "cli/sim_batch.hpp"
+#include "report/costing.hpp"
+#include "report/text_table.hpp"
+#include "scenario/sizing.hpp"
+#include "scenario/uncertainty.hpp"
+#include "scenario/validate.hpp"
+#include "sim/simulation.hpp"
+
+namespace slicewise::cli {
+
+namespace {
+
+/// The strategies' progress on stderr: a bar, or JSON lines `progress` and `done`
+/// (docs/architecture.md), or nothing.
+class StrategyProgress {
+ public:
+  StrategyProgress(const scenario::Scenario& scenario, const std::vector<std::size_t>& selected, ProgressMode mode,
+                   std::ostream& err)
+      : scenario_(scenario), selected_(selected), mode_(mode), err_(err), fraction_(selected.size(), 0.0) {}
+
+  /// Strategy `position` (in `selected`) reached `simulated` of `stop` seconds.
+  void update(std::size_t position, double simulated, double stop) {
+    fraction_[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
+    if (mode_ == ProgressMode::json) {
+      emit({{"event", "progress"},
+            {"strategy", name(position)},
+            {"index", position},
+            {"of", selected_.size()},
+            {"simulated_s", simulated},
+            {"stop_s", stop},
+            {"fraction", fraction_[position]}});
+    } else if (mode_ == ProgressMode::bar) {
+      double total = 0.0;
+      for (double f : fraction_) total += f;
+      total /= static_cast<double>(selected_.size());
+      const int percent_now = static_cast<int>(100.0 * total);
+      if (percent_now == last_percent_ && num_finished_ == last_finished_) return;
+      last_percent_ = percent_now;
+      last_finished_ = num_finished_;
+      const int filled = static_cast<int>(total * 30.0);
+      err_ << "\rsimulating [" << std::string(static_cast<std::size_t>(filled), '#')
+           << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << report::format_fixed(100.0 * total, 0)
+           << "% (" << num_finished_ << "/" << selected_.size() << " strategies)" << std::flush;
+    }
+  }
+
+  /// Strategy `position` ended, successfully or not.
+  void finish(std::size_t position, bool ok) {
+    ++num_finished_;
+    update(position, 1.0, 1.0);
+    if (mode_ == ProgressMode::json) {
+      emit(
+          {{"event", "done"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()}, {"ok", ok}});
+    }
+  }
+
+  /// Ends the bar's line.
+  void close() {
+    if (mode_ == ProgressMode::bar) err_ << "\n";
+  }
+
+ private:
+  const std::string& name(std::size_t position) const { return scenario_.strategies[selected_[position]].name; }
+  void emit(const nlohmann::json& line) { err_ << line.dump() << "\n" << std::flush; }
+
+  const scenario::Scenario& scenario_;
+  const std::vector<std::size_t>& selected_;
+  ProgressMode mode_;
+  std::ostream& err_;
+  std::vector<double> fraction_;
+  std::size_t num_finished_ = 0;
+  int last_percent_ = -1;
+  std::size_t last_finished_ = 0;
+};
+
+}  // namespace
+
+/// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
+/// io.err; nullopt when one failed (its message is already on stderr). A strategy sized for SLA
+/// runs its sizing search (several simulations, in rounds). Throws Interrupted, with every child
+/// gone and the temporary folder removed, when SIGINT or SIGTERM arrives.
+std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
+                                                       const std::vector<std::size_t>& selected,
+                                                       const models::SharingDefaults& defaults,
+                                                       const SimulateOptions& options, Io io) {
+  StrategyProgress progress(scenario, selected, options.progress, io.err);
+  std::vector<std::optional<scenario::StrategyResult>> results(selected.size());
+  // Strategies as given: one run each, all in one batch.
+  std::vector<SimJob> jobs;
+  std::vector<std::size_t> position_of_job;
+  std::vector<std::size_t> sized_positions;
+  for (std::size_t position = 0; position < selected.size(); ++position) {
+    if (scenario.strategies[selected[position]].sizing == scenario::Sizing::sla) {
+      sized_positions.push_back(position);
+    } else {
+      jobs.push_back(SimJob{&scenario, selected[position], std::nullopt});
+      position_of_job.push_back(position);
+    }
+  }
+  BatchEvents events;
+  events.progress = [&](std::size_t job, double simulated, double stop) {
+    progress.update(position_of_job[job], simulated, stop);
+  };
+  events.done = [&](std::size_t job, bool ok) { progress.finish(position_of_job[job], ok); };
+  if (!jobs.empty()) {
+    auto ran = run_batch(jobs, defaults, options.jobs, events, io);
+    if (!ran) {
+      progress.close();
+      return std::nullopt;
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) results[position_of_job[j]] = std::move((*ran)[j]);
+  }
+  // Strategies sized for SLA: their searches, in rounds; the fleet's count is the most GPUs.
+  if (!sized_positions.empty()) {
+    const auto catalogs = scenario::Catalogs::shipped();
+    const int max_gpus = static_cast<int>(sim::expand_fleet(scenario, catalogs).size());
+    std::vector<scenario::SizingSearch> searches;
+    searches.reserve(sized_positions.size());
+    std::vector<scenario::SizingSearch*> pointers;
+    std::vector<SimJob> templates;
+    for (std::size_t position : sized_positions) {
+      searches.emplace_back(scenario, selected[position], max_gpus, catalogs);
+      pointers.push_back(&searches.back());
+      templates.push_back(SimJob{&scenario, selected[position], std::nullopt});
+    }
+    BatchEvents sizing_events;  // a search's bar stays below 90 % until it is done
+    sizing_events.progress = [&](std::size_t search, double simulated, double stop) {
+      progress.update(sized_positions[search], 0.9 * simulated / std::max(stop, 1e-9), 1.0);
+    };
+    SizingDriver driver(defaults, options.jobs, io);
+    if (!driver.run(pointers, templates, {}, sizing_events)) {
+      progress.close();
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < searches.size(); ++i) {
+      results[sized_positions[i]] = searches[i].result();
+      progress.finish(sized_positions[i], true);
+    }
+  }
+  progress.close();
+
+  scenario::SimResult merged;
+  merged.scenario = scenario.name;
+  merged.input = scenario;
+  merged.seed = scenario.seed;
+  merged.horizon_s = scenario.horizon_s;
+  for (auto& result : results) merged.strategies.push_back(std::move(*result));
+  InterruptScope::throw_if_received();  // during the merge
+  return merged;
+}
+
+scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile) {
+  scenario::CalibrationRecord record;
+  record.profile_id = profile.id;
+  record.fit_mape = profile.worst_fit_mape();
+  record.sources = profile.sources();
+  for (const auto& c : profile.constants) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s (%s) = %.4g", c.name.c_str(), c.gpu.c_str(), c.value);
+    std::string line = text;
+    if (c.fitted) {
+      std::snprintf(text, sizeof text, " ± %.2g, fitted, MAPE %.1f %%", c.std_error, 100.0 * c.mape);
+      line += text;
+    } else {
+      line += ", uncalibrated default";
+    }
+    record.constants.push_back(line);
+  }
+  return record;
+}
+
+/// Re-runs the strategies with the profile's fitted constants drawn N times (seeded by the
+/// scenario's seed), prices each run, and gives each strategy's savings, SLA-violation rate and GPUs
+/// as a median with a 90 % interval (scenario/uncertainty.hpp). A strategy sized for SLA is re-sized
+/// per sample, and its nominal fleet (`nominal`'s) is run under the same draw: the share of samples
+/// in which it met every SLA. Empty when a run failed.
+std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenario& scenario,
+                                                          const std::vector<std::size_t>& selected,
+                                                          const scenario::SimResult& nominal,
+                                                          const calibration::CalibrationProfile& profile,
+                                                          const pricing::PriceTable& price_table,
+                                                          const SimulateOptions& options, Io io) {
+  const auto n = static_cast<std::size_t>(options.uncertainty);
+  std::vector<std::string> names;
+  for (std::size_t index : selected) names.push_back(scenario.strategies[index].name);
+  scenario::UncertaintySamples samples(names);
+  SimulateOptions quiet = options;
+  quiet.progress = ProgressMode::none;
+  for (std::size_t sample = 0; sample < n; ++sample) {
+    InterruptScope::throw_if_received();  // a signal between two samples' runs
+    if (options.progress != ProgressMode::none) {
+      io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
+    }
+    const auto drawn = calibration::sample_profile(profile, scenario.seed * 1000003ULL + sample + 1);
+    const auto defaults = calibration::sharing_defaults(drawn);
+    const auto run = simulate_strategies(scenario, selected, defaults, quiet, io);
+    if (!run) return {};
+    // The nominal sized fleets under this draw (as-given fleets are the run itself).
+    std::vector<bool> nominal_met(selected.size());
+    std::vector<SimJob> fixed;
+    std::vector<std::size_t> fixed_of;
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+      if (const auto& sizing = nominal.strategies[i].sizing) {
+        fixed.push_back(SimJob{&scenario, selected[i], scenario::sized_run_of(*sizing)});
+        fixed_of.push_back(i);
+      } else {
+        nominal_met[i] = scenario::meets_every_sla(run->strategies[i]);
+      }
+    }
+    if (!fixed.empty()) {
+      const auto again = run_batch(fixed, defaults, options.jobs, {}, io);
+      if (!again) return {};
+      for (std::size_t j = 0; j < fixed.size(); ++j) nominal_met[fixed_of[j]] = scenario::meets_every_sla((*again)[j]);
+    }
+    const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
+    for (std::size_t i = 0; i < run->strategies.size(); ++i) {
+      samples.add(i, costs.strategies[i].monthly_savings_usd, run->strategies[i], nominal_met[i]);
+    }
+  }
+  return samples.bands();
+}
+
+}  // namespace slicewise::cli

@@ -1,0 +1,113 @@
+// The text summary of a simulation.
+#include "report/simulate_text.hpp"
+
+#include <sstream>
+
+#include "core/json_reader.hpp"
+#include "core/spell.hpp"
+#include "report/money_tables.hpp"
+#include "report/text_table.hpp"
+#include "scenario/sizing.hpp"
+
+namespace slicewise::report {
+
+namespace {
+
+std::string seconds(double value) { return format_fixed(value, 3); }
+std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
+
+std::string strategy_table(const scenario::SimResult& result) {
+  TextTable table({{"strategy"},
+                   {"GPUs", Align::right},
+                   {"busy %", Align::right},
+                   {"SM util %", Align::right},
+                   {"tenant"},
+                   {"done", Align::right},
+                   {"p50 s", Align::right},
+                   {"p95 s", Align::right},
+                   {"p99 s", Align::right},
+                   {"TTFT p95 s", Align::right},
+                   {"SLA viol %", Align::right},
+                   {"SLA"}});
+  for (const auto& strategy : result.strategies) {
+    bool first = true;
+    for (const auto& tenant : strategy.tenants) {
+      table.add_row({first ? strategy.name : "", first ? std::to_string(strategy.num_gpus_used) : "",
+                     first ? percent(strategy.fleet_busy_frac) : "", first ? percent(strategy.fleet_sm_util_frac) : "",
+                     tenant.name, std::to_string(tenant.num_completed), seconds(tenant.latency_s.p50),
+                     seconds(tenant.latency_s.p95), seconds(tenant.latency_s.p99),
+                     tenant.ttft_s.count > 0 ? seconds(tenant.ttft_s.p95) : "-", percent(tenant.sla_violation_frac),
+                     tenant.sla_met ? "met" : "MISSED"});
+      first = false;
+    }
+  }
+  return table.to_text();
+}
+
+std::string uncertainty_table(const std::vector<scenario::UncertaintyBand>& uncertainty) {
+  TextTable bands({{"strategy"},
+                   {"samples", Align::right},
+                   {"savings $/month p50", Align::right},
+                   {"90 % interval", Align::right},
+                   {"SLA viol % p50", Align::right},
+                   {"90 % interval", Align::right},
+                   {"GPUs p50", Align::right},
+                   {"90 % interval", Align::right},
+                   {"fleet meets SLA %", Align::right}});
+  for (const auto& b : uncertainty) {
+    bands.add_row({b.strategy, std::to_string(b.num_samples), format_fixed(b.monthly_savings_p50_usd, 2),
+                   format_fixed(b.monthly_savings_p05_usd, 2) + " .. " + format_fixed(b.monthly_savings_p95_usd, 2),
+                   percent(b.sla_violation_p50_frac),
+                   percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac),
+                   format_fixed(b.num_gpus_p50, 1),
+                   format_fixed(b.num_gpus_p05, 1) + " .. " + format_fixed(b.num_gpus_p95, 1),
+                   percent(b.fleet_meets_sla_frac)});
+  }
+  return bands.to_text();
+}
+
+}  // namespace
+
+std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario) {
+  std::string text = std::string(record.feasible ? "sized for SLA" : "not sizable for SLA") + " in " +
+                     std::to_string(record.steps.size()) +
+                     (record.steps.size() == 1 ? " simulation: " : " simulations: ") +
+                     scenario::gpus_text(record.num_gpus) + " (lower bound " + std::to_string(record.lower_bound_gpus) +
+                     ", at most " + std::to_string(record.max_gpus) + ")";
+  std::vector<std::string> grown;
+  for (std::size_t t = 0; t < record.contexts.size() && t < scenario.tenants.size(); ++t) {
+    if (record.contexts[t] != scenario.tenants[t].num_contexts) {
+      grown.push_back(scenario.tenants[t].name + " x" + std::to_string(record.contexts[t]));
+    }
+  }
+  text += grown.empty() ? "; contexts as given" : "; contexts: " + join(grown, ", ") + ", the others as given";
+  return text;  // a shortfall is in the money table's notes
+}
+
+std::string simulate_text(const scenario::SimResult& result, const scenario::Scenario& scenario,
+                          const CostReport& costs) {
+  std::ostringstream out;
+  out << scenario.name << ": " << format_number(scenario.horizon_s) << " s simulated, seed " << scenario.seed << "\n\n"
+      << strategy_table(result);
+  // Money: every strategy's fleet priced against the dedicated baseline.
+  out << "\n" << money_table_text(costs);
+  if (const auto business =
+          business_text(costs, scenario.pricing.monthly_revenue_usd, scenario.pricing.abandonment_per_100ms_frac);
+      !business.empty()) {
+    out << "\n" << business;
+  }
+  for (const auto& strategy : result.strategies) {
+    for (const auto& issue : strategy.issues) out << strategy.name << ": " << issue << "\n";
+  }
+  for (const auto& strategy : result.strategies) {
+    if (strategy.sizing) out << strategy.name << ": " << sizing_text(*strategy.sizing, scenario) << "\n";
+  }
+  if (!result.uncertainty.empty()) {
+    out << "\nuncertainty of the fitted constants\n" << uncertainty_table(result.uncertainty);
+  }
+  out << "\ncalibration: " << result.calibration.profile_id << " (worst fit MAPE "
+      << percent(result.calibration.fit_mape) << " %)\n";
+  return out.str();
+}
+
+}  // namespace slicewise::report

@@ -1,0 +1,23 @@
+// What `slicewise simulate` prints after a run, as text any front end can show: the per-tenant
+// table, the money, the sizing searches, the uncertainty bands and the calibration in use.
+#pragma once
+
+#include <string>
+
+#include "report/costing.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
+
+namespace slicewise::report {
+
+/// "sized for SLA in 5 simulations: 3 GPUs (lower bound 1, at most 10); contexts: job-03 x2, the
+/// others as given".
+std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario);
+
+/// The whole summary of `result` (simulated from `scenario`, priced as `costs`): the strategy and
+/// tenant table, the money table and business figures, each strategy's issues and sizing, the
+/// uncertainty bands when sampled, and the calibration line.
+std::string simulate_text(const scenario::SimResult& result, const scenario::Scenario& scenario,
+                          const CostReport& costs);
+
+}  // namespace slicewise::report
