@@ -2,27 +2,18 @@
 #include "gui/main_window.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <exception>
 #include <memory>
 #include <vector>
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QProgressDialog>
-#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -30,7 +21,6 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "core/error.hpp"
 #include "gui/advice_dialog.hpp"
 #include "gui/advise_runner.hpp"
 #include "gui/model_text.hpp"
@@ -38,11 +28,6 @@
 #include "gui/run_panel.hpp"
 #include "gui/scenario_editor.hpp"
 #include "gui/simulation_runner.hpp"
-#include "report/costing.hpp"
-#include "report/render/report_render.hpp"
-#include "scenario/enum_tables.hpp"
-#include "scenario/kind_keys.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::gui {
 
