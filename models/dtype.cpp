@@ -2,6 +2,7 @@
 #include "models/dtype.hpp"
 
 #include "core/error.hpp"
+#include "core/spell.hpp"
 
 namespace slicewise::models {
 
@@ -18,12 +19,10 @@ std::vector<std::string> dtype_names() {
 }
 
 double bytes_per_param(std::string_view name) {
-  std::string known;
   for (const auto& dtype : dtypes()) {
     if (dtype.name == name) return dtype.bytes_per_param;
-    known += (known.empty() ? "" : "|") + dtype.name;
   }
-  throw ConfigError("", "", "unknown LLM dtype \"" + std::string(name) + "\"; expected " + known);
+  throw ConfigError("", "", "unknown LLM dtype \"" + std::string(name) + "\"; expected " + join(dtype_names(), "|"));
 }
 
 }  // namespace slicewise::models

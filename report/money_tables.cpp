@@ -5,10 +5,6 @@
 
 namespace slicewise::report {
 
-namespace {
-std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
-}  // namespace
-
 std::string money_table_text(const CostReport& costs) {
   // The fleet column only when a strategy was sized: as-given comparisons read as they always did.
   const bool sized = any_sized(costs);
@@ -38,7 +34,7 @@ std::string money_table_text(const CostReport& costs) {
                                     format_fixed(cost.hourly_usd, 5),
                                     format_fixed(cost.monthly_usd, 2),
                                     format_fixed(cost.monthly_savings_usd, 2),
-                                    percent(cost.savings_frac),
+                                    percent_number(cost.savings_frac),
                                     format_fixed(cost.annual_savings_usd, 2),
                                     format_fixed(cost.cost_per_1k_requests_usd, 4)};
     if (sized) row.insert(row.begin() + 2, i < costs.fleet_basis.size() ? costs.fleet_basis[i] : "as given");
@@ -62,7 +58,7 @@ std::string chargeback_table_text(const CostReport& costs) {
   for (const auto& cost : costs.strategies) {
     bool first = true;
     for (const auto& charge : cost.chargeback) {
-      table.add_row({first ? cost.strategy : "", charge.name, percent(charge.share_frac),
+      table.add_row({first ? cost.strategy : "", charge.name, percent_number(charge.share_frac),
                      format_fixed(charge.monthly_usd, 2), format_fixed(charge.cost_per_1k_requests_usd, 4),
                      format_fixed(charge.added_p95_latency_s, 3)});
       first = false;
@@ -82,7 +78,7 @@ std::string business_text(const CostReport& costs, double monthly_revenue_usd, d
                    format_fixed(cost.net_monthly_value_usd, 2)});
   }
   return "Business view (revenue $" + format_fixed(monthly_revenue_usd, 2) + "/month, " +
-         percent(abandonment_per_100ms_frac) + " % of users lost per 100 ms of added p95):\n\n" + table.to_text();
+         format_percent(abandonment_per_100ms_frac) + " of users lost per 100 ms of added p95):\n\n" + table.to_text();
 }
 
 }  // namespace slicewise::report

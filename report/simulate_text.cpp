@@ -14,7 +14,6 @@ namespace slicewise::report {
 namespace {
 
 std::string seconds(double value) { return format_fixed(value, 3); }
-std::string percent(double frac) { return format_fixed(100.0 * frac, 1); }
 
 std::string strategy_table(const scenario::SimResult& result) {
   TextTable table({{"strategy"},
@@ -33,11 +32,11 @@ std::string strategy_table(const scenario::SimResult& result) {
     bool first = true;
     for (const auto& tenant : strategy.tenants) {
       table.add_row({first ? strategy.name : "", first ? std::to_string(strategy.num_gpus_used) : "",
-                     first ? percent(strategy.fleet_busy_frac) : "", first ? percent(strategy.fleet_sm_util_frac) : "",
-                     tenant.name, std::to_string(tenant.num_completed), seconds(tenant.latency_s.p50),
-                     seconds(tenant.latency_s.p95), seconds(tenant.latency_s.p99),
-                     tenant.ttft_s.count > 0 ? seconds(tenant.ttft_s.p95) : "-", percent(tenant.sla_violation_frac),
-                     tenant.sla_met ? "met" : "MISSED"});
+                     first ? percent_number(strategy.fleet_busy_frac) : "",
+                     first ? percent_number(strategy.fleet_sm_util_frac) : "", tenant.name,
+                     std::to_string(tenant.num_completed), seconds(tenant.latency_s.p50), seconds(tenant.latency_s.p95),
+                     seconds(tenant.latency_s.p99), tenant.ttft_s.count > 0 ? seconds(tenant.ttft_s.p95) : "-",
+                     percent_number(tenant.sla_violation_frac), tenant.sla_met ? "met" : "MISSED"});
       first = false;
     }
   }
@@ -57,11 +56,11 @@ std::string uncertainty_table(const std::vector<scenario::UncertaintyBand>& unce
   for (const auto& b : uncertainty) {
     bands.add_row({b.strategy, std::to_string(b.num_samples), format_fixed(b.monthly_savings_p50_usd, 2),
                    format_fixed(b.monthly_savings_p05_usd, 2) + " .. " + format_fixed(b.monthly_savings_p95_usd, 2),
-                   percent(b.sla_violation_p50_frac),
-                   percent(b.sla_violation_p05_frac) + " .. " + percent(b.sla_violation_p95_frac),
+                   percent_number(b.sla_violation_p50_frac),
+                   percent_number(b.sla_violation_p05_frac) + " .. " + percent_number(b.sla_violation_p95_frac),
                    format_fixed(b.num_gpus_p50, 1),
                    format_fixed(b.num_gpus_p05, 1) + " .. " + format_fixed(b.num_gpus_p95, 1),
-                   percent(b.fleet_meets_sla_frac)});
+                   percent_number(b.fleet_meets_sla_frac)});
   }
   return bands.to_text();
 }
@@ -106,7 +105,7 @@ std::string simulate_text(const scenario::SimResult& result, const scenario::Sce
     out << "\nuncertainty of the fitted constants\n" << uncertainty_table(result.uncertainty);
   }
   out << "\ncalibration: " << result.calibration.profile_id << " (worst fit MAPE "
-      << percent(result.calibration.fit_mape) << " %)\n";
+      << format_percent(result.calibration.fit_mape) << ")\n";
   return out.str();
 }
 

@@ -142,7 +142,9 @@ std::string markdown_text(const std::string& text) {
   return out;
 }
 
-std::string format_percent(double frac, int decimals) { return format_fixed(100.0 * frac, decimals) + " %"; }
+std::string format_percent(double frac, int decimals) { return percent_number(frac, decimals) + " %"; }
+
+std::string percent_number(double frac, int decimals) { return format_fixed(100.0 * frac, decimals); }
 
 std::string format_fixed(double value, int decimals) {
   const double scale = std::pow(10.0, decimals);

@@ -83,5 +83,12 @@ TEST(FormatFixed, RoundsHalfAwayAndNeverPrintsMinusZero) {
   EXPECT_EQ(format_fixed(0.4631, 3), "0.463");
 }
 
+TEST(FormatPercent, WithAndWithoutItsUnit) {
+  EXPECT_EQ(format_percent(0.4630), "46.3 %");
+  EXPECT_EQ(percent_number(0.4630), "46.3");
+  EXPECT_EQ(percent_number(0.001234, 2), "0.12");
+  EXPECT_EQ(format_percent(-0.00001, 1), "0.0 %");
+}
+
 }  // namespace
 }  // namespace slicewise::report
