@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <numeric>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +50,101 @@ StrategySpec sized(StrategyKind kind) {
 
 std::string usd(double value) { return "$" + format_fixed(value, 2); }
 
+/// The GPUs to search: the selection's (each must exist and be sold in the region under an option
+/// searched), or else every catalog GPU the table sells there with room for the largest tenant.
+std::vector<std::string> searched_gpus(const scenario::Catalogs& catalogs, const pricing::PriceTable& table,
+                                       const AdviceSelection& selection, const std::string& region,
+                                       const std::vector<pricing::PurchaseOption>& options, double need_gib) {
+  std::vector<std::string> gpus;
+  if (selection.gpus.empty()) {
+    for (const auto& gpu : catalogs.gpus->gpus()) {
+      if (gpu.memory_gib >= need_gib && sells(table, gpu.id, region, options)) gpus.push_back(gpu.id);
+    }
+    return gpus;
+  }
+  for (const auto& id : selection.gpus) {
+    const auto* gpu = catalogs.gpus->find(id);
+    if (!gpu)
+      throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + did_you_mean_suffix(id, catalogs.gpus->ids()));
+    if (!sells(table, gpu->id, region, options)) {
+      throw ConfigError("--gpus", "",
+                        "price table \"" + table.name + "\" sells no " + gpu->id +
+                            (region.empty() ? "" : " in " + region) + " under the options searched");
+    }
+    gpus.push_back(gpu->id);
+  }
+  return gpus;
+}
+
+/// The strategy kinds to search: the selection's, or else every kind.
+std::vector<StrategyKind> searched_kinds(const AdviceSelection& selection) {
+  std::vector<StrategyKind> kinds = selection.kinds;
+  if (kinds.empty()) {
+    for (const auto& [name, kind] : models::strategy_kind_table()) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+/// Settings of one strategy kind worth sizing on one GPU, each as (label suffix, strategy).
+using Settings = std::vector<std::pair<std::string, StrategySpec>>;
+
+/// MIG: every layout in which the largest tenant fits an instance.
+Settings mig_settings(StrategyKind kind, const models::MigGpu& geometry, double need_gib) {
+  Settings out;
+  for (const auto& layout : models::enumerate_mig_layouts(geometry)) {
+    const auto placed = models::place_mig_layout(geometry, layout);
+    double biggest = 0.0;
+    for (const auto& instance : placed.instances) biggest = std::max(biggest, instance.memory_gib);
+    if (!placed.valid || biggest < need_gib) continue;  // a tenant would fit no instance
+    auto spec = sized(kind);
+    spec.layout = layout;
+    out.emplace_back(" " + layout, spec);
+  }
+  return out;
+}
+
+/// vGPU: 2, 4 and 8 profiles per GPU, where a profile's framebuffer holds the largest tenant.
+Settings vgpu_settings(const models::GpuSpec& gpu, double need_gib) {
+  Settings out;
+  for (int profiles : {2, 4, 8}) {
+    if (gpu.memory_gib / profiles < need_gib) continue;
+    auto spec = sized(StrategyKind::vgpu);
+    spec.replicas = profiles;
+    out.emplace_back(" " + std::to_string(profiles) + " per GPU", spec);
+  }
+  return out;
+}
+
+/// The settings of `kind` worth sizing on `gpu` (see advice_candidates); `geometry` is the GPU's
+/// MIG geometry (null when it has none), `own_gpu` whether it is the scenario's own GPU.
+Settings kind_settings(StrategyKind kind, const models::GpuSpec& gpu, const models::MigGpu* geometry, bool own_gpu,
+                       double need_gib) {
+  switch (kind) {
+    case StrategyKind::dedicated:
+      if (own_gpu) return {};  // the baseline already is this one
+      return {{"", sized(kind)}};
+    case StrategyKind::time_slicing: return {{"", sized(kind)}};
+    case StrategyKind::mps:
+    case StrategyKind::hami: {
+      auto capped = sized(kind);
+      (kind == StrategyKind::mps ? capped.active_thread_pct : capped.gpucores_pct) = 50.0;
+      return {{"", sized(kind)}, {kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores", capped}};
+    }
+    case StrategyKind::mig:
+    case StrategyKind::mig_time_slicing: return geometry ? mig_settings(kind, *geometry, need_gib) : Settings{};
+    case StrategyKind::vgpu: return vgpu_settings(gpu, need_gib);
+  }
+  return {};
+}
+
+/// "<strategy><setting> on <gpu>".
+std::string candidate_label(const std::string& name, const std::string& setting, const std::string& on) {
+  std::string label = name;
+  label += setting;
+  label += on;
+  return label;
+}
+
 }  // namespace
 
 std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& s, const AdviceSelection& selection) {
@@ -63,28 +156,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   const auto options = advice_options(scenario, selection);
   const std::string region = scenario.pricing.region;
   const double need_gib = largest_tenant_gib(scenario);
-  std::vector<std::string> gpus;
-  if (!selection.gpus.empty()) {
-    for (const auto& id : selection.gpus) {
-      const auto* gpu = catalogs.gpus->find(id);
-      if (!gpu)
-        throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + did_you_mean_suffix(id, catalogs.gpus->ids()));
-      if (!sells(table, gpu->id, region, options)) {
-        throw ConfigError("--gpus", "",
-                          "price table \"" + table.name + "\" sells no " + gpu->id +
-                              (region.empty() ? "" : " in " + region) + " under the options searched");
-      }
-      gpus.push_back(gpu->id);
-    }
-  } else {
-    for (const auto& gpu : catalogs.gpus->gpus()) {
-      if (gpu.memory_gib >= need_gib && sells(table, gpu.id, region, options)) gpus.push_back(gpu.id);
-    }
-  }
-  std::vector<StrategyKind> kinds = selection.kinds;
-  if (kinds.empty()) {
-    for (const auto& [name, kind] : models::strategy_kind_table()) kinds.push_back(kind);
-  }
+  const std::vector<std::string> gpus = searched_gpus(catalogs, table, selection, region, options, need_gib);
+  const std::vector<StrategyKind> kinds = searched_kinds(selection);
 
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
@@ -98,43 +171,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
     for (StrategyKind kind : kinds) {
       const std::string on = " on " + gpu_id;
       const std::string name = models::to_string(kind);
-      switch (kind) {
-        case StrategyKind::dedicated:
-          if (gpu_id != own_gpu) out.push_back({name + on, gpu_id, sized(kind), false});
-          break;
-        case StrategyKind::time_slicing: out.push_back({name + on, gpu_id, sized(kind), false}); break;
-        case StrategyKind::mps:
-        case StrategyKind::hami: {
-          out.push_back({name + on, gpu_id, sized(kind), false});
-          auto capped = sized(kind);
-          (kind == StrategyKind::mps ? capped.active_thread_pct : capped.gpucores_pct) = 50.0;
-          out.push_back(
-              {name + (kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores") + on, gpu_id, capped, false});
-          break;
-        }
-        case StrategyKind::mig:
-        case StrategyKind::mig_time_slicing: {
-          if (!geometry) break;
-          for (const auto& layout : models::enumerate_mig_layouts(*geometry)) {
-            const auto placed = models::place_mig_layout(*geometry, layout);
-            double biggest = 0.0;
-            for (const auto& instance : placed.instances) biggest = std::max(biggest, instance.memory_gib);
-            if (!placed.valid || biggest < need_gib) continue;  // a tenant would fit no instance
-            auto spec = sized(kind);
-            spec.layout = layout;
-            out.push_back({name + " " + layout + on, gpu_id, spec, false});
-          }
-          break;
-        }
-        case StrategyKind::vgpu:
-          for (int profiles : {2, 4, 8}) {
-            if (gpu->memory_gib / profiles < need_gib) continue;
-            auto spec = sized(kind);
-            spec.replicas = profiles;
-            out.push_back({name + " " + std::to_string(profiles) + " per GPU" + on, gpu_id, spec, false});
-          }
-          break;
-      }
+      for (auto& [setting, spec] : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu, need_gib))
+        out.push_back({candidate_label(name, setting, on), gpu_id, std::move(spec), false});
     }
   }
   if (out.size() == 1 && !(kinds.size() == 1 && kinds.front() == StrategyKind::dedicated)) {
@@ -242,7 +280,7 @@ void explain(Advice& advice, const scenario::Scenario& s) {
                   " require software isolation (memory limits): MPS, HAMi, vGPU, MIG "
                   "or dedicated; under time slicing they get GPUs of their own.");
   } else {
-    out.push_back("Isolation: no tenant requires isolation, so every strategy could share GPUs between them.");
+    out.emplace_back("Isolation: no tenant requires isolation, so every strategy could share GPUs between them.");
   }
   out.push_back("Memory: the largest tenant needs " + format_number(largest_tenant_gib(s)) +
                 " GiB; GPUs, MIG layouts and vGPU profiles with less room were not considered.");
@@ -264,11 +302,111 @@ void explain(Advice& advice, const scenario::Scenario& s) {
                   ") less than the baseline. Its worst tenant, " + a.worst_tenant + ", has " +
                   format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation + ".");
     if (a.option == pricing::PurchaseOption::spot) {
-      out.push_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
+      out.emplace_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
     } else if (a.option == pricing::PurchaseOption::reserved_1y || a.option == pricing::PurchaseOption::reserved_3y) {
-      out.push_back("Reserved prices commit to the fleet for the whole term.");
+      out.emplace_back("Reserved prices commit to the fleet for the whole term.");
     }
   }
+}
+
+/// The baseline's monthly cost under the scenario's own option: what every saving is measured
+/// against (0 when it was not simulated or has no price).
+double baseline_monthly_usd(const scenario::Scenario& s, const pricing::PriceTable& table,
+                            const AdviceSelection& selection, const AdviceCandidate& baseline,
+                            const CandidateOutcome& outcome) {
+  if (const auto& r = outcome.result) {
+    if (const auto cost =
+            price_candidate(candidate_scenario(s, baseline, selection.max_gpus), *r, table, s.pricing.option)) {
+      return cost->monthly_usd;
+    }
+  }
+  return 0.0;
+}
+
+/// One candidate (number `c`, sized in `variant`) under one option: pruned, unpriced, or priced
+/// against the baseline's `baseline_monthly`.
+AdviceRow candidate_row(const scenario::Scenario& s, const scenario::Scenario& variant,
+                        const pricing::PriceTable& table, std::size_t c, const AdviceCandidate& candidate,
+                        const CandidateOutcome& outcome, pricing::PurchaseOption option, double baseline_monthly) {
+  AdviceRow row;
+  row.candidate = c;
+  row.option = option;
+  row.isolation = models::to_string(scenario::policy_of(candidate.strategy.kind).isolation());
+  if (!outcome.result) {
+    row.status = "pruned";
+    row.num_gpus = outcome.lower_bound_gpus;
+    row.reason = outcome.pruned;
+    return row;
+  }
+  const auto& result = *outcome.result;
+  const auto& sizing = *result.sizing;
+  row.num_gpus = result.num_gpus_used;
+  row.contexts = sizing.contexts;
+  const auto worst = scenario::worst_tenant(s, result);  // a candidate keeps the scenario's tenants
+  row.worst_tenant = worst.name;
+  row.worst_margin = worst.margin;
+  const auto cost = price_candidate(variant, result, table, option);
+  if (!cost) {
+    row.status = "unpriced";
+    row.reason = "no " + pricing::to_string(option) + " price for " + candidate.gpu +
+                 (s.pricing.region.empty() ? "" : " in " + s.pricing.region);
+  } else {
+    row.instances = instances_text(*cost);
+    row.monthly_usd = cost->monthly_usd;
+    row.monthly_savings_usd = baseline_monthly - cost->monthly_usd;
+    row.savings_frac = baseline_monthly > 0.0 ? row.monthly_savings_usd / baseline_monthly : 0.0;
+    row.status = sizing.feasible ? "meets" : "misses";
+    if (!sizing.feasible) row.reason = sizing.shortfall;
+  }
+  return row;
+}
+
+/// True when `r` beats the answer so far: cheaper (by more than half a cent), else more margin,
+/// else fewer GPUs.
+bool better_answer(const AdviceRow& r, const AdviceRow& best) {
+  return r.monthly_usd < best.monthly_usd - 0.005 ||
+         (std::abs(r.monthly_usd - best.monthly_usd) <= 0.005 &&
+          (r.worst_margin > best.worst_margin + 1e-12 ||
+           (r.worst_margin == best.worst_margin && r.num_gpus < best.num_gpus)));
+}
+
+/// The cheapest row that meets every SLA (ties: more margin, fewer GPUs, first).
+std::optional<std::size_t> cheapest_meeting(const std::vector<AdviceRow>& rows) {
+  std::optional<std::size_t> answer;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].status != "meets") continue;
+    if (!answer || better_answer(rows[i], rows[*answer])) answer = i;
+  }
+  return answer;
+}
+
+/// Pareto front: marks the rows that meet every SLA and that no such row beats both on cost (or
+/// ties) and on margin.
+void mark_front(std::vector<AdviceRow>& rows) {
+  std::vector<std::size_t> meets;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].status == "meets") meets.push_back(i);
+  }
+  for (std::size_t i : meets) {
+    const auto& r = rows[i];
+    rows[i].on_front = std::none_of(meets.begin(), meets.end(), [&](std::size_t j) {
+      const auto& o = rows[j];
+      return j != i && o.monthly_usd <= r.monthly_usd + 1e-9 && o.worst_margin >= r.worst_margin - 1e-12 &&
+             (o.monthly_usd < r.monthly_usd - 1e-9 || o.worst_margin > r.worst_margin + 1e-12 || j < i);
+    });
+  }
+}
+
+/// Why `r`, which meets every SLA, lost to the answer `a`.
+std::string loss_reason(const AdviceRow& r, const AdviceRow& a) {
+  if (r.monthly_usd <= a.monthly_usd + 0.005) {
+    return "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) + " against " +
+           format_percent(a.worst_margin) + ")";
+  }
+  return "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
+         (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " +
+                           format_percent(a.worst_margin) + ")"
+                     : "");
 }
 
 }  // namespace
@@ -289,96 +427,23 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
   advice.num_reused = num_reused;
   const auto options = advice_options(s, selection);
 
-  // The baseline under the scenario's own option: what every saving is measured against.
-  double baseline_monthly = 0.0;
-  if (const auto& r = outcomes.front().result) {
-    if (const auto cost = price_candidate(candidate_scenario(s, candidates.front(), selection.max_gpus), *r, table,
-                                          s.pricing.option)) {
-      baseline_monthly = cost->monthly_usd;
-    }
-  }
+  const double baseline_monthly = baseline_monthly_usd(s, table, selection, candidates.front(), outcomes.front());
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto& outcome = outcomes[c];
     const auto variant = candidate_scenario(s, candidates[c], selection.max_gpus);
     for (const auto option : options) {
-      AdviceRow row;
-      row.candidate = c;
-      row.option = option;
-      row.isolation = models::to_string(scenario::policy_of(candidates[c].strategy.kind).isolation());
-      if (!outcome.result) {
-        row.status = "pruned";
-        row.num_gpus = outcome.lower_bound_gpus;
-        row.reason = outcome.pruned;
-        advice.rows.push_back(row);
-        continue;
-      }
-      const auto& result = *outcome.result;
-      const auto& sizing = *result.sizing;
-      row.num_gpus = result.num_gpus_used;
-      row.contexts = sizing.contexts;
-      const auto worst = scenario::worst_tenant(s, result);  // a candidate keeps the scenario's tenants
-      row.worst_tenant = worst.name;
-      row.worst_margin = worst.margin;
-      const auto cost = price_candidate(variant, result, table, option);
-      if (!cost) {
-        row.status = "unpriced";
-        row.reason = "no " + pricing::to_string(option) + " price for " + candidates[c].gpu +
-                     (s.pricing.region.empty() ? "" : " in " + s.pricing.region);
-      } else {
-        row.instances = instances_text(*cost);
-        row.monthly_usd = cost->monthly_usd;
-        row.monthly_savings_usd = baseline_monthly - cost->monthly_usd;
-        row.savings_frac = baseline_monthly > 0.0 ? row.monthly_savings_usd / baseline_monthly : 0.0;
-        row.status = sizing.feasible ? "meets" : "misses";
-        if (!sizing.feasible) row.reason = sizing.shortfall;
-      }
-      if (candidates[c].baseline && option == s.pricing.option) advice.baseline_row = advice.rows.size();
-      advice.rows.push_back(row);
+      // The baseline row: the baseline, simulated, under the scenario's own option.
+      if (outcomes[c].result && candidates[c].baseline && option == s.pricing.option)
+        advice.baseline_row = advice.rows.size();
+      advice.rows.push_back(candidate_row(s, variant, table, c, candidates[c], outcomes[c], option, baseline_monthly));
     }
   }
-  // The answer: the cheapest row that meets every SLA (ties: more margin, fewer GPUs, first).
-  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
-    const auto& r = advice.rows[i];
-    if (r.status != "meets") continue;
-    if (!advice.answer) {
-      advice.answer = i;
-      continue;
-    }
-    const auto& best = advice.rows[*advice.answer];
-    if (r.monthly_usd < best.monthly_usd - 0.005 ||
-        (std::abs(r.monthly_usd - best.monthly_usd) <= 0.005 &&
-         (r.worst_margin > best.worst_margin + 1e-12 ||
-          (r.worst_margin == best.worst_margin && r.num_gpus < best.num_gpus)))) {
-      advice.answer = i;
-    }
-  }
-  // Pareto front: no row both cheaper (or as cheap) and with more margin.
-  std::vector<std::size_t> meets;
-  for (std::size_t i = 0; i < advice.rows.size(); ++i) {
-    if (advice.rows[i].status == "meets") meets.push_back(i);
-  }
-  for (std::size_t i : meets) {
-    const auto& r = advice.rows[i];
-    advice.rows[i].on_front = std::none_of(meets.begin(), meets.end(), [&](std::size_t j) {
-      const auto& o = advice.rows[j];
-      return j != i && o.monthly_usd <= r.monthly_usd + 1e-9 && o.worst_margin >= r.worst_margin - 1e-12 &&
-             (o.monthly_usd < r.monthly_usd - 1e-9 || o.worst_margin > r.worst_margin + 1e-12 || j < i);
-    });
-  }
+  advice.answer = cheapest_meeting(advice.rows);
+  mark_front(advice.rows);
   // Why each of the others lost.
   for (std::size_t i = 0; i < advice.rows.size(); ++i) {
     auto& r = advice.rows[i];
     if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
-    const auto& a = advice.rows[*advice.answer];
-    if (r.monthly_usd <= a.monthly_usd + 0.005) {
-      r.reason = "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) +
-                 " against " + format_percent(a.worst_margin) + ")";
-    } else {
-      r.reason = "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
-                 (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " +
-                                   format_percent(a.worst_margin) + ")"
-                             : "");
-    }
+    r.reason = loss_reason(r, advice.rows[*advice.answer]);
   }
   explain(advice, s);
   return advice;

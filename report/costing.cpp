@@ -71,6 +71,112 @@ std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec
   return pricing::CostLine{"licence", licence->name, "", gpus, 0, rate, gpus * rate * kHoursPerMonth};
 }
 
+/// A sidecar's cost line: its instances at their price under `option`.
+pricing::CostLine sidecar_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
+                               pricing::PurchaseOption option, const scenario::Sidecar& sidecar) {
+  const auto* row = table.find(sidecar.instance_type, scenario.pricing.region);
+  const auto price = row ? row->usd_per_hour(option) : std::nullopt;
+  if (!price) {
+    throw ConfigError(
+        scenario.source_file.string(), "/pricing",
+        "table \"" + table.name + "\" has no " + option_text(option) + " price for sidecar " + sidecar.instance_type);
+  }
+  return {
+      "sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price, sidecar.count * *price * kHoursPerMonth};
+}
+
+/// One strategy's cost lines (money figures not yet settled): the GPUs it used, its licence and
+/// its sidecars.
+pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, const scenario::Scenario& scenario,
+                                     const pricing::PriceTable& table, pricing::PurchaseOption option) {
+  pricing::StrategyCost cost;
+  cost.strategy = strategy.name;
+  // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
+  std::map<std::string, std::map<int, bool>> gpus;
+  for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
+  for (const auto& [gpu_id, indices] : gpus) {
+    cost.lines.push_back(gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size())));
+  }
+  for (const auto& spec : scenario.strategies) {
+    if (spec.name != strategy.name) continue;
+    if (auto line = licence_line(spec, strategy.num_gpus_used)) cost.lines.push_back(std::move(*line));
+    for (const auto& sidecar : spec.sidecars) cost.lines.push_back(sidecar_line(scenario, table, option, sidecar));
+  }
+  return cost;
+}
+
+/// What every saving is measured against.
+struct Baseline {
+  std::string name;  ///< "" when there is none
+  double monthly_usd = 0.0;
+  std::vector<pricing::TenantUsage> usage;  ///< empty unless the baseline is a strategy of the result
+  std::size_t index = 0;                    ///< its strategy in the result; the number of strategies if none
+};
+
+/// The result's first dedicated strategy; the number of strategies when it has none.
+std::size_t dedicated_index(const scenario::SimResult& result) {
+  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+    if (result.strategies[i].kind == "dedicated") return i;
+  }
+  return result.strategies.size();
+}
+
+/// The GPU of the fleet's first entry (from the table when the entry names only an instance type).
+std::string first_fleet_gpu(const scenario::Scenario& scenario, const pricing::PriceTable& table) {
+  std::string gpu = scenario.fleet.front().gpu;
+  if (gpu.empty()) {
+    if (const auto* row = table.find(scenario.fleet.front().instance_type, scenario.pricing.region); row && row->gpu)
+      gpu = *row->gpu;
+  }
+  return gpu;
+}
+
+/// The baseline: the dedicated strategy (priced in `costs`), else one GPU per context on the
+/// fleet's first GPU model.
+Baseline baseline_of(const scenario::SimResult& result, const scenario::Scenario& scenario,
+                     const pricing::PriceTable& table, pricing::PurchaseOption option,
+                     const std::vector<pricing::StrategyCost>& costs) {
+  Baseline baseline;
+  baseline.index = dedicated_index(result);
+  if (baseline.index < result.strategies.size()) {
+    baseline.name = result.strategies[baseline.index].name;
+    for (const auto& line : costs[baseline.index].lines)
+      baseline.monthly_usd += line.count * line.usd_per_hour_each * kHoursPerMonth;
+    baseline.usage = usage_of(result.strategies[baseline.index]);
+  } else if (!scenario.fleet.empty()) {
+    int contexts = 0;
+    for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
+    const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts);
+    baseline.name = "dedicated (sized: one GPU per context)";
+    baseline.monthly_usd = line.count * line.usd_per_hour_each * kHoursPerMonth;
+  }
+  return baseline;
+}
+
+double total_throughput(const scenario::StrategyResult& strategy) {
+  double throughput = 0.0;
+  for (const auto& t : strategy.tenants) throughput += t.throughput_per_s;
+  return throughput;
+}
+
+/// What a reader of a strategy's saving must see: a sized fleet that missed, or less work than the
+/// baseline's (`baseline_throughput`, 0 when the baseline is this strategy or none of the result).
+std::vector<std::string> strategy_notes(const scenario::StrategyResult& strategy, double baseline_throughput,
+                                        const std::string& baseline) {
+  std::vector<std::string> notes;
+  if (strategy.sizing && !strategy.sizing->feasible) {
+    notes.push_back(strategy.sizing->shortfall + "; the closest fleet is priced");
+  }
+  const double throughput = total_throughput(strategy);
+  if (baseline_throughput > 0.0 && throughput < 0.99 * baseline_throughput) {
+    notes.push_back("completes " + format_fixed(100.0 * (1.0 - throughput / baseline_throughput), 1) +
+                    " % fewer requests per second than " + baseline +
+                    ": its saving compares fleets that do not deliver the same work (size both for SLA to compare "
+                    "equal work)");
+  }
+  return notes;
+}
+
 }  // namespace
 
 std::string fleet_basis(const scenario::StrategyResult& strategy) {
@@ -93,88 +199,23 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
   report.option = option;
 
   std::vector<pricing::StrategyCost> costs;
-  for (const auto& strategy : result.strategies) {
-    pricing::StrategyCost cost;
-    cost.strategy = strategy.name;
-    // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
-    std::map<std::string, std::map<int, bool>> gpus;
-    for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
-    for (const auto& [gpu_id, indices] : gpus) {
-      cost.lines.push_back(gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size())));
-    }
-    for (const auto& spec : scenario.strategies) {
-      if (spec.name != strategy.name) continue;
-      if (auto line = licence_line(spec, strategy.num_gpus_used)) cost.lines.push_back(std::move(*line));
-      for (const auto& sidecar : spec.sidecars) {
-        const auto* row = table.find(sidecar.instance_type, scenario.pricing.region);
-        const auto price = row ? row->usd_per_hour(option) : std::nullopt;
-        if (!price) {
-          throw ConfigError(scenario.source_file.string(), "/pricing",
-                            "table \"" + table.name + "\" has no " + option_text(option) + " price for sidecar " +
-                                sidecar.instance_type);
-        }
-        cost.lines.push_back({"sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price,
-                              sidecar.count * *price * kHoursPerMonth});
-      }
-    }
-    costs.push_back(std::move(cost));
-  }
-
-  // Baseline: the dedicated strategy, else one GPU per context on the fleet's first GPU model.
-  double baseline_monthly = 0.0;
-  std::vector<pricing::TenantUsage> baseline_usage;
-  std::size_t baseline_index = result.strategies.size();
-  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
-    if (result.strategies[i].kind == "dedicated") {
-      baseline_index = i;
-      break;
-    }
-  }
-  if (baseline_index < result.strategies.size()) {
-    report.baseline = result.strategies[baseline_index].name;
-    for (const auto& line : costs[baseline_index].lines)
-      baseline_monthly += line.count * line.usd_per_hour_each * kHoursPerMonth;
-    baseline_usage = usage_of(result.strategies[baseline_index]);
-  } else if (!scenario.fleet.empty()) {
-    int contexts = 0;
-    for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
-    std::string gpu = scenario.fleet.front().gpu;
-    if (gpu.empty()) {
-      if (const auto* row = table.find(scenario.fleet.front().instance_type, scenario.pricing.region); row && row->gpu)
-        gpu = *row->gpu;
-    }
-    const auto line = gpu_line(scenario, table, option, gpu, contexts);
-    report.baseline = "dedicated (sized: one GPU per context)";
-    baseline_monthly = line.count * line.usd_per_hour_each * kHoursPerMonth;
-  }
+  for (const auto& strategy : result.strategies) costs.push_back(strategy_lines(strategy, scenario, table, option));
+  const Baseline baseline = baseline_of(result, scenario, table, option, costs);
+  report.baseline = baseline.name;
   const pricing::BusinessInputs business{scenario.pricing.monthly_revenue_usd,
                                          scenario.pricing.abandonment_per_100ms_frac};
   for (std::size_t i = 0; i < costs.size(); ++i) {
-    pricing::settle(costs[i], baseline_monthly, usage_of(result.strategies[i]),
-                    baseline_usage.empty() ? usage_of(result.strategies[i]) : baseline_usage, business);
+    pricing::settle(costs[i], baseline.monthly_usd, usage_of(result.strategies[i]),
+                    baseline.usage.empty() ? usage_of(result.strategies[i]) : baseline.usage, business);
   }
   report.strategies = std::move(costs);
   // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.
-  double baseline_throughput = 0.0;
-  if (baseline_index < result.strategies.size()) {
-    for (const auto& t : result.strategies[baseline_index].tenants) baseline_throughput += t.throughput_per_s;
-  }
+  const bool has_baseline_run = baseline.index < result.strategies.size();
+  const double baseline_throughput = has_baseline_run ? total_throughput(result.strategies[baseline.index]) : 0.0;
   for (std::size_t i = 0; i < result.strategies.size(); ++i) {
     const auto& strategy = result.strategies[i];
     report.fleet_basis.push_back(fleet_basis(strategy));
-    std::vector<std::string> notes;
-    if (strategy.sizing && !strategy.sizing->feasible) {
-      notes.push_back(strategy.sizing->shortfall + "; the closest fleet is priced");
-    }
-    double throughput = 0.0;
-    for (const auto& t : strategy.tenants) throughput += t.throughput_per_s;
-    if (i != baseline_index && baseline_throughput > 0.0 && throughput < 0.99 * baseline_throughput) {
-      notes.push_back("completes " + format_fixed(100.0 * (1.0 - throughput / baseline_throughput), 1) +
-                      " % fewer requests per second than " + report.baseline +
-                      ": its saving compares fleets that do not deliver the same work (size both for SLA to compare "
-                      "equal work)");
-    }
-    report.notes.push_back(std::move(notes));
+    report.notes.push_back(strategy_notes(strategy, i == baseline.index ? 0.0 : baseline_throughput, report.baseline));
   }
   return report;
 }

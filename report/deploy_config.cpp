@@ -145,10 +145,76 @@ std::string mig_parted_config(const scenario::StrategySpec& spec) {
   return std::string(y.c_str()) + "\n";
 }
 
+/// A Deployment's name: the tenant's (with the MIG profile when its contexts got several), made
+/// unique among `used`, which it joins.
+std::string deployment_name(const std::string& tenant, const std::string& profile, bool several_profiles,
+                            std::set<std::string>& used) {
+  std::string name = kubernetes_name(tenant + (several_profiles && !profile.empty() ? "-" + profile : ""));
+  for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant) + "-" + std::to_string(n);
+  used.insert(name);
+  return name;
+}
+
+/// The container's resource limits: one GPU or MIG instance, plus HAMi's memory, cores and priority.
+/// `own` is the tenant's settings for the strategy (null when none).
+void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
+                 const scenario::TenantStrategySettings* own, const std::string& profile) {
+  y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
+    << YAML::BeginMap;
+  y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
+  if (spec.kind == StrategyKind::hami) {
+    const double gib = own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
+    y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
+    if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
+      y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));
+    }
+    y << YAML::Key << "nvidia.com/priority" << YAML::Value << (tenant.priority == scenario::Priority::high ? 0 : 1);
+  }
+  y << YAML::EndMap << YAML::EndMap;
+}
+
+/// The pod template's spec: the scheduler (HAMi) and the one container, with its MPS thread cap
+/// and its limits.
+void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
+                   const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile) {
+  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  if (spec.kind == StrategyKind::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
+  y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value << "REPLACE-WITH-YOUR-IMAGE";
+  const double thread_pct =
+      own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
+  if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
+    y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+      << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
+      << YAML::EndMap << YAML::EndSeq;
+  }
+  emit_limits(y, tenant, spec, own, profile);
+  y << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+}
+
+/// One Deployment document: `replicas` pods of the tenant's container named `name`, on `profile`.
+void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
+                     const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
+                     int replicas) {
+  y << YAML::BeginDoc << YAML::BeginMap;
+  y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
+    << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
+    << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise" << YAML::EndMap
+    << YAML::EndMap;
+  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
+  y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
+    << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+  y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
+    << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+  emit_pod_spec(y, tenant, spec, own, name, profile);
+  y << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+}
+
 /// One Deployment per tenant (per tenant and MIG profile when its contexts got several).
 std::string deployments(const scenario::Scenario& scenario, const scenario::StrategySpec& spec, const Placed& placed) {
   YAML::Emitter y;
-  const bool hami = spec.kind == StrategyKind::hami;
   std::set<std::string> used;
   bool first = true;
   for (const auto& tenant : scenario.tenants) {
@@ -157,53 +223,10 @@ std::string deployments(const scenario::Scenario& scenario, const scenario::Stra
     const auto settings = spec.tenants.find(tenant.name);
     const auto* own = settings == spec.tenants.end() ? nullptr : &settings->second;
     for (const auto& [profile, replicas] : found->second) {
-      std::string name =
-          kubernetes_name(tenant.name + (found->second.size() > 1 && !profile.empty() ? "-" + profile : ""));
-      for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant.name) + "-" + std::to_string(n);
-      used.insert(name);
+      const std::string name = deployment_name(tenant.name, profile, found->second.size() > 1, used);
       if (!first) y << YAML::Newline;
       first = false;
-      y << YAML::BeginDoc << YAML::BeginMap;
-      y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
-      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
-        << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name"
-        << YAML::Value << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise"
-        << YAML::EndMap << YAML::EndMap;
-      y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
-      y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
-        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap
-        << YAML::EndMap;
-      y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-      y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
-        << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap
-        << YAML::EndMap;
-      y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-      if (hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
-      y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-      y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value
-        << "REPLACE-WITH-YOUR-IMAGE";
-      const double thread_pct =
-          own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
-      if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
-        y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
-          << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
-          << YAML::EndMap << YAML::EndSeq;
-      }
-      y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
-        << YAML::BeginMap;
-      y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value
-        << 1;
-      if (hami) {
-        const double gib =
-            own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
-        y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
-        if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
-          y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));
-        }
-        y << YAML::Key << "nvidia.com/priority" << YAML::Value << (tenant.priority == scenario::Priority::high ? 0 : 1);
-      }
-      y << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndMap
-        << YAML::EndMap;
+      emit_deployment(y, tenant, spec, own, name, profile, replicas);
     }
   }
   return std::string(y.c_str()) + "\n";

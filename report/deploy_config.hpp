@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 
 namespace slicewise::report {

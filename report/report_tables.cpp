@@ -29,14 +29,14 @@ ReportTable sweep_table(const SweepSection& sw) {
     t.columns.push_back(strategy + " savings $/month");
     t.numeric.push_back(true);
   }
-  t.columns.push_back("recommended");
+  t.columns.emplace_back("recommended");
   t.numeric.push_back(false);
   for (const auto& row : sw.rows) {
     std::vector<std::string> cells = {row.point};
     cells.insert(cells.end(), row.labels.begin(), row.labels.end());
     for (std::size_t i = 0; i < sw.strategies.size(); ++i) {
       if (row.failed || std::isnan(row.savings_usd[i])) {
-        cells.push_back(row.failed ? "failed" : "-");
+        cells.emplace_back(row.failed ? "failed" : "-");
       } else {
         cells.push_back(format_usd(row.savings_usd[i]) + (row.sla_met[i] ? "" : " (missed)"));
       }

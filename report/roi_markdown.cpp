@@ -12,6 +12,42 @@ namespace {
 /// Text for Markdown prose: names are shown as written, never read as HTML.
 std::string md_text(const std::string& text) { return markdown_text(text); }
 
+/// One table's section: its heading, intro and the table.
+std::string table_markdown(const ReportTable& t) {
+  std::string md = "## " + md_text(t.title) + "\n\n";
+  if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
+  std::vector<Column> columns;
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
+  TextTable table(columns);
+  for (const auto& row : t.rows) table.add_row(row);
+  md += table.to_markdown() + "\n";
+  return md;
+}
+
+/// A fence longer than any run of backticks in `text`, so that nothing in it closes the fence early.
+std::string code_fence(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+/// The appendix: each deployable config file (but its README) in a YAML code block.
+std::string configs_appendix(const RoiReport& r) {
+  std::string md = "## Appendix: deployable configs\n\n" + md_text(appendix_intro(r)) + "\n\n";
+  for (const auto& file : r.deploy_configs) {
+    if (file.name == "README.md") continue;
+    const std::string fence = code_fence(file.text);
+    md += "### " + md_text(file.name) + "\n\n";
+    md += fence;
+    md += "yaml\n";
+    md += file.text;
+    md += fence;
+    md += "\n\n";
+  }
+  return md;
+}
+
 }  // namespace
 
 std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& figures) {
@@ -23,16 +59,7 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n";
   if (!r.rejected.empty()) md += "- " + md_text(r.rejected) + "\n";
   md += "\n";
-  for (const auto& t : report_tables(r)) {
-    md += "## " + md_text(t.title) + "\n\n";
-    if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
-    std::vector<Column> columns;
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-      columns.push_back({t.columns[c], t.numeric[c] ? Align::right : Align::left});
-    TextTable table(columns);
-    for (const auto& row : t.rows) table.add_row(row);
-    md += table.to_markdown() + "\n";
-  }
+  for (const auto& t : report_tables(r)) md += table_markdown(t);
   md += "## Figures\n\n";
   for (const auto& f : figures) {
     md +=
@@ -43,17 +70,7 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   for (const auto& line : r.assumptions) md += "- " + md_text(line) + "\n";
   md += "\n## Methodology\n\n";
   for (const auto& paragraph : r.methodology) md += md_text(paragraph) + "\n\n";
-  if (!r.deploy_configs.empty()) {
-    md += "## Appendix: deployable configs\n\n" + md_text(appendix_intro(r)) + "\n\n";
-    for (const auto& file : r.deploy_configs) {
-      if (file.name == "README.md") continue;
-      // A fence longer than any run of backticks in the file, so that nothing closes it early.
-      std::size_t longest = 0, run = 0;
-      for (const char c : file.text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
-      const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-      md += "### " + md_text(file.name) + "\n\n" + fence + "yaml\n" + file.text + fence + "\n\n";
-    }
-  }
+  if (!r.deploy_configs.empty()) md += configs_appendix(r);
   return md;
 }
 

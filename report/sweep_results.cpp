@@ -57,6 +57,15 @@ std::vector<std::string> tenant_names(const SweepTable& table) {
   return names;
 }
 
+/// ("p95_s", "llm-8b") -> "p95_s[llm-8b]": a tenant's column of results.csv.
+std::string tenant_column(const std::string& metric, const std::string& tenant) {
+  std::string column = metric;
+  column += '[';
+  column += tenant;
+  column += ']';
+  return column;
+}
+
 /// "p95_s[llm-8b]" -> ("p95_s", "llm-8b").
 std::optional<std::pair<std::string, std::string>> split_tenant_column(const std::string& column) {
   const auto open = column.find('[');
@@ -86,7 +95,7 @@ bool compare(double value, const std::string& op, double threshold) {
   return value != threshold;
 }
 
-std::string trim(std::string s) {
+std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t");
   const auto last = s.find_last_not_of(" \t");
   return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
@@ -117,7 +126,7 @@ std::size_t find_operator(const std::string& rest, std::string& op) {
 void check_gate_metric(const std::string& text, const std::string& metric, const SweepTable& table) {
   std::vector<std::string> metrics = kStrategyMetrics;
   for (const auto& tenant : tenant_names(table)) {
-    for (const auto& m : kTenantMetrics) metrics.push_back(m + "[" + tenant + "]");
+    for (const auto& m : kTenantMetrics) metrics.push_back(tenant_column(m, tenant));
   }
   const auto parts = split_tenant_column(metric);
   const bool known = std::find(metrics.begin(), metrics.end(), metric) != metrics.end() ||
@@ -238,41 +247,58 @@ SweepPointRecord point_from_json(const json& in, const std::string& file, const 
   return p;
 }
 
-std::string sweep_results_csv(const SweepTable& table) {
-  const auto tenants = tenant_names(table);
+namespace {
+
+/// results.csv's columns: the point, its axes, the strategy's and its status, then the strategy's
+/// metrics and each tenant's.
+std::vector<Column> results_columns(const SweepTable& table, const std::vector<std::string>& tenants) {
   std::vector<Column> columns = {{"point"}};
   for (const auto& axis : table.axes) columns.push_back({axis});
   for (const char* name : {"strategy", "kind", "status"}) columns.push_back({name});
   for (const auto& metric : kStrategyMetrics) columns.push_back({metric});
   for (const auto& tenant : tenants) {
-    for (const auto& metric : kTenantMetrics) columns.push_back({metric + "[" + tenant + "]"});
+    for (const auto& metric : kTenantMetrics) columns.push_back({tenant_column(metric, tenant)});
   }
+  return columns;
+}
+
+/// The point's cells: its id and axis labels.
+std::vector<std::string> point_cells(const SweepPointRecord& point) {
+  std::vector<std::string> cells = {point.id};
+  for (const auto& label : point.labels) cells.push_back(label);
+  return cells;
+}
+
+/// The row of one strategy at a point that ran: its metrics, then each tenant's ("" where it has none).
+std::vector<std::string> strategy_cells(const SweepPointRecord& point, const StrategySummary& s,
+                                        const std::vector<std::string>& tenants) {
+  auto cells = point_cells(point);
+  cells.insert(cells.end(), {s.name, s.kind, "ok"});
+  for (const auto& metric : kStrategyMetrics) cells.push_back(number(strategy_metric(s, metric)));
+  for (const auto& tenant : tenants) {
+    for (const auto& metric : kTenantMetrics) {
+      const auto value = row_metric(point, s, tenant_column(metric, tenant));
+      cells.push_back(value ? number(*value) : "");
+    }
+  }
+  return cells;
+}
+
+}  // namespace
+
+std::string sweep_results_csv(const SweepTable& table) {
+  const auto tenants = tenant_names(table);
+  const std::vector<Column> columns = results_columns(table, tenants);
   TextTable csv(columns);
   for (const auto& point : table.points) {
-    auto start = [&] {
-      std::vector<std::string> cells = {point.id};
-      for (const auto& label : point.labels) cells.push_back(label);
-      return cells;
-    };
     if (!point.error.empty()) {
-      auto cells = start();
+      auto cells = point_cells(point);
       cells.insert(cells.end(), {"", "", "failed"});
       cells.resize(columns.size());
       csv.add_row(cells);
       continue;
     }
-    for (const auto& s : point.strategies) {
-      auto cells = start();
-      cells.insert(cells.end(), {s.name, s.kind, "ok"});
-      for (const auto& metric : kStrategyMetrics) cells.push_back(number(strategy_metric(s, metric)));
-      for (const auto& tenant : tenants) {
-        for (const auto& metric : kTenantMetrics) {
-          const auto value = row_metric(point, s, metric + "[" + tenant + "]");
-          cells.push_back(value ? number(*value) : "");
-        }
-      }
-      csv.add_row(cells);
-    }
+    for (const auto& s : point.strategies) csv.add_row(strategy_cells(point, s, tenants));
   }
   return csv.to_csv();
 }

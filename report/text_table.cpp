@@ -76,7 +76,7 @@ std::string TextTable::to_text() const {
   std::vector<std::string> rules;
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     titles.push_back(columns_[i].title);
-    rules.push_back(std::string(widths[i], '-'));
+    rules.emplace_back(widths[i], '-');
   }
   std::string out = render_line(titles) + render_line(rules);
   for (const auto& row : rows_) out += render_line(row);

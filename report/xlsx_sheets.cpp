@@ -185,7 +185,10 @@ void write_costs(Sheet& sheet, const RoiReport& report, const Model& m, const Fo
     sheet.formula(t.row, 1, sum, t.monthly_usd, f.money);
     sheet.formula(t.row, 2, baseline + "-" + cell(t.row, 1), t.savings_usd, f.money);
     sheet.formula(t.row, 3, cell(t.row, 2) + "*12", t.annual_savings_usd, f.money);
-    sheet.formula(t.row, 4, "IF(" + baseline + ">0," + cell(t.row, 2) + "/" + baseline + ",0)", t.savings_frac, f.pct);
+    std::string savings_frac = "IF(" + baseline + ">0," + cell(t.row, 2) + "/";
+    savings_frac += baseline;
+    savings_frac += ",0)";
+    sheet.formula(t.row, 4, savings_frac, t.savings_frac, f.pct);
   }
   worksheet_freeze_panes(sheet.raw(), kCostLineRow, 0);
 }

@@ -202,8 +202,9 @@ void draw_latency_cdf(const RoiReport& r, QPainter& painter, const QRectF& targe
   const double w = target.width() / columns, h = target.height() / std::max(1, rows);
   for (std::size_t k = 0; k < tenants.size(); ++k) {
     QChart* chart = latency_cdf_chart(r, tenants[k]);
-    const QRectF cell(target.left() + w * static_cast<double>(k % static_cast<std::size_t>(columns)),
-                      target.top() + h * static_cast<double>(k / static_cast<std::size_t>(columns)), w, h);
+    const std::size_t column = k % static_cast<std::size_t>(columns), row = k / static_cast<std::size_t>(columns);
+    const QRectF cell(target.left() + w * static_cast<double>(column), target.top() + h * static_cast<double>(row), w,
+                      h);
     paint_chart(chart, painter, cell);
   }
 }

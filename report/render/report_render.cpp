@@ -191,7 +191,7 @@ void write_pdf(const RoiReport& r, const std::filesystem::path& out) {
   print_pdf(document, r.title, out);
 }
 
-std::string strip_xml_prolog(std::string svg) {
+std::string strip_xml_prolog(const std::string& svg) {
   const auto start = svg.find("<svg");
   return start == std::string::npos ? svg : svg.substr(start);
 }
