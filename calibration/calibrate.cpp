@@ -349,6 +349,7 @@ void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& optio
     require_usable(fit, "roofline_sharpness on " + gpu);
     require_in_range("roofline_sharpness", fit, "roofline_sharpness on " + gpu);
     std::vector<const Measurement*> used;
+    used.reserve(points.size());
     for (const auto& p : points) used.push_back(p.row);
     CalibratedConstant c = constant_from("roofline_sharpness", gpu, fit, used);
     c.note = "MIG slice scaling; fitted jointly with each workload's whole-GPU time and SM occupancy (" +
@@ -423,7 +424,9 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
       std::sort(members.begin(), members.end(),
                 [](const MigPoint* a, const MigPoint* b) { return a->compute < b->compute; });
       if (members.size() < 3) {
-        out.notes.push_back(gpu + " " + instance + ": fewer than 3 MIG profiles; nothing to predict");
+        std::string note = gpu;
+        note.append(" ").append(instance).append(": fewer than 3 MIG profiles; nothing to predict");
+        out.notes.push_back(std::move(note));
         continue;
       }
       const FitReport pinned = fit_mig_scaling({*members.front(), *members.back()}, p, true);

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 
 #include "core/error.hpp"
 #include "core/spell.hpp"
@@ -103,6 +102,7 @@ T choose(std::string_view text, const std::vector<std::pair<std::string, T>>& ta
     if (name == text) return value;
   }
   std::vector<std::string> names;
+  names.reserve(table.size());
   for (const auto& entry : table) names.push_back(entry.first);
   fail(file, line, column, unknown_choice(text, names));
 }

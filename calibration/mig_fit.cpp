@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <set>
 
 #include "calibration/nonlinear_fit.hpp"
@@ -33,6 +32,45 @@ std::vector<std::pair<std::string, std::vector<std::size_t>>> group_by_instance(
 }
 
 double abs_error(double predicted, double observed) { return std::abs(predicted - observed) / observed; }
+
+/// The workloads of `points`, in first-seen order.
+std::vector<std::string> distinct_workloads(const std::vector<MigPoint>& points) {
+  std::vector<std::string> workloads;
+  for (const auto& point : points) {
+    if (std::find(workloads.begin(), workloads.end(), point.row->workload) == workloads.end()) {
+      workloads.push_back(point.row->workload);
+    }
+  }
+  return workloads;
+}
+
+/// Adds to `fold` the summed errors of one held-out instance (its points `indices` in `held_out`):
+/// pinned by its two baseline points, largest and smallest slice, its other slices are predicted
+/// with the fold's sharpness, with the hard roofline and proportionally to the slice's SMs.
+void add_instance_errors(const std::vector<MigPoint>& held_out, const std::vector<std::size_t>& indices,
+                         MigCvFold& fold) {
+  std::vector<std::size_t> order = indices;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return held_out[a].compute < held_out[b].compute; });
+  if (order.size() < 3) return;
+  const std::vector<MigPoint> pins = {held_out[order.front()], held_out[order.back()]};
+  const MigPoint& largest = held_out[order.back()];
+  for (const double p : {fold.sharpness, kHard}) {
+    const FitReport pinned = fit_mig_scaling(pins, p, true);
+    if (pinned.params.size() != 2) continue;
+    for (std::size_t k = 1; k + 1 < order.size(); ++k) {
+      const MigPoint& target = held_out[order[k]];
+      const double error =
+          abs_error(predict_mig(target, pinned.params[0].value, pinned.params[1].value, p), target.observed);
+      (p == kHard ? fold.mape_hard : fold.mape_fitted) += error;
+    }
+  }
+  for (std::size_t k = 1; k + 1 < order.size(); ++k) {
+    const MigPoint& target = held_out[order[k]];
+    fold.mape_proportional += abs_error(largest.observed * largest.compute / target.compute, target.observed);
+    ++fold.num_predicted;
+  }
+}
 
 }  // namespace
 
@@ -103,12 +141,7 @@ FitReport fit_mig_scaling(const std::vector<MigPoint>& points, std::optional<dou
 }
 
 MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {
-  std::vector<std::string> workloads;
-  for (const auto& point : points) {
-    if (std::find(workloads.begin(), workloads.end(), point.row->workload) == workloads.end()) {
-      workloads.push_back(point.row->workload);
-    }
-  }
+  const std::vector<std::string> workloads = distinct_workloads(points);
   MigCvReport report;
   double sum_fitted = 0.0, sum_hard = 0.0, sum_prop = 0.0;
   for (const auto& workload : workloads) {
@@ -119,30 +152,7 @@ MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {
     MigCvFold fold;
     fold.workload = workload;
     fold.sharpness = family.params[0].value;
-    for (const auto& [instance, indices] : group_by_instance(held_out)) {
-      // The two baseline points: largest and smallest slice; the rest are predicted.
-      std::vector<std::size_t> order = indices;
-      std::sort(order.begin(), order.end(),
-                [&](std::size_t a, std::size_t b) { return held_out[a].compute < held_out[b].compute; });
-      if (order.size() < 3) continue;
-      const std::vector<MigPoint> pins = {held_out[order.front()], held_out[order.back()]};
-      const MigPoint& largest = held_out[order.back()];
-      for (const double p : {fold.sharpness, kHard}) {
-        const FitReport pinned = fit_mig_scaling(pins, p, true);
-        if (pinned.params.size() != 2) continue;
-        for (std::size_t k = 1; k + 1 < order.size(); ++k) {
-          const MigPoint& target = held_out[order[k]];
-          const double error =
-              abs_error(predict_mig(target, pinned.params[0].value, pinned.params[1].value, p), target.observed);
-          (p == kHard ? fold.mape_hard : fold.mape_fitted) += error;
-        }
-      }
-      for (std::size_t k = 1; k + 1 < order.size(); ++k) {
-        const MigPoint& target = held_out[order[k]];
-        fold.mape_proportional += abs_error(largest.observed * largest.compute / target.compute, target.observed);
-        ++fold.num_predicted;
-      }
-    }
+    for (const auto& group : group_by_instance(held_out)) add_instance_errors(held_out, group.second, fold);
     if (fold.num_predicted == 0) continue;
     sum_fitted += fold.mape_fitted;
     sum_hard += fold.mape_hard;

@@ -1,6 +1,7 @@
 // Levenberg–Marquardt with Eigen; covariance from the Jacobian at the solution.
 #include "calibration/nonlinear_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Dense>
@@ -77,6 +78,79 @@ std::string stop_reason(Eigen::LevenbergMarquardtSpace::Status status) {
   }
 }
 
+/// Sets `report`'s message (and status) and returns false when `problem` cannot be fitted: no
+/// parameters or model, too few points, an unusable observation or initial value.
+bool check_problem(const NonlinearProblem& problem, FitReport& report) {
+  const std::size_t n = problem.observed.size();
+  const std::size_t p = problem.params.size();
+  if (p == 0 || !problem.predict) {
+    report.message = "nothing to fit: no parameters or no model";
+    return false;
+  }
+  if (n < p || (n == p && !problem.allow_exact)) {
+    report.status = FitStatus::too_few_points;
+    report.message = std::to_string(n) + " points for " + std::to_string(p) + " parameters; need at least " +
+                     std::to_string(p + 1) + " to estimate an error";
+    return false;
+  }
+  for (double y : problem.observed) {
+    if (!std::isfinite(y) || (problem.relative && y == 0.0)) {
+      report.message = "observations must be finite" + std::string(problem.relative ? " and non-zero" : "");
+      return false;
+    }
+  }
+  for (const auto& spec : problem.params) {
+    if (spec.positive && !(spec.initial > 0.0)) {
+      report.message = "initial value of positive parameter " + spec.name + " must be > 0";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The internal parameter vector u of the initial values (log θ for positive parameters).
+Vector internal_start(const NonlinearProblem& problem) {
+  const std::size_t p = problem.params.size();
+  Vector u(static_cast<Eigen::Index>(p));
+  for (std::size_t j = 0; j < p; ++j) {
+    const auto& spec = problem.params[j];
+    u(static_cast<Eigen::Index>(j)) = spec.positive ? std::log(spec.initial) : spec.initial;
+  }
+  return u;
+}
+
+/// Each parameter's value and standard error, and their covariance (row-major), from the
+/// covariance `cov_u` of u by the delta method.
+void fill_parameters(const NonlinearProblem& problem, const std::vector<double>& theta, const Matrix& cov_u,
+                     FitReport& report) {
+  const std::size_t p = problem.params.size();
+  Vector scale(static_cast<Eigen::Index>(p));
+  for (std::size_t j = 0; j < p; ++j) scale(static_cast<Eigen::Index>(j)) = problem.params[j].positive ? theta[j] : 1.0;
+  const Matrix cov = scale.asDiagonal() * cov_u * scale.asDiagonal();
+  for (std::size_t j = 0; j < p; ++j) {
+    const auto jj = static_cast<Eigen::Index>(j);
+    report.params.push_back({problem.params[j].name, theta[j], std::sqrt(std::max(0.0, cov(jj, jj)))});
+  }
+  for (Eigen::Index i = 0; i < cov.rows(); ++i) {
+    for (Eigen::Index j = 0; j < cov.cols(); ++j) report.covariance.push_back(cov(i, j));
+  }
+}
+
+/// The fit's status from the Jacobian's rank (of `p` parameters) and how the iteration stopped.
+void set_outcome(Eigen::Index rank, std::size_t p, Eigen::LevenbergMarquardtSpace::Status status, FitReport& report) {
+  if (rank < static_cast<Eigen::Index>(p)) {
+    report.status = FitStatus::rank_deficient;
+    report.message += "; the Jacobian has rank " + std::to_string(rank) + " < " + std::to_string(p) +
+                      " parameters: the data cannot determine every parameter";
+  } else if (status == Eigen::LevenbergMarquardtSpace::TooManyFunctionEvaluation) {
+    report.status = FitStatus::max_iterations;
+  } else if (status == Eigen::LevenbergMarquardtSpace::ImproperInputParameters) {
+    report.status = FitStatus::invalid_input;
+  } else {
+    report.status = FitStatus::converged;
+  }
+}
+
 }  // namespace
 
 void fill_fit_statistics(const std::vector<double>& observed, const std::vector<double>& predicted, FitReport& report) {
@@ -110,31 +184,8 @@ FitReport fit_nonlinear(const NonlinearProblem& problem) {
   const std::size_t n = problem.observed.size();
   const std::size_t p = problem.params.size();
   report.num_points = static_cast<int>(n);
-  if (p == 0 || !problem.predict) {
-    report.message = "nothing to fit: no parameters or no model";
-    return report;
-  }
-  if (n < p || (n == p && !problem.allow_exact)) {
-    report.status = FitStatus::too_few_points;
-    report.message = std::to_string(n) + " points for " + std::to_string(p) + " parameters; need at least " +
-                     std::to_string(p + 1) + " to estimate an error";
-    return report;
-  }
-  for (double y : problem.observed) {
-    if (!std::isfinite(y) || (problem.relative && y == 0.0)) {
-      report.message = "observations must be finite" + std::string(problem.relative ? " and non-zero" : "");
-      return report;
-    }
-  }
-  Vector u(static_cast<Eigen::Index>(p));
-  for (std::size_t j = 0; j < p; ++j) {
-    const auto& spec = problem.params[j];
-    if (spec.positive && !(spec.initial > 0.0)) {
-      report.message = "initial value of positive parameter " + spec.name + " must be > 0";
-      return report;
-    }
-    u(static_cast<Eigen::Index>(j)) = spec.positive ? std::log(spec.initial) : spec.initial;
-  }
+  if (!check_problem(problem, report)) return report;
+  Vector u = internal_start(problem);
 
   std::vector<double> predicted;
   Residuals residuals(problem, predicted);
@@ -149,12 +200,10 @@ FitReport fit_nonlinear(const NonlinearProblem& problem) {
   Vector r(static_cast<Eigen::Index>(n));
   residuals(u, r);
   const std::vector<double> theta = residuals.natural(u);
-  for (double v : predicted) {
-    if (!std::isfinite(v)) {
-      report.status = FitStatus::invalid_input;
-      report.message += "; the model predicts NaN or infinity at the solution";
-      return report;
-    }
+  if (!std::all_of(predicted.begin(), predicted.end(), [](double v) { return std::isfinite(v); })) {
+    report.status = FitStatus::invalid_input;
+    report.message += "; the model predicts NaN or infinity at the solution";
+    return report;
   }
   fill_fit_statistics(problem.observed, predicted, report);
 
@@ -166,28 +215,8 @@ FitReport fit_nonlinear(const NonlinearProblem& problem) {
   const double sigma2 = n > p ? r.squaredNorm() / static_cast<double>(n - p) : 0.0;
   Matrix cov_u = Matrix::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
   if (qr.rank() == static_cast<Eigen::Index>(p)) cov_u = sigma2 * (jacobian.transpose() * jacobian).inverse();
-  Vector scale(static_cast<Eigen::Index>(p));
-  for (std::size_t j = 0; j < p; ++j) scale(static_cast<Eigen::Index>(j)) = problem.params[j].positive ? theta[j] : 1.0;
-  const Matrix cov = scale.asDiagonal() * cov_u * scale.asDiagonal();
-  for (std::size_t j = 0; j < p; ++j) {
-    const auto jj = static_cast<Eigen::Index>(j);
-    report.params.push_back({problem.params[j].name, theta[j], std::sqrt(std::max(0.0, cov(jj, jj)))});
-  }
-  for (Eigen::Index i = 0; i < cov.rows(); ++i) {
-    for (Eigen::Index j = 0; j < cov.cols(); ++j) report.covariance.push_back(cov(i, j));
-  }
-
-  if (qr.rank() < static_cast<Eigen::Index>(p)) {
-    report.status = FitStatus::rank_deficient;
-    report.message += "; the Jacobian has rank " + std::to_string(qr.rank()) + " < " + std::to_string(p) +
-                      " parameters: the data cannot determine every parameter";
-  } else if (status == Eigen::LevenbergMarquardtSpace::TooManyFunctionEvaluation) {
-    report.status = FitStatus::max_iterations;
-  } else if (status == Eigen::LevenbergMarquardtSpace::ImproperInputParameters) {
-    report.status = FitStatus::invalid_input;
-  } else {
-    report.status = FitStatus::converged;
-  }
+  fill_parameters(problem, theta, cov_u, report);
+  set_outcome(qr.rank(), p, status, report);
   return report;
 }
 

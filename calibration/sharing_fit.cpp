@@ -67,6 +67,59 @@ std::string baseline_key(const Measurement& m) {
 /// predicts; only means, medians and rates enter these fits.
 bool fits_mean_field(Metric metric) { return metric != Metric::time_p90 && metric != Metric::time_p99; }
 
+using BaselineKey = std::tuple<std::string, std::string, Metric>;  // gpu, workload key, metric
+using Baselines = std::map<BaselineKey, const Measurement*>;
+using Runs = std::map<std::pair<std::string, std::string>, std::vector<const Measurement*>>;  // gpu, run: every metric
+
+/// The dedicated single-context rows, by GPU, workload (without sharing settings) and metric; the
+/// first row of each.
+Baselines dedicated_baselines(const std::vector<Measurement>& rows) {
+  Baselines baselines;
+  for (const auto& m : rows) {
+    if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
+      baselines.emplace(BaselineKey{m.gpu, baseline_key(m), m.metric}, &m);
+    }
+  }
+  return baselines;
+}
+
+/// The rows of each named run of `strategy`, in file order.
+Runs runs_of(const std::vector<Measurement>& rows, StrategyKind strategy) {
+  Runs runs;
+  for (const auto& m : rows) {
+    if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run}].push_back(&m);
+  }
+  return runs;
+}
+
+/// The contexts of the run of row `m` (its rows `members`). The rows of m's metric first, in file
+/// order (m's own one is point.self); then the contexts that reported only other metrics, each
+/// described by its first such row. Throws when the rows do not describe n_contexts contexts.
+void add_run_contexts(CoRunPoint& point, const Measurement& m, const std::vector<const Measurement*>& members) {
+  std::map<std::string, int> missing = contexts_per_workload(members);  // contexts not yet described
+  int contexts = 0;
+  for (const auto& [key, n] : missing) contexts += n;
+  if (contexts != m.n_contexts) {
+    throw CalibrationError(where(m) + ": run \"" + m.run + "\" has rows for " + std::to_string(contexts) +
+                           (contexts == 1 ? " context" : " contexts") +
+                           " but n_contexts = " + std::to_string(m.n_contexts) +
+                           "; give each context of the run a row (a workload run twice needs two rows of one "
+                           "metric)");
+  }
+  for (const Measurement* member : members) {
+    if (member->metric != m.metric) continue;
+    if (member == &m) point.self = point.contexts.size();
+    add_context(point, *member);
+    --missing[member->workload_key()];
+  }
+  for (const Measurement* member : members) {
+    int& n = missing[member->workload_key()];
+    if (member->metric == m.metric || n <= 0) continue;
+    add_context(point, *member);
+    --n;
+  }
+}
+
 }  // namespace
 
 std::string to_string(SharingConstant constant) {
@@ -82,7 +135,7 @@ std::string to_string(SharingConstant constant) {
 StrategyKind strategy_of(SharingConstant constant) {
   switch (constant) {
     case SharingConstant::time_slicing_efficiency: return StrategyKind::time_slicing;
-    case SharingConstant::mps_efficiency: return StrategyKind::mps;
+    case SharingConstant::mps_efficiency:
     case SharingConstant::mps_interference: return StrategyKind::mps;
     case SharingConstant::hami_launch_overhead_frac: return StrategyKind::hami;
   }
@@ -91,19 +144,12 @@ StrategyKind strategy_of(SharingConstant constant) {
 
 std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, StrategyKind strategy,
                                       std::vector<std::string>& skipped) {
-  using Key = std::tuple<std::string, std::string, Metric>;  // gpu, workload key, metric
-  std::map<Key, const Measurement*> baselines;
-  std::map<std::pair<std::string, std::string>, std::vector<const Measurement*>> runs;  // gpu, run: every metric
-  for (const auto& m : rows) {
-    if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
-      baselines.emplace(Key{m.gpu, baseline_key(m), m.metric}, &m);
-    }
-    if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run}].push_back(&m);
-  }
+  const Baselines baselines = dedicated_baselines(rows);
+  const Runs runs = runs_of(rows, strategy);
   std::vector<CoRunPoint> points;
   for (const auto& m : rows) {
     if (m.strategy != strategy || !fits_mean_field(m.metric)) continue;
-    const auto base = baselines.find(Key{m.gpu, baseline_key(m), m.metric});
+    const auto base = baselines.find(BaselineKey{m.gpu, baseline_key(m), m.metric});
     if (base == baselines.end()) {
       skipped.push_back(where(m) + ": no dedicated baseline for " + m.workload_key() + " " + to_string(m.metric) +
                         " on " + m.gpu);
@@ -115,31 +161,7 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
     if (m.run.empty()) {
       for (int i = 0; i < m.n_contexts; ++i) add_context(point, m);
     } else {
-      const auto& members = runs.at({m.gpu, m.run});
-      std::map<std::string, int> missing = contexts_per_workload(members);  // contexts not yet described
-      int contexts = 0;
-      for (const auto& [key, n] : missing) contexts += n;
-      if (contexts != m.n_contexts) {
-        throw CalibrationError(where(m) + ": run \"" + m.run + "\" has rows for " + std::to_string(contexts) +
-                               (contexts == 1 ? " context" : " contexts") +
-                               " but n_contexts = " + std::to_string(m.n_contexts) +
-                               "; give each context of the run a row (a workload run twice needs two rows of one "
-                               "metric)");
-      }
-      // The rows of this row's metric first, in file order; then the contexts that reported only
-      // other metrics, each described by its first such row.
-      for (const Measurement* member : members) {
-        if (member->metric != m.metric) continue;
-        if (member == &m) point.self = point.contexts.size();
-        add_context(point, *member);
-        --missing[member->workload_key()];
-      }
-      for (const Measurement* member : members) {
-        int& n = missing[member->workload_key()];
-        if (member->metric == m.metric || n <= 0) continue;
-        add_context(point, *member);
-        --n;
-      }
+      add_run_contexts(point, m, runs.at({m.gpu, m.run}));
     }
     points.push_back(std::move(point));
   }

@@ -45,7 +45,7 @@ ConfigError::ConfigError(std::vector<Diagnostic> diagnostics)
 ConfigError::ConfigError(std::string file, std::string pointer, std::string message)
     : ConfigError(Diagnostics{Diagnostic{std::move(file), 0, 0, std::move(pointer), std::move(message)}}) {}
 
-TraceError::TraceError(std::string file, long line, std::string column, std::string message)
+TraceError::TraceError(std::string file, long line, const std::string& column, const std::string& message)
     : Error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
             (column.empty() ? "" : column + ": ") + message),
       file_(std::move(file)),

@@ -35,7 +35,7 @@ class ConfigError : public Error {
 /// whole (`file: problem`); in a JSON-array trace the column is the entry's JSON pointer.
 class TraceError : public Error {
  public:
-  TraceError(std::string file, long line, std::string column, std::string message);
+  TraceError(std::string file, long line, const std::string& column, const std::string& message);
   const std::string& file() const { return file_; }
   long line() const { return line_; }
 

@@ -32,20 +32,22 @@ std::string json_pointer_token(std::string_view key) {
   return out;
 }
 
+namespace {
+/// "must be in [lo, hi)": the message for a value outside a range with both bounds.
+std::string interval_text(const NumberRange& range) {
+  return "must be in " + std::string(range.min_exclusive ? "(" : "[") + format_number(*range.min) + ", " +
+         format_number(*range.max) + (range.max_exclusive ? ")" : "]");
+}
+}  // namespace
+
 std::string NumberRange::violation(double value) const {
   if (!std::isfinite(value)) return "must be a finite number";
   if (min && (min_exclusive ? !(value > *min) : !(value >= *min))) {
-    if (max) {
-      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " + format_number(*max) +
-             (max_exclusive ? ")" : "]");
-    }
+    if (max) return interval_text(*this);
     return std::string("must be ") + (min_exclusive ? "> " : ">= ") + format_number(*min);
   }
   if (max && (max_exclusive ? !(value < *max) : !(value <= *max))) {
-    if (min) {
-      return "must be in " + std::string(min_exclusive ? "(" : "[") + format_number(*min) + ", " + format_number(*max) +
-             (max_exclusive ? ")" : "]");
-    }
+    if (min) return interval_text(*this);
     return std::string("must be ") + (max_exclusive ? "< " : "<= ") + format_number(*max);
   }
   return {};

@@ -46,6 +46,7 @@ std::string slots_text(int start, int size) {
 /// "slot 0", "slots 0 or 4", "slots 0, 2, 4 or 6".
 std::string starts_text(const std::vector<int>& starts) {
   std::vector<std::string> items;
+  items.reserve(starts.size());
   for (int s : starts) items.push_back(std::to_string(s));
   return (starts.size() == 1 ? "slot " : "slots ") + list_text(items, "or");
 }
@@ -105,6 +106,7 @@ std::string collision_reason(const MigGpu& gpu, const std::vector<const MigProfi
   }
   std::sort(blockers.begin(), blockers.end());
   std::vector<std::string> names;
+  names.reserve(blockers.size());
   for (const auto& [start, i] : blockers) {
     names.push_back(order[i]->name + "@" + std::to_string(start) + " (" + slots_text(start, order[i]->memory_slices) +
                     ")");

@@ -14,6 +14,14 @@ constexpr double kEpsilon = 1e-15;
 /// Above this many active contexts the time-slicing share uses the expected number of busy
 /// others instead of their exact (Poisson-binomial) distribution: O(n) instead of O(n³).
 constexpr std::size_t kExactDistributionLimit = 24;
+
+/// The active contexts as the share helpers read them: active context a is contexts[index[a]],
+/// in a GPU phase with probability phase[index[a]].
+struct ActiveContexts {
+  std::span<const ContextDemand> contexts;
+  std::span<const int> index;
+  std::span<const double> phase;
+};
 }  // namespace
 
 double RateModel::roofline_slowdown(double x, double y, double sharpness) {
@@ -40,22 +48,8 @@ double RateModel::progress_rate(double duty, double gpu_rate) {
 }
 
 void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
-  const std::size_t n = contexts.size();
-  out.assign(n, ContextRate{});
-  // Warm start: events change one context at a time, so the last solution is usually close.
-  // A phase is never below its duty (g <= 1 means x >= duty).
-  const bool warm = phase_.size() == n;
-  phase_.resize(n, 0.0);
-  share_.assign(n, 0.0);
-  active_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (contexts[i].active) {
-      active_.push_back(static_cast<int>(i));
-      phase_[i] = warm ? std::clamp(phase_[i], contexts[i].duty, 1.0) : contexts[i].duty;
-    } else {
-      phase_[i] = 0.0;
-    }
-  }
+  out.assign(contexts.size(), ContextRate{});
+  start_phases(contexts);
   if (active_.empty()) return;
 
   const double overhead = 1.0 / (1.0 + params_.launch_overhead_frac);
@@ -72,21 +66,48 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
       case SharingDiscipline::concurrent: concurrent_shares(contexts); break;
       case SharingDiscipline::fixed_share: fixed_shares(contexts); break;
     }
-    double change = 0.0;
-    for (int index : active_) {
-      const auto i = static_cast<std::size_t>(index);
-      const double g = solo_gpu_rate(contexts[i], params_.roofline_sharpness) * share_[i] * overhead;
-      const double rho = progress_rate(contexts[i].duty, g);
-      const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
-      change = std::max(change, std::abs(x - phase_[i]));
-      phase_[i] = x;
-    }
+    const double change = update_phases(contexts, overhead);
     // From the lower bound the phases only grow (more contention, more time in GPU phases), so
     // the iteration is monotone and bounded by 1; from a warm start it contracts to the same fixed
     // point. A single active context converges at once.
     if (change < kTolerance || active_.size() == 1) break;
   }
+  fill_rates(contexts, overhead, out);
+}
 
+void RateModel::start_phases(std::span<const ContextDemand> contexts) {
+  // Warm start: events change one context at a time, so the last solution is usually close.
+  // A phase is never below its duty (g <= 1 means x >= duty).
+  const std::size_t n = contexts.size();
+  const bool warm = phase_.size() == n;
+  phase_.resize(n, 0.0);
+  share_.assign(n, 0.0);
+  active_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (contexts[i].active) {
+      active_.push_back(static_cast<int>(i));
+      phase_[i] = warm ? std::clamp(phase_[i], contexts[i].duty, 1.0) : contexts[i].duty;
+    } else {
+      phase_[i] = 0.0;
+    }
+  }
+}
+
+double RateModel::update_phases(std::span<const ContextDemand> contexts, double overhead) {
+  double change = 0.0;
+  for (int index : active_) {
+    const auto i = static_cast<std::size_t>(index);
+    const double g = solo_gpu_rate(contexts[i], params_.roofline_sharpness) * share_[i] * overhead;
+    const double rho = progress_rate(contexts[i].duty, g);
+    const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
+    change = std::max(change, std::abs(x - phase_[i]));
+    phase_[i] = x;
+  }
+  return change;
+}
+
+void RateModel::fill_rates(std::span<const ContextDemand> contexts, double overhead,
+                           std::vector<ContextRate>& out) const {
   // Π (1 − x_j) and Σ x_j over every active context, to take each one's own term out in O(1).
   double idle_product = 1.0;
   double busy_sum = 0.0;
@@ -114,64 +135,93 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
   }
 }
 
+namespace {
+
+/// What active context `a` sees of the others under time slicing.
+struct ClassLoad {
+  double busy_weight = 0.0;  // Σ x_j w_j over the others of its class
+  double busy_mass = 0.0;    // Σ x_j over the others of its class
+  double higher_idle = 1.0;  // Π (1 − x_j) over the contexts of higher classes
+  std::size_t same = 1;      // contexts of its class, itself included
+};
+
+ClassLoad class_load(const ActiveContexts& set, std::size_t a) {
+  const std::size_t m = set.index.size();
+  const int priority = set.contexts[static_cast<std::size_t>(set.index[a])].priority;
+  ClassLoad load;
+  for (std::size_t b = 0; b < m; ++b) {
+    if (b == a) continue;
+    const auto j = static_cast<std::size_t>(set.index[b]);
+    if (set.contexts[j].priority < priority) load.higher_idle *= 1.0 - set.phase[j];
+    if (set.contexts[j].priority != priority) continue;
+    load.busy_weight += set.phase[j] * set.contexts[j].weight;
+    load.busy_mass += set.phase[j];
+    ++load.same;
+  }
+  return load;
+}
+
+/// Time share of active context `a` within its class (efficiency `eta`), over the exact
+/// (Poisson-binomial) distribution of K, the number of other contexts of its class in a GPU phase.
+double exact_time_share(const ActiveContexts& set, std::size_t a, double eta, double mean_weight,
+                        std::vector<double>& scratch) {
+  const std::size_t m = set.index.size();
+  const auto i = static_cast<std::size_t>(set.index[a]);
+  const double w = set.contexts[i].weight;
+  const int priority = set.contexts[i].priority;
+  scratch.assign(m, 0.0);
+  scratch[0] = 1.0;
+  std::size_t size = 1;
+  for (std::size_t b = 0; b < m; ++b) {
+    const auto j = static_cast<std::size_t>(set.index[b]);
+    if (b == a || set.contexts[j].priority != priority) continue;
+    const double x = set.phase[j];
+    for (std::size_t k = size; k > 0; --k) scratch[k] = scratch[k] * (1.0 - x) + scratch[k - 1] * x;
+    scratch[0] *= (1.0 - x);
+    ++size;
+  }
+  double share = scratch[0];
+  for (std::size_t k = 1; k < size; ++k) {
+    share += scratch[k] * eta * w / (w + static_cast<double>(k) * mean_weight);
+  }
+  return share;
+}
+
+/// The same in O(n) for a large class: alone with probability Π (1 − x_j) over its class mates,
+/// else sharing with the expected number of busy ones (at least one).
+double expected_time_share(const ActiveContexts& set, std::size_t a, double eta, double busy_mass, double mean_weight) {
+  const std::size_t m = set.index.size();
+  const auto i = static_cast<std::size_t>(set.index[a]);
+  const double w = set.contexts[i].weight;
+  const int priority = set.contexts[i].priority;
+  double p_alone = 1.0;
+  for (std::size_t b = 0; b < m; ++b) {
+    const auto j = static_cast<std::size_t>(set.index[b]);
+    if (b != a && set.contexts[j].priority == priority) p_alone *= 1.0 - set.phase[j];
+  }
+  const double expected_others = std::max(1.0, busy_mass);
+  return p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
+}
+
+}  // namespace
+
 void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
   // Strict priority between classes, fair shares within one: context i gets the GPU only while no
   // context of a higher class is in a GPU phase (probability Π (1 − x_j) over those), and then
   // shares it by weight with the busy contexts of its own class. With one class (the default)
   // this is the plain time-sliced share.
   const double eta = params_.efficiency;
+  const ActiveContexts set{contexts, active_, phase_};
   const std::size_t m = active_.size();
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     const double w = contexts[i].weight;
-    const int priority = contexts[i].priority;
-    // The other active contexts of its class: how likely each is to want the GPU, and their mean
-    // weight; the higher classes: how likely none of them wants it.
-    double busy_weight = 0.0;
-    double busy_mass = 0.0;
-    double higher_idle = 1.0;
-    std::size_t same = 1;
-    for (std::size_t b = 0; b < m; ++b) {
-      if (b == a) continue;
-      const auto j = static_cast<std::size_t>(active_[b]);
-      if (contexts[j].priority < priority) higher_idle *= 1.0 - phase_[j];
-      if (contexts[j].priority != priority) continue;
-      busy_weight += phase_[j] * contexts[j].weight;
-      busy_mass += phase_[j];
-      ++same;
-    }
-    const double mean_weight = busy_mass > 0.0 ? busy_weight / busy_mass : w;
-    double share = 0.0;
-    if (same <= kExactDistributionLimit) {
-      // Poisson-binomial distribution of K, the number of other contexts of its class in a GPU phase.
-      scratch_.assign(m, 0.0);
-      scratch_[0] = 1.0;
-      std::size_t size = 1;
-      for (std::size_t b = 0; b < m; ++b) {
-        const auto j = static_cast<std::size_t>(active_[b]);
-        if (b == a || contexts[j].priority != priority) continue;
-        const double x = phase_[j];
-        for (std::size_t k = size; k > 0; --k) scratch_[k] = scratch_[k] * (1.0 - x) + scratch_[k - 1] * x;
-        scratch_[0] *= (1.0 - x);
-        ++size;
-      }
-      share = scratch_[0];
-      for (std::size_t k = 1; k < size; ++k) {
-        share += scratch_[k] * eta * w / (w + static_cast<double>(k) * mean_weight);
-      }
-    } else {
-      const double p_alone = [&] {
-        double p = 1.0;
-        for (std::size_t b = 0; b < m; ++b) {
-          const auto j = static_cast<std::size_t>(active_[b]);
-          if (b != a && contexts[j].priority == priority) p *= 1.0 - phase_[j];
-        }
-        return p;
-      }();
-      const double expected_others = std::max(1.0, busy_mass);
-      share = p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
-    }
-    share_[i] = higher_idle * share;
+    const ClassLoad load = class_load(set, a);
+    const double mean_weight = load.busy_mass > 0.0 ? load.busy_weight / load.busy_mass : w;
+    const double share = load.same <= kExactDistributionLimit
+                             ? exact_time_share(set, a, eta, mean_weight, scratch_)
+                             : expected_time_share(set, a, eta, load.busy_mass, mean_weight);
+    share_[i] = load.higher_idle * share;
   }
   if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);
 }
@@ -207,6 +257,115 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
   }
 }
 
+namespace {
+
+/// Progressive filling (concurrent sharing), per active context: parts of RateModel's scratch.
+struct FillLevels {
+  std::span<double> level;  // fill level λ
+  std::span<double> bound;  // upper bound of λ: full speed or cap
+  std::span<double> pace;   // 1 / dominant demand: how fast λ rises with the dominant share
+};
+
+/// Each active context's bound and pace; one that needs nothing starts frozen at its bound.
+void start_fill(const ActiveContexts& set, const FillLevels& fill, std::vector<bool>& frozen) {
+  const std::size_t m = set.index.size();
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto& c = set.contexts[static_cast<std::size_t>(set.index[a])];
+    double u = 1.0;
+    if (c.demand_sm > kEpsilon) u = std::min({u, 1.0 / c.demand_sm, c.cap / c.demand_sm});
+    if (c.demand_bw > kEpsilon) u = std::min(u, 1.0 / c.demand_bw);
+    fill.bound[a] = u;
+    const double dominant = std::max(c.demand_sm, c.demand_bw);
+    if (dominant > kEpsilon) {
+      fill.pace[a] = 1.0 / dominant;
+    } else {
+      fill.level[a] = u;  // needs nothing: full speed
+      frozen[a] = true;
+    }
+  }
+}
+
+/// One round of progressive filling: raises the unfrozen levels until one reaches its bound or a
+/// resource runs out (free_sm, free_bw: what is left), and freezes those. False when all were frozen.
+bool fill_round(const ActiveContexts& set, const FillLevels& fill, std::vector<bool>& frozen, double& free_sm,
+                double& free_bw) {
+  const std::size_t m = set.index.size();
+  double use_sm = 0.0;  // resource used per unit of dominant share
+  double use_bw = 0.0;
+  double step = std::numeric_limits<double>::infinity();
+  bool any = false;
+  for (std::size_t a = 0; a < m; ++a) {
+    if (frozen[a]) continue;
+    const auto j = static_cast<std::size_t>(set.index[a]);
+    use_sm += set.phase[j] * set.contexts[j].demand_sm * fill.pace[a];
+    use_bw += set.phase[j] * set.contexts[j].demand_bw * fill.pace[a];
+    step = std::min(step, (fill.bound[a] - fill.level[a]) / fill.pace[a]);
+    any = true;
+  }
+  if (!any) return false;
+  if (use_sm > kEpsilon) step = std::min(step, free_sm / use_sm);
+  if (use_bw > kEpsilon) step = std::min(step, free_bw / use_bw);
+  step = std::max(step, 0.0);
+  free_sm -= step * use_sm;
+  free_bw -= step * use_bw;
+  const bool sm_full = use_sm > kEpsilon && free_sm <= 1e-12;
+  const bool bw_full = use_bw > kEpsilon && free_bw <= 1e-12;
+  for (std::size_t a = 0; a < m; ++a) {
+    if (frozen[a]) continue;
+    const auto& c = set.contexts[static_cast<std::size_t>(set.index[a])];
+    fill.level[a] = std::min(fill.bound[a], fill.level[a] + step * fill.pace[a]);
+    if (fill.level[a] >= fill.bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
+        (bw_full && c.demand_bw > kEpsilon)) {
+      frozen[a] = true;
+    }
+  }
+  return true;
+}
+
+/// Π (1 − x_b) over the active contexts b other than `a`: the probability that `a` runs alone.
+double others_idle(const ActiveContexts& set, std::size_t a) {
+  const std::size_t m = set.index.size();
+  double p_alone = 1.0;
+  for (std::size_t b = 0; b < m; ++b) {
+    if (b != a) p_alone *= 1.0 - set.phase[static_cast<std::size_t>(set.index[b])];
+  }
+  return p_alone;
+}
+
+/// Each active context's share of the GPU from its fill level, less the MPS efficiency and the
+/// interference of the others' memory traffic.
+void grant_concurrent_shares(const ActiveContexts& set, std::span<const double> level, const SharingParams& params,
+                             std::span<double> share_of) {
+  const std::size_t m = set.index.size();
+  // Memory pressure of everyone in a GPU phase (mean field): Σ_j x_j bw_j. A client feels the others'
+  // part of it even when the split leaves it at full speed, since they share the L2 and the DRAM.
+  double pressure = 0.0;
+  if (params.concurrent_interference > 0.0) {
+    for (int index : set.index) {
+      const auto j = static_cast<std::size_t>(index);
+      pressure += set.phase[j] * set.contexts[j].demand_bw;
+    }
+  }
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(set.index[a]);
+    // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
+    const double solo = RateModel::solo_gpu_rate(set.contexts[i]);
+    double share = solo > 0.0 ? level[a] / solo : 0.0;
+    if (m > 1 && params.concurrent_efficiency < 1.0) {
+      const double p_alone = others_idle(set, a);
+      share *= p_alone + (1.0 - p_alone) * params.concurrent_efficiency;
+    }
+    if (m > 1 && params.concurrent_interference > 0.0) {
+      // Only the others' traffic counts: a client alone, or with idle company, keeps its speed.
+      const double others = std::max(0.0, pressure - set.phase[i] * set.contexts[i].demand_bw);
+      share /= 1.0 + params.concurrent_interference * others;
+    }
+    share_of[i] = share;
+  }
+}
+
+}  // namespace
+
 void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   // Progressive filling with dominant-resource fairness: every unfrozen context's dominant share
   // (its fill level λ times its larger demand) rises at the same pace until the context reaches
@@ -215,84 +374,16 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   const std::size_t m = active_.size();
   scratch_.assign(3 * m, 0.0);  // λ, upper bound of λ, 1/dominant demand
   frozen_.assign(m, false);     // whether the context's level has stopped rising
-  double* level = scratch_.data();
-  double* bound = level + m;
-  double* pace = bound + m;
-  auto& frozen = frozen_;
-  for (std::size_t a = 0; a < m; ++a) {
-    const auto& c = contexts[static_cast<std::size_t>(active_[a])];
-    double u = 1.0;
-    if (c.demand_sm > kEpsilon) u = std::min({u, 1.0 / c.demand_sm, c.cap / c.demand_sm});
-    if (c.demand_bw > kEpsilon) u = std::min(u, 1.0 / c.demand_bw);
-    bound[a] = u;
-    const double dominant = std::max(c.demand_sm, c.demand_bw);
-    if (dominant > kEpsilon) {
-      pace[a] = 1.0 / dominant;
-    } else {
-      level[a] = u;  // needs nothing: full speed
-      frozen[a] = true;
-    }
-  }
+  const std::span<double> scratch(scratch_);
+  const FillLevels fill{scratch.first(m), scratch.subspan(m, m), scratch.subspan(2 * m, m)};
+  const ActiveContexts set{contexts, active_, phase_};
+  start_fill(set, fill, frozen_);
   double free_sm = 1.0;
   double free_bw = 1.0;
   for (std::size_t round = 0; round <= m; ++round) {
-    double use_sm = 0.0;  // resource used per unit of dominant share
-    double use_bw = 0.0;
-    double step = std::numeric_limits<double>::infinity();
-    bool any = false;
-    for (std::size_t a = 0; a < m; ++a) {
-      if (frozen[a]) continue;
-      const auto j = static_cast<std::size_t>(active_[a]);
-      use_sm += phase_[j] * contexts[j].demand_sm * pace[a];
-      use_bw += phase_[j] * contexts[j].demand_bw * pace[a];
-      step = std::min(step, (bound[a] - level[a]) / pace[a]);
-      any = true;
-    }
-    if (!any) break;
-    if (use_sm > kEpsilon) step = std::min(step, free_sm / use_sm);
-    if (use_bw > kEpsilon) step = std::min(step, free_bw / use_bw);
-    step = std::max(step, 0.0);
-    free_sm -= step * use_sm;
-    free_bw -= step * use_bw;
-    const bool sm_full = use_sm > kEpsilon && free_sm <= 1e-12;
-    const bool bw_full = use_bw > kEpsilon && free_bw <= 1e-12;
-    for (std::size_t a = 0; a < m; ++a) {
-      if (frozen[a]) continue;
-      const auto& c = contexts[static_cast<std::size_t>(active_[a])];
-      level[a] = std::min(bound[a], level[a] + step * pace[a]);
-      if (level[a] >= bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) || (bw_full && c.demand_bw > kEpsilon)) {
-        frozen[a] = true;
-      }
-    }
+    if (!fill_round(set, fill, frozen_, free_sm, free_bw)) break;
   }
-  // Memory pressure of everyone in a GPU phase (mean field): Σ_j x_j bw_j. A client feels the others'
-  // part of it even when the split leaves it at full speed, since they share the L2 and the DRAM.
-  double pressure = 0.0;
-  if (params_.concurrent_interference > 0.0) {
-    for (int index : active_) {
-      const auto j = static_cast<std::size_t>(index);
-      pressure += phase_[j] * contexts[j].demand_bw;
-    }
-  }
-  for (std::size_t a = 0; a < m; ++a) {
-    const auto i = static_cast<std::size_t>(active_[a]);
-    // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
-    const double solo = solo_gpu_rate(contexts[i]);
-    double share = solo > 0.0 ? level[a] / solo : 0.0;
-    if (m > 1 && params_.concurrent_efficiency < 1.0) {
-      double p_alone = 1.0;
-      for (std::size_t b = 0; b < m; ++b) {
-        if (b != a) p_alone *= 1.0 - phase_[static_cast<std::size_t>(active_[b])];
-      }
-      share *= p_alone + (1.0 - p_alone) * params_.concurrent_efficiency;
-    }
-    if (m > 1 && params_.concurrent_interference > 0.0) {
-      // Only the others' traffic counts: a client alone, or with idle company, keeps its speed.
-      const double others = std::max(0.0, pressure - phase_[i] * contexts[i].demand_bw);
-      share /= 1.0 + params_.concurrent_interference * others;
-    }
-    share_[i] = share;
-  }
+  grant_concurrent_shares(set, fill.level, params_, share_);
 }
 
 void RateModel::fixed_shares(std::span<const ContextDemand> contexts) {

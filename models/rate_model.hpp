@@ -98,6 +98,14 @@ class RateModel {
   static double progress_rate(double duty, double gpu_rate);
 
  private:
+  /// Lists the active contexts and sets their starting phases (warm from the last call when the
+  /// number of contexts is unchanged).
+  void start_phases(std::span<const ContextDemand> contexts);
+  /// One fixed-point step: each active context's phase from its share; returns the largest change.
+  double update_phases(std::span<const ContextDemand> contexts, double overhead);
+  /// The answer for each active context, from the converged phases and shares.
+  void fill_rates(std::span<const ContextDemand> contexts, double overhead, std::vector<ContextRate>& out) const;
+
   void time_sliced_shares(std::span<const ContextDemand> contexts);
   void concurrent_shares(std::span<const ContextDemand> contexts);
   void fixed_shares(std::span<const ContextDemand> contexts);

@@ -127,20 +127,45 @@ std::optional<double> aws_hourly(const json& term, const std::string& file, cons
   return std::nullopt;
 }
 
-void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
-  c.currency = "USD";
-  note_date(c, doc, "publicationDate", file, "");
-  const json& products = object_at(doc, "products", file, "");
-  const json& terms = object_at(doc, "terms", file, "");
-  std::map<std::string, std::pair<std::string, std::string>> sku_to_row;
+using SkuRows = std::map<std::string, std::pair<std::string, std::string>>;  // SKU -> (type, region)
+
+/// Whether an AWS product's attributes describe a plain Linux instance: shared tenancy, no
+/// preinstalled software, capacity as sold ("Used").
+bool plain_linux_instance(const json& a) {
+  return text_or_empty(a, "operatingSystem") == "Linux" && text_or_empty(a, "tenancy") == "Shared" &&
+         text_or_empty(a, "preInstalledSw") == "NA" && text_or_empty(a, "capacitystatus") == "Used";
+}
+
+/// The vCPUs and memory of an AWS instance (attributes `a` at `pointer`), where the offer gives them.
+void read_aws_shape(const json& a, const std::string& file, const std::string& pointer, InstancePrice& row) {
+  if (const auto vcpu = text_or_empty(a, "vcpu"); !vcpu.empty()) {
+    const double n = number_text(vcpu, file, pointer + "/attributes/vcpu");
+    if (n < 1.0 || n > kMaxCount || n != std::floor(n)) {
+      throw ConfigError(file, pointer + "/attributes/vcpu",
+                        "expected a whole number of vCPUs in [1, 1000000] (got " + quoted_excerpt(vcpu) + ")");
+    }
+    row.num_vcpus = static_cast<int>(n);
+  }
+  if (auto memory = text_or_empty(a, "memory"); ends_with(memory, " GiB")) {
+    const std::string shown = memory;
+    memory.erase(memory.size() - 4);
+    std::erase(memory, ',');
+    const double gib = number_text(memory, file, pointer + "/attributes/memory");
+    if (!(gib > 0.0)) {
+      throw ConfigError(file, pointer + "/attributes/memory", "must be > 0 GiB (got " + quoted_excerpt(shown) + ")");
+    }
+    row.memory_gib = gib;
+  }
+}
+
+/// Reads the plain Linux compute instances of an AWS offer into rows; returns the row of each SKU read.
+SkuRows import_aws_products(const json& products, const std::string& file, const InstanceGpuMap& map, Collector& c) {
+  SkuRows sku_to_row;
   for (const auto& [sku, product] : products.items()) {
     const std::string pointer = "/products/" + json_pointer_token(sku);
     if (text_or_empty(product, "productFamily") != "Compute Instance") continue;
     const json& a = member(product, "attributes", file, pointer);
-    if (text_or_empty(a, "operatingSystem") != "Linux" || text_or_empty(a, "tenancy") != "Shared" ||
-        text_or_empty(a, "preInstalledSw") != "NA" || text_or_empty(a, "capacitystatus") != "Used") {
-      continue;
-    }
+    if (!plain_linux_instance(a)) continue;
     const std::string type = string_at(a, "instanceType", file, pointer + "/attributes");
     const std::string region = string_at(a, "regionCode", file, pointer + "/attributes");
     ++c.read;
@@ -148,58 +173,102 @@ void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& 
     const std::string gpus = text_or_empty(a, "gpu");
     InstancePrice* row = row_for(c, type, region, map, gpus.empty() || gpus == "0");
     if (!row) continue;
-    if (const auto vcpu = text_or_empty(a, "vcpu"); !vcpu.empty()) {
-      const double n = number_text(vcpu, file, pointer + "/attributes/vcpu");
-      if (n < 1.0 || n > kMaxCount || n != std::floor(n)) {
-        throw ConfigError(file, pointer + "/attributes/vcpu",
-                          "expected a whole number of vCPUs in [1, 1000000] (got " + quoted_excerpt(vcpu) + ")");
-      }
-      row->num_vcpus = static_cast<int>(n);
-    }
-    if (auto memory = text_or_empty(a, "memory"); ends_with(memory, " GiB")) {
-      const std::string shown = memory;
-      memory.erase(memory.size() - 4);
-      std::erase(memory, ',');
-      const double gib = number_text(memory, file, pointer + "/attributes/memory");
-      if (!(gib > 0.0)) {
-        throw ConfigError(file, pointer + "/attributes/memory", "must be > 0 GiB (got " + quoted_excerpt(shown) + ")");
-      }
-      row->memory_gib = gib;
-    }
+    read_aws_shape(a, file, pointer, *row);
     sku_to_row[sku] = {type, region};
   }
-  auto each_term = [&](const char* kind, auto&& handle) {
-    if (!terms.contains(kind)) return;
-    for (const auto& [sku, offers] : object_at(terms, kind, file, "/terms").items()) {
-      const auto found = sku_to_row.find(sku);
-      if (found == sku_to_row.end()) continue;
-      auto& row = c.rows.at(found->second);
-      if (!offers.is_object()) {
-        throw ConfigError(file, std::string("/terms/") + kind + "/" + json_pointer_token(sku),
-                          "expected object (got " + describe_json(offers) + ")");
-      }
-      for (const auto& [code, term] : offers.items()) {
-        handle(row, term,
-               std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
-      }
+  return sku_to_row;
+}
+
+/// Calls handle(row, term, pointer) for every term of `kind` ("OnDemand", "Reserved") of a SKU read.
+template <typename Handle>
+void each_aws_term(const json& terms, const char* kind, const SkuRows& sku_to_row, const std::string& file,
+                   Collector& c, const Handle& handle) {
+  if (!terms.contains(kind)) return;
+  for (const auto& [sku, offers] : object_at(terms, kind, file, "/terms").items()) {
+    const auto found = sku_to_row.find(sku);
+    if (found == sku_to_row.end()) continue;
+    auto& row = c.rows.at(found->second);
+    if (!offers.is_object()) {
+      throw ConfigError(file, std::string("/terms/") + kind + "/" + json_pointer_token(sku),
+                        "expected object (got " + describe_json(offers) + ")");
     }
-  };
-  each_term("OnDemand", [&](InstancePrice& row, const json& term, const std::string& pointer) {
-    note_date(c, term, "effectiveDate", file, pointer);
-    if (const auto price = aws_hourly(term, file, pointer); price && *price > 0.0) row.on_demand_usd_per_hour = *price;
-  });
-  each_term("Reserved", [&](InstancePrice& row, const json& term, const std::string& pointer) {
-    const json& attributes = member(term, "termAttributes", file, pointer);
-    if (text_or_empty(attributes, "PurchaseOption") != "No Upfront" ||
-        text_or_empty(attributes, "OfferingClass") != "standard") {
-      return;
+    for (const auto& [code, term] : offers.items()) {
+      handle(row, term, std::string("/terms/") + kind + "/" + json_pointer_token(sku) + "/" + json_pointer_token(code));
     }
-    const auto price = aws_hourly(term, file, pointer);
-    if (!price || *price <= 0.0) return;
-    const std::string length = text_or_empty(attributes, "LeaseContractLength");
-    if (length == "1yr") row.reserved_1y_usd_per_hour = *price;
-    if (length == "3yr") row.reserved_3y_usd_per_hour = *price;
-  });
+  }
+}
+
+/// The hourly price of a reserved term, when it is a standard no-upfront one of 1 or 3 years.
+void read_aws_reserved(InstancePrice& row, const json& term, const std::string& file, const std::string& pointer) {
+  const json& attributes = member(term, "termAttributes", file, pointer);
+  if (text_or_empty(attributes, "PurchaseOption") != "No Upfront" ||
+      text_or_empty(attributes, "OfferingClass") != "standard") {
+    return;
+  }
+  const auto price = aws_hourly(term, file, pointer);
+  if (!price || *price <= 0.0) return;
+  const std::string length = text_or_empty(attributes, "LeaseContractLength");
+  if (length == "1yr") row.reserved_1y_usd_per_hour = *price;
+  if (length == "3yr") row.reserved_3y_usd_per_hour = *price;
+}
+
+void import_aws(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
+  c.currency = "USD";
+  note_date(c, doc, "publicationDate", file, "");
+  const json& products = object_at(doc, "products", file, "");
+  const json& terms = object_at(doc, "terms", file, "");
+  const SkuRows sku_to_row = import_aws_products(products, file, map, c);
+  each_aws_term(terms, "OnDemand", sku_to_row, file, c,
+                [&](InstancePrice& row, const json& term, const std::string& pointer) {
+                  note_date(c, term, "effectiveDate", file, pointer);
+                  if (const auto price = aws_hourly(term, file, pointer); price && *price > 0.0) {
+                    row.on_demand_usd_per_hour = *price;
+                  }
+                });
+  each_aws_term(terms, "Reserved", sku_to_row, file, c,
+                [&](InstancePrice& row, const json& term, const std::string& pointer) {
+                  read_aws_reserved(row, term, file, pointer);
+                });
+}
+
+/// The currency of an Azure item: a 3-letter ISO code, the same as that of the items before (`current`, if any).
+std::string azure_currency(const json& item, const std::string& file, const std::string& pointer,
+                           const std::string& current) {
+  std::string currency = string_at(item, "currencyCode", file, pointer);
+  const bool iso = currency.size() == 3 &&
+                   std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+  if (!iso) {
+    throw ConfigError(file, pointer + "/currencyCode",
+                      "expected a 3-letter ISO 4217 code such as \"USD\" (got " + quoted_excerpt(currency) + ")");
+  }
+  if (!current.empty() && currency != current) {
+    throw ConfigError(file, pointer + "/currencyCode",
+                      "all items must share one currency (got " + currency + "; expected " + current + ")");
+  }
+  return currency;
+}
+
+/// The retail price of an Azure item, a number >= 0.
+double azure_price(const json& item, const std::string& file, const std::string& pointer) {
+  const json& price_value = member(item, "retailPrice", file, pointer);
+  if (!price_value.is_number()) {
+    throw ConfigError(file, pointer + "/retailPrice", "expected number (got " + describe_json(price_value) + ")");
+  }
+  return checked_price(price_value.get<double>(), describe_json(price_value), file, pointer + "/retailPrice");
+}
+
+/// Sets the row's price that an Azure item gives: spot or on-demand per hour, or a 1- or 3-year
+/// reservation (priced for the whole term) per hour.
+void set_azure_price(InstancePrice& row, const json& item, const std::string& sku_name, double price) {
+  const std::string type = text_or_empty(item, "type");
+  if (type == "Consumption") {
+    if (ends_with(sku_name, " Spot")) row.spot_usd_per_hour = price;
+    else row.on_demand_usd_per_hour = price;
+  } else if (type == "Reservation") {
+    const std::string term = text_or_empty(item, "reservationTerm");
+    if (term == "1 Year") row.reserved_1y_usd_per_hour = price / kHoursPerYear;
+    if (term == "3 Years") row.reserved_3y_usd_per_hour = price / (3.0 * kHoursPerYear);
+  }
 }
 
 void import_azure(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
@@ -215,38 +284,14 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     }
     const std::string sku_name = text_or_empty(item, "skuName");
     if (ends_with(sku_name, " Low Priority")) continue;
-    const std::string currency = string_at(item, "currencyCode", file, pointer);
-    const bool iso = currency.size() == 3 &&
-                     std::all_of(currency.begin(), currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
-    if (!iso) {
-      throw ConfigError(file, pointer + "/currencyCode",
-                        "expected a 3-letter ISO 4217 code such as \"USD\" (got " + quoted_excerpt(currency) + ")");
-    }
-    if (!c.currency.empty() && currency != c.currency) {
-      throw ConfigError(file, pointer + "/currencyCode",
-                        "all items must share one currency (got " + currency + "; expected " + c.currency + ")");
-    }
-    c.currency = currency;
-    const json& price_value = member(item, "retailPrice", file, pointer);
-    if (!price_value.is_number()) {
-      throw ConfigError(file, pointer + "/retailPrice", "expected number (got " + describe_json(price_value) + ")");
-    }
-    const double price =
-        checked_price(price_value.get<double>(), describe_json(price_value), file, pointer + "/retailPrice");
+    c.currency = azure_currency(item, file, pointer, c.currency);
+    const double price = azure_price(item, file, pointer);
     ++c.read;
     note_date(c, item, "effectiveStartDate", file, pointer);
     InstancePrice* row =
         row_for(c, string_at(item, "armSkuName", file, pointer), string_at(item, "armRegionName", file, pointer), map);
     if (!row || price <= 0.0) continue;
-    const std::string type = text_or_empty(item, "type");
-    if (type == "Consumption") {
-      if (ends_with(sku_name, " Spot")) row->spot_usd_per_hour = price;
-      else row->on_demand_usd_per_hour = price;
-    } else if (type == "Reservation") {
-      const std::string term = text_or_empty(item, "reservationTerm");
-      if (term == "1 Year") row->reserved_1y_usd_per_hour = price / kHoursPerYear;
-      if (term == "3 Years") row->reserved_3y_usd_per_hour = price / (3.0 * kHoursPerYear);
-    }
+    set_azure_price(*row, item, sku_name, price);
   }
 }
 
