@@ -85,7 +85,7 @@ const EnumTable<VgpuScheduler>& vgpu_scheduler_table() {
 double default_max_violation_frac(Environment environment) {
   switch (environment) {
     case Environment::development: return 0.20;
-    case Environment::batch: return 0.05;
+    case Environment::batch:
     case Environment::internal: return 0.05;
     case Environment::customer_facing: return 0.01;
   }

@@ -10,7 +10,6 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
-#include "scenario/enum_tables.hpp"
 #include "scenario/json_read_fields.hpp"
 #include "scenario/json_read_sections.hpp"
 #include "scenario/validate.hpp"

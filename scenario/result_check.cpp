@@ -134,7 +134,7 @@ class ResultChecker {
   /// Reads one strategy; returns its name ("" when it has none).
   std::string strategy(const json& value, const std::string& pointer) {
     JsonReader r(value, pointer, out_, file_);
-    const std::string name = r.required_string("name");
+    std::string name = r.required_string("name");
     const std::size_t before = out_.size();
     const auto kind = r.required_enum("kind", models::strategy_kind_table());
     const bool kind_known = out_.size() == before && r.valid();
@@ -166,6 +166,7 @@ class ResultChecker {
       const auto& specs = input_->strategies;
       const auto it = std::find_if(specs.begin(), specs.end(), [&](const StrategySpec& s) { return s.name == name; });
       std::vector<std::string> names;
+      names.reserve(specs.size());
       for (const auto& s : specs) names.push_back(s.name);
       if (it == specs.end()) {
         add(pointer + "/name", "unknown strategy \"" + name + "\"; the result's scenario (/input/strategies) has " +
@@ -185,18 +186,8 @@ class ResultChecker {
     r.required_integer("num_gpus", count);
     r.required_integer("lower_bound_gpus", count);
     r.required_integer("max_gpus", count);
-    if (const json* contexts = r.required_array("contexts")) {
-      for (std::size_t i = 0; i < contexts->size(); ++i) {
-        if (!(*contexts)[i].is_number_integer() || (*contexts)[i].get<std::int64_t>() < 1) {
-          add(r.pointer("contexts") + "/" + std::to_string(i),
-              "must be an integer >= 1 (got " + describe_json((*contexts)[i]) + ")");
-        }
-      }
-      if (num_tenants && contexts->size() != *num_tenants) {
-        add(r.pointer("contexts"),
-            "has " + std::to_string(contexts->size()) + " entries for " + std::to_string(*num_tenants) + " tenants");
-      }
-    }
+    if (const json* contexts = r.required_array("contexts"))
+      sizing_contexts(*contexts, r.pointer("contexts"), num_tenants);
     if (const json* loads = r.required_array("context_load")) {
       for (std::size_t i = 0; i < loads->size(); ++i) {
         if (!(*loads)[i].is_number() || (*loads)[i].get<double>() < 0.0) {
@@ -208,16 +199,33 @@ class ResultChecker {
     if (!r.has("feasible") || !value.at("feasible").is_boolean()) r.error("feasible", "must be true or false");
     r.required_string("shortfall");
     if (const json* steps = r.required_array("steps")) {
-      for (std::size_t i = 0; i < steps->size(); ++i) {
-        JsonReader step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), out_, file_);
-        step.required_string("phase");
-        step.required_integer("num_gpus", count);
-        step.required_integer("num_contexts", count);
-        if (!step.has("met") || !(*steps)[i].at("met").is_boolean()) step.error("met", "must be true or false");
-        step.finish();
-      }
+      for (std::size_t i = 0; i < steps->size(); ++i)
+        sizing_step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), count);
     }
     r.finish();
+  }
+
+  /// The sizing record's contexts: an integer >= 1 per tenant.
+  void sizing_contexts(const json& contexts, const std::string& pointer, std::optional<std::size_t> num_tenants) {
+    for (std::size_t i = 0; i < contexts.size(); ++i) {
+      if (!contexts[i].is_number_integer() || contexts[i].get<std::int64_t>() < 1) {
+        add(pointer + "/" + std::to_string(i), "must be an integer >= 1 (got " + describe_json(contexts[i]) + ")");
+      }
+    }
+    if (num_tenants && contexts.size() != *num_tenants) {
+      add(pointer,
+          "has " + std::to_string(contexts.size()) + " entries for " + std::to_string(*num_tenants) + " tenants");
+    }
+  }
+
+  /// One step of the sizing search.
+  void sizing_step(const json& value, const std::string& pointer, const NumberRange& count) {
+    JsonReader step(value, pointer, out_, file_);
+    step.required_string("phase");
+    step.required_integer("num_gpus", count);
+    step.required_integer("num_contexts", count);
+    if (!step.has("met") || !value.at("met").is_boolean()) step.error("met", "must be true or false");
+    step.finish();
   }
 
   /// Each of the scenario's tenants once, and no other.
@@ -244,7 +252,7 @@ class ResultChecker {
   /// Reads one tenant's figures; returns its name.
   std::string tenant(const json& value, const std::string& pointer) {
     JsonReader r(value, pointer, out_, file_);
-    const std::string name = r.required_string("name");
+    std::string name = r.required_string("name");
     for (const char* key : {"num_contexts", "num_contexts_unplaced", "num_arrived", "num_completed", "num_dropped",
                             "num_unfinished", "sla_violations"}) {
       r.required_integer(key, kNonNegative);

@@ -49,6 +49,18 @@ std::string percent(double frac) {
   return text;
 }
 
+/// Why a tenant with a context that fits no device fails: the run's issue about it, else its SLA shortfall.
+std::string unplaced_shortfall(const Tenant& tenant, const TenantResult& tr, const std::vector<std::string>& issues) {
+  std::string why = sla_shortfall(tenant, tr);
+  for (const auto& issue : issues) {
+    if (issue.rfind(tenant.name + "#", 0) == 0) {
+      why = issue;
+      break;
+    }
+  }
+  return why;
+}
+
 }  // namespace
 
 std::string gpus_text(int num_gpus) { return std::to_string(num_gpus) + (num_gpus == 1 ? " GPU" : " GPUs"); }
@@ -279,43 +291,39 @@ std::string SizingSearch::shortfall_of(const StrategyResult& result) const {
   return "its SLA";
 }
 
+bool SizingSearch::feed_tenant_contexts(const StrategyResult& result, std::size_t t, int contexts) {
+  const auto& tr = result.tenants[t];
+  const auto& tenant = scenario_.tenants[t];
+  if (tr.num_contexts_unplaced > 0) {  // more contexts cannot help a context that fits no device
+    finish(result, false, unplaced_shortfall(tenant, tr, result.issues));
+    return true;
+  }
+  if (!tr.sla_met && last_miss_[t]) {
+    // More contexts shorten queues; they cannot make a request run faster. A tenant whose
+    // throughput and margin did not move when its contexts grew misses by its service time.
+    const double margin = sla_margin(tenant, tr).relative;
+    if (tr.throughput_per_s < 1.05 * last_miss_[t]->first && margin - last_miss_[t]->second < 0.02) {
+      finish(result, false,
+             "more contexts do not help (" + std::to_string(contexts) + " gave the same as " +
+                 std::to_string(tenants_[t].fail) + "): its requests are too slow on this device; " +
+                 sla_shortfall(tenant, tr));
+      return true;
+    }
+  }
+  if (!tr.sla_met) last_miss_[t] = std::make_pair(tr.throughput_per_s, sla_margin(tenant, tr).relative);
+  tenants_[t].feed(tr.sla_met);
+  if (tenants_[t].exhausted) {
+    finish(result, false,
+           "even with " + std::to_string(contexts) + " contexts, each alone on a device, " + sla_shortfall(tenant, tr));
+    return true;
+  }
+  return false;
+}
+
 void SizingSearch::feed_contexts(const StrategyResult& result) {
   const auto contexts = current_contexts();
   for (std::size_t t = 0; t < tenants_.size(); ++t) {
-    if (tenants_[t].done()) continue;
-    const auto& tr = result.tenants[t];
-    const auto& tenant = scenario_.tenants[t];
-    if (tr.num_contexts_unplaced > 0) {  // more contexts cannot help a context that fits no device
-      std::string why = sla_shortfall(tenant, tr);
-      for (const auto& issue : result.issues) {
-        if (issue.rfind(tenant.name + "#", 0) == 0) {
-          why = issue;
-          break;
-        }
-      }
-      finish(result, false, why);
-      return;
-    }
-    if (!tr.sla_met && last_miss_[t]) {
-      // More contexts shorten queues; they cannot make a request run faster. A tenant whose
-      // throughput and margin did not move when its contexts grew misses by its service time.
-      const double margin = sla_margin(tenant, tr).relative;
-      if (tr.throughput_per_s < 1.05 * last_miss_[t]->first && margin - last_miss_[t]->second < 0.02) {
-        finish(result, false,
-               "more contexts do not help (" + std::to_string(contexts[t]) + " gave the same as " +
-                   std::to_string(tenants_[t].fail) + "): its requests are too slow on this device; " +
-                   sla_shortfall(tenant, tr));
-        return;
-      }
-    }
-    if (!tr.sla_met) last_miss_[t] = std::make_pair(tr.throughput_per_s, sla_margin(tenant, tr).relative);
-    tenants_[t].feed(tr.sla_met);
-    if (tenants_[t].exhausted) {
-      finish(result, false,
-             "even with " + std::to_string(contexts[t]) + " contexts, each alone on a device, " +
-                 sla_shortfall(tenant, tr));
-      return;
-    }
+    if (!tenants_[t].done() && feed_tenant_contexts(result, t, contexts[t])) return;
   }
   if (!std::all_of(tenants_.begin(), tenants_.end(), [](const Bracket& b) { return b.done(); })) return;
   if (current_contexts() != contexts) return;  // one more run, with every tenant at its answer
@@ -375,7 +383,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   gpus_.probe = gpus_.pass == 0 || start < gpus_.pass ? start : gpus_.fail + (gpus_.pass - gpus_.fail) / 2;
 }
 
-void SizingSearch::finish(const StrategyResult& result, bool feasible, std::string shortfall) {
+void SizingSearch::finish(const StrategyResult& result, bool feasible, const std::string& shortfall) {
   phase_ = Phase::done;
   if (record_.contexts.empty()) record_.contexts = current_contexts();
   record_.num_gpus = result.num_gpus_used;

@@ -117,8 +117,10 @@ class SizingSearch {
   enum class Phase { contexts, gpus, done };
 
   void feed_contexts(const StrategyResult& result);
+  /// Step 1 for tenant `t`, run with `contexts` contexts; true when its outcome ends the search.
+  bool feed_tenant_contexts(const StrategyResult& result, std::size_t t, int contexts);
   void start_gpus(const StrategyResult& isolated);
-  void finish(const StrategyResult& result, bool feasible, std::string shortfall);
+  void finish(const StrategyResult& result, bool feasible, const std::string& shortfall);
   int total(const std::vector<int>& contexts) const;
   /// Step 1's contexts per tenant: the answer where a tenant has one, else its next probe.
   std::vector<int> current_contexts() const;

@@ -60,10 +60,8 @@ std::string value_problem(AxisKind kind, const json& value) {
   return "";
 }
 
-SweepAxis read_axis(const json& value, JsonReader& r) {
-  SweepAxis axis;
-  axis.name = read_name(r, "name", true);
-  axis.kind = r.required_enum("kind", axis_kind_table());
+/// The axis's "pointer" key: required on a pointer axis (an RFC 6901 pointer), refused on others.
+void read_axis_pointer(const json& value, JsonReader& r, SweepAxis& axis) {
   // An unknown kind is reported once, not again as a pointer axis missing its pointer.
   const bool is_pointer = value.is_object() && value.value("kind", json()) == "pointer";
   if (!is_pointer && axis.kind == AxisKind::pointer) {
@@ -80,17 +78,29 @@ SweepAxis read_axis(const json& value, JsonReader& r) {
   } else if (r.has("pointer")) {
     r.error("pointer", "applies only to axes of kind \"pointer\"");
   }
-  if (const auto* tenants = r.optional_array("tenants")) {
-    if (axis.kind != AxisKind::load_multiplier) r.error("tenants", "applies only to axes of kind \"load_multiplier\"");
-    for (std::size_t i = 0; i < tenants->size(); ++i) {
-      if (!(*tenants)[i].is_string()) {
-        r.diagnostics().push_back(
-            {r.file(), 0, 0, r.pointer("tenants") + "/" + std::to_string(i), "must be a tenant name (string)"});
-      } else {
-        axis.tenants.push_back((*tenants)[i].get<std::string>());
-      }
+}
+
+/// The axis's optional "tenants" (load_multiplier axes only): tenant names.
+void read_axis_tenants(JsonReader& r, SweepAxis& axis) {
+  const auto* tenants = r.optional_array("tenants");
+  if (!tenants) return;
+  if (axis.kind != AxisKind::load_multiplier) r.error("tenants", "applies only to axes of kind \"load_multiplier\"");
+  for (std::size_t i = 0; i < tenants->size(); ++i) {
+    if (!(*tenants)[i].is_string()) {
+      r.diagnostics().push_back(
+          {r.file(), 0, 0, r.pointer("tenants") + "/" + std::to_string(i), "must be a tenant name (string)"});
+    } else {
+      axis.tenants.push_back((*tenants)[i].get<std::string>());
     }
   }
+}
+
+SweepAxis read_axis(const json& value, JsonReader& r) {
+  SweepAxis axis;
+  axis.name = read_name(r, "name", true);
+  axis.kind = r.required_enum("kind", axis_kind_table());
+  read_axis_pointer(value, r, axis);
+  read_axis_tenants(r, axis);
   if (const auto* values = r.required_array("values")) {
     if (values->empty()) r.error("values", "must list at least one value");
     for (std::size_t i = 0; i < values->size(); ++i) {
@@ -117,50 +127,79 @@ std::string apply(const SweepAxis& axis, const json& value, json& doc) {
   }
 }
 
+/// A pointer axis: sets the value at the pointer, whose parent must exist (and, in an array, the element).
+std::string apply_pointer(const SweepAxis& axis, const json& value, json& doc) {
+  const json::json_pointer pointer(axis.pointer);
+  const auto parent = pointer.parent_pointer();
+  if (!doc.contains(parent) || !(doc.at(parent).is_object() || doc.at(parent).is_array())) {
+    return "pointer " + axis.pointer + ": the base scenario has no object or array at " +
+           (parent.empty() ? std::string("/") : parent.to_string());
+  }
+  if (doc.at(parent).is_array() && !doc.contains(pointer)) {
+    return "pointer " + axis.pointer + ": the base scenario's array has no such element";
+  }
+  doc[pointer] = value;
+  return "";
+}
+
+/// Scales tenant `name`'s load by `m`: a closed loop's users (a whole number, at most kMaxUsers),
+/// any other load's multiplier. Returns "" or why the users cannot be scaled.
+std::string scale_load(const std::string& name, json& load, double m) {
+  if (load.value("kind", "") != "closed_loop") {
+    load["multiplier"] = load.value("multiplier", 1.0) * m;
+    return "";
+  }
+  const double users = load.value("num_users", 1.0) * m;
+  if (std::abs(users - std::round(users)) > 1e-9 || users < 1.0) {
+    return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
+           format_number(load.value("num_users", 1.0)) +
+           " users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")";
+  }
+  if (users > kMaxUsers) {
+    return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
+           format_number(load.value("num_users", 1.0)) + " users is more than " +
+           std::to_string(static_cast<long>(kMaxUsers)) + " users";
+  }
+  load["num_users"] = static_cast<std::int64_t>(std::llround(users));
+  return "";
+}
+
+/// A load_multiplier axis: scales the listed tenants' loads (all when none are listed).
+std::string apply_load_multiplier(const SweepAxis& axis, const json& value, json& doc) {
+  const double m = value.get<double>();
+  bool any = false;
+  for (auto& tenant : doc["tenants"]) {
+    const std::string name = tenant.value("name", "");
+    if (!axis.tenants.empty() && std::find(axis.tenants.begin(), axis.tenants.end(), name) == axis.tenants.end())
+      continue;
+    any = true;
+    if (std::string problem = scale_load(name, tenant["load"], m); !problem.empty()) return problem;
+  }
+  if (!any) return "none of the tenants " + join(axis.tenants, ", ") + " is in the base scenario";
+  return "";
+}
+
+/// A trace_window axis: sets the window of every trace-loaded tenant (end null: to the trace's end).
+std::string apply_trace_window(const json& value, json& doc) {
+  bool any = false;
+  for (auto& tenant : doc["tenants"]) {
+    auto& load = tenant["load"];
+    if (load.value("kind", "") != "trace") continue;
+    any = true;
+    load["window_start_s"] = value[0];
+    if (value[1].is_null()) {
+      load.erase("window_end_s");
+    } else {
+      load["window_end_s"] = value[1];
+    }
+  }
+  return any ? "" : "no tenant of the base scenario has a trace load";
+}
+
 std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc) {
   switch (axis.kind) {
-    case AxisKind::pointer: {
-      const json::json_pointer pointer(axis.pointer);
-      const auto parent = pointer.parent_pointer();
-      if (!doc.contains(parent) || !(doc.at(parent).is_object() || doc.at(parent).is_array())) {
-        return "pointer " + axis.pointer + ": the base scenario has no object or array at " +
-               (parent.empty() ? std::string("/") : parent.to_string());
-      }
-      if (doc.at(parent).is_array() && !doc.contains(pointer)) {
-        return "pointer " + axis.pointer + ": the base scenario's array has no such element";
-      }
-      doc[pointer] = value;
-      return "";
-    }
-    case AxisKind::load_multiplier: {
-      const double m = value.get<double>();
-      bool any = false;
-      for (auto& tenant : doc["tenants"]) {
-        const std::string name = tenant.value("name", "");
-        if (!axis.tenants.empty() && std::find(axis.tenants.begin(), axis.tenants.end(), name) == axis.tenants.end())
-          continue;
-        any = true;
-        auto& load = tenant["load"];
-        if (load.value("kind", "") == "closed_loop") {
-          const double users = load.value("num_users", 1.0) * m;
-          if (std::abs(users - std::round(users)) > 1e-9 || users < 1.0) {
-            return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
-                   format_number(load.value("num_users", 1.0)) +
-                   " users is not a whole number of users >= 1 (list the tenants to scale in \"tenants\")";
-          }
-          if (users > kMaxUsers) {
-            return "tenant \"" + name + "\" has a closed_loop load: " + format_number(m) + " x " +
-                   format_number(load.value("num_users", 1.0)) + " users is more than " +
-                   std::to_string(static_cast<long>(kMaxUsers)) + " users";
-          }
-          load["num_users"] = static_cast<std::int64_t>(std::llround(users));
-        } else {
-          load["multiplier"] = load.value("multiplier", 1.0) * m;
-        }
-      }
-      if (!any) return "none of the tenants " + join(axis.tenants, ", ") + " is in the base scenario";
-      return "";
-    }
+    case AxisKind::pointer: return apply_pointer(axis, value, doc);
+    case AxisKind::load_multiplier: return apply_load_multiplier(axis, value, doc);
     case AxisKind::gpu:
     case AxisKind::instance_type:
       for (auto& entry : doc["fleet"]) {
@@ -172,27 +211,99 @@ std::string apply_unchecked(const SweepAxis& axis, const json& value, json& doc)
       return "";
     case AxisKind::pricing_table: doc["pricing"]["table"] = value; return "";
     case AxisKind::pricing_option: doc["pricing"]["option"] = value; return "";
-    case AxisKind::trace_window: {
-      bool any = false;
-      for (auto& tenant : doc["tenants"]) {
-        auto& load = tenant["load"];
-        if (load.value("kind", "") != "trace") continue;
-        any = true;
-        load["window_start_s"] = value[0];
-        if (value[1].is_null()) {
-          load.erase("window_end_s");
-        } else {
-          load["window_end_s"] = value[1];
-        }
-      }
-      return any ? "" : "no tenant of the base scenario has a trace load";
-    }
+    case AxisKind::trace_window: return apply_trace_window(value, doc);
     case AxisKind::seed: doc["seed"] = value; return "";
     case AxisKind::sizing:
       for (auto& strategy : doc["strategies"]) strategy["sizing"] = value;
       return "";
   }
   return "";
+}
+
+/// Axis names repeated (each reported once, against its first use: one line per pair grew with the
+/// square of the axes, a 1.2 MB sweep file took 23 GB) and, in zip mode, axes of other lengths.
+void check_axes(const Sweep& sweep, const std::filesystem::path& file, Diagnostics& problems) {
+  std::map<std::string, std::size_t> first_use;
+  for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
+    const auto& name = sweep.axes[i].name;
+    if (!name.empty()) {
+      const auto [first, inserted] = first_use.emplace(name, i);
+      if (!inserted) {
+        problems.push_back(
+            {file.string(), 0, 0, "/axes/" + std::to_string(i) + "/name",
+             "duplicate axis name \"" + name + "\" (also /axes/" + std::to_string(first->second) + "/name)"});
+      }
+    }
+    if (sweep.mode == SweepMode::zip && sweep.axes[i].values.size() != sweep.axes.front().values.size()) {
+      problems.push_back({file.string(), 0, 0, "/axes/" + std::to_string(i) + "/values",
+                          "mode \"zip\" needs every axis to have as many values as the first (" +
+                              std::to_string(sweep.axes.front().values.size()) + "; got " +
+                              std::to_string(sweep.axes[i].values.size()) + ")"});
+    }
+  }
+}
+
+/// At most kMaxPoints points, checked only when nothing else is wrong.
+void check_num_points(const Sweep& sweep, const std::filesystem::path& file, Diagnostics& problems) {
+  if (problems.empty() && sweep.mode == SweepMode::grid) {
+    double n = 1.0;
+    for (const auto& axis : sweep.axes) n *= static_cast<double>(axis.values.size());
+    if (n > static_cast<double>(kMaxPoints)) {
+      problems.push_back({file.string(), 0, 0, "/axes",
+                          "the grid has " + format_number(n) + " points; at most " + std::to_string(kMaxPoints) +
+                              " are allowed (use mode \"zip\" or fewer values)"});
+    }
+  } else if (problems.empty() && !sweep.axes.empty() && sweep.axes.front().values.size() > kMaxPoints) {
+    problems.push_back({file.string(), 0, 0, "/axes/0/values",
+                        "mode \"zip\" gives " + std::to_string(sweep.axes.front().values.size()) + " points; at most " +
+                            std::to_string(kMaxPoints) + " are allowed"});
+  }
+}
+
+/// Resolves the base scenario and calibration profile against the sweep file; both must exist.
+void resolve_files(Sweep& sweep, const std::string& base, const std::string& calibration, Diagnostics& problems) {
+  const std::filesystem::path& file = sweep.file;
+  auto resolve = [&](const std::string& path) { return path_in_document(file, path); };
+  if (!base.empty()) {
+    sweep.base_file = resolve(base);
+    if (!std::filesystem::is_regular_file(sweep.base_file)) {
+      problems.push_back({file.string(), 0, 0, "/base", "base scenario not found: " + sweep.base_file.string()});
+    }
+  }
+  if (!calibration.empty()) {
+    sweep.calibration = resolve(calibration).string();
+    if (!std::filesystem::is_regular_file(sweep.calibration)) {
+      problems.push_back({file.string(), 0, 0, "/calibration", "calibration profile not found: " + sweep.calibration});
+    }
+  }
+}
+
+/// Every tenant an axis lists must be one of the base scenario's.
+void check_axis_tenants(const Sweep& sweep, Diagnostics& problems) {
+  std::vector<std::string> names;
+  for (const auto& tenant : sweep.base.at("tenants")) names.push_back(tenant.value("name", ""));
+  for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
+    const auto& axis = sweep.axes[i];
+    for (const auto& wanted : axis.tenants) {
+      if (std::find(names.begin(), names.end(), wanted) == names.end()) {
+        problems.push_back({sweep.file.string(), 0, 0, "/axes/" + std::to_string(i) + "/tenants",
+                            "unknown tenant \"" + wanted + "\"; the base scenario has " + join(names, "|") +
+                                did_you_mean_suffix(wanted, names)});
+      }
+    }
+  }
+}
+
+/// Every point's scenario must be valid; stops once 20 problems are listed (enough to see the pattern).
+void check_points(const Sweep& sweep, Diagnostics& problems) {
+  for (std::size_t i = 0; i < num_points(sweep); ++i) {
+    try {
+      point_scenario(sweep, sweep_point(sweep, i));
+    } catch (const ConfigError& e) {
+      for (const auto& d : e.diagnostics()) problems.push_back(d);
+      if (problems.size() >= 20) break;
+    }
+  }
 }
 
 std::uint64_t fnv1a(std::uint64_t hash, const std::string& text) {
@@ -317,78 +428,17 @@ Sweep load_sweep(const std::filesystem::path& file) {
   }
   r.finish();
 
-  auto resolve = [&](const std::string& path) { return path_in_document(file, path); };
-  // Each repeated name is reported once, against its first use (one line per pair grew with the
-  // square of the axes: a 1.2 MB sweep file took 23 GB).
-  std::map<std::string, std::size_t> first_use;
-  for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
-    const auto& name = sweep.axes[i].name;
-    if (!name.empty()) {
-      const auto [first, inserted] = first_use.emplace(name, i);
-      if (!inserted) {
-        problems.push_back(
-            {file.string(), 0, 0, "/axes/" + std::to_string(i) + "/name",
-             "duplicate axis name \"" + name + "\" (also /axes/" + std::to_string(first->second) + "/name)"});
-      }
-    }
-    if (sweep.mode == SweepMode::zip && sweep.axes[i].values.size() != sweep.axes.front().values.size()) {
-      problems.push_back({file.string(), 0, 0, "/axes/" + std::to_string(i) + "/values",
-                          "mode \"zip\" needs every axis to have as many values as the first (" +
-                              std::to_string(sweep.axes.front().values.size()) + "; got " +
-                              std::to_string(sweep.axes[i].values.size()) + ")"});
-    }
-  }
-  if (problems.empty() && sweep.mode == SweepMode::grid) {
-    double n = 1.0;
-    for (const auto& axis : sweep.axes) n *= static_cast<double>(axis.values.size());
-    if (n > static_cast<double>(kMaxPoints)) {
-      problems.push_back({file.string(), 0, 0, "/axes",
-                          "the grid has " + format_number(n) + " points; at most " + std::to_string(kMaxPoints) +
-                              " are allowed (use mode \"zip\" or fewer values)"});
-    }
-  } else if (problems.empty() && !sweep.axes.empty() && sweep.axes.front().values.size() > kMaxPoints) {
-    problems.push_back({file.string(), 0, 0, "/axes/0/values",
-                        "mode \"zip\" gives " + std::to_string(sweep.axes.front().values.size()) + " points; at most " +
-                            std::to_string(kMaxPoints) + " are allowed"});
-  }
-  if (!base.empty()) {
-    sweep.base_file = resolve(base);
-    if (!std::filesystem::is_regular_file(sweep.base_file)) {
-      problems.push_back({file.string(), 0, 0, "/base", "base scenario not found: " + sweep.base_file.string()});
-    }
-  }
-  if (!calibration.empty()) {
-    sweep.calibration = resolve(calibration).string();
-    if (!std::filesystem::is_regular_file(sweep.calibration)) {
-      problems.push_back({file.string(), 0, 0, "/calibration", "calibration profile not found: " + sweep.calibration});
-    }
-  }
+  check_axes(sweep, file, problems);
+  check_num_points(sweep, file, problems);
+  resolve_files(sweep, base, calibration, problems);
   if (!problems.empty()) throw ConfigError(std::move(problems));
 
   // The base must be a valid scenario on its own, and every point a valid scenario.
   sweep.base = read_json_file(sweep.base_file);
   parse_scenario(sweep.base, sweep.base_file.string());
-  std::vector<std::string> names;
-  for (const auto& tenant : sweep.base.at("tenants")) names.push_back(tenant.value("name", ""));
-  for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
-    const auto& axis = sweep.axes[i];
-    for (const auto& wanted : axis.tenants) {
-      if (std::find(names.begin(), names.end(), wanted) == names.end()) {
-        problems.push_back({file.string(), 0, 0, "/axes/" + std::to_string(i) + "/tenants",
-                            "unknown tenant \"" + wanted + "\"; the base scenario has " + join(names, "|") +
-                                did_you_mean_suffix(wanted, names)});
-      }
-    }
-  }
+  check_axis_tenants(sweep, problems);
   if (!problems.empty()) throw ConfigError(std::move(problems));
-  for (std::size_t i = 0; i < num_points(sweep); ++i) {
-    try {
-      point_scenario(sweep, sweep_point(sweep, i));
-    } catch (const ConfigError& e) {
-      for (const auto& d : e.diagnostics()) problems.push_back(d);
-      if (problems.size() >= 20) break;  // enough to see the pattern
-    }
-  }
+  check_points(sweep, problems);
   if (!problems.empty()) throw ConfigError(std::move(problems));
   return sweep;
 }

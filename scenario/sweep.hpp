@@ -3,7 +3,6 @@
 // into a scenario and the sweep's fingerprint. Running points is cli/sweep_runner.cpp's job.
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>

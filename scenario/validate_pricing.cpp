@@ -70,8 +70,12 @@ void ScenarioChecker::instance_prices(const std::string& region) {
       for (const auto& r : table_->instances) {
         if (r.instance_type == type) offered.push_back(r.region);
       }
-      add("/pricing/region", type + ", used at " + pointer + ", is not offered in " + region + " (offered in " +
-                                 join(offered, ", ") + ")");
+      std::string message = type + ", used at ";
+      message += pointer;
+      message += ", is not offered in ";
+      message += region;
+      message += " (offered in " + join(offered, ", ") + ")";
+      add("/pricing/region", std::move(message));
     } else if (!row->usd_per_hour(s_.pricing.option)) {
       add("/pricing/option", "no " + pricing::to_string(s_.pricing.option) + " price for " + type + " in " +
                                  row->region + " (price table \"" + table_->name + "\")");

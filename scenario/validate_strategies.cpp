@@ -5,14 +5,11 @@
 
 #include "core/spell.hpp"
 #include "models/strategy_kind.hpp"
-#include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 #include "scenario/scenario_checker.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::scenario::detail {
-
-using models::StrategyKind;
 
 namespace {
 
@@ -73,8 +70,10 @@ void ScenarioChecker::unused_strategy_fields(const StrategySpec& st, const std::
   const std::string kind = models::to_string(st.kind);
   for (const auto& key : set_strategy_fields(st)) {
     if (!uses(strategy_keys(), key, st.kind)) {
-      add(pointer + "/" + key, "set, but not used by strategy kind \"" + kind + "\" (applies to " +
-                                   kinds_using(strategy_keys(), key, models::strategy_kind_table()) + ")");
+      std::string at = pointer + "/";
+      at += key;
+      add(std::move(at), "set, but not used by strategy kind \"" + kind + "\" (applies to " +
+                             kinds_using(strategy_keys(), key, models::strategy_kind_table()) + ")");
     }
   }
 }
@@ -91,11 +90,13 @@ void ScenarioChecker::tenant_settings(const StrategySpec& st, const std::string&
       add(at, "unknown tenant \"" + name + "\"" + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
     }
     for (const auto& key : set_setting_fields(settings)) {
+      std::string key_at = at + "/";
+      key_at += key;
       if (!uses(tenant_setting_keys(), key, st.kind)) {
-        add(at + "/" + key, "does not apply to strategy kind \"" + kind + "\" (applies to " +
-                                kinds_using(tenant_setting_keys(), key, models::strategy_kind_table()) + ")");
+        add(std::move(key_at), "does not apply to strategy kind \"" + kind + "\" (applies to " +
+                                   kinds_using(tenant_setting_keys(), key, models::strategy_kind_table()) + ")");
       } else if (auto problem = policy_of(st.kind).tenant_key_problem(st, key); !problem.empty()) {
-        add(at + "/" + key, std::move(problem));
+        add(std::move(key_at), std::move(problem));
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <istream>
 #include <optional>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -149,7 +150,8 @@ class PaiSensorReader final : public CsvTraceReader {
 /// discards it, so memory holds rows, not the document. Errors name the job's JSON pointer.
 class PhillyReader final : public TraceReader {
  public:
-  PhillyReader(std::string path, const ReadOptions& options) : TraceReader(path, TraceFormat::philly, options) {
+  PhillyReader(std::string path, const ReadOptions& options)
+      : TraceReader(std::move(path), TraceFormat::philly, options) {
     const auto bytes = open_decoded(path_);  // .gz and .zst as well
     std::istream in(bytes.get());
     std::size_t index = 0;
@@ -215,10 +217,18 @@ class PhillyReader final : public TraceReader {
     const auto attempts = job.find("attempts");
     if (attempts == job.end() || !attempts->is_array())
       throw TraceError(path_, 0, pointer, "missing \"attempts\" array");
+    read_attempts(*attempts, pointer, row);
+    if (row.num_gpus > 0) row.gpu_frac = 1.0;
+    return row;
+  }
+
+  /// A job's attempts: the duration from the first start to the last end, and the GPUs of the
+  /// first attempt's detail.
+  void read_attempts(const nlohmann::json& attempts, const std::string& pointer, TraceRow& row) {
     std::optional<double> first_start;
     std::optional<double> last_end;
-    for (std::size_t a = 0; a < attempts->size(); ++a) {
-      const auto& attempt = (*attempts)[a];
+    for (std::size_t a = 0; a < attempts.size(); ++a) {
+      const auto& attempt = attempts[a];
       const std::string at = pointer + "/attempts/" + std::to_string(a);
       if (!attempt.is_object()) throw TraceError(path_, 0, at, "expected an attempt object");
       if (attempt.contains("start_time") && !missing(attempt["start_time"]) && !first_start) {
@@ -227,16 +237,19 @@ class PhillyReader final : public TraceReader {
       if (attempt.contains("end_time") && !missing(attempt["end_time"])) {
         last_end = time_of(attempt["end_time"], at + "/end_time");
       }
-      if (a == 0 && attempt.contains("detail") && attempt["detail"].is_array()) {
-        for (const auto& d : attempt["detail"]) {
-          if (d.is_object() && d.contains("gpus") && d["gpus"].is_array())
-            row.num_gpus += static_cast<int>(d["gpus"].size());
-        }
-      }
+      if (a == 0 && attempt.contains("detail") && attempt["detail"].is_array())
+        row.num_gpus += gpus_of(attempt["detail"]);
     }
     if (first_start && last_end && *last_end >= *first_start) row.duration_s = *last_end - *first_start;
-    if (row.num_gpus > 0) row.gpu_frac = 1.0;
-    return row;
+  }
+
+  /// The GPUs an attempt's detail lists: the sum of its hosts' "gpus" arrays.
+  static int gpus_of(const nlohmann::json& detail) {
+    int num_gpus = 0;
+    for (const auto& d : detail) {
+      if (d.is_object() && d.contains("gpus") && d["gpus"].is_array()) num_gpus += static_cast<int>(d["gpus"].size());
+    }
+    return num_gpus;
   }
 
   /// The JSON pointer of the parser's position, to name a key that appears twice in one object

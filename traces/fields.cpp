@@ -105,6 +105,38 @@ std::int64_t parse_count(std::string_view text, std::string_view column, const F
 
 namespace {
 
+/// The fraction of a second at `pos` (".5" up to nine digits; none is 0) in nanoseconds, moving
+/// `pos` past it; nullopt when malformed.
+std::optional<std::int64_t> fraction_ns(std::string_view s, std::size_t& pos) {
+  if (pos >= s.size() || s[pos] != '.') return 0;
+  ++pos;
+  std::int64_t fraction = 0;
+  std::int64_t scale = 100'000'000;
+  const std::size_t start = pos;
+  while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+    if (pos - start >= 9) return std::nullopt;  // finer than a nanosecond
+    fraction += (s[pos] - '0') * scale;
+    scale /= 10;
+    ++pos;
+  }
+  if (pos == start) return std::nullopt;
+  return fraction;
+}
+
+/// The UTC offset that ends the timestamp at `pos` ("Z", "+HH:MM", "-HH:MM" or none), in seconds;
+/// nullopt when malformed or followed by anything.
+std::optional<std::int64_t> offset_seconds(std::string_view s, std::size_t pos) {
+  if (pos >= s.size()) return 0;
+  if (s[pos] == 'Z' && pos + 1 == s.size()) return 0;
+  if ((s[pos] == '+' || s[pos] == '-') && pos + 6 == s.size() && s[pos + 3] == ':') {
+    const std::int64_t oh = digits(s, pos + 1, 2);
+    const std::int64_t om = digits(s, pos + 4, 2);
+    if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
+    return (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+  }
+  return std::nullopt;
+}
+
 /// parse_datetime_ns without its range check; `out_of_range` is set for a well-formed timestamp
 /// outside the years 1970 .. 2261 (or before 1970 once its offset is applied).
 std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_range) {
@@ -117,9 +149,9 @@ std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_rang
   const int year = digits(s, 0, 4);
   const int month = digits(s, 5, 2);
   const int day = digits(s, 8, 2);
-  const int hour = digits(s, 11, 2);
-  const int minute = digits(s, 14, 2);
-  const int second = digits(s, 17, 2);
+  const std::int64_t hour = digits(s, 11, 2);
+  const std::int64_t minute = digits(s, 14, 2);
+  const std::int64_t second = digits(s, 17, 2);
   if (year < 0 || month < 1 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 ||
       second > 60) {
     return std::nullopt;
@@ -128,33 +160,11 @@ std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_rang
                                         std::chrono::day{static_cast<unsigned>(day)}};
   if (!ymd.ok()) return std::nullopt;
   std::size_t pos = 19;
-  std::int64_t fraction_ns = 0;
-  if (pos < s.size() && s[pos] == '.') {
-    ++pos;
-    std::int64_t scale = 100'000'000;
-    const std::size_t start = pos;
-    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-      if (pos - start >= 9) return std::nullopt;  // finer than a nanosecond
-      fraction_ns += (s[pos] - '0') * scale;
-      scale /= 10;
-      ++pos;
-    }
-    if (pos == start) return std::nullopt;
-  }
-  std::int64_t offset_s = 0;
-  if (pos < s.size()) {
-    if (s[pos] == 'Z' && pos + 1 == s.size()) {
-      ++pos;
-    } else if ((s[pos] == '+' || s[pos] == '-') && pos + 6 == s.size() && s[pos + 3] == ':') {
-      const int oh = digits(s, pos + 1, 2);
-      const int om = digits(s, pos + 4, 2);
-      if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
-      offset_s = (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
-      pos += 6;
-    } else {
-      return std::nullopt;
-    }
-  }
+  const auto fraction = fraction_ns(s, pos);
+  if (!fraction) return std::nullopt;
+  const auto offset = offset_seconds(s, pos);
+  if (!offset) return std::nullopt;
+  const std::int64_t offset_s = *offset;
   const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
   const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
   // Before 1970 (also once the offset is applied) or after 2261, nanoseconds since 1970 or the
@@ -163,7 +173,7 @@ std::optional<std::int64_t> parse_datetime(std::string_view s, bool& out_of_rang
     out_of_range = true;
     return std::nullopt;
   }
-  return seconds * 1'000'000'000 + fraction_ns;
+  return seconds * 1'000'000'000 + *fraction;
 }
 
 }  // namespace

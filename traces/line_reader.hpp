@@ -2,7 +2,6 @@
 // (.zst) transparently. The compression is told by the file's magic bytes, not its name.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <streambuf>
 #include <string>

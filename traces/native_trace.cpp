@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 
 #include "traces/csv_trace_reader.hpp"
 #include "traces/readers.hpp"

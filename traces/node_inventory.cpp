@@ -2,6 +2,7 @@
 #include "traces/node_inventory.hpp"
 
 #include "core/error.hpp"
+#include "traces/trace_reader.hpp"
 
 namespace slicewise::traces {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/trace_reader.hpp"
+#include "traces/trace_format.hpp"
 
 namespace slicewise::traces {
 

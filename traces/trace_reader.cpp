@@ -118,6 +118,7 @@ std::vector<std::string> header_file_or(const std::string& path, const std::vect
   std::string scratch;
   split_csv(line, fields, scratch);
   std::vector<std::string> names;
+  names.reserve(fields.size());
   for (auto f : fields) names.emplace_back(trim(f));
   return names;
 }

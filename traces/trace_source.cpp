@@ -9,6 +9,25 @@
 
 namespace slicewise::traces {
 
+namespace {
+
+/// Whether the mapping keeps rows with this key (its `select` lists it, or is empty).
+bool selected(const TraceMapping& mapping, const std::string& key) {
+  return mapping.select.empty() || std::find(mapping.select.begin(), mapping.select.end(), key) != mapping.select.end();
+}
+
+/// The request of a kept row arriving at `sim_s`, its work and demand scaled by the row's duration
+/// and GPU fraction where the mapping says so.
+RequestRecord record_of(const TraceRow& row, double sim_s, const TraceMapping& mapping) {
+  RequestRecord record{sim_s, row.prompt_tokens, row.output_tokens, 1.0, 1.0};
+  if (mapping.solo_latency_s > 0.0 && row.duration_s >= 0.0)
+    record.work_scale = row.duration_s / mapping.solo_latency_s;
+  if (mapping.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping.sm_occupancy_frac;
+  return record;
+}
+
+}  // namespace
+
 TraceSource::TraceSource(std::unique_ptr<TraceReader> reader, TraceMapping mapping)
     : reader_(std::move(reader)), mapping_(std::move(mapping)), rng_(mapping_.seed) {
   SW_CHECK(mapping_.time_compression > 0.0 && mapping_.multiplier > 0.0, "trace mapping factors must be positive");
@@ -63,10 +82,7 @@ bool TraceSource::next_kept(RequestRecord& record, int& copies) {
     if (mapping_.window_end_s && t >= *mapping_.window_end_s) break;
     const double sim_s = (t - mapping_.window_start_s) / mapping_.time_compression;
     if (sim_s >= mapping_.horizon_s) break;
-    if (!mapping_.select.empty() &&
-        std::find(mapping_.select.begin(), mapping_.select.end(), row.key) == mapping_.select.end()) {
-      continue;
-    }
+    if (!selected(mapping_, row.key)) continue;
     // Two draws per row whatever the outcome, so one tenant's sampling never shifts another's.
     const double keep = unit_interval(rng_());
     const double extra = unit_interval(rng_());
@@ -74,10 +90,7 @@ bool TraceSource::next_kept(RequestRecord& record, int& copies) {
     const double whole = std::floor(mapping_.multiplier);
     copies = static_cast<int>(whole) + (extra < mapping_.multiplier - whole ? 1 : 0);
     if (copies == 0) continue;
-    record = RequestRecord{sim_s, row.prompt_tokens, row.output_tokens, 1.0, 1.0};
-    if (mapping_.solo_latency_s > 0.0 && row.duration_s >= 0.0)
-      record.work_scale = row.duration_s / mapping_.solo_latency_s;
-    if (mapping_.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping_.sm_occupancy_frac;
+    record = record_of(row, sim_s, mapping_);
     return true;
   }
   done_ = true;

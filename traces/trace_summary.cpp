@@ -24,6 +24,42 @@ std::int64_t CountQuantiles::quantile(double q) const {
   return counts_.rbegin()->first;
 }
 
+namespace {
+
+/// A row's tokens, duration, GPUs, memory and key, into the summary's distributions and counts.
+void add_row_figures(TraceSummary& s, const TraceRow& row) {
+  if (row.prompt_tokens > 0.0 || row.output_tokens > 0.0) {
+    s.prompt_tokens.add(std::llround(row.prompt_tokens));
+    s.output_tokens.add(std::llround(row.output_tokens));
+  }
+  if (row.duration_s >= 0.0) s.duration_ms.add(std::llround(row.duration_s * 1000.0));
+  if (row.num_gpus > 0) {
+    s.num_gpus.add(row.num_gpus);
+    s.gpu_milli.add(std::llround(row.gpu_frac * 1000.0));
+    s.total_gpus += row.num_gpus;
+  }
+  if (row.memory_gib > 0.0) s.memory_mib.add(std::llround(row.memory_gib * 1024.0));
+  if (!row.key.empty()) {
+    ++s.rows_per_key[row.key];
+    s.gpus_per_key[row.key] += row.num_gpus;
+  }
+}
+
+/// Arrivals per minute over the whole span: every minute counts, the quiet ones as 0.
+void add_per_minute(TraceSummary& s, const std::map<std::int64_t, std::int64_t>& minutes) {
+  if (minutes.empty()) return;
+  const std::int64_t from = minutes.begin()->first;
+  const std::int64_t to = minutes.rbegin()->first;
+  std::int64_t busy = 0;
+  for (const auto& [minute, n] : minutes) {
+    s.per_minute.add(n);
+    ++busy;
+  }
+  s.per_minute.add(0, (to - from + 1) - busy);
+}
+
+}  // namespace
+
 TraceSummary summarize(TraceReader& reader) {
   TraceSummary s;
   s.path = reader.path();
@@ -53,37 +89,13 @@ TraceSummary summarize(TraceReader& reader) {
     } else {
       ++s.num_without_time;
     }
-    if (row.prompt_tokens > 0.0 || row.output_tokens > 0.0) {
-      s.prompt_tokens.add(std::llround(row.prompt_tokens));
-      s.output_tokens.add(std::llround(row.output_tokens));
-    }
-    if (row.duration_s >= 0.0) s.duration_ms.add(std::llround(row.duration_s * 1000.0));
-    if (row.num_gpus > 0) {
-      s.num_gpus.add(row.num_gpus);
-      s.gpu_milli.add(std::llround(row.gpu_frac * 1000.0));
-      s.total_gpus += row.num_gpus;
-    }
-    if (row.memory_gib > 0.0) s.memory_mib.add(std::llround(row.memory_gib * 1024.0));
-    if (!row.key.empty()) {
-      ++s.rows_per_key[row.key];
-      s.gpus_per_key[row.key] += row.num_gpus;
-    }
+    add_row_figures(s, row);
   }
   s.epoch_s = reader.epoch_s();
   s.num_rows = reader.num_rows();
   s.num_bad_rows = reader.num_bad_rows();
   s.bad_rows = reader.bad_rows();
-  if (!minutes.empty()) {
-    // Every minute of the span counts, the quiet ones as 0.
-    const std::int64_t from = minutes.begin()->first;
-    const std::int64_t to = minutes.rbegin()->first;
-    std::int64_t busy = 0;
-    for (const auto& [minute, n] : minutes) {
-      s.per_minute.add(n);
-      ++busy;
-    }
-    s.per_minute.add(0, (to - from + 1) - busy);
-  }
+  add_per_minute(s, minutes);
   return s;
 }
 

@@ -61,11 +61,17 @@ void check_fit(const StrategySpec& spec, const StrategyCheck& c, const models::G
     const auto it = std::find_if(placed.instances.begin(), placed.instances.end(),
                                  [&](const models::MigInstance& m) { return m.profile == profile; });
     if (it == placed.instances.end()) {
-      c.add(at, "\"" + profile + "\" is not an instance of the layout" + on + "; expected " + join(profiles, "|") +
-                    (profiles.size() > 1 ? did_you_mean_suffix(profile, profiles) : ""));
+      std::string message = "\"" + profile + "\" is not an instance of the layout";
+      message += on;
+      message += "; expected " + join(profiles, "|");
+      if (profiles.size() > 1) message += did_you_mean_suffix(profile, profiles);
+      c.add(at, std::move(message));
     } else if (t.workload.memory_gib > it->memory_gib) {
-      c.add(at, "tenant \"" + t.name + "\" needs " + gib(t.workload.memory_gib) + "; " + profile + on + " has " +
-                    gib(it->memory_gib));
+      std::string message = "tenant \"" + t.name + "\" needs " + gib(t.workload.memory_gib) + "; ";
+      message += profile;
+      message += on;
+      message += " has " + gib(it->memory_gib);
+      c.add(at, std::move(message));
     }
   }
 }
