@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <queue>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -78,6 +77,7 @@ void baseline(double horizon_s) {
   const auto start = std::chrono::steady_clock::now();
   std::priority_queue<Event, std::vector<Event>, std::greater<>> heap;
   std::vector<traces::PoissonSource> sources;
+  sources.reserve(kTenants);
   for (int t = 0; t < kTenants; ++t) sources.emplace_back(kRatePerTenant, horizon_s, 1000 + t);
   traces::RequestRecord record;
   for (int t = 0; t < kTenants; ++t) {

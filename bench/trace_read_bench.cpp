@@ -28,8 +28,8 @@ std::string write_trace(const std::string& path, long rows) {
   char line[96];
   for (long i = 0; i < rows; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    ticks += 1 + static_cast<long long>(x % 3'000'000);  // mean 0.15 s apart
-    const long long s = 18 * 3600 + ticks / 10'000'000;  // seconds since 2023-11-16 00:00 (days stay in November)
+    ticks += 1 + static_cast<long long>(x % 3'000'000);    // mean 0.15 s apart
+    const long long s = 18LL * 3600 + ticks / 10'000'000;  // seconds since 2023-11-16 00:00 (days stay in November)
     const int n = std::snprintf(line, sizeof line, "2023-11-%02lld %02lld:%02lld:%02lld.%07lld,%llu,%llu%s",
                                 16 + s / 86400, s / 3600 % 24, s / 60 % 60, s % 60, ticks % 10'000'000,
                                 static_cast<unsigned long long>(2 + x % 8000),

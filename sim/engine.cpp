@@ -1,7 +1,6 @@
 // The SimGrid side of a run: one manager actor per device that sleeps until its next completion
 // or an arrival, one source actor per tenant replaying its load, and a monitor for progress.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -11,7 +10,6 @@
 #include <simgrid/s4u.hpp>
 
 #include "core/error.hpp"
-#include "scenario/enum_tables.hpp"
 #include "sim/device_state.hpp"
 #include "sim/load_source.hpp"
 #include "sim/platform.hpp"
@@ -127,7 +125,7 @@ void source_finished(Run& run) {
   }
 }
 
-void open_loop_source(Run* run, std::size_t tenant, std::shared_ptr<traces::RequestSource> source) {
+void open_loop_source(Run* run, std::size_t tenant, const std::shared_ptr<traces::RequestSource>& source) {
   traces::RequestRecord record;
   try {
     while (source->next(record) && record.arrived_at_s < run->horizon_s) {

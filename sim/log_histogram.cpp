@@ -2,6 +2,7 @@
 #include "sim/log_histogram.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace slicewise::sim {
 

@@ -4,7 +4,6 @@
 // below 0.05 %. Deterministic, and cheap enough to record every request of a 10 M-request replay.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <vector>
 

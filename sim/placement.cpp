@@ -5,7 +5,6 @@
 #include "sim/placement.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 
 #include "core/error.hpp"

@@ -3,10 +3,8 @@
 #pragma once
 
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "models/gpu_catalog.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 #include "sim/device_state.hpp"
