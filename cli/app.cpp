@@ -1,9 +1,11 @@
 // Subcommand table and error handling of the `slicewise` command.
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <new>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <QtGlobal>
@@ -22,6 +24,68 @@ std::string filesystem_message(const std::filesystem::filesystem_error& e) {
   std::string path = e.path1().string();
   if (!e.path2().empty()) path += " -> " + e.path2().string();
   return "slicewise: " + (path.empty() ? std::string() : path + ": ") + e.code().message();
+}
+
+/// A subcommand and the function that runs it.
+using Command = std::pair<CLI::App*, std::function<int()>>;
+
+/// True, with the message on `err`, when the first argument looks like a command but names none.
+bool reject_unknown_command(const std::vector<std::string>& args, const std::vector<Command>& commands,
+                            std::ostream& err) {
+  if (args.empty() || args[0].empty() || args[0][0] == '-') return false;
+  std::vector<std::string> names;
+  names.reserve(commands.size());
+  for (const auto& [subcommand, handler] : commands) names.push_back(subcommand->get_name());
+  if (std::find(names.begin(), names.end(), args[0]) != names.end()) return false;
+  err << "slicewise: unknown command \"" << args[0] << "\"; expected " << join(names, "|")
+      << did_you_mean_suffix(args[0], names) << "\nRun with --help for more information.\n";
+  return true;
+}
+
+/// Parses `args` into `app`. Answers --help and --version on `out` and a usage error on `err`,
+/// returning the exit code; nullopt when a subcommand is to run.
+std::optional<int> parse_arguments(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
+                                   std::ostream& err) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << version_text() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "slicewise: " << e.what() << "\n";
+    err << "Run with --help for more information.\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+/// Runs the parsed subcommand; the errors a user can fix are printed on `err`, exit code 1.
+int run_parsed_command(const std::vector<Command>& commands, std::ostream& err) {
+  try {
+    for (const auto& [subcommand, handler] : commands) {
+      if (subcommand->parsed()) return handler();
+    }
+  } catch (const Error& e) {
+    err << e.what() << "\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user named that the system refuses (a folder one cannot enter, a symlink loop, a
+    // name too long): the user's problem to fix, so exit 1 with the path and the reason.
+    err << filesystem_message(e) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    err << "slicewise: out of memory (reduce the run: fewer tenants, contexts or series intervals; "
+           "docs/scenario-format.md \"The size of a run\")\n";
+    return 1;
+  }
+  return 2;  // unreachable: require_subcommand(1)
 }
 
 }  // namespace
@@ -53,7 +117,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   ReportOptions report;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
-  const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
+  const std::vector<Command> commands = {
       {setup_validate(app, validate), [&] { return run_validate(validate, io); }},
       {setup_simulate(app, simulate), [&] { return run_simulate(simulate, io); }},
       {setup_advise(app, advise), [&] { return run_advise(advise, io); }},
@@ -70,51 +134,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_report(app, report), [&] { return run_report(report, io); }},
   };
 
-  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
-    std::vector<std::string> names;
-    for (const auto& [subcommand, handler] : commands) names.push_back(subcommand->get_name());
-    if (std::find(names.begin(), names.end(), args[0]) == names.end()) {
-      err << "slicewise: unknown command \"" << args[0] << "\"; expected " << join(names, "|")
-          << did_you_mean_suffix(args[0], names) << "\nRun with --help for more information.\n";
-      return 2;
-    }
-  }
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    out << app.help();
-    return 0;
-  } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
-    return 0;
-  } catch (const CLI::CallForVersion&) {
-    out << version_text() << "\n";
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    err << "slicewise: " << e.what() << "\n";
-    err << "Run with --help for more information.\n";
-    return 2;
-  }
-
-  try {
-    for (const auto& [subcommand, handler] : commands) {
-      if (subcommand->parsed()) return handler();
-    }
-  } catch (const Error& e) {
-    err << e.what() << "\n";
-    return 1;
-  } catch (const std::filesystem::filesystem_error& e) {
-    // A path the user named that the system refuses (a folder one cannot enter, a symlink loop, a
-    // name too long): the user's problem to fix, so exit 1 with the path and the reason.
-    err << filesystem_message(e) << "\n";
-    return 1;
-  } catch (const std::bad_alloc&) {
-    err << "slicewise: out of memory (reduce the run: fewer tenants, contexts or series intervals; "
-           "docs/scenario-format.md \"The size of a run\")\n";
-    return 1;
-  }
-  return 2;  // unreachable: require_subcommand(1)
+  if (reject_unknown_command(args, commands, err)) return 2;
+  if (const auto code = parse_arguments(app, args, out, err)) return *code;
+  return run_parsed_command(commands, err);
 }
 
 }  // namespace slicewise::cli

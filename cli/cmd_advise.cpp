@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "calibration/calibrate.hpp"
+#include "calibration/calibration_profile.hpp"
 #include "calibration/sharing_defaults.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
@@ -27,7 +28,6 @@
 #include "scenario/json_io.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"
-#include "sim/simulation.hpp"
 
 namespace slicewise::cli {
 
@@ -64,6 +64,7 @@ template <class E>
 std::vector<E> parse_names(const std::vector<std::string>& given, const std::vector<std::pair<std::string, E>>& table,
                            const std::string& flag) {
   std::vector<std::string> names;
+  names.reserve(table.size());
   for (const auto& [name, value] : table) names.push_back(name);
   std::vector<E> out;
   for (const auto& text : given) {
@@ -129,18 +130,142 @@ std::string pareto_svg(const report::Advice& advice) {
   return render::scatter_chart_svg(spec);
 }
 
-int advise(const AdviseOptions& given, Io io) {
-  AdviseOptions options = given;
-  if (options.progress == ProgressMode::automatic) {
-    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
-  }
-  const std::filesystem::path out = options.out;
+/// Throws ConfigError when `out` is not a folder, or its parent folder does not exist.
+void check_out_folder(const std::filesystem::path& out) {
   if (std::filesystem::exists(out) && !std::filesystem::is_directory(out)) {
     throw ConfigError("--out", "", "is not a folder: " + out.string());
   }
   if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path())) {
     throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
   }
+}
+
+/// One scenario per candidate, each checked: the first with problems throws them as a ConfigError.
+std::vector<scenario::Scenario> candidate_variants(const scenario::Scenario& scenario,
+                                                   const std::vector<report::AdviceCandidate>& candidates, int max_gpus,
+                                                   const scenario::Catalogs& catalogs) {
+  std::vector<scenario::Scenario> variants;
+  variants.reserve(candidates.size());
+  for (const auto& candidate : candidates) {
+    variants.push_back(report::candidate_scenario(scenario, candidate, max_gpus));
+    if (auto problems = scenario::validate_scenario(variants.back(), catalogs); !problems.empty()) {
+      throw ConfigError(std::move(problems));
+    }
+  }
+  return variants;
+}
+
+/// Runs the searches of the candidates `which` to the end in one driver run; false when a
+/// simulation failed.
+bool size_candidates(SizingDriver& driver, std::vector<scenario::SizingSearch>& searches,
+                     const std::vector<scenario::Scenario>& variants, const std::vector<std::size_t>& which,
+                     const std::function<void(std::size_t)>& round) {
+  std::vector<scenario::SizingSearch*> pointers;
+  std::vector<SimJob> templates;
+  pointers.reserve(which.size());
+  templates.reserve(which.size());
+  for (std::size_t c : which) {
+    pointers.push_back(&searches[c]);
+    templates.push_back(SimJob{&variants[c], 0, std::nullopt});
+  }
+  return driver.run(pointers, templates, round);
+}
+
+/// The lowest monthly price of `num_gpus` GPUs of `gpu` under any of `options`; -1 when none has one.
+double cheapest_monthly_usd(const pricing::PriceTable& table, const std::string& gpu, int num_gpus,
+                            const std::vector<pricing::PurchaseOption>& options, const std::string& region) {
+  double cheapest = -1.0;
+  for (const auto option : options) {
+    if (const auto line = pricing::cheapest_gpu_instances(table, gpu, num_gpus, option, region)) {
+      const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
+      if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
+    }
+  }
+  return cheapest;
+}
+
+/// What the candidates after the baseline are searched against.
+struct PruneInputs {
+  const scenario::Scenario& scenario;
+  const scenario::Catalogs& catalogs;
+  const pricing::PriceTable& table;
+  const report::AdviceSelection& selection;
+  double baseline_monthly = 0.0;  ///< 0 (unpriced): nothing is pruned for its cost
+  bool no_prune = false;
+};
+
+/// The candidates after the baseline worth sizing, in order; each other one gets in `outcomes` the
+/// reason it was pruned. Every candidate's outcome gets its lower bound.
+std::vector<std::size_t> candidates_to_size(const PruneInputs& in,
+                                            const std::vector<report::AdviceCandidate>& candidates,
+                                            std::vector<report::CandidateOutcome>& outcomes) {
+  const int max_gpus = in.selection.max_gpus;
+  const auto searched = report::advice_options(in.scenario, in.selection);
+  std::vector<std::size_t> to_size;
+  for (std::size_t c = 1; c < candidates.size(); ++c) {
+    const int lower = report::candidate_lower_bound(in.scenario, candidates[c], in.catalogs);
+    outcomes[c].lower_bound_gpus = lower;
+    if (lower > max_gpus) {
+      outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) +
+                           " (memory, contexts per device), more than " + std::to_string(max_gpus);
+      continue;
+    }
+    const double cheapest =
+        cheapest_monthly_usd(in.table, candidates[c].gpu, lower, searched, in.scenario.pricing.region);
+    if (!in.no_prune && in.baseline_monthly > 0.0 && cheapest >= in.baseline_monthly) {
+      outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
+                           report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
+      continue;
+    }
+    to_size.push_back(c);
+  }
+  return to_size;
+}
+
+/// The answer's sized run as a result, for `report` and `export-config`; the baseline's after it
+/// (for the savings) unless the answer is the baseline.
+scenario::SimResult answer_result(const scenario::Scenario& scenario, const report::Advice& advice,
+                                  const std::vector<scenario::Scenario>& variants,
+                                  const std::vector<report::CandidateOutcome>& outcomes,
+                                  const calibration::CalibrationProfile& profile) {
+  const auto& answer = advice.rows[*advice.answer];
+  scenario::SimResult result;
+  result.scenario = scenario.name;
+  result.input = variants[answer.candidate];
+  result.input.pricing.option = answer.option;
+  result.seed = scenario.seed;
+  result.horizon_s = scenario.horizon_s;
+  result.strategies = {*outcomes[answer.candidate].result};
+  if (answer.candidate != 0) result.strategies.push_back(*outcomes[0].result);
+  result.calibration = record_of(profile);
+  return result;
+}
+
+/// Writes the advice files and the answer's result into `out`, then the summary and the files
+/// written on stdout.
+void write_advice(const std::filesystem::path& out, const report::Advice& advice, const scenario::SimResult& result,
+                  Io io) {
+  std::filesystem::create_directories(out);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"advice.json", report::advice_to_json_text(advice)},
+      {"advice.md", report::advice_markdown(advice)},
+      {"candidates.csv", report::advice_candidates_csv(advice)},
+      {"pareto.csv", report::advice_pareto_csv(advice)},
+      {"pareto.svg", pareto_svg(advice)},
+      {"result.json", scenario::result_to_text(result)}};
+  for (const auto& [name, text] : files) write_file_atomically(out / name, text);
+
+  io.out << report::advice_summary_text(advice);
+  for (const auto& [name, text] : files) io.out << "wrote " << (out / name).string() << "\n";
+}
+
+int advise(const AdviseOptions& given, Io io) {
+  AdviseOptions options = given;
+  if (options.progress == ProgressMode::automatic) {
+    options.progress = ::isatty(STDERR_FILENO) ? ProgressMode::bar : ProgressMode::none;
+  }
+  const std::filesystem::path out = options.out;
+  check_out_folder(out);
   const auto scenario = scenario::load_scenario(options.file);
   const auto catalogs = scenario::Catalogs::shipped();
   report::AdviceSelection selection;
@@ -153,14 +278,7 @@ int advise(const AdviseOptions& given, Io io) {
   const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
 
   // One scenario per candidate (kept alive: the runs point into them), each checked.
-  std::vector<scenario::Scenario> variants;
-  variants.reserve(candidates.size());
-  for (const auto& candidate : candidates) {
-    variants.push_back(report::candidate_scenario(scenario, candidate, selection.max_gpus));
-    if (auto problems = scenario::validate_scenario(variants.back(), catalogs); !problems.empty()) {
-      throw ConfigError(std::move(problems));
-    }
-  }
+  const auto variants = candidate_variants(scenario, candidates, selection.max_gpus, catalogs);
   std::vector<report::CandidateOutcome> outcomes(candidates.size());
   std::vector<scenario::SizingSearch> searches;
   searches.reserve(candidates.size());
@@ -174,46 +292,14 @@ int advise(const AdviseOptions& given, Io io) {
         std::count_if(searches.begin(), searches.end(), [](const auto& s) { return s.done(); }));
   };
   auto round = [&](std::size_t) { progress.update(driver.num_simulations(), done_count()); };
-  auto size = [&](const std::vector<std::size_t>& which) {
-    std::vector<scenario::SizingSearch*> pointers;
-    std::vector<SimJob> templates;
-    for (std::size_t c : which) {
-      pointers.push_back(&searches[c]);
-      templates.push_back(SimJob{&variants[c], 0, std::nullopt});
-    }
-    return driver.run(pointers, templates, round);
-  };
   // The baseline first: what a candidate must beat to be worth sizing.
-  if (!size({0})) return 1;
+  if (!size_candidates(driver, searches, variants, {0}, round)) return 1;
   outcomes[0].result = searches[0].result();
   const auto baseline_cost = report::price_candidate(variants[0], searches[0].result(), table, scenario.pricing.option);
   const double baseline_monthly = baseline_cost ? baseline_cost->monthly_usd : 0.0;  // unpriced: nothing is pruned
-  const auto searched = report::advice_options(scenario, selection);
-  std::vector<std::size_t> to_size;
-  for (std::size_t c = 1; c < candidates.size(); ++c) {
-    const int lower = report::candidate_lower_bound(scenario, candidates[c], catalogs);
-    outcomes[c].lower_bound_gpus = lower;
-    if (lower > selection.max_gpus) {
-      outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) +
-                           " (memory, contexts per device), more than " + std::to_string(selection.max_gpus);
-      continue;
-    }
-    double cheapest = -1.0;
-    for (const auto option : searched) {
-      if (const auto line =
-              pricing::cheapest_gpu_instances(table, candidates[c].gpu, lower, option, scenario.pricing.region)) {
-        const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
-        if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
-      }
-    }
-    if (!options.no_prune && baseline_monthly > 0.0 && cheapest >= baseline_monthly) {
-      outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
-                           report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
-      continue;
-    }
-    to_size.push_back(c);
-  }
-  if (!size(to_size)) return 1;
+  const PruneInputs prune{scenario, catalogs, table, selection, baseline_monthly, options.no_prune};
+  const auto to_size = candidates_to_size(prune, candidates, outcomes);
+  if (!size_candidates(driver, searches, variants, to_size, round)) return 1;
   progress.update(driver.num_simulations(), candidates.size());
   progress.close();
   for (std::size_t c : to_size) outcomes[c].result = searches[c].result();
@@ -224,31 +310,7 @@ int advise(const AdviseOptions& given, Io io) {
     throw ConfigError("slicewise advise", "", report::no_answer_message(advice, scenario, outcomes));
   }
   InterruptScope::throw_if_received();  // nothing is written once interrupted
-
-  // The answer's sized run as a result, for `report` and `export-config`.
-  const auto& answer = advice.rows[*advice.answer];
-  scenario::SimResult result;
-  result.scenario = scenario.name;
-  result.input = variants[answer.candidate];
-  result.input.pricing.option = answer.option;
-  result.seed = scenario.seed;
-  result.horizon_s = scenario.horizon_s;
-  result.strategies = {*outcomes[answer.candidate].result};
-  if (answer.candidate != 0) result.strategies.push_back(*outcomes[0].result);  // the baseline, for the savings
-  result.calibration = record_of(profile);
-
-  std::filesystem::create_directories(out);
-  const std::vector<std::pair<std::string, std::string>> files = {
-      {"advice.json", report::advice_to_json_text(advice)},
-      {"advice.md", report::advice_markdown(advice)},
-      {"candidates.csv", report::advice_candidates_csv(advice)},
-      {"pareto.csv", report::advice_pareto_csv(advice)},
-      {"pareto.svg", pareto_svg(advice)},
-      {"result.json", scenario::result_to_text(result)}};
-  for (const auto& [name, text] : files) write_file_atomically(out / name, text);
-
-  io.out << report::advice_summary_text(advice);
-  for (const auto& [name, text] : files) io.out << "wrote " << (out / name).string() << "\n";
+  write_advice(out, advice, answer_result(scenario, advice, variants, outcomes, profile), io);
   return 0;
 }
 

@@ -3,7 +3,6 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
@@ -19,7 +18,7 @@ CLI::App* setup_mig(CLI::App& app, MigOptions& options) {
   auto* enumerate = sub->add_flag("--enumerate", options.enumerate, "List every maximal valid layout, one per line");
   sub->add_flag("--include-me", options.include_media_extensions, "With --enumerate: also use the +me profiles");
   layout->excludes(enumerate);
-  sub->callback([sub, layout, enumerate] {
+  sub->callback([layout, enumerate] {
     if (layout->count() == 0 && enumerate->count() == 0) {
       throw CLI::RequiredError("mig: one of --layout or --enumerate");
     }

@@ -24,85 +24,133 @@ CLI::App* setup_prices(CLI::App& app, PricesOptions& options) {
   return sub;
 }
 
+namespace {
+
+/// Whether --cloud keeps `price_table`.
+bool keeps_table(const PricesOptions& options, const pricing::PriceTable& price_table) {
+  return options.cloud.empty() || price_table.name == options.cloud;
+}
+
+/// Whether --gpu (as the catalog id `gpu_id`, "" for none) and --region keep `row`.
+bool keeps_row(const PricesOptions& options, const std::string& gpu_id, const pricing::InstancePrice& row) {
+  if (!gpu_id.empty() && row.gpu.value_or("") != gpu_id) return false;
+  return options.region.empty() || row.region == options.region;
+}
+
+/// The catalog id of --gpu (an id or an alias); "" when not given. Throws ConfigError when unknown.
+std::string gpu_filter(const PricesOptions& options) {
+  if (options.gpu.empty()) return "";
+  const auto& gpus = models::GpuCatalog::shipped();
+  const auto* gpu = gpus.find(options.gpu);
+  if (!gpu) {
+    throw ConfigError("slicewise prices", "--gpu",
+                      "unknown GPU \"" + options.gpu + "\"" + did_you_mean_suffix(options.gpu, gpus.ids()) +
+                          "; see `slicewise gpus`");
+  }
+  return gpu->id;
+}
+
+/// Throws ConfigError when --cloud names no shipped table.
+void check_cloud_filter(const PricesOptions& options, const std::vector<pricing::PriceTable>& tables) {
+  if (options.cloud.empty() || pricing::find_shipped_price_table(options.cloud)) return;
+  std::vector<std::string> names;
+  names.reserve(tables.size());
+  for (const auto& table : tables) names.push_back(table.name);
+  throw ConfigError("slicewise prices", "--cloud", unknown_choice(options.cloud, names));
+}
+
+/// Throws ConfigError when --region is in none of the tables --cloud keeps.
+void check_region_filter(const PricesOptions& options, const std::vector<pricing::PriceTable>& tables) {
+  if (options.region.empty()) return;
+  std::vector<std::string> regions;  // of the tables --cloud leaves, sorted
+  for (const auto& price_table : tables) {
+    if (!keeps_table(options, price_table)) continue;
+    for (const auto& region : price_table.regions()) {
+      if (std::find(regions.begin(), regions.end(), region) == regions.end()) regions.push_back(region);
+    }
+  }
+  std::sort(regions.begin(), regions.end());
+  if (std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
+    throw ConfigError("slicewise prices", "--region",
+                      "no region \"" + options.region + "\" in " +
+                          (options.cloud.empty() ? std::string("the shipped tables") : "table " + options.cloud) +
+                          "; expected " + join(regions, "|") + did_you_mean_suffix(options.region, regions));
+  }
+}
+
+/// What to say when the filters each match on their own but together match nothing.
+std::string no_match_message(const PricesOptions& options) {
+  std::vector<std::string> filters;
+  if (!options.gpu.empty()) filters.push_back("--gpu " + options.gpu);
+  if (!options.cloud.empty()) filters.push_back("--cloud " + options.cloud);
+  if (!options.region.empty()) filters.push_back("--region " + options.region);
+  return "no instance matches " + join(filters, " ") + " together; drop a filter to see what there is";
+}
+
+/// The text table's columns.
+report::TextTable empty_prices_table() {
+  using report::Align;
+  return report::TextTable({{"cloud"},
+                            {"instance"},
+                            {"region"},
+                            {"GPU"},
+                            {"GPUs", Align::right},
+                            {"vCPU", Align::right},
+                            {"RAM GiB", Align::right},
+                            {"on-demand $/h", Align::right},
+                            {"spot $/h", Align::right},
+                            {"$/GPU-h", Align::right}});
+}
+
+/// One instance as a row of the text table.
+std::vector<std::string> price_cells(const pricing::PriceTable& price_table, const pricing::InstancePrice& row) {
+  const std::string per_gpu =
+      row.num_gpus > 0 ? report::format_fixed(row.on_demand_usd_per_hour / row.num_gpus, 4) : "-";
+  return {price_table.name,
+          row.instance_type,
+          row.region,
+          row.gpu.value_or("-"),
+          std::to_string(row.num_gpus),
+          row.num_vcpus ? std::to_string(*row.num_vcpus) : "-",
+          row.memory_gib ? format_number(*row.memory_gib) : "-",
+          format_number(row.on_demand_usd_per_hour),
+          row.spot_usd_per_hour ? format_number(*row.spot_usd_per_hour) : "-",
+          per_gpu};
+}
+
+/// One instance as an element of the --json array.
+nlohmann::ordered_json price_json(const pricing::PriceTable& price_table, const pricing::InstancePrice& row) {
+  nlohmann::ordered_json item = {{"cloud", price_table.name}, {"instance_type", row.instance_type},
+                                 {"region", row.region},      {"gpu", row.gpu.value_or("")},
+                                 {"num_gpus", row.num_gpus},  {"on_demand_usd_per_hour", row.on_demand_usd_per_hour}};
+  item["spot_usd_per_hour"] = row.spot_usd_per_hour ? nlohmann::ordered_json(*row.spot_usd_per_hour) : nullptr;
+  item["currency"] = price_table.currency;
+  item["source"] = row.source;
+  item["as_of"] = row.as_of;
+  return item;
+}
+
+}  // namespace
+
 int run_prices(const PricesOptions& options, Io io) {
   if (options.importing) return run_prices_import(options, io);
   const auto& tables = pricing::shipped_price_tables();
-  std::string gpu_id;
-  if (!options.gpu.empty()) {
-    const auto& gpus = models::GpuCatalog::shipped();
-    const auto* gpu = gpus.find(options.gpu);
-    if (!gpu) {
-      throw ConfigError("slicewise prices", "--gpu",
-                        "unknown GPU \"" + options.gpu + "\"" + did_you_mean_suffix(options.gpu, gpus.ids()) +
-                            "; see `slicewise gpus`");
-    }
-    gpu_id = gpu->id;
-  }
-  if (!options.cloud.empty() && !pricing::find_shipped_price_table(options.cloud)) {
-    std::vector<std::string> names;
-    for (const auto& table : tables) names.push_back(table.name);
-    throw ConfigError("slicewise prices", "--cloud", unknown_choice(options.cloud, names));
-  }
-  if (!options.region.empty()) {
-    std::vector<std::string> regions;  // of the tables --cloud leaves, sorted
-    for (const auto& price_table : tables) {
-      if (!options.cloud.empty() && price_table.name != options.cloud) continue;
-      for (const auto& region : price_table.regions()) {
-        if (std::find(regions.begin(), regions.end(), region) == regions.end()) regions.push_back(region);
-      }
-    }
-    std::sort(regions.begin(), regions.end());
-    if (std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
-      throw ConfigError("slicewise prices", "--region",
-                        "no region \"" + options.region + "\" in " +
-                            (options.cloud.empty() ? std::string("the shipped tables") : "table " + options.cloud) +
-                            "; expected " + join(regions, "|") + did_you_mean_suffix(options.region, regions));
-    }
-  }
+  const std::string gpu_id = gpu_filter(options);
+  check_cloud_filter(options, tables);
+  check_region_filter(options, tables);
 
-  using report::Align;
-  report::TextTable table({{"cloud"},
-                           {"instance"},
-                           {"region"},
-                           {"GPU"},
-                           {"GPUs", Align::right},
-                           {"vCPU", Align::right},
-                           {"RAM GiB", Align::right},
-                           {"on-demand $/h", Align::right},
-                           {"spot $/h", Align::right},
-                           {"$/GPU-h", Align::right}});
+  report::TextTable table = empty_prices_table();
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& price_table : tables) {
-    if (!options.cloud.empty() && price_table.name != options.cloud) continue;
+    if (!keeps_table(options, price_table)) continue;
     for (const auto& row : price_table.instances) {
-      if (!gpu_id.empty() && row.gpu.value_or("") != gpu_id) continue;
-      if (!options.region.empty() && row.region != options.region) continue;
-      const std::string per_gpu =
-          row.num_gpus > 0 ? report::format_fixed(row.on_demand_usd_per_hour / row.num_gpus, 4) : "-";
-      table.add_row({price_table.name, row.instance_type, row.region, row.gpu.value_or("-"),
-                     std::to_string(row.num_gpus), row.num_vcpus ? std::to_string(*row.num_vcpus) : "-",
-                     row.memory_gib ? format_number(*row.memory_gib) : "-", format_number(row.on_demand_usd_per_hour),
-                     row.spot_usd_per_hour ? format_number(*row.spot_usd_per_hour) : "-", per_gpu});
-      nlohmann::ordered_json item = {
-          {"cloud", price_table.name}, {"instance_type", row.instance_type},
-          {"region", row.region},      {"gpu", row.gpu.value_or("")},
-          {"num_gpus", row.num_gpus},  {"on_demand_usd_per_hour", row.on_demand_usd_per_hour}};
-      item["spot_usd_per_hour"] = row.spot_usd_per_hour ? nlohmann::ordered_json(*row.spot_usd_per_hour) : nullptr;
-      item["currency"] = price_table.currency;
-      item["source"] = row.source;
-      item["as_of"] = row.as_of;
-      rows.push_back(item);
+      if (!keeps_row(options, gpu_id, row)) continue;
+      table.add_row(price_cells(price_table, row));
+      rows.push_back(price_json(price_table, row));
     }
   }
-  if (table.num_rows() == 0) {
-    // Each filter matches on its own (checked above); together they match nothing.
-    std::vector<std::string> filters;
-    if (!options.gpu.empty()) filters.push_back("--gpu " + options.gpu);
-    if (!options.cloud.empty()) filters.push_back("--cloud " + options.cloud);
-    if (!options.region.empty()) filters.push_back("--region " + options.region);
-    throw ConfigError("slicewise prices", "",
-                      "no instance matches " + join(filters, " ") + " together; drop a filter to see what there is");
-  }
+  // Each filter matches on its own (checked above); together they match nothing.
+  if (table.num_rows() == 0) throw ConfigError("slicewise prices", "", no_match_message(options));
   if (options.json) {
     io.out << rows.dump(2) << "\n";
     return 0;

@@ -1,6 +1,5 @@
 // `slicewise report RESULT.json|SWEEP_DIR --format md|html|pdf|xlsx --out FILE` (docs/reports.md).
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 
@@ -32,10 +31,38 @@ CLI::App* setup_report(CLI::App& app, ReportOptions& options) {
 namespace {
 
 /// Prices a result with the price table its scenario names (relative paths against `scenario_file`).
-report::RoiReport priced_report(scenario::SimResult result, const fs::path& scenario_file) {
+report::RoiReport priced_report(const scenario::SimResult& result, const fs::path& scenario_file) {
   auto scenario = result.input;
   scenario.source_file = scenario_file;
   return report::priced_roi_report(result, scenario);
+}
+
+/// "axis=label, ..." for the values of a point, as many as there are both axes and labels.
+std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0; a < axes.size() && a < labels.size(); ++a) parts.push_back(axes[a] + "=" + labels[a]);
+  return join(parts, ", ");
+}
+
+/// The points that ran and, among them, those of the lowest and highest savings in one strategy
+/// column (null when no point has a number there).
+struct SavingsSpread {
+  const report::SweepSection::Row* low = nullptr;
+  const report::SweepSection::Row* high = nullptr;
+  int done = 0;
+};
+
+SavingsSpread savings_spread(const report::SweepSection& section, std::size_t column) {
+  SavingsSpread spread;
+  for (const auto& row : section.rows) {
+    if (row.failed) continue;
+    ++spread.done;
+    const double v = row.savings_usd[column];
+    if (v != v) continue;  // NaN: the point lacks it
+    if (!spread.low || v < spread.low->savings_usd[column]) spread.low = &row;
+    if (!spread.high || v > spread.high->savings_usd[column]) spread.high = &row;
+  }
+  return spread;
 }
 
 /// The headline over every point of a sweep: the strategy recommended most often, at how many
@@ -52,23 +79,8 @@ std::string across_points(const report::SweepSection& section) {
   }
   const auto column = static_cast<std::size_t>(std::find(section.strategies.begin(), section.strategies.end(), best) -
                                                section.strategies.begin());
-  const report::SweepSection::Row* low = nullptr;
-  const report::SweepSection::Row* high = nullptr;
-  int done = 0;
-  for (const auto& row : section.rows) {
-    if (row.failed) continue;
-    ++done;
-    const double v = row.savings_usd[column];
-    if (v != v) continue;  // NaN: the point lacks it
-    if (!low || v < low->savings_usd[column]) low = &row;
-    if (!high || v > high->savings_usd[column]) high = &row;
-  }
-  auto where = [&](const report::SweepSection::Row& row) {
-    std::vector<std::string> parts;
-    for (std::size_t a = 0; a < section.axes.size() && a < row.labels.size(); ++a)
-      parts.push_back(section.axes[a] + "=" + row.labels[a]);
-    return join(parts, ", ");
-  };
+  const auto [low, high, done] = savings_spread(section, column);
+  auto where = [&](const report::SweepSection::Row& row) { return axis_values(section.axes, row.labels); };
   std::string text = "Across the sweep's " + std::to_string(done) + " points, " + best + " is recommended at " +
                      std::to_string(count[best]) + ".";
   if (low && high && low->savings_usd[column] != high->savings_usd[column]) {
@@ -80,63 +92,70 @@ std::string across_points(const report::SweepSection& section) {
   return text + " ";
 }
 
-report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
-  const auto manifest = read_manifest(folder);
-  std::map<std::size_t, report::SweepPointRecord> points;
-  read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(),
-              points);
-  const auto table = table_of(manifest, points);
+/// The point to detail: `wanted`, or else the first that finished. Throws ConfigError when there
+/// is no such point.
+const report::SweepPointRecord& detail_point(const report::SweepTable& table, const fs::path& folder,
+                                             const std::string& wanted) {
   std::vector<std::string> ids;
   const report::SweepPointRecord* detail = nullptr;
   for (const auto& point : table.points) {
     ids.push_back(point.id);
     if (!detail && point.error.empty() && (wanted.empty() || point.id == wanted)) detail = &point;
   }
-  if (!detail) {
-    if (!wanted.empty()) {
-      throw ConfigError("--point", "",
-                        "no finished point \"" + wanted + "\" in " + folder.string() + "; it has " +
-                            (ids.empty() ? std::string("none") : join(ids, "|")) + did_you_mean_suffix(wanted, ids));
-    }
-    throw ConfigError(folder.string(), "", "no point of this sweep has finished yet; run `slicewise sweep` first");
+  if (detail) return *detail;
+  if (!wanted.empty()) {
+    throw ConfigError("--point", "",
+                      "no finished point \"" + wanted + "\" in " + folder.string() + "; it has " +
+                          (ids.empty() ? std::string("none") : join(ids, "|")) + did_you_mean_suffix(wanted, ids));
   }
-  const auto file = point_file(folder, detail->id).string();
+  throw ConfigError(folder.string(), "", "no point of this sweep has finished yet; run `slicewise sweep` first");
+}
+
+/// A point's row of the sweep section: its savings and SLA verdict per strategy of `strategies`.
+report::SweepSection::Row sweep_row(const report::SweepPointRecord& point, const std::vector<std::string>& strategies) {
+  report::SweepSection::Row row;
+  row.point = point.id;
+  row.labels = point.labels;
+  row.failed = !point.error.empty();
+  for (const auto& name : strategies) {
+    double savings = std::numeric_limits<double>::quiet_NaN();
+    bool met = false;
+    for (const auto& s : point.strategies) {
+      if (s.name == name) savings = s.monthly_savings_usd, met = s.sla_met;
+    }
+    row.savings_usd.push_back(savings);
+    row.sla_met.push_back(met);
+  }
+  if (const int best = report::recommend(point.strategies); best >= 0) {
+    row.recommended = point.strategies[static_cast<std::size_t>(best)].name;
+  }
+  return row;
+}
+
+report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
+  const auto manifest = read_manifest(folder);
+  std::map<std::size_t, report::SweepPointRecord> points;
+  read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(),
+              points);
+  const auto table = table_of(manifest, points);
+  const auto& detail = detail_point(table, folder, wanted);
+  const auto file = point_file(folder, detail.id).string();
   const auto document = read_json_file(file);
   if (!document.is_object() || !document.contains("result")) {
     throw ConfigError(file, "/", "missing required key \"result\" (a finished point keeps its full result there)");
   }
-  auto result = scenario::result_from_json(document.at("result"), file, "/result");
-  auto roi = priced_report(std::move(result), manifest.value("base_file", std::string()));
+  const auto result = scenario::result_from_json(document.at("result"), file, "/result");
+  auto roi = priced_report(result, manifest.value("base_file", std::string()));
 
   report::SweepSection section;
   section.name = table.name;
   section.axes = table.axes;
   section.strategies = table.strategies;
-  section.detail_point = detail->id;
-  for (const auto& point : table.points) {
-    report::SweepSection::Row row;
-    row.point = point.id;
-    row.labels = point.labels;
-    row.failed = !point.error.empty();
-    for (const auto& name : table.strategies) {
-      double savings = std::numeric_limits<double>::quiet_NaN();
-      bool met = false;
-      for (const auto& s : point.strategies) {
-        if (s.name == name) savings = s.monthly_savings_usd, met = s.sla_met;
-      }
-      row.savings_usd.push_back(savings);
-      row.sla_met.push_back(met);
-    }
-    if (const int best = report::recommend(point.strategies); best >= 0) {
-      row.recommended = point.strategies[static_cast<std::size_t>(best)].name;
-    }
-    section.rows.push_back(std::move(row));
-  }
-  std::vector<std::string> values;
-  for (std::size_t a = 0; a < table.axes.size() && a < detail->labels.size(); ++a)
-    values.push_back(table.axes[a] + "=" + detail->labels[a]);
-  roi.recommendation =
-      across_points(section) + "At point " + detail->id + " (" + join(values, ", ") + "): " + roi.recommendation;
+  section.detail_point = detail.id;
+  section.rows.reserve(table.points.size());
+  for (const auto& point : table.points) section.rows.push_back(sweep_row(point, table.strategies));
+  roi.recommendation = across_points(section) + "At point " + detail.id + " (" +
+                       axis_values(table.axes, detail.labels) + "): " + roi.recommendation;
   roi.sweep = std::move(section);
   roi.title = "ROI report: sweep " + table.name;
   return roi;

@@ -2,7 +2,6 @@
 // before replaying it, and turn any supported format into slicewise's native CSV. `trace fleet`
 // (a node list -> a scenario fleet) lives in cmd_trace_fleet.cpp.
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -118,7 +117,7 @@ void check_out(const TraceOptions& options) {
 CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   auto* trace = app.add_subcommand("trace", "Inspect or convert a workload trace; make a fleet of a node list");
   trace->require_subcommand(1);
-  const std::vector<std::string> formats = traces::trace_format_names();
+  const auto& formats = traces::trace_format_names();
   auto common = [&](CLI::App* sub) {
     sub->add_option("file", options.file, "Trace file (.gz and .zst are read transparently)")->required();
     sub->add_option("--format", options.format, "Trace format (default: detected from the header)")

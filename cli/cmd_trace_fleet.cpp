@@ -84,14 +84,18 @@ std::map<std::string, std::string> parse_maps(const std::vector<std::string>& ma
     const std::string model = text.substr(0, eq);
     const std::string gpu_name = text.substr(eq + 1);
     if (!inventory.models.count(model)) {
-      problem(text + ": " + inventory.path + " has no GPU model \"" + model + "\"; its models are " + join(names, "|") +
-              did_you_mean_suffix(model, names));
+      std::string message = text + ": " + inventory.path;
+      message += " has no GPU model \"" + model + "\"; its models are " + join(names, "|");
+      message += did_you_mean_suffix(model, names);
+      problem(std::move(message));
       continue;
     }
     const auto* gpu = gpus.find(gpu_name);
     if (!gpu) {
-      problem(text + ": unknown GPU \"" + gpu_name + "\"" + did_you_mean_suffix(gpu_name, gpus.ids()) +
-              "; see `slicewise gpus`");
+      std::string message = text + ": unknown GPU \"";
+      message += gpu_name + "\"" + did_you_mean_suffix(gpu_name, gpus.ids());
+      message += "; see `slicewise gpus`";
+      problem(std::move(message));
       continue;
     }
     const auto [it, inserted] = mapped.emplace(model, gpu->id);
@@ -170,6 +174,7 @@ std::vector<FleetLine> fleet_of(const std::vector<ModelRow>& rows) {
     if (!row.gpu_id.empty()) per_gpu[row.gpu_id] += row.count.num_gpus;
   }
   std::vector<FleetLine> fleet;
+  fleet.reserve(per_gpu.size());
   for (const auto& [id, count] : per_gpu) fleet.push_back({id, count});
   std::stable_sort(fleet.begin(), fleet.end(),
                    [](const FleetLine& a, const FleetLine& b) { return a.count > b.count; });

@@ -98,6 +98,23 @@ class TemporaryFolder {
   std::filesystem::path path_;
 };
 
+/// Takes a line from the child of job `index`: an error message, kept in `errors` unless already
+/// there, or progress, passed on to `events`.
+void take_child_line(std::size_t index, const std::string& line, std::vector<std::string>& errors,
+                     const BatchEvents& events) {
+  if (line.starts_with("error ")) {
+    const auto message = nlohmann::json::parse(line.substr(6), nullptr, false);
+    const std::string text = message.is_string() ? message.get<std::string>() : line.substr(6);
+    if (std::find(errors.begin(), errors.end(), text) == errors.end()) errors.push_back(text);
+    return;
+  }
+  double simulated = 0.0;
+  double stop = 0.0;
+  if (std::sscanf(line.c_str(), "%lf %lf", &simulated, &stop) == 2 && events.progress) {
+    events.progress(index, simulated, stop);
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<scenario::StrategyResult>> run_batch(const std::vector<SimJob>& jobs,
@@ -112,19 +129,7 @@ std::optional<std::vector<scenario::StrategyResult>> run_batch(const std::vector
   work.num_jobs = jobs.size();
   work.max_running = max_running;
   work.work = [&](std::size_t index, int fd) { run_child(jobs[index], defaults, result_file(index), fd); };
-  work.on_line = [&](std::size_t index, const std::string& line) {
-    if (line.starts_with("error ")) {
-      const auto message = nlohmann::json::parse(line.substr(6), nullptr, false);
-      const std::string text = message.is_string() ? message.get<std::string>() : line.substr(6);
-      if (std::find(errors.begin(), errors.end(), text) == errors.end()) errors.push_back(text);
-      return;
-    }
-    double simulated = 0.0;
-    double stop = 0.0;
-    if (std::sscanf(line.c_str(), "%lf %lf", &simulated, &stop) == 2 && events.progress) {
-      events.progress(index, simulated, stop);
-    }
-  };
+  work.on_line = [&](std::size_t index, const std::string& line) { take_child_line(index, line, errors, events); };
   work.on_exit = [&](std::size_t index, int status) {
     failed[index] = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     if (WIFSIGNALED(status)) {  // a crash prints nothing of its own
@@ -169,43 +174,49 @@ std::string SizingDriver::key(const SimJob& job) {
   return key;
 }
 
+SizingDriver::RoundRuns SizingDriver::next_round(const std::vector<scenario::SizingSearch*>& searches,
+                                                 const std::vector<SimJob>& of_search) const {
+  RoundRuns runs;
+  for (std::size_t i = 0; i < searches.size(); ++i) {
+    if (searches[i]->done()) continue;
+    SimJob job = of_search[i];
+    job.sized = searches[i]->next();
+    runs.asking.push_back(i);
+    const std::string k = key(job);
+    if (memo_.count(k) == 0 && std::find(runs.keys.begin(), runs.keys.end(), k) == runs.keys.end()) {
+      runs.jobs.push_back(job);
+      runs.keys.push_back(k);
+      runs.search_of_job.push_back(i);
+    }
+  }
+  return runs;
+}
+
+bool SizingDriver::simulate(const RoundRuns& runs, const BatchEvents& events) {
+  BatchEvents by_search;  // the caller's events, by search
+  if (events.progress) {
+    by_search.progress = [&](std::size_t job, double simulated, double stop) {
+      events.progress(runs.search_of_job[job], simulated, stop);
+    };
+  }
+  if (events.done) by_search.done = [&](std::size_t job, bool ok) { events.done(runs.search_of_job[job], ok); };
+  auto results = run_batch(runs.jobs, defaults_, max_running_, by_search, io_);
+  if (!results) return false;
+  num_simulations_ += static_cast<int>(runs.jobs.size());
+  for (std::size_t j = 0; j < runs.jobs.size(); ++j) memo_.emplace(runs.keys[j], std::move((*results)[j]));
+  return true;
+}
+
 bool SizingDriver::run(std::vector<scenario::SizingSearch*>& searches, const std::vector<SimJob>& of_search,
                        const std::function<void(std::size_t)>& round, const BatchEvents& events) {
   SW_CHECK(searches.size() == of_search.size(), "one job template per search");
   for (;;) {
-    std::vector<std::size_t> asking;  // searches that need a run
-    std::vector<SimJob> jobs;         // the runs not in the memo
-    std::vector<std::string> keys;
-    std::vector<std::size_t> search_of_job;
-    for (std::size_t i = 0; i < searches.size(); ++i) {
-      if (searches[i]->done()) continue;
-      SimJob job = of_search[i];
-      job.sized = searches[i]->next();
-      asking.push_back(i);
-      const std::string k = key(job);
-      if (memo_.count(k) == 0 && std::find(keys.begin(), keys.end(), k) == keys.end()) {
-        jobs.push_back(job);
-        keys.push_back(k);
-        search_of_job.push_back(i);
-      }
-    }
-    if (asking.empty()) return true;
-    if (round) round(jobs.size());
-    if (!jobs.empty()) {
-      BatchEvents by_search;  // the caller's events, by search
-      if (events.progress) {
-        by_search.progress = [&](std::size_t job, double simulated, double stop) {
-          events.progress(search_of_job[job], simulated, stop);
-        };
-      }
-      if (events.done) by_search.done = [&](std::size_t job, bool ok) { events.done(search_of_job[job], ok); };
-      auto results = run_batch(jobs, defaults_, max_running_, by_search, io_);
-      if (!results) return false;
-      num_simulations_ += static_cast<int>(jobs.size());
-      for (std::size_t j = 0; j < jobs.size(); ++j) memo_.emplace(keys[j], std::move((*results)[j]));
-    }
-    num_reused_ += static_cast<int>(asking.size() - jobs.size());
-    for (std::size_t i : asking) {
+    const RoundRuns runs = next_round(searches, of_search);
+    if (runs.asking.empty()) return true;
+    if (round) round(runs.jobs.size());
+    if (!runs.jobs.empty() && !simulate(runs, events)) return false;
+    num_reused_ += static_cast<int>(runs.asking.size() - runs.jobs.size());
+    for (std::size_t i : runs.asking) {
       SimJob job = of_search[i];
       job.sized = searches[i]->next();
       searches[i]->feed(memo_.at(key(job)));

@@ -59,7 +59,19 @@ class SizingDriver {
   int num_reused() const { return num_reused_; }
 
  private:
+  /// What one round asks for: the searches that need a run, and the runs not in the memo (each
+  /// once, with its memo key and the first search that asked for it).
+  struct RoundRuns {
+    std::vector<std::size_t> asking;
+    std::vector<SimJob> jobs;
+    std::vector<std::string> keys;
+    std::vector<std::size_t> search_of_job;
+  };
   static std::string key(const SimJob& job);
+  RoundRuns next_round(const std::vector<scenario::SizingSearch*>& searches,
+                       const std::vector<SimJob>& of_search) const;
+  /// Simulates the round's runs into the memo; false when one failed.
+  bool simulate(const RoundRuns& runs, const BatchEvents& events);
   models::SharingDefaults defaults_;
   int max_running_;
   Io io_;

@@ -194,6 +194,7 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
                                                           const SimulateOptions& options, Io io) {
   const auto n = static_cast<std::size_t>(options.uncertainty);
   std::vector<std::string> names;
+  names.reserve(selected.size());
   for (std::size_t index : selected) names.push_back(scenario.strategies[index].name);
   scenario::UncertaintySamples samples(names);
   SimulateOptions quiet = options;

@@ -1,6 +1,8 @@
 // The files of a distributed sweep (cli/sweep_emit.hpp, docs/distributed.md).
 #include "cli/sweep_emit.hpp"
 
+#include <algorithm>
+
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
@@ -31,6 +33,7 @@ std::string header_comment(const DistributedJob& job, const std::string& comment
 /// ran is named in the merge's error rather than silently missing from a glob.
 std::vector<std::string> shard_folders(const std::string& root, int shards) {
   std::vector<std::string> folders;
+  folders.reserve(static_cast<std::size_t>(std::max(shards, 0)));
   for (int i = 0; i < shards; ++i) folders.push_back(root + "/shards/shard-" + std::to_string(i));
   return folders;
 }

@@ -119,8 +119,8 @@ void read_points(const fs::path& folder, const std::string& fingerprint, std::si
     const json document = read_json_file(file);
     check_fingerprint(document, file, fingerprint);
     if (!document.contains("point")) throw ConfigError(file.string(), "/", "missing required key \"point\"");
-    const json point = document.at("point");  // a copy: nlohmann's pointers in messages start at it
-    auto record = report::point_from_json(point, file.string(), "/point");
+    // A copy of the point: nlohmann's pointers in messages start at it.
+    auto record = report::point_from_json(json(document.at("point")), file.string(), "/point");
     check_point_identity(record, file, num_points);
     out[record.index] = std::move(record);
   }

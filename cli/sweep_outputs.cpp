@@ -19,6 +19,7 @@ void create_sweep_folder(const fs::path& folder) {
 
 std::vector<report::Gate> parse_gates(const std::vector<std::string>& texts, const report::SweepTable& table) {
   std::vector<report::Gate> gates;
+  gates.reserve(texts.size());
   for (const auto& text : texts) gates.push_back(report::parse_gate(text, table));
   return gates;
 }

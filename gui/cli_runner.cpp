@@ -26,7 +26,7 @@ CliRunner::~CliRunner() {
 }
 
 QString CliRunner::default_program() {
-  if (const QString given = qEnvironmentVariable("SLICEWISE_CLI"); !given.isEmpty()) return given;
+  if (QString given = qEnvironmentVariable("SLICEWISE_CLI"); !given.isEmpty()) return given;
   const QDir app_dir(QCoreApplication::applicationDirPath());
   for (const QString& candidate :
        {app_dir.filePath(QStringLiteral("slicewise")), app_dir.filePath(QStringLiteral("../cli/slicewise")),

@@ -14,6 +14,23 @@ namespace {
 /// Light red behind a cell the check found a problem in.
 const QColor kProblemBackground(255, 214, 214);
 
+using Column = JsonTableModel::Column;
+
+/// A cell's text: derived, the fallback of an absent value, or the value's own.
+QVariant display_text(const Column& column, int row, const Json* value) {
+  if (column.derived) return column.derived(row);
+  if (!value && column.fallback) return column.fallback(row);
+  return field_text(value);
+}
+
+/// A cell's tooltip: a derived column's own; else the problems at `pointer`, or the field's help.
+QVariant cell_tooltip(const Column& column, int row, const ScenarioDocument& document, const std::string& pointer) {
+  if (column.derived) return column.derived_tooltip ? QVariant(column.derived_tooltip(row)) : QVariant();
+  const QString problems = diagnostics_text(document.diagnostics_at(pointer));
+  if (!problems.isEmpty()) return problems;
+  return column.field.tooltip.isEmpty() ? QVariant() : QVariant(column.field.tooltip);
+}
+
 }  // namespace
 
 JsonTableModel::JsonTableModel(ScenarioDocument* document, std::string array_pointer, QObject* parent)
@@ -67,10 +84,7 @@ QVariant JsonTableModel::data(const QModelIndex& index, int role) const {
   const std::string pointer = row_pointer(index.row()) + column.field.pointer;
   const Json* value = column.derived ? nullptr : document_->value_at(pointer);
   switch (role) {
-    case Qt::DisplayRole:
-      if (column.derived) return column.derived(index.row());
-      if (!value && column.fallback) return column.fallback(index.row());
-      return field_text(value);
+    case Qt::DisplayRole: return display_text(column, index.row(), value);
     case Qt::EditRole: return column.derived ? QVariant() : QVariant(field_text(value));
     case Qt::TextAlignmentRole: return column.numeric ? QVariant(kNumberAlignment) : QVariant();
     case Qt::ForegroundRole:
@@ -78,14 +92,9 @@ QVariant JsonTableModel::data(const QModelIndex& index, int role) const {
         return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
       return {};
     case Qt::BackgroundRole:
-      if (column.derived) return {};
-      return document_->diagnostics_at(pointer).empty() ? QVariant() : QVariant(QBrush(kProblemBackground));
-    case Qt::ToolTipRole: {
-      if (column.derived) return column.derived_tooltip ? QVariant(column.derived_tooltip(index.row())) : QVariant();
-      const QString problems = diagnostics_text(document_->diagnostics_at(pointer));
-      return problems.isEmpty() ? (column.field.tooltip.isEmpty() ? QVariant() : QVariant(column.field.tooltip))
-                                : QVariant(problems);
-    }
+      if (column.derived || document_->diagnostics_at(pointer).empty()) return {};
+      return QBrush(kProblemBackground);
+    case Qt::ToolTipRole: return cell_tooltip(column, index.row(), *document_, pointer);
     case kChoicesRole: return column.field.type == FieldType::choice ? QVariant(column.field.choices) : QVariant();
     case kPointerRole: return QString::fromStdString(pointer);
     case kProblemRole: return !column.derived && !document_->diagnostics_at(pointer).empty();

@@ -98,7 +98,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::create_actions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  auto add = [this](QMenu* menu, const QString& text, const char* name, auto slot, QKeySequence key = {}) {
+  auto add = [this](QMenu* menu, const QString& text, const char* name, auto slot, const QKeySequence& key = {}) {
     QAction* action = menu->addAction(text, this, slot);
     action->setObjectName(QString::fromLatin1(name));
     if (!key.isEmpty()) action->setShortcut(key);

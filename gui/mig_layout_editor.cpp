@@ -182,7 +182,7 @@ void MigLayoutEditor::rebuild_menu() {
   add_->setEnabled(!add_menu_->isEmpty());
 }
 
-void MigLayoutEditor::choose(std::vector<std::string> profiles) {
+void MigLayoutEditor::choose(const std::vector<std::string>& profiles) {
   emit layoutChosen(QString::fromStdString(profiles.empty() ? std::string() : models::canonical_mig_layout(profiles)));
 }
 

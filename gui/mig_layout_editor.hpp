@@ -58,7 +58,7 @@ class MigLayoutEditor : public QWidget {
   void layoutChosen(const QString& layout);
 
  private:
-  void choose(std::vector<std::string> profiles);
+  void choose(const std::vector<std::string>& profiles);
   void rebuild_menu();
 
   const models::MigGpu* gpu_ = nullptr;

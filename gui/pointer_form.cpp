@@ -28,7 +28,7 @@ void set_problem(QWidget* widget, bool problem) {
 
 }  // namespace
 
-PointerForm::PointerForm(ScenarioDocument* document, std::vector<FieldSpec> fields, QWidget* parent)
+PointerForm::PointerForm(ScenarioDocument* document, const std::vector<FieldSpec>& fields, QWidget* parent)
     : QWidget(parent), document_(document) {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
@@ -136,10 +136,9 @@ void PointerForm::refresh() {
         at = combo->count() - 1;
       }
       combo->setCurrentIndex(at);
-    } else if (auto* edit = qobject_cast<QLineEdit*>(row.editor); edit && !edit->hasFocus()) {
-      edit->setText(text);
-    } else if (edit && edit->text() != text && !edit->isModified()) {
-      edit->setText(text);
+    } else if (auto* edit = qobject_cast<QLineEdit*>(row.editor);
+               edit && (!edit->hasFocus() || (edit->text() != text && !edit->isModified()))) {
+      edit->setText(text);  // a focused field only while the user has not typed in it
     }
     const bool applies = enabled_base_ && field_applies(row.field, *document_, base_);
     row.label->setVisible(applies || !enabled_base_);

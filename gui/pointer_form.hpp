@@ -25,7 +25,7 @@ class PointerForm : public QWidget {
   Q_OBJECT
 
  public:
-  PointerForm(ScenarioDocument* document, std::vector<FieldSpec> fields, QWidget* parent = nullptr);
+  PointerForm(ScenarioDocument* document, const std::vector<FieldSpec>& fields, QWidget* parent = nullptr);
 
   /// The object the form edits ("/tenants/1"; "" = the document root). A base that does not exist
   /// disables the form; so does clear_base().
