@@ -3,7 +3,6 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "models/strategy_kind.hpp"
 #include "scenario/json_io.hpp"
 
 namespace slicewise::cli {

@@ -20,7 +20,7 @@
 #include "cli/sweep_folder.hpp"
 #include "core/json_file.hpp"
 #include "report/roi_report.hpp"
-#include "scenario/result_json.hpp"
+#include "scenario/result_json.hpp"  // IWYU pragma: keep (to_json(SimResult), found by ADL)
 
 namespace slicewise::cli {
 

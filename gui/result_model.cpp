@@ -9,7 +9,6 @@
 
 #include "gui/model_text.hpp"
 #include "gui/result_text.hpp"
-#include "report/text_table.hpp"
 
 namespace slicewise::gui {
 

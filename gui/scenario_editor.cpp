@@ -25,9 +25,7 @@
 #include "gui/strategy_model.hpp"
 #include "gui/strategy_tenant_model.hpp"
 #include "gui/tenant_model.hpp"
-#include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
-#include "scenario/enum_tables.hpp"
 #include "scenario/validate.hpp"
 
 namespace slicewise::gui {
