@@ -181,8 +181,8 @@ SizingDriver::RoundRuns SizingDriver::next_round(const std::vector<scenario::Siz
     if (searches[i]->done()) continue;
     SimJob job = of_search[i];
     job.sized = searches[i]->next();
-    runs.asking.push_back(i);
     const std::string k = key(job);
+    runs.asking.emplace_back(i, k);
     if (memo_.count(k) == 0 && std::find(runs.keys.begin(), runs.keys.end(), k) == runs.keys.end()) {
       runs.jobs.push_back(job);
       runs.keys.push_back(k);
@@ -216,11 +216,7 @@ bool SizingDriver::run(std::vector<scenario::SizingSearch*>& searches, const std
     if (round) round(runs.jobs.size());
     if (!runs.jobs.empty() && !simulate(runs, events)) return false;
     num_reused_ += static_cast<int>(runs.asking.size() - runs.jobs.size());
-    for (std::size_t i : runs.asking) {
-      SimJob job = of_search[i];
-      job.sized = searches[i]->next();
-      searches[i]->feed(memo_.at(key(job)));
-    }
+    for (const auto& [i, k] : runs.asking) searches[i]->feed(memo_.at(k));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -59,10 +60,10 @@ class SizingDriver {
   int num_reused() const { return num_reused_; }
 
  private:
-  /// What one round asks for: the searches that need a run, and the runs not in the memo (each
-  /// once, with its memo key and the first search that asked for it).
+  /// What one round asks for: the searches that need a run, each with its run's memo key, and the
+  /// runs not in the memo (each once, with its memo key and the first search that asked for it).
   struct RoundRuns {
-    std::vector<std::size_t> asking;
+    std::vector<std::pair<std::size_t, std::string>> asking;  ///< (search, memo key)
     std::vector<SimJob> jobs;
     std::vector<std::string> keys;
     std::vector<std::size_t> search_of_job;
