@@ -12,6 +12,7 @@
 #include "core/spell.hpp"
 #include "report/render/report_render.hpp"
 #include "report/roi_report.hpp"
+#include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 #include "scenario/result_json.hpp"
 
@@ -35,13 +36,6 @@ report::RoiReport priced_report(const scenario::SimResult& result, const fs::pat
   auto scenario = result.input;
   scenario.source_file = scenario_file;
   return report::priced_roi_report(result, scenario);
-}
-
-/// "axis=label, ..." for the values of a point, as many as there are both axes and labels.
-std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels) {
-  std::vector<std::string> parts;
-  for (std::size_t a = 0; a < axes.size() && a < labels.size(); ++a) parts.push_back(axes[a] + "=" + labels[a]);
-  return join(parts, ", ");
 }
 
 /// The points that ran and, among them, those of the lowest and highest savings in one strategy
@@ -80,7 +74,7 @@ std::string across_points(const report::SweepSection& section) {
   const auto column = static_cast<std::size_t>(std::find(section.strategies.begin(), section.strategies.end(), best) -
                                                section.strategies.begin());
   const auto [low, high, done] = savings_spread(section, column);
-  auto where = [&](const report::SweepSection::Row& row) { return axis_values(section.axes, row.labels); };
+  auto where = [&](const report::SweepSection::Row& row) { return report::axis_values(section.axes, row.labels); };
   std::string text = "Across the sweep's " + std::to_string(done) + " points, " + best + " is recommended at " +
                      std::to_string(count[best]) + ".";
   if (low && high && low->savings_usd[column] != high->savings_usd[column]) {
@@ -155,7 +149,7 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
   section.rows.reserve(table.points.size());
   for (const auto& point : table.points) section.rows.push_back(sweep_row(point, table.strategies));
   roi.recommendation = across_points(section) + "At point " + detail.id + " (" +
-                       axis_values(table.axes, detail.labels) + "): " + roi.recommendation;
+                       report::axis_values(table.axes, detail.labels) + "): " + roi.recommendation;
   roi.sweep = std::move(section);
   roi.title = "ROI report: sweep " + table.name;
   return roi;

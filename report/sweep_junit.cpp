@@ -4,7 +4,6 @@
 #include <optional>
 #include <utility>
 
-#include "core/spell.hpp"
 #include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 
@@ -22,11 +21,8 @@ struct Case {
 
 /// "p0003 (load=2, gpus=4)": the point's id and its value on each axis.
 std::string case_name(const SweepTable& table, const SweepPointRecord& point) {
-  std::vector<std::string> parts;
-  for (std::size_t a = 0; a < table.axes.size() && a < point.labels.size(); ++a) {
-    parts.push_back(table.axes[a] + "=" + point.labels[a]);
-  }
-  return point.id + (parts.empty() ? "" : " (" + join(parts, ", ") + ")");
+  const std::string values = axis_values(table.axes, point.labels);
+  return point.id + (values.empty() ? "" : " (" + values + ")");
 }
 
 /// The testcase of `point` in `strategy`'s suite; nullopt when the point ran without that strategy

@@ -351,15 +351,16 @@ std::vector<GateTrip> evaluate_gates(const SweepTable& table, const std::vector<
   return trips;
 }
 
+std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0; a < axes.size() && a < labels.size(); ++a) parts.push_back(axes[a] + "=" + labels[a]);
+  return join(parts, ", ");
+}
+
 std::string gate_trip_text(const SweepTable& table, const std::vector<Gate>& gates, const GateTrip& trip) {
   std::string label;
   for (const auto& point : table.points) {
-    if (point.id != trip.point) continue;
-    std::vector<std::string> parts;
-    for (std::size_t a = 0; a < table.axes.size() && a < point.labels.size(); ++a) {
-      parts.push_back(table.axes[a] + "=" + point.labels[a]);
-    }
-    label = " (" + join(parts, ", ") + ")";
+    if (point.id == trip.point) label = " (" + axis_values(table.axes, point.labels) + ")";
   }
   return gates[trip.gate].text + ": " + trip.point + label + " " + trip.strategy + ": " + number(trip.value);
 }

@@ -24,6 +24,7 @@
 #include "core/error.hpp"
 #include "report/render/bar_chart.hpp"
 #include "report/render/mig_layout_figure.hpp"
+#include "report/sweep_results.hpp"
 #include "scenario/utilisation.hpp"
 
 namespace slicewise::render {
@@ -106,10 +107,7 @@ void draw_sweep_savings(const RoiReport& r, QPainter& painter, const QRectF& tar
   // Each point by its swept values (load=2, ...), so that savings read against the swept variable.
   std::vector<std::string> points;
   for (const auto& row : sw.rows) {
-    std::string label;
-    for (std::size_t a = 0; a < sw.axes.size() && a < row.labels.size(); ++a) {
-      label += (label.empty() ? "" : ", ") + sw.axes[a] + "=" + row.labels[a];
-    }
+    const std::string label = report::axis_values(sw.axes, row.labels);
     points.push_back(label.empty() ? row.point : label);
   }
   std::vector<std::pair<std::string, std::vector<double>>> series;

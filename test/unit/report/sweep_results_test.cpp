@@ -70,6 +70,13 @@ TEST(SweepResults, JunitCountsFailuresAndErrorsPerStrategy) {
       std::string::npos);
 }
 
+TEST(SweepResults, AxisValuesPairAxesWithLabelsAsFarAsBothGo) {
+  EXPECT_EQ(axis_values({"load", "gpus"}, {"2", "4"}), "load=2, gpus=4");
+  EXPECT_EQ(axis_values({"load", "gpus"}, {"2"}), "load=2");  // a point read with fewer labels
+  EXPECT_EQ(axis_values({"load"}, {"2", "4"}), "load=2");
+  EXPECT_EQ(axis_values({}, {}), "");
+}
+
 TEST(SweepResults, GatesTripOnMatchingRowsOnly) {
   const auto table = two_points();
   const std::vector<Gate> gates = {parse_gate("sla_violation_rate > 0.01", table),
