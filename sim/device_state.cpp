@@ -198,13 +198,15 @@ void DeviceState::start_decode(Context& context, std::size_t index, double decod
 void DeviceState::record_completion(const TenantInfo& tenant, const Request& request, double now) {
   const auto& record = request.record;
   TenantStats& stats = *tenant.stats;
-  const double latency = now - record.arrived_at_s;
+  // Never negative: a start or finish at the arrival's instant may be computed a rounding error
+  // before the arrival time the record carries (it did while SimGrid's clock drove the devices).
+  const double latency = std::max(0.0, now - record.arrived_at_s);
   ++stats.num_completed;
   stats.latency.add(latency);
-  stats.queue_delay.add(request.started_at_s - record.arrived_at_s);
+  stats.queue_delay.add(std::max(0.0, request.started_at_s - record.arrived_at_s));
   bool violated = tenant.sla_latency_s && latency > *tenant.sla_latency_s;
   if (tenant.shape->llm) {
-    const double ttft = (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s;
+    const double ttft = std::max(0.0, (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s);
     stats.ttft.add(ttft);
     violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
     if (request.in_decode && record.output_tokens > 0.0) {

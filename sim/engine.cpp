@@ -1,16 +1,17 @@
-// The SimGrid side of a run: one manager actor per device that sleeps until its next completion
-// or an arrival, one source actor per tenant replaying its load, and a monitor for progress.
+// The SimGrid side of a run: one scheduler actor runs the run's own event loop (sim/event_loop.hpp)
+// over the devices and the tenants' request sources; SimGrid keeps the platform, the clock it
+// catches up with and the progress monitor (docs/architecture.md, "The event loop").
 #include <algorithm>
 #include <cmath>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <random>
 
 #include <simgrid/s4u.hpp>
 
 #include "core/error.hpp"
 #include "sim/device_state.hpp"
+#include "sim/event_loop.hpp"
 #include "sim/load_source.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_results.hpp"
@@ -30,44 +31,26 @@ struct ContextRef {
   std::size_t slot = 0;
 };
 
-/// Closed-loop users of one tenant waiting to send their next request.
+/// Closed-loop users of one tenant waiting to send their next request: (send time, user), a min-heap.
 struct UserQueue {
-  std::vector<std::pair<double, int>> heap;  ///< (send time, user), min-heap
-  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
-  sg4::MutexPtr mutex = sg4::Mutex::create();
+  std::vector<std::pair<double, int>> heap;
   void push(double at, int user) {
     heap.emplace_back(at, user);
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
   }
 };
 
-/// Wakes a sleeping device manager. A semaphore is one simcall per wait, where a condition variable
-/// needs a second one to take its mutex back; `pending` keeps a burst of arrivals at one instant
-/// from queueing several wake-ups.
-struct DeviceWake {
-  sg4::SemaphorePtr semaphore = sg4::Semaphore::create(0);
-  bool pending = false;
-  void notify() {
-    if (pending) return;
-    pending = true;
-    semaphore->release();
-  }
-  /// Sleeps until notified or until `until` (kNever: no timeout).
-  void wait(double now, double until) {
-    if (until == kNever) {
-      semaphore->acquire();
-    } else {
-      semaphore->acquire_timeout(until - now);
-    }
-    if (pending) {
-      pending = false;
-      // A release and a timeout at the same instant leave a token: take it so it wakes no one later.
-      if (!semaphore->would_block()) semaphore->acquire();
-    }
-  }
+/// A tenant's request source: its open-loop stream and the request it holds until its time, or
+/// its closed-loop users.
+struct Source {
+  std::shared_ptr<traces::RequestSource> stream;  ///< null for a closed loop
+  traces::RequestRecord record;                   ///< open loop: the next request
+  traces::RequestRecord shape;                    ///< closed loop: every user's request
+  bool started = false;
 };
 
-/// Everything a run shares between its actors (single-threaded: actors never run concurrently).
+/// Everything a run shares between its actors. The event loop's actors are the devices
+/// (0 .. D-1) and then the tenants' sources (D .. D+T-1).
 struct Run {
   explicit Run(const Scenario& s) : scenario(s) {}
   const Scenario& scenario;
@@ -77,14 +60,16 @@ struct Run {
   std::vector<TenantStats> stats;
   std::vector<TenantInfo> tenants;
   std::vector<std::unique_ptr<DeviceState>> devices;
-  std::vector<DeviceWake> wakes;
   std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
   std::vector<std::size_t> round_robin;
   std::vector<std::unique_ptr<UserQueue>> users;  ///< per tenant; null unless closed loop
+  std::vector<Source> sources;                    ///< per tenant
   std::vector<std::mt19937_64> rng;               ///< per tenant: think times
+  std::optional<EventLoop> loop;
   int sources_running = 0;
   std::int64_t events = 0;
   std::exception_ptr source_error;  ///< a bad trace row met during the run, rethrown after it
+  std::size_t source_actor(std::size_t tenant) const { return devices.size() + tenant; }
 };
 
 double exponential(std::mt19937_64& rng, double mean) {
@@ -92,7 +77,7 @@ double exponential(std::mt19937_64& rng, double mean) {
 }
 
 void arrive(Run& run, std::size_t tenant, const Request& request) {
-  const double now = sg4::Engine::get_clock();
+  const double now = run.loop->now();
   auto& info = run.tenants[tenant];
   const bool measured = request.record.arrived_at_s >= info.warmup_s;
   if (measured) ++info.stats->num_arrived;
@@ -116,70 +101,117 @@ void arrive(Run& run, std::size_t tenant, const Request& request) {
   device.advance(now);
   device.arrive(ref.slot, request, now);
   device.recompute_rates();
-  run.wakes[ref.device].notify();
+  run.loop->notify(ref.device);
 }
 
-void source_finished(Run& run) {
+void source_finished(Run& run, std::size_t tenant) {
+  run.loop->finish(run.source_actor(tenant));
   if (--run.sources_running == 0) {
-    for (auto& wake : run.wakes) wake.notify();
+    for (std::size_t d = 0; d < run.devices.size(); ++d) run.loop->notify(d);
   }
 }
 
-void open_loop_source(Run* run, std::size_t tenant, const std::shared_ptr<traces::RequestSource>& source) {
-  traces::RequestRecord record;
+/// An open-loop source: sends the request it holds, then every next one due by now, and sleeps
+/// until the one after (the first run only fetches).
+void open_loop_step(Run& run, std::size_t tenant) {
+  auto& source = run.sources[tenant];
+  auto& loop = *run.loop;
   try {
-    while (source->next(record) && record.arrived_at_s < run->horizon_s) {
-      sg4::this_actor::sleep_until(record.arrived_at_s);
-      arrive(*run, tenant, Request{record, -1, 0.0, 0.0, false});
+    if (source.started) arrive(run, tenant, Request{source.record, -1, 0.0, 0.0, false});
+    source.started = true;
+    while (source.stream->next(source.record) && source.record.arrived_at_s < run.horizon_s) {
+      if (source.record.arrived_at_s > loop.now()) {
+        loop.wake_at(run.source_actor(tenant), wake_time(loop.now(), source.record.arrived_at_s));
+        return;
+      }
+      arrive(run, tenant, Request{source.record, -1, 0.0, 0.0, false});
     }
   } catch (const Error&) {
-    // An exception must not unwind through SimGrid: keep it, stop every source, rethrow after run().
-    if (!run->source_error) run->source_error = std::current_exception();
-    run->horizon_s = sg4::Engine::get_clock();
+    // Keep it, stop every source at this instant, rethrow after the run.
+    if (!run.source_error) run.source_error = std::current_exception();
+    run.horizon_s = loop.now();
   }
-  source_finished(*run);
+  source_finished(run, tenant);
 }
 
-void closed_loop_source(Run* run, std::size_t tenant, traces::RequestRecord shape) {
-  auto& queue = *run->users[tenant];
-  std::unique_lock lock(*queue.mutex);
+/// A closed-loop source: sends a request for each user whose think time is over, then sleeps
+/// until the next one's is (a reply wakes it sooner) or the horizon.
+void closed_loop_step(Run& run, std::size_t tenant) {
+  auto& queue = *run.users[tenant];
+  auto& loop = *run.loop;
+  const std::size_t self = run.source_actor(tenant);
   while (true) {
-    const double now = sg4::Engine::get_clock();
-    if (now >= run->horizon_s) break;
+    const double now = loop.now();
+    if (now >= run.horizon_s) break;
     if (queue.heap.empty()) {  // every user awaits a reply
-      queue.cv->wait_until(lock, run->horizon_s);
-      continue;
+      loop.wake_at(self, wake_time(now, run.horizon_s));
+      return;
     }
     const auto [at, user] = queue.heap.front();
     if (at > now) {
-      queue.cv->wait_until(lock, std::min(at, run->horizon_s));
-      continue;
+      loop.wake_at(self, wake_time(now, std::min(at, run.horizon_s)));
+      return;
     }
     std::pop_heap(queue.heap.begin(), queue.heap.end(), std::greater<>());
     queue.heap.pop_back();
-    traces::RequestRecord record = shape;
+    traces::RequestRecord record = run.sources[tenant].shape;
     record.arrived_at_s = now;
-    if (run->scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
-      record.work_scale = exponential(run->rng[tenant], 1.0);
+    if (run.scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
+      record.work_scale = exponential(run.rng[tenant], 1.0);
     }
-    arrive(*run, tenant, Request{record, user, 0.0, 0.0, false});
+    arrive(run, tenant, Request{record, user, 0.0, 0.0, false});
   }
-  source_finished(*run);
+  source_finished(run, tenant);
 }
 
-void device_manager(Run* run, std::size_t index) {
-  auto& device = *run->devices[index];
-  auto& wake = run->wakes[index];
-  while (true) {
-    const double now = sg4::Engine::get_clock();
-    device.advance(now);
-    if (device.complete_due(now) || device.time_driven()) device.recompute_rates();
-    ++run->events;
-    if (now >= run->stop_s || (run->sources_running == 0 && device.idle())) break;
-    double next = std::min(device.next_completion(now), run->stop_s);
-    if (next != kNever && next <= now) next = std::nextafter(now, kNever);
-    wake.wait(now, next);
+/// A device: moves to now, finishes what is due, and sleeps until its next completion (an
+/// arrival wakes it sooner); done at the stop time, or once the sources are and it is idle.
+void device_step(Run& run, std::size_t index) {
+  auto& device = *run.devices[index];
+  auto& loop = *run.loop;
+  const double now = loop.now();
+  device.advance(now);
+  if (device.complete_due(now) || device.time_driven()) device.recompute_rates();
+  ++run.events;
+  if (now >= run.stop_s || (run.sources_running == 0 && device.idle())) {
+    loop.finish(index);
+    return;
   }
+  double next = std::min(device.next_completion(now), run.stop_s);
+  if (next == kNever) {
+    loop.wait(index);
+    return;
+  }
+  if (next <= now) next = std::nextafter(now, kNever);
+  loop.wake_at(index, wake_time(now, next));
+}
+
+void step(Run& run, std::size_t actor) {
+  if (actor < run.devices.size()) {
+    device_step(run, actor);
+    return;
+  }
+  const std::size_t tenant = actor - run.devices.size();
+  if (run.users[tenant]) {
+    closed_loop_step(run, tenant);
+  } else {
+    open_loop_step(run, tenant);
+  }
+}
+
+/// The scheduler actor: runs the event loop to its end. With a progress monitor it lets SimGrid
+/// catch up with the loop's clock about every `sync_s`, so that the monitor sees the run advance.
+void scheduler(Run* run, double sync_s) {
+  auto& loop = *run->loop;
+  double next_sync = sync_s;
+  while (const auto actor = loop.next()) {
+    if (loop.now() >= next_sync) {
+      sg4::this_actor::sleep_until(loop.now());
+      next_sync = loop.now() + sync_s;
+    }
+    step(*run, *actor);
+  }
+  sg4::this_actor::sleep_until(loop.now());
 }
 
 void monitor(const RunOptions* options, double stop_s, double interval_s) {
@@ -257,7 +289,6 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
     const std::uint64_t device_seed = scenario.seed * 0xBF58476D1CE4E5B9ULL + 2 * static_cast<std::uint64_t>(d);
     run.devices.push_back(std::make_unique<DeviceState>(placement.devices[d], run.tenants, scenario.metrics_interval_s,
                                                         num_intervals, scenario.horizon_s, device_seed));
-    run.wakes.emplace_back();
     for (std::size_t slot = 0; slot < placement.devices[d].contexts.size(); ++slot) {
       run.contexts_of[placement.devices[d].contexts[slot].tenant].push_back({d, slot});
     }
@@ -266,7 +297,7 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
       if (!queue || user < 0) return;
       const auto& load = run.scenario.tenants[tenant].load;
       queue->push(now + exponential(run.rng[tenant], load.think_time_s), user);
-      queue->cv->notify_one();
+      run.loop->notify(run.source_actor(tenant));
     };
   }
   for (auto& refs : run.contexts_of) {
@@ -278,31 +309,33 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
   }
 }
 
-/// A manager actor per device, a source actor per tenant, and the progress monitor.
-void start_actors(Run& run, const Placement& placement, const RunOptions& options) {
+/// The event loop's actors (a device each, then a source per tenant), due at time 0 in that
+/// order; the scheduler actor that runs them, and the progress monitor.
+void start_actors(Run& run, const RunOptions& options) {
   const Scenario& scenario = run.scenario;
-  for (std::size_t d = 0; d < run.devices.size(); ++d) {
-    sg4::Actor::create("device-" + placement.devices[d].name, sg4::Host::by_name(placement.devices[d].name),
-                       device_manager, &run, d);
-  }
-  auto* frontend = sg4::Host::by_name("frontend");
-  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
+  const std::size_t num_tenants = scenario.tenants.size();
+  run.loop.emplace(run.devices.size() + num_tenants);
+  run.sources.resize(num_tenants);
+  for (std::size_t t = 0; t < num_tenants; ++t) {
     const auto& tenant = scenario.tenants[t];
     const auto& load = tenant.load;
     ++run.sources_running;
     if (load.kind == LoadKind::closed_loop) {
       run.users[t] = std::make_unique<UserQueue>();
       for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
-      sg4::Actor::create("source-" + tenant.name, frontend, closed_loop_source, &run, t, typical_request(tenant));
+      run.sources[t].shape = typical_request(tenant);
     } else {
-      sg4::Actor::create("source-" + tenant.name, frontend, open_loop_source, &run, t,
-                         open_loop_source_of(scenario, t));
+      run.sources[t].stream = open_loop_source_of(scenario, t);
     }
   }
+  for (std::size_t actor = 0; actor < run.devices.size() + num_tenants; ++actor) run.loop->notify(actor);
+  auto* frontend = sg4::Host::by_name("frontend");
+  double sync_s = kNever;
   if (options.progress) {
-    const double interval = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.stop_s / 100.0;
-    sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, interval);
+    sync_s = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.stop_s / 100.0;
+    sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, sync_s);
   }
+  sg4::Actor::create("scheduler", frontend, scheduler, &run, sync_s);
 }
 
 }  // namespace
@@ -349,10 +382,10 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   hosts.push_back({"frontend"});
   build_platform(hosts);
   build_devices(run, placement, num_intervals);
-  start_actors(run, placement, options);
+  start_actors(run, options);
   engine.run();
   if (run.source_error) std::rethrow_exception(run.source_error);
-  const double end_s = sg4::Engine::get_clock();
+  const double end_s = run.loop->now();
   if (options.progress) options.progress(end_s, run.stop_s);
 
   scenario::SimResult result;

@@ -407,5 +407,43 @@ TEST(Issues, ATenantWithoutArrivalsInTheWindowIsNamedNotSilentlyMet) {
   std::filesystem::remove(s.tenants[0].load.trace_file);
 }
 
+TEST(EventLoop, OneUserWithoutThinkTimeCostsTwoDeviceEventsPerRequest) {
+  // Requests at 0, 1, ..., 10 (each sent when the last returns), done at 1, ..., 11; the horizon
+  // at 10.5 stops the source. The device runs at 0 (start) and for each arrival and completion:
+  // 2 at t = 0, 2 at each t = 1 .. 10 (a completion, then the next arrival), 1 when the source
+  // stops at 10.5, 1 for the last completion at 11, when it is idle and done.
+  auto s = make_scenario("A100-80GB", 1, 10.5);
+  s.tenants.push_back(generic_tenant("one", 1.0));
+  s.strategies = {strategy(StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.tenants[0].num_completed, 11);
+  EXPECT_EQ(result.num_events, 24);
+  EXPECT_DOUBLE_EQ(result.simulated_s, 11.0);
+  EXPECT_DOUBLE_EQ(result.tenants[0].latency_s.max, 1.0);
+}
+
+TEST(Issues, ARunInWhichNoRequestQueuesReadsItsResultBackAtAThousandTenants) {
+  // A thousand tenants, 64 requests in service each and one arriving every 2 s: no request ever
+  // waits, so every queue delay is exactly 0 (it once came out -3e-13 and the result was refused).
+  auto s = make_scenario("A100-80GB", 25, 20.0);
+  for (int t = 0; t < 1000; ++t) {
+    auto tenant = generic_tenant("t" + std::to_string(t), 0.02, 0.01, 0.0, 0.5);
+    tenant.workload.memory_gib = 1.0;
+    tenant.workload.max_concurrency = 64;
+    tenant.load.kind = scenario::LoadKind::poisson;
+    tenant.load.rate_per_s = 0.5;
+    s.tenants.push_back(tenant);
+  }
+  s.strategies = {strategy(StrategyKind::mps)};
+  const auto result = simulate(s).strategies[0];
+  std::int64_t completed = 0;
+  for (const auto& tenant : result.tenants) {
+    completed += tenant.num_completed;
+    EXPECT_EQ(tenant.queue_delay_s.mean, 0.0) << tenant.name;
+    EXPECT_EQ(tenant.queue_delay_s.max, 0.0) << tenant.name;
+  }
+  EXPECT_GT(completed, 9000);
+}
+
 }  // namespace
 }  // namespace slicewise::test

@@ -1,0 +1,125 @@
+// The run's event loop: an indexed binary heap of timed wake-ups and a FIFO of the actors due now.
+#include "sim/event_loop.hpp"
+
+#include "core/error.hpp"
+
+namespace slicewise::sim {
+
+EventLoop::EventLoop(std::size_t num_actors) : position_(num_actors, kNone), state_(num_actors, State::waiting) {
+  heap_.reserve(num_actors);
+  due_.reserve(num_actors);
+}
+
+void EventLoop::place(std::size_t index, const Entry& entry) {
+  heap_[index] = entry;
+  position_[entry.actor] = index;
+}
+
+void EventLoop::sift_up(std::size_t index) {
+  const Entry entry = heap_[index];
+  while (index > 0) {
+    const std::size_t parent = (index - 1) / 2;
+    if (!before(entry, heap_[parent])) break;
+    place(index, heap_[parent]);
+    index = parent;
+  }
+  place(index, entry);
+}
+
+void EventLoop::sift_down(std::size_t index) {
+  const Entry entry = heap_[index];
+  const std::size_t size = heap_.size();
+  while (true) {
+    std::size_t child = 2 * index + 1;
+    if (child >= size) break;
+    if (child + 1 < size && before(heap_[child + 1], heap_[child])) ++child;
+    if (!before(heap_[child], entry)) break;
+    place(index, heap_[child]);
+    index = child;
+  }
+  place(index, entry);
+}
+
+void EventLoop::erase(std::size_t actor) {
+  const std::size_t index = position_[actor];
+  if (index == kNone) return;
+  position_[actor] = kNone;
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (index == heap_.size()) return;
+  place(index, last);
+  sift_down(index);
+  sift_up(position_[last.actor]);
+}
+
+std::size_t EventLoop::pop_top() {
+  const std::size_t actor = heap_.front().actor;
+  erase(actor);
+  return actor;
+}
+
+void EventLoop::make_due(std::size_t actor) {
+  state_[actor] = State::due;
+  if (due_head_ == due_.size()) {
+    due_.clear();
+    due_head_ = 0;
+  }
+  due_.push_back(actor);
+}
+
+void EventLoop::wake_at(std::size_t actor, double at) {
+  SW_CHECK(at >= now_, "wake-up in the past");
+  if (state_[actor] == State::due || state_[actor] == State::finished) return;
+  const Entry entry{at, order_++, actor};
+  if (position_[actor] == kNone) {
+    heap_.push_back(entry);
+    sift_up(heap_.size() - 1);
+  } else {
+    const std::size_t index = position_[actor];
+    const bool earlier = before(entry, heap_[index]);
+    place(index, entry);
+    if (earlier) {
+      sift_up(index);
+    } else {
+      sift_down(index);
+    }
+  }
+  state_[actor] = State::timed;
+}
+
+void EventLoop::notify(std::size_t actor) {
+  if (state_[actor] == State::due || state_[actor] == State::finished) return;
+  erase(actor);
+  make_due(actor);
+}
+
+void EventLoop::wait(std::size_t actor) {
+  if (state_[actor] == State::due || state_[actor] == State::finished) return;
+  erase(actor);
+  state_[actor] = State::waiting;
+}
+
+void EventLoop::finish(std::size_t actor) {
+  erase(actor);
+  state_[actor] = State::finished;
+}
+
+std::optional<std::size_t> EventLoop::next() {
+  while (true) {
+    if (due_head_ == due_.size()) {
+      if (heap_.empty()) return std::nullopt;
+      now_ = heap_.front().at;
+      while (!heap_.empty() && heap_.front().at == now_) make_due(pop_top());
+    }
+    const std::size_t actor = due_[due_head_++];
+    if (state_[actor] == State::due) return run(actor);
+  }
+}
+
+std::size_t EventLoop::run(std::size_t actor) {
+  // Running: until it asks for its next wake-up it waits, and a notification makes it due again.
+  state_[actor] = State::waiting;
+  return actor;
+}
+
+}  // namespace slicewise::sim

@@ -1,0 +1,73 @@
+// The run's own event loop (docs/architecture.md, "The event loop"): each actor of a run (a
+// device, a tenant's request source) waits for its next wake-up, and the loop runs them one at a
+// time in time order, in one SimGrid actor: no thread and no context switch per event. Pure C++,
+// so that it is unit-tested directly.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace slicewise::sim {
+
+/// The shortest wait: a wake-up asked for less than this after now comes this long after now.
+/// SimGrid's precision/timing (1 ns), which the runs kept while every actor was a SimGrid actor;
+/// keeping it keeps their results.
+inline constexpr double kMinWaitS = 1e-9;
+
+/// When an actor that is at `now` and asks to run at `until` (> now) runs.
+inline double wake_time(double now, double until) { return until - now < kMinWaitS ? now + kMinWaitS : until; }
+
+class EventLoop {
+ public:
+  explicit EventLoop(std::size_t num_actors);
+
+  /// The time of the actor running now (of the last one run).
+  double now() const { return now_; }
+  /// Runs `actor` at `at` (>= now), in place of a wake-up it had. Nothing when the actor was
+  /// notified since it last ran: it runs now anyway, as SimGrid's semaphore would let it.
+  void wake_at(std::size_t actor, double at);
+  /// `actor` runs at the current instant, after those already due now: a notification. Cancels
+  /// its timed wake-up; nothing when it is already due or has finished.
+  void notify(std::size_t actor);
+  /// `actor` waits for a notification only.
+  void wait(std::size_t actor);
+  /// `actor` never runs again.
+  void finish(std::size_t actor);
+  bool finished(std::size_t actor) const { return state_[actor] == State::finished; }
+
+  /// The next actor to run, the clock moved to its time; none when no actor will run again.
+  /// Actors due at one instant run in the order they became due (timed wake-ups at one instant
+  /// in the order they were asked for, then notifications in the order they were sent).
+  std::optional<std::size_t> next();
+
+ private:
+  enum class State : std::uint8_t { waiting, timed, due, finished };
+  struct Entry {
+    double at;
+    std::uint64_t order;
+    std::size_t actor;
+  };
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+  static bool before(const Entry& a, const Entry& b) { return a.at < b.at || (a.at == b.at && a.order < b.order); }
+  void place(std::size_t index, const Entry& entry);
+  void sift_up(std::size_t index);
+  void sift_down(std::size_t index);
+  void erase(std::size_t actor);
+  std::size_t pop_top();
+  void make_due(std::size_t actor);
+  std::size_t run(std::size_t actor);
+
+  std::vector<Entry> heap_;            ///< timed wake-ups, a binary min-heap on (at, order)
+  std::vector<std::size_t> position_;  ///< per actor, its index in heap_ or kNone
+  std::vector<State> state_;
+  std::vector<std::size_t> due_;  ///< FIFO of the actors due at now_ (head below)
+  std::size_t due_head_ = 0;
+  double now_ = 0.0;
+  std::uint64_t order_ = 0;
+};
+
+}  // namespace slicewise::sim
