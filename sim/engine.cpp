@@ -31,22 +31,19 @@ struct ContextRef {
   std::size_t slot = 0;
 };
 
-/// Closed-loop users of one tenant waiting to send their next request: (send time, user), a min-heap.
-struct UserQueue {
-  std::vector<std::pair<double, int>> heap;
-  void push(double at, int user) {
-    heap.emplace_back(at, user);
-    std::push_heap(heap.begin(), heap.end(), std::greater<>());
-  }
-};
-
 /// A tenant's request source: its open-loop stream and the request it holds until its time, or
-/// its closed-loop users.
+/// its closed-loop users waiting to send their next request.
 struct Source {
   std::shared_ptr<traces::RequestSource> stream;  ///< null for a closed loop
   traces::RequestRecord record;                   ///< open loop: the next request
+  bool started = false;                           ///< open loop: `record` was fetched
   traces::RequestRecord shape;                    ///< closed loop: every user's request
-  bool started = false;
+  std::vector<std::pair<double, int>> users;      ///< closed loop: (send time, user), a min-heap
+  bool closed_loop() const { return !stream; }
+  void push_user(double at, int user) {
+    users.emplace_back(at, user);
+    std::push_heap(users.begin(), users.end(), std::greater<>());
+  }
 };
 
 /// Everything a run shares between its actors. The event loop's actors are the devices
@@ -62,9 +59,8 @@ struct Run {
   std::vector<std::unique_ptr<DeviceState>> devices;
   std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
   std::vector<std::size_t> round_robin;
-  std::vector<std::unique_ptr<UserQueue>> users;  ///< per tenant; null unless closed loop
-  std::vector<Source> sources;                    ///< per tenant
-  std::vector<std::mt19937_64> rng;               ///< per tenant: think times
+  std::vector<Source> sources;       ///< per tenant
+  std::vector<std::mt19937_64> rng;  ///< per tenant: think times
   std::optional<EventLoop> loop;
   int sources_running = 0;
   std::int64_t events = 0;
@@ -137,24 +133,25 @@ void open_loop_step(Run& run, std::size_t tenant) {
 /// A closed-loop source: sends a request for each user whose think time is over, then sleeps
 /// until the next one's is (a reply wakes it sooner) or the horizon.
 void closed_loop_step(Run& run, std::size_t tenant) {
-  auto& queue = *run.users[tenant];
+  auto& source = run.sources[tenant];
+  auto& users = source.users;
   auto& loop = *run.loop;
   const std::size_t self = run.source_actor(tenant);
   while (true) {
     const double now = loop.now();
     if (now >= run.horizon_s) break;
-    if (queue.heap.empty()) {  // every user awaits a reply
+    if (users.empty()) {  // every user awaits a reply
       loop.wake_at(self, wake_time(now, run.horizon_s));
       return;
     }
-    const auto [at, user] = queue.heap.front();
+    const auto [at, user] = users.front();
     if (at > now) {
       loop.wake_at(self, wake_time(now, std::min(at, run.horizon_s)));
       return;
     }
-    std::pop_heap(queue.heap.begin(), queue.heap.end(), std::greater<>());
-    queue.heap.pop_back();
-    traces::RequestRecord record = run.sources[tenant].shape;
+    std::pop_heap(users.begin(), users.end(), std::greater<>());
+    users.pop_back();
+    traces::RequestRecord record = source.shape;
     record.arrived_at_s = now;
     if (run.scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
       record.work_scale = exponential(run.rng[tenant], 1.0);
@@ -192,7 +189,7 @@ void step(Run& run, std::size_t actor) {
     return;
   }
   const std::size_t tenant = actor - run.devices.size();
-  if (run.users[tenant]) {
+  if (run.sources[tenant].closed_loop()) {
     closed_loop_step(run, tenant);
   } else {
     open_loop_step(run, tenant);
@@ -283,7 +280,6 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
   const std::size_t num_tenants = scenario.tenants.size();
   run.contexts_of.resize(num_tenants);
   run.round_robin.assign(num_tenants, 0);
-  run.users.resize(num_tenants);
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     // Each device draws its sharing variance from a stream of its own (the tenants' are seed·φ + odd).
     const std::uint64_t device_seed = scenario.seed * 0xBF58476D1CE4E5B9ULL + 2 * static_cast<std::uint64_t>(d);
@@ -293,10 +289,9 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
       run.contexts_of[placement.devices[d].contexts[slot].tenant].push_back({d, slot});
     }
     run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
-      auto& queue = run.users[tenant];
-      if (!queue || user < 0) return;
+      if (user < 0) return;  // an open-loop request
       const auto& load = run.scenario.tenants[tenant].load;
-      queue->push(now + exponential(run.rng[tenant], load.think_time_s), user);
+      run.sources[tenant].push_user(now + exponential(run.rng[tenant], load.think_time_s), user);
       run.loop->notify(run.source_actor(tenant));
     };
   }
@@ -321,8 +316,7 @@ void start_actors(Run& run, const RunOptions& options) {
     const auto& load = tenant.load;
     ++run.sources_running;
     if (load.kind == LoadKind::closed_loop) {
-      run.users[t] = std::make_unique<UserQueue>();
-      for (int u = 0; u < load.num_users; ++u) run.users[t]->push(0.0, u);
+      for (int u = 0; u < load.num_users; ++u) run.sources[t].push_user(0.0, u);
       run.sources[t].shape = typical_request(tenant);
     } else {
       run.sources[t].stream = open_loop_source_of(scenario, t);

@@ -70,20 +70,9 @@ void EventLoop::make_due(std::size_t actor) {
 void EventLoop::wake_at(std::size_t actor, double at) {
   SW_CHECK(at >= now_, "wake-up in the past");
   if (state_[actor] == State::due || state_[actor] == State::finished) return;
-  const Entry entry{at, order_++, actor};
-  if (position_[actor] == kNone) {
-    heap_.push_back(entry);
-    sift_up(heap_.size() - 1);
-  } else {
-    const std::size_t index = position_[actor];
-    const bool earlier = before(entry, heap_[index]);
-    place(index, entry);
-    if (earlier) {
-      sift_up(index);
-    } else {
-      sift_down(index);
-    }
-  }
+  erase(actor);
+  heap_.push_back({at, order_++, actor});
+  sift_up(heap_.size() - 1);
   state_[actor] = State::timed;
 }
 
