@@ -143,6 +143,7 @@ void DeviceState::arrive(std::size_t slot, const Request& request, double now) {
   Context& context = contexts_[slot];
   context.waiting.push_back(allocate(request));
   start_waiting(context, now);
+  note_load(context);
 }
 
 bool DeviceState::complete_due(double now) {
@@ -181,6 +182,7 @@ void DeviceState::finish_phase(Context& context, std::size_t index, double now) 
   if (request.record.arrived_at_s >= tenant.warmup_s) record_completion(tenant, request, now);
   const int user = request.user;
   free_requests_.push_back(index);
+  note_load(context);
   if (on_complete) on_complete(context.tenant, user, now);
 }
 
@@ -424,6 +426,13 @@ void DeviceState::count_in_system(std::vector<std::int64_t>& per_tenant) const {
 std::size_t DeviceState::load_of(std::size_t slot) const {
   const auto& context = contexts_[slot];
   return context.heap.size() + num_waiting(context);
+}
+
+void DeviceState::track_load(std::size_t slot, LeastLoadedIndex* index, std::size_t position) {
+  auto& context = contexts_[slot];
+  context.load_index = index;
+  context.load_position = position;
+  note_load(context);
 }
 
 }  // namespace slicewise::sim

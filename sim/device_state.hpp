@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/rate_model.hpp"
+#include "sim/least_loaded_index.hpp"
 #include "sim/log_histogram.hpp"
 #include "sim/placement.hpp"
 #include "sim/workload_shape.hpp"
@@ -88,6 +89,8 @@ class DeviceState {
   std::int64_t num_in_system() const;
   /// Requests waiting (not in service) for local context `slot`, and in service.
   std::size_t load_of(std::size_t slot) const;
+  /// Keeps `index` at `position` equal to load_of(slot) from now on (least-loaded routing).
+  void track_load(std::size_t slot, LeastLoadedIndex* index, std::size_t position);
   /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
   void count_in_system(std::vector<std::int64_t>& per_tenant) const;
 
@@ -114,6 +117,8 @@ class DeviceState {
     /// the counts, exactly, when every scale is 1); reset to 0 when the count reaches 0.
     double prefill_scale = 0.0;
     double decode_scale = 0.0;
+    LeastLoadedIndex* load_index = nullptr;  ///< told each change of the load, when set
+    std::size_t load_position = 0;
   };
 
   std::size_t allocate(const Request& request);
@@ -129,6 +134,10 @@ class DeviceState {
   void start_waiting(Context& context, double now);
   std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
+  /// Tells the context's least-loaded index its load, after a request came or left.
+  void note_load(const Context& context) const {
+    if (context.load_index) context.load_index->set(context.load_position, context.heap.size() + num_waiting(context));
+  }
   void integrate(double from, double to, double busy, double sm);
 
   PlacedDevice device_;

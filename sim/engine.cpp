@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include <simgrid/s4u.hpp>
@@ -12,6 +13,7 @@
 #include "core/error.hpp"
 #include "sim/device_state.hpp"
 #include "sim/event_loop.hpp"
+#include "sim/least_loaded_index.hpp"
 #include "sim/load_source.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_results.hpp"
@@ -39,6 +41,7 @@ struct Source {
   bool started = false;                           ///< open loop: `record` was fetched
   traces::RequestRecord shape;                    ///< closed loop: every user's request
   std::vector<std::pair<double, int>> users;      ///< closed loop: (send time, user), a min-heap
+  std::unique_ptr<std::mt19937_64> rng;           ///< closed loop: think times and service draws
   bool closed_loop() const { return !stream; }
   void push_user(double at, int user) {
     users.emplace_back(at, user);
@@ -59,8 +62,9 @@ struct Run {
   std::vector<std::unique_ptr<DeviceState>> devices;
   std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
   std::vector<std::size_t> round_robin;
-  std::vector<Source> sources;       ///< per tenant
-  std::vector<std::mt19937_64> rng;  ///< per tenant: think times
+  /// Per tenant routed least-loaded: its contexts' loads, in contexts_of order (else empty).
+  std::vector<std::optional<LeastLoadedIndex>> least_loaded;
+  std::vector<Source> sources;  ///< per tenant
   std::optional<EventLoop> loop;
   int sources_running = 0;
   std::int64_t events = 0;
@@ -85,14 +89,8 @@ void arrive(Run& run, std::size_t tenant, const Request& request) {
     }
     return;
   }
-  ContextRef ref;
-  if (run.scenario.tenants[tenant].router == scenario::RouterPolicy::least_loaded) {
-    ref = *std::min_element(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
-      return run.devices[a.device]->load_of(a.slot) < run.devices[b.device]->load_of(b.slot);
-    });
-  } else {
-    ref = refs[run.round_robin[tenant]++ % refs.size()];
-  }
+  const auto& least_loaded = run.least_loaded[tenant];
+  const ContextRef ref = least_loaded ? refs[least_loaded->least()] : refs[run.round_robin[tenant]++ % refs.size()];
   auto& device = *run.devices[ref.device];
   device.advance(now);
   device.arrive(ref.slot, request, now);
@@ -154,7 +152,7 @@ void closed_loop_step(Run& run, std::size_t tenant) {
     traces::RequestRecord record = source.shape;
     record.arrived_at_s = now;
     if (run.scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
-      record.work_scale = exponential(run.rng[tenant], 1.0);
+      record.work_scale = exponential(*source.rng, 1.0);
     }
     arrive(run, tenant, Request{record, user, 0.0, 0.0, false});
   }
@@ -269,7 +267,6 @@ void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenari
     info.sla_tpot_s = tenant.sla.tpot_s;
     info.stats = &run.stats[t];
     run.tenants.push_back(info);
-    run.rng.emplace_back(scenario.seed * 0x9E3779B97F4A7C15ULL + 2 * t + 1);
   }
 }
 
@@ -291,7 +288,8 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
     run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
       if (user < 0) return;  // an open-loop request
       const auto& load = run.scenario.tenants[tenant].load;
-      run.sources[tenant].push_user(now + exponential(run.rng[tenant], load.think_time_s), user);
+      auto& source = run.sources[tenant];
+      source.push_user(now + exponential(*source.rng, load.think_time_s), user);
       run.loop->notify(run.source_actor(tenant));
     };
   }
@@ -301,6 +299,13 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
       const auto& cb = placement.devices[b.device].contexts[b.slot];
       return ca.replica < cb.replica;
     });
+  }
+  run.least_loaded.resize(num_tenants);
+  for (std::size_t t = 0; t < num_tenants; ++t) {
+    const auto& refs = run.contexts_of[t];
+    if (scenario.tenants[t].router != scenario::RouterPolicy::least_loaded || refs.empty()) continue;
+    auto& index = run.least_loaded[t].emplace(refs.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) run.devices[refs[i].device]->track_load(refs[i].slot, &index, i);
   }
 }
 
@@ -318,6 +323,7 @@ void start_actors(Run& run, const RunOptions& options) {
     if (load.kind == LoadKind::closed_loop) {
       for (int u = 0; u < load.num_users; ++u) run.sources[t].push_user(0.0, u);
       run.sources[t].shape = typical_request(tenant);
+      run.sources[t].rng = std::make_unique<std::mt19937_64>(scenario.seed * 0x9E3779B97F4A7C15ULL + 2 * t + 1);
     } else {
       run.sources[t].stream = open_loop_source_of(scenario, t);
     }
