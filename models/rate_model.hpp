@@ -107,6 +107,7 @@ class RateModel {
   void fill_rates(std::span<const ContextDemand> contexts, double overhead, std::vector<ContextRate>& out) const;
 
   void time_sliced_shares(std::span<const ContextDemand> contexts);
+  void time_sliced_shares_by_class(std::span<const ContextDemand> contexts);
   void concurrent_shares(std::span<const ContextDemand> contexts);
   void fixed_shares(std::span<const ContextDemand> contexts);
   void cap_time_shares(std::span<const ContextDemand> contexts);

@@ -1,7 +1,9 @@
 // Closed-form checks of the per-device rate model (docs/model.md).
 #include "models/rate_model.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -64,6 +66,125 @@ TEST(RateModel, ManySaturatedContextsUseTheMeanFieldApproximationAboveTheExactLi
   SharingParams params{SharingDiscipline::time_sliced};
   const auto out = rates(params, std::vector<ContextDemand>(30, busy(0.5, 0.5)));
   EXPECT_NEAR(out[0].gpu_rate, 1.0 / 30, 1e-12);
+}
+
+/// The symmetric fixed point of M identical time-sliced contexts of duty d, solved here on its
+/// own: each is in a GPU phase with probability x, so the others busy are K ~ Binomial(M − 1, x)
+/// and E[1/(1+K)] = (1 − (1 − x)^M) / (M x), giving the share
+///   g(x) = (1 − η)(1 − x)^(M−1) + η (1 − (1 − x)^M) / (M x),
+/// and x = (d/g) / ((1 − d) + d/g). Returns g at the fixed point.
+double symmetric_time_share(int m, double duty, double eta) {
+  double x = duty;
+  for (int i = 0; i < 100000; ++i) {
+    const double idle = std::pow(1.0 - x, m - 1);
+    const double g = (1.0 - eta) * idle + eta * (1.0 - idle * (1.0 - x)) / (m * x);
+    const double next = std::min(1.0, (duty / g) / ((1.0 - duty) + duty / g));
+    if (std::abs(next - x) < 1e-15) return g;
+    x = next;
+  }
+  return std::nan("");
+}
+
+TEST(RateModel, IdenticalTimeSlicedContextsMeetTheBinomialFixedPoint) {
+  // Both ways of building each context's view of the others (on its own up to four active
+  // contexts, from the class's whole distribution above) and both directions of the division
+  // (a light duty keeps x below 1/2, a heavy one above).
+  SharingParams params{SharingDiscipline::time_sliced};
+  params.efficiency = 0.9;
+  for (const int m : {2, 3, 4, 5, 8, 16, 24}) {
+    for (const double duty : {0.05, 0.2, 0.6, 0.95}) {
+      const auto out = rates(params, std::vector<ContextDemand>(static_cast<std::size_t>(m), busy(1.0, 0.0, duty)));
+      const double expected = symmetric_time_share(m, duty, params.efficiency);
+      for (const auto& r : out) ASSERT_NEAR(r.gpu_rate, expected, 1e-9) << m << " contexts, duty " << duty;
+    }
+  }
+}
+
+TEST(RateModel, SaturatedWeightedTimeSlicingSplitsEtaByWeight) {
+  // Always busy: each gets η w / (w + Σ others' w) = η w / W, above four contexts too.
+  SharingParams params{SharingDiscipline::time_sliced};
+  params.efficiency = 0.8;
+  std::vector<ContextDemand> contexts;
+  for (int w = 1; w <= 6; ++w) {
+    contexts.push_back(busy(1.0, 0.0));
+    contexts.back().weight = w;
+  }
+  const auto out = rates(params, contexts);
+  for (int w = 1; w <= 6; ++w) EXPECT_NEAR(out[static_cast<std::size_t>(w - 1)].gpu_rate, 0.8 * w / 21.0, 1e-12) << w;
+}
+
+TEST(RateModel, AHigherClassAlwaysBusyStarvesTheLowerOnes) {
+  SharingParams params{SharingDiscipline::time_sliced};
+  std::vector<ContextDemand> contexts(8, busy(1.0, 0.0));
+  contexts[3].priority = 0;
+  contexts[6].priority = 0;
+  const auto out = rates(params, contexts);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_NEAR(out[i].gpu_rate, contexts[i].priority == 0 ? 0.5 : 0.0, 1e-12) << i;
+  }
+}
+
+/// The time-sliced fixed point by brute force: each context's view of the others summed over
+/// every subset of them in a GPU phase (2^(n−1) terms), iterated from x = duty like the model.
+std::vector<double> brute_force_time_shares(const std::vector<ContextDemand>& c, double eta) {
+  const std::size_t n = c.size();
+  std::vector<double> x(n), g(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = c[i].duty;
+  for (int iteration = 0; iteration < 10000; ++iteration) {
+    for (std::size_t i = 0; i < n; ++i) {
+      double higher_idle = 1.0, busy_weight = 0.0, busy_mass = 0.0;
+      std::vector<std::size_t> mates;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i) continue;
+        if (c[j].priority < c[i].priority) higher_idle *= 1.0 - x[j];
+        if (c[j].priority != c[i].priority) continue;
+        mates.push_back(j);
+        busy_weight += x[j] * c[j].weight;
+        busy_mass += x[j];
+      }
+      const double mean_weight = busy_mass > 0.0 ? busy_weight / busy_mass : c[i].weight;
+      double share = 0.0;
+      for (std::size_t subset = 0; subset < (std::size_t{1} << mates.size()); ++subset) {
+        double p = 1.0;
+        int k = 0;
+        for (std::size_t b = 0; b < mates.size(); ++b) {
+          const bool in = (subset >> b) & 1U;
+          p *= in ? x[mates[b]] : 1.0 - x[mates[b]];
+          k += in ? 1 : 0;
+        }
+        share += p * (k == 0 ? 1.0 : eta * c[i].weight / (c[i].weight + k * mean_weight));
+      }
+      g[i] = higher_idle * share;
+    }
+    double change = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double next =
+          g[i] > 0.0 ? std::min(1.0, c[i].duty / g[i] * RateModel::progress_rate(c[i].duty, g[i])) : 1.0;
+      change = std::max(change, std::abs(next - x[i]));
+      x[i] = next;
+    }
+    if (change < 1e-15) break;
+  }
+  return g;
+}
+
+TEST(RateModel, MixedTimeSlicedContextsMatchTheBruteForceSum) {
+  // Unequal weights, duties on both sides of 1/2 and two classes: the class-wide route against
+  // a sum over every subset of the others.
+  SharingParams params{SharingDiscipline::time_sliced};
+  params.efficiency = 0.85;
+  const double duties[] = {0.1, 0.35, 0.55, 0.8, 0.3, 0.7, 0.45, 0.25, 0.6};
+  const double weights[] = {1.0, 2.0, 1.0, 3.0, 0.5, 1.0, 2.0, 1.5, 1.0};
+  const int priorities[] = {1, 1, 0, 1, 1, 2, 1, 1, 2};
+  std::vector<ContextDemand> contexts;
+  for (std::size_t i = 0; i < 9; ++i) {
+    contexts.push_back(busy(1.0, 0.0, duties[i]));
+    contexts.back().weight = weights[i];
+    contexts.back().priority = priorities[i];
+  }
+  const auto out = rates(params, contexts);
+  const auto expected = brute_force_time_shares(contexts, params.efficiency);
+  for (std::size_t i = 0; i < contexts.size(); ++i) EXPECT_NEAR(out[i].gpu_rate, expected[i], 1e-9) << i;
 }
 
 TEST(RateModel, TwoHalfDutyContextsTimeSlicedMeetAtOneOverRootTwo) {
