@@ -125,6 +125,7 @@ void DeviceState::start(Context& context, std::size_t index, double now) {
 }
 
 void DeviceState::start_waiting(Context& context, double now) {
+  if (num_waiting(context) == 0) return;
   const auto limit = static_cast<std::size_t>(tenants_[context.tenant].max_concurrency);
   while (num_waiting(context) > 0 && context.heap.size() < limit) {
     start(context, context.waiting[context.waiting_head++], now);
@@ -305,11 +306,16 @@ void DeviceState::exact_rates() {
 void DeviceState::recompute_rates() {
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& context = contexts_[i];
+    auto& demand = demands_[i];
+    if (context.heap.empty()) {  // what the formula below gives with nothing in service, without the shape
+      demand.active = false;
+      demand.ref_sm = demand.ref_bw = demand.demand_sm = demand.demand_bw = 0.0;
+      continue;
+    }
     const auto& shape = *tenants_[context.tenant].shape;
     const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
     const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
-    auto& demand = demands_[i];
-    demand.active = !context.heap.empty();
+    demand.active = true;
     demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;
     demand.ref_bw = prefill * shape.prefill.bw + decode * shape.decode.bw;
     demand.demand_sm = demand.ref_sm * context.norm_sm;
