@@ -162,7 +162,9 @@ struct Axis {
 std::vector<Axis> axes(bool quick) {
   using models::StrategyKind;
   using scenario::RouterPolicy;
-  auto pick = [quick](std::vector<double> full, std::vector<double> small) { return quick ? small : full; };
+  auto pick = [quick](const std::vector<double>& full, const std::vector<double>& small) {
+    return quick ? small : full;
+  };
   return {
       {"requests", "requests", pick({1e4, 3e4, 1e5, 3e5, 1e6}, {1e4, 1e5}), requests_axis},
       {"tenants", "tenants", pick({10, 30, 100, 300, 1000, 3000, 10000}, {10, 100, 1000}), tenants_axis},
