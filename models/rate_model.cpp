@@ -19,6 +19,7 @@ constexpr std::size_t kExactDistributionLimit = 24;
 /// context, as cheap as the class-wide route below this size, and the model's reference form);
 /// above, from totals per class (time_sliced_shares_by_class).
 constexpr std::size_t kDirectLimit = 4;
+static_assert(kDirectLimit <= kExactDistributionLimit, "the direct route builds every class's exact distribution");
 constexpr std::size_t kPriorityClasses = 3;
 
 /// The active contexts as the share helpers read them: active context a is contexts[index[a]],
@@ -28,6 +29,14 @@ struct ActiveContexts {
   std::span<const int> index;
   std::span<const double> phase;
 };
+
+/// Π (1 − x_j) over a set less one member in a GPU phase with probability x, from the set's
+/// product over its members below 1 (`idle`) and its count of members at 1 (`always_busy`): O(1),
+/// and exact where a member at 1 makes the product 0.
+double idle_without(double idle, int always_busy, double x) {
+  const int others_always_busy = always_busy - (x >= 1.0 ? 1 : 0);
+  return others_always_busy > 0 ? 0.0 : (x >= 1.0 ? idle : idle / (1.0 - x));
+}
 }  // namespace
 
 double RateModel::roofline_slowdown(double x, double y, double sharpness) {
@@ -134,9 +143,7 @@ void RateModel::fill_rates(std::span<const ContextDemand> contexts, double overh
     r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
     r.alone_gpu_rate = solo_gpu_rate(c, params_.roofline_sharpness) * overhead;
     const double x = phase_[i];
-    const int others_always_busy = always_busy - (x >= 1.0 ? 1 : 0);
-    r.alone_frac = others_always_busy > 0 ? 0.0 : (x >= 1.0 ? idle_product : idle_product / (1.0 - x));
-    r.alone_frac = std::clamp(r.alone_frac, 0.0, 1.0);
+    r.alone_frac = std::clamp(idle_without(idle_product, always_busy, x), 0.0, 1.0);
     r.others_busy = std::max(0.0, busy_sum - x);
   }
 }
@@ -148,7 +155,6 @@ struct ClassLoad {
   double busy_weight = 0.0;  // Σ x_j w_j over the others of its class
   double busy_mass = 0.0;    // Σ x_j over the others of its class
   double higher_idle = 1.0;  // Π (1 − x_j) over the contexts of higher classes
-  std::size_t same = 1;      // contexts of its class, itself included
 };
 
 ClassLoad class_load(const ActiveContexts& set, std::size_t a) {
@@ -162,7 +168,6 @@ ClassLoad class_load(const ActiveContexts& set, std::size_t a) {
     if (set.contexts[j].priority != priority) continue;
     load.busy_weight += set.phase[j] * set.contexts[j].weight;
     load.busy_mass += set.phase[j];
-    ++load.same;
   }
   return load;
 }
@@ -193,22 +198,6 @@ double exact_time_share(const ActiveContexts& set, std::size_t a, double eta, do
   return share;
 }
 
-/// The same in O(n) for a large class: alone with probability Π (1 − x_j) over its class mates,
-/// else sharing with the expected number of busy ones (at least one).
-double expected_time_share(const ActiveContexts& set, std::size_t a, double eta, double busy_mass, double mean_weight) {
-  const std::size_t m = set.index.size();
-  const auto i = static_cast<std::size_t>(set.index[a]);
-  const double w = set.contexts[i].weight;
-  const int priority = set.contexts[i].priority;
-  double p_alone = 1.0;
-  for (std::size_t b = 0; b < m; ++b) {
-    const auto j = static_cast<std::size_t>(set.index[b]);
-    if (b != a && set.contexts[j].priority == priority) p_alone *= 1.0 - set.phase[j];
-  }
-  const double expected_others = std::max(1.0, busy_mass);
-  return p_alone + (1.0 - p_alone) * eta * w / (w + expected_others * mean_weight);
-}
-
 /// A class's totals over its active contexts: what each member's view of the others is made of.
 struct ClassTotals {
   double busy_weight = 0.0;  // Σ x w
@@ -232,12 +221,6 @@ struct ExactMembers {
   std::size_t size = 0;
 };
 
-/// Each member's time share over the distribution of the others of its class in a GPU phase: the
-/// class's `whole` distribution (size + 1 entries) divided by the member's own factor
-/// (1 − x + x z), with the others' distribution Q summed into Σ_k Q[k] f(k) on the way, f(0) = 1,
-/// f(k) = η / (1 + k ratio). The division runs from the end where it is stable (each step scales
-/// the error by at most 1): forward from Q[0] when x <= 1/2, backward from Q[n−1] otherwise.
-/// The members' recurrences are independent, so they run side by side, k by k.
 /// The division forward from Q[0] for members with x <= 1/2; `f(k, a)` is member a's f(k), k >= 1.
 template <typename F>
 void forward_shares(std::span<const double> whole, ExactMembers& members, F f) {
@@ -278,6 +261,12 @@ void backward_shares(std::span<const double> whole, ExactMembers& members, F f) 
   }
 }
 
+/// Each member's time share over the distribution of the others of its class in a GPU phase: the
+/// class's `whole` distribution (size + 1 entries) divided by the member's own factor
+/// (1 − x + x z), with the others' distribution Q summed into Σ_k Q[k] f(k) on the way, f(0) = 1,
+/// f(k) = η / (1 + k ratio). The division runs from the end where it is stable (each step scales
+/// the error by at most 1): forward from Q[0] when x <= 1/2, backward from Q[n−1] otherwise.
+/// The members' recurrences are independent, so they run side by side, k by k.
 void exact_shares(std::span<const double> whole, double eta, ExactMembers& forward, ExactMembers& backward) {
   const std::size_t n = whole.size() - 1;
   // With equal weights (the usual case) every member has the same ratio: f(k) is one table.
@@ -356,11 +345,12 @@ std::array<std::size_t, kPriorityClasses> class_distributions(const ActiveContex
   return offset;
 }
 
-/// expected_time_share from a large class's totals, in O(1): member x of weight w, its others'
-/// busy mass and mean weight.
+/// The time share of a member of a class past kExactDistributionLimit, in O(1) from the class's
+/// totals: alone with probability Π (1 − x_j) over its class mates, else sharing with the
+/// expected number of busy ones (at least one). Member x of weight w, its others' busy mass and
+/// mean weight.
 double expected_share(const ClassTotals& t, double x, double eta, double w, double busy_mass, double mean_weight) {
-  const int others_always_busy = t.always_busy - (x >= 1.0 ? 1 : 0);
-  const double p_alone = others_always_busy > 0 ? 0.0 : (x >= 1.0 ? t.idle : t.idle / (1.0 - x));
+  const double p_alone = idle_without(t.idle, t.always_busy, x);
   return p_alone + (1.0 - p_alone) * eta * w / (w + std::max(1.0, busy_mass) * mean_weight);
 }
 
@@ -382,10 +372,7 @@ void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
       const double w = contexts[i].weight;
       const ClassLoad load = class_load(set, a);
       const double mean_weight = load.busy_mass > 0.0 ? load.busy_weight / load.busy_mass : w;
-      const double share = load.same <= kExactDistributionLimit
-                               ? exact_time_share(set, a, eta, mean_weight, scratch_)
-                               : expected_time_share(set, a, eta, load.busy_mass, mean_weight);
-      share_[i] = load.higher_idle * share;
+      share_[i] = load.higher_idle * exact_time_share(set, a, eta, mean_weight, scratch_);
     }
   }
   if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);

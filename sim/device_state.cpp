@@ -418,20 +418,15 @@ bool DeviceState::idle() const { return num_in_system() == 0; }
 std::int64_t DeviceState::num_in_system() const {
   std::int64_t total = 0;
   for (const auto& context : contexts_) {
-    total += static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
+    total += static_cast<std::int64_t>(load(context));
   }
   return total;
 }
 
 void DeviceState::count_in_system(std::vector<std::int64_t>& per_tenant) const {
   for (const auto& context : contexts_) {
-    per_tenant[context.tenant] += static_cast<std::int64_t>(context.heap.size() + num_waiting(context));
+    per_tenant[context.tenant] += static_cast<std::int64_t>(load(context));
   }
-}
-
-std::size_t DeviceState::load_of(std::size_t slot) const {
-  const auto& context = contexts_[slot];
-  return context.heap.size() + num_waiting(context);
 }
 
 void DeviceState::track_load(std::size_t slot, LeastLoadedIndex* index, std::size_t position) {

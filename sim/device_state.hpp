@@ -87,9 +87,8 @@ class DeviceState {
   bool time_driven() const { return device_.exact_quanta; }
   /// Requests still queued or in service (counted unfinished at the end of a run).
   std::int64_t num_in_system() const;
-  /// Requests waiting (not in service) for local context `slot`, and in service.
-  std::size_t load_of(std::size_t slot) const;
-  /// Keeps `index` at `position` equal to load_of(slot) from now on (least-loaded routing).
+  /// Keeps `index` at `position` equal to the load of local context `slot` (its requests waiting
+  /// and in service) from now on: least-loaded routing.
   void track_load(std::size_t slot, LeastLoadedIndex* index, std::size_t position);
   /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
   void count_in_system(std::vector<std::int64_t>& per_tenant) const;
@@ -134,9 +133,11 @@ class DeviceState {
   void start_waiting(Context& context, double now);
   std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
+  /// Requests waiting and in service.
+  std::size_t load(const Context& context) const { return context.heap.size() + num_waiting(context); }
   /// Tells the context's least-loaded index its load, after a request came or left.
   void note_load(const Context& context) const {
-    if (context.load_index) context.load_index->set(context.load_position, context.heap.size() + num_waiting(context));
+    if (context.load_index) context.load_index->set(context.load_position, load(context));
   }
   void integrate(double from, double to, double busy, double sm);
 
