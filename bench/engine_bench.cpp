@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "b1_scenario.hpp"
 #include "models/rate_model.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/simulation.hpp"
 #include "traces/poisson_source.hpp"
 
@@ -26,38 +26,11 @@ namespace {
 
 using namespace slicewise;
 
-constexpr int kTenants = 16;
-constexpr int kGpus = 8;
-constexpr double kRatePerTenant = 6.25;  // 100 requests/s in all
-constexpr double kSoloS = 0.1;
-
-scenario::Scenario make_b1(double horizon_s) {
-  scenario::Scenario s;
-  s.name = "B1";
-  s.seed = 1;
-  s.horizon_s = horizon_s;
-  s.metrics_interval_s = horizon_s / 100.0;
-  s.fleet.push_back({"A100-80GB", "", kGpus});
-  for (int t = 0; t < kTenants; ++t) {
-    scenario::Tenant tenant;
-    tenant.name = "tenant" + std::to_string(t);
-    tenant.workload.solo_latency_s = kSoloS;
-    tenant.workload.gpu_duty_frac = 0.8;
-    tenant.workload.sm_occupancy_frac = 0.3;
-    tenant.workload.mem_bw_frac = 0.3;
-    tenant.workload.memory_gib = 8.0;
-    tenant.workload.max_concurrency = 4;
-    tenant.load.kind = scenario::LoadKind::poisson;
-    tenant.load.rate_per_s = kRatePerTenant;
-    s.tenants.push_back(tenant);
-  }
-  scenario::StrategySpec mps;
-  mps.kind = models::StrategyKind::mps;
-  mps.name = "mps";
-  mps.replicas = kTenants / kGpus;
-  s.strategies.push_back(mps);
-  return s;
-}
+using bench::kGpus;
+using bench::kRatePerTenant;
+using bench::kSoloS;
+using bench::kTenants;
+using bench::make_b1;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

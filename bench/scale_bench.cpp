@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "b1_scenario.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/simulation.hpp"
 
@@ -46,9 +47,9 @@ using namespace slicewise;
 
 constexpr double kBugExponent = 1.1;
 
-scenario::Tenant generic_tenant(const std::string& name, double solo_s, double sm, double bw, double memory_gib) {
+/// A generic tenant (duty 0.8, Poisson load unless changed); add_copies names it.
+scenario::Tenant generic_tenant(double solo_s, double sm, double bw, double memory_gib) {
   scenario::Tenant tenant;
-  tenant.name = name;
   tenant.workload.solo_latency_s = solo_s;
   tenant.workload.gpu_duty_frac = 0.8;
   tenant.workload.sm_occupancy_frac = sm;
@@ -75,29 +76,27 @@ scenario::Scenario base(const std::string& name, double horizon_s, const std::st
   return s;
 }
 
-/// B1's scenario with `requests` expected requests: 16 tenants at 6.25/s on 8 A100-80GB, MPS.
-scenario::Scenario requests_axis(double requests) {
-  auto s = base("B3 requests", requests / 100.0, "A100-80GB", 8);
-  for (int t = 0; t < 16; ++t) {
-    auto tenant = generic_tenant("t" + std::to_string(t), 0.1, 0.3, 0.3, 8.0);
-    tenant.workload.max_concurrency = 4;
-    tenant.load.rate_per_s = 6.25;
+/// `n` copies of `tenant`, named t0, t1, ...
+void add_copies(scenario::Scenario& s, scenario::Tenant tenant, int n) {
+  for (int t = 0; t < n; ++t) {
+    tenant.name = "t" + std::to_string(t);
     s.tenants.push_back(tenant);
   }
-  s.strategies.push_back(strategy(models::StrategyKind::mps, 2));
-  return s;
+}
+
+/// B1's scenario with about `requests` requests.
+scenario::Scenario requests_axis(double requests) {
+  return bench::make_b1(requests / (bench::kTenants * bench::kRatePerTenant));
 }
 
 /// N light tenants of about 100 requests each (Poisson 0.5/s for 200 s), MPS, 40 per GPU.
 scenario::Scenario tenants_axis(double x) {
   const int n = static_cast<int>(x);
   auto s = base("B3 tenants", 200.0, "A100-80GB", n / 40 + 1);
-  for (int t = 0; t < n; ++t) {
-    auto tenant = generic_tenant("t" + std::to_string(t), 0.02, 0.01, 0.01, 1.0);
-    tenant.workload.max_concurrency = 64;
-    tenant.load.rate_per_s = 0.5;
-    s.tenants.push_back(tenant);
-  }
+  auto tenant = generic_tenant(0.02, 0.01, 0.01, 1.0);
+  tenant.workload.max_concurrency = 64;
+  tenant.load.rate_per_s = 0.5;
+  add_copies(s, tenant, n);
   s.strategies.push_back(strategy(models::StrategyKind::mps, 0));
   return s;
 }
@@ -106,14 +105,12 @@ scenario::Scenario tenants_axis(double x) {
 scenario::Scenario gpus_axis(double x, scenario::RouterPolicy router) {
   const int g = static_cast<int>(x);
   auto s = base("B3 gpus", 100.0, "A100-80GB", g);
-  for (int t = 0; t < 2; ++t) {
-    auto tenant = generic_tenant("t" + std::to_string(t), 0.05, 0.2, 0.2, 8.0);
-    tenant.workload.max_concurrency = 4;
-    tenant.num_contexts = g;
-    tenant.router = router;
-    tenant.load.rate_per_s = 5.0 * g;
-    s.tenants.push_back(tenant);
-  }
+  auto tenant = generic_tenant(0.05, 0.2, 0.2, 8.0);
+  tenant.workload.max_concurrency = 4;
+  tenant.num_contexts = g;
+  tenant.router = router;
+  tenant.load.rate_per_s = 5.0 * g;
+  add_copies(s, tenant, 2);
   s.strategies.push_back(strategy(models::StrategyKind::mps, 2));
   return s;
 }
@@ -124,12 +121,10 @@ scenario::Scenario gpus_axis(double x, scenario::RouterPolicy router) {
 scenario::Scenario contexts_axis(double x, models::StrategyKind kind) {
   const int m = static_cast<int>(x);
   auto s = base("B3 contexts", 800.0, "A100-80GB", 1);
-  for (int t = 0; t < m; ++t) {
-    auto tenant = generic_tenant("t" + std::to_string(t), 0.01, 0.5, 0.3, 1.0);
-    tenant.load.kind = scenario::LoadKind::closed_loop;
-    tenant.load.num_users = 1;
-    s.tenants.push_back(tenant);
-  }
+  auto tenant = generic_tenant(0.01, 0.5, 0.3, 1.0);
+  tenant.load.kind = scenario::LoadKind::closed_loop;
+  tenant.load.num_users = 1;
+  add_copies(s, tenant, m);
   s.strategies.push_back(strategy(kind, m));
   return s;
 }
@@ -137,16 +132,14 @@ scenario::Scenario contexts_axis(double x, models::StrategyKind kind) {
 /// One tenant whose C users (closed loop, no think time) keep C requests in service at once.
 scenario::Scenario concurrency_axis(double x) {
   const int c = static_cast<int>(x);
-  auto s = base("B3 concurrency", 1.0, "A100-80GB", 1);
-  auto tenant = generic_tenant("t", 0.01, 0.001, 0.001, 1.0);
+  // C requests at a time, each at about solo speed while the SMs last: 10^5 requests take about
+  // 10^5 × 0.01 / C seconds.
+  auto s = base("B3 concurrency", 1e5 * 0.01 / c, "A100-80GB", 1);
+  auto tenant = generic_tenant(0.01, 0.001, 0.001, 1.0);
   tenant.workload.max_concurrency = c;
   tenant.load.kind = scenario::LoadKind::closed_loop;
   tenant.load.num_users = c;
-  s.tenants.push_back(tenant);
-  // C requests at a time, each at about solo speed while the SMs last: 10^5 requests take about
-  // 10^5 × 0.01 / C seconds.
-  s.horizon_s = 1e5 * 0.01 / c;
-  s.metrics_interval_s = s.horizon_s / 100.0;
+  add_copies(s, tenant, 1);
   s.strategies.push_back(strategy(models::StrategyKind::dedicated, 0));
   return s;
 }
