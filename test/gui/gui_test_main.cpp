@@ -2,8 +2,12 @@
 // then every test class, or only the one named by the first argument:
 //   sw_gui_test                       all classes
 //   sw_gui_test TenantModelTest -v2   one class, the rest are QTest options
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <thread>
 #include <vector>
 
 #include <QApplication>
@@ -17,13 +21,24 @@ struct TestClass {
   int (*run)(int argc, char** argv);
 };
 
-}  // namespace
+// LeakSanitizer's check at exit stops every thread of the process with ptrace. Qt's pool threads
+// are joined by ~QApplication, but a joined QThread may still be unwinding in the kernel, and a
+// tracer that attaches to it then can crash: "Tracer caught signal 11 ... LeakSanitizer has
+// encountered a fatal error" after every test passed, now and then under load (CI, 2026-11-23;
+// google/sanitizers#1353). Return from main only as its last thread, waiting at most
+// two seconds; /proc/self/task lists the live threads.
+void wait_until_single_threaded() {
+  using namespace std::chrono_literals;
+  for (int tries = 0; tries < 200; ++tries) {
+    std::error_code error;
+    std::filesystem::directory_iterator tasks("/proc/self/task", error);
+    if (error || std::distance(tasks, std::filesystem::directory_iterator{}) <= 1) return;
+    std::this_thread::sleep_for(10ms);
+  }
+}
 
-int main(int argc, char** argv) {
+int run_classes(int argc, char** argv) {
   using namespace slicewise::gui::test;
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
-  qputenv("QT_FONT_DPI", "96");
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("slicewise-test"));
 
@@ -55,4 +70,15 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const TestClass& test_class : classes) failures += test_class.run(argc, argv);
   return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
+  qputenv("QT_FONT_DPI", "96");
+  const int status = run_classes(argc, argv);  // the QApplication ends, and joins its threads, here
+  wait_until_single_threaded();
+  return status;
 }
