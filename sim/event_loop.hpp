@@ -57,6 +57,8 @@ class EventLoop {
   void sift_up(std::size_t index);
   void sift_down(std::size_t index);
   void erase(std::size_t actor);
+  void drop_stale_hold();
+  bool alone_at_top() const;
   std::size_t pop_top();
   void make_due(std::size_t actor);
   std::size_t run(std::size_t actor);
@@ -66,6 +68,9 @@ class EventLoop {
   std::vector<State> state_;
   std::vector<std::size_t> due_;  ///< FIFO of the actors due at now_ (head below)
   std::size_t due_head_ = 0;
+  /// The actor that runs now with its wake-up still at the heap's top: when it asks for its next
+  /// one, that entry moves down in place instead of a pop and a push (see next()).
+  std::size_t held_ = kNone;
   double now_ = 0.0;
   std::uint64_t order_ = 0;
 };
