@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace slicewise::models {
 
@@ -62,7 +65,127 @@ double RateModel::progress_rate(double duty, double gpu_rate) {
   return 1.0 / ((1.0 - duty) + duty / gpu_rate);
 }
 
+namespace {
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+/// The key of a solve's input, never 0 (an empty slot's key): what changes from event to event,
+/// each context's demands and starting phase (0 when idle). recall() compares every field.
+std::uint64_t input_key(std::span<const ContextDemand> contexts, std::span<const double> start) {
+  std::uint64_t h = contexts.size();
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    h = (h ^ bits(contexts[i].demand_sm)) * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ bits(contexts[i].demand_bw)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ bits(start[i])) * 0xc4ceb9fe1a85ec53ULL;
+  }
+  h ^= h >> 29;
+  return h == 0 ? 1 : h;
+}
+
+bool same_demand(const ContextDemand& a, const ContextDemand& b) {
+  if (a.active != b.active) return false;
+  if (!a.active) return true;
+  return bits(a.demand_sm) == bits(b.demand_sm) && bits(a.demand_bw) == bits(b.demand_bw) &&
+         bits(a.duty) == bits(b.duty) && bits(a.weight) == bits(b.weight) && bits(a.cap) == bits(b.cap) &&
+         bits(a.ref_sm) == bits(b.ref_sm) && bits(a.ref_bw) == bits(b.ref_bw) && a.priority == b.priority;
+}
+
+}  // namespace
+
 void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
+  const std::size_t n = contexts.size();
+  if (!keep_answers_ || n == 0 || n > kMemoMaxContexts) {
+    solve(contexts, out);
+    return;
+  }
+  starting_phases(contexts, start_);
+  const std::uint64_t key = input_key(contexts, start_);
+  if (const std::size_t slot = recall(key, contexts); slot != kNoSlot) {
+    out.resize(n);
+    phase_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {  // n is a handful: loops, not memmove calls
+      out[i] = memo_rates_[slot * n + i];
+      phase_[i] = memo_end_[slot * n + i];
+    }
+    return;
+  }
+  solve(contexts, out);
+  keep(key, contexts, out);
+}
+
+std::size_t RateModel::recall(std::uint64_t key, std::span<const ContextDemand> contexts) const {
+  const std::size_t n = contexts.size();
+  if (memo_width_ != n || memo_key_.empty()) return kNoSlot;
+  const std::size_t mask = memo_key_.size() - 1;
+  for (std::size_t slot = key & mask;; slot = (slot + 1) & mask) {  // linear probing; never full
+    if (memo_key_[slot] == 0) return kNoSlot;
+    if (memo_key_[slot] != key) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < n && same; ++i) {
+      same =
+          same_demand(memo_demands_[slot * n + i], contexts[i]) && bits(memo_start_[slot * n + i]) == bits(start_[i]);
+    }
+    if (same) return slot;
+  }
+}
+
+void RateModel::keep(std::uint64_t key, std::span<const ContextDemand> contexts,
+                     const std::vector<ContextRate>& rates) {
+  const std::size_t n = contexts.size();
+  if (memo_width_ != n) {
+    memo_width_ = n;
+    memo_size_ = 0;
+    memo_key_.clear();
+  }
+  if (2 * (memo_size_ + 1) > memo_key_.size()) {  // keep the table at most half full
+    if (2 * memo_key_.size() * n > kMemoContextSlots) {
+      memo_size_ = 0;  // as large as allowed: start over
+      std::fill(memo_key_.begin(), memo_key_.end(), 0);
+    } else {
+      grow_memo(std::max<std::size_t>(8, 2 * memo_key_.size()));
+    }
+  }
+  const std::size_t mask = memo_key_.size() - 1;
+  std::size_t slot = key & mask;
+  while (memo_key_[slot] != 0) slot = (slot + 1) & mask;
+  memo_key_[slot] = key;
+  ++memo_size_;
+  for (std::size_t i = 0; i < n; ++i) {
+    memo_demands_[slot * n + i] = contexts[i];
+    memo_start_[slot * n + i] = start_[i];
+    memo_rates_[slot * n + i] = rates[i];
+    memo_end_[slot * n + i] = phase_[i];
+  }
+}
+
+void RateModel::grow_memo(std::size_t slots) {
+  const std::size_t n = memo_width_;
+  std::vector<std::uint64_t> keys(slots, 0);
+  std::vector<ContextDemand> demands(slots * n);
+  std::vector<double> start(slots * n);
+  std::vector<ContextRate> rates(slots * n);
+  std::vector<double> end(slots * n);
+  const std::size_t mask = slots - 1;
+  for (std::size_t old = 0; old < memo_key_.size(); ++old) {
+    if (memo_key_[old] == 0) continue;
+    std::size_t slot = memo_key_[old] & mask;
+    while (keys[slot] != 0) slot = (slot + 1) & mask;
+    keys[slot] = memo_key_[old];
+    for (std::size_t i = 0; i < n; ++i) {
+      demands[slot * n + i] = memo_demands_[old * n + i];
+      start[slot * n + i] = memo_start_[old * n + i];
+      rates[slot * n + i] = memo_rates_[old * n + i];
+      end[slot * n + i] = memo_end_[old * n + i];
+    }
+  }
+  memo_key_ = std::move(keys);
+  memo_demands_ = std::move(demands);
+  memo_start_ = std::move(start);
+  memo_rates_ = std::move(rates);
+  memo_end_ = std::move(end);
+}
+
+void RateModel::solve(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
   out.assign(contexts.size(), ContextRate{});
   start_phases(contexts);
   if (active_.empty()) return;
@@ -90,20 +213,33 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
   fill_rates(contexts, overhead, out);
 }
 
-void RateModel::start_phases(std::span<const ContextDemand> contexts) {
+void RateModel::starting_phases(std::span<const ContextDemand> contexts, std::vector<double>& start) const {
   // Warm start: events change one context at a time, so the last solution is usually close.
-  // A phase is never below its duty (g <= 1 means x >= duty).
+  // A phase is never below its duty (g <= 1 means x >= duty); an idle context's is 0.
   const std::size_t n = contexts.size();
   const bool warm = phase_.size() == n;
-  phase_.resize(n, 0.0);
+  start.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double duty = contexts[i].duty;
+    start[i] = !contexts[i].active ? 0.0 : warm ? std::clamp(phase_[i], duty, 1.0) : duty;
+  }
+}
+
+void RateModel::start_phases(std::span<const ContextDemand> contexts) {
+  const std::size_t n = contexts.size();
+  starting_phases(contexts, phase_);
   share_.assign(n, 0.0);
+  solo_.resize(n);
+  fill_ready_ = false;
   active_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    if (contexts[i].active) {
-      active_.push_back(static_cast<int>(i));
-      phase_[i] = warm ? std::clamp(phase_[i], contexts[i].duty, 1.0) : contexts[i].duty;
-    } else {
-      phase_[i] = 0.0;
+    if (!contexts[i].active) continue;
+    active_.push_back(static_cast<int>(i));
+    const ContextDemand& c = contexts[i];
+    Solo& solo = solo_[i];
+    if (c.ref_sm != solo.ref_sm || c.ref_bw != solo.ref_bw || c.demand_sm != solo.demand_sm ||
+        c.demand_bw != solo.demand_bw) {
+      solo = {c.ref_sm, c.ref_bw, c.demand_sm, c.demand_bw, solo_gpu_rate(c, params_.roofline_sharpness)};
     }
   }
 }
@@ -112,7 +248,7 @@ double RateModel::update_phases(std::span<const ContextDemand> contexts, double 
   double change = 0.0;
   for (int index : active_) {
     const auto i = static_cast<std::size_t>(index);
-    const double g = solo_gpu_rate(contexts[i], params_.roofline_sharpness) * share_[i] * overhead;
+    const double g = solo_[i].rate * share_[i] * overhead;
     const double rho = progress_rate(contexts[i].duty, g);
     const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
     change = std::max(change, std::abs(x - phase_[i]));
@@ -137,11 +273,11 @@ void RateModel::fill_rates(std::span<const ContextDemand> contexts, double overh
     const auto i = static_cast<std::size_t>(index);
     const auto& c = contexts[i];
     ContextRate& r = out[i];
-    r.gpu_rate = solo_gpu_rate(c, params_.roofline_sharpness) * share_[i] * overhead;
+    r.gpu_rate = solo_[i].rate * share_[i] * overhead;
     r.progress_rate = progress_rate(c.duty, r.gpu_rate);
     r.gpu_phase_frac = phase_[i];
     r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
-    r.alone_gpu_rate = solo_gpu_rate(c, params_.roofline_sharpness) * overhead;
+    r.alone_gpu_rate = solo_[i].rate * overhead;
     const double x = phase_[i];
     r.alone_frac = std::clamp(idle_without(idle_product, always_busy, x), 0.0, 1.0);
     r.others_busy = std::max(0.0, busy_sum - x);
@@ -457,7 +593,7 @@ struct FillLevels {
 };
 
 /// Each active context's bound and pace; one that needs nothing starts frozen at its bound.
-void start_fill(const ActiveContexts& set, const FillLevels& fill, std::vector<bool>& frozen) {
+void start_fill(const ActiveContexts& set, const FillLevels& fill, std::span<std::uint8_t> frozen) {
   const std::size_t m = set.index.size();
   for (std::size_t a = 0; a < m; ++a) {
     const auto& c = set.contexts[static_cast<std::size_t>(set.index[a])];
@@ -465,19 +601,22 @@ void start_fill(const ActiveContexts& set, const FillLevels& fill, std::vector<b
     if (c.demand_sm > kEpsilon) u = std::min({u, 1.0 / c.demand_sm, c.cap / c.demand_sm});
     if (c.demand_bw > kEpsilon) u = std::min(u, 1.0 / c.demand_bw);
     fill.bound[a] = u;
+    fill.level[a] = 0.0;
+    frozen[a] = 0;
     const double dominant = std::max(c.demand_sm, c.demand_bw);
     if (dominant > kEpsilon) {
       fill.pace[a] = 1.0 / dominant;
     } else {
+      fill.pace[a] = 0.0;
       fill.level[a] = u;  // needs nothing: full speed
-      frozen[a] = true;
+      frozen[a] = 1;
     }
   }
 }
 
 /// One round of progressive filling: raises the unfrozen levels until one reaches its bound or a
 /// resource runs out (free_sm, free_bw: what is left), and freezes those. False when all were frozen.
-bool fill_round(const ActiveContexts& set, const FillLevels& fill, std::vector<bool>& frozen, double& free_sm,
+bool fill_round(const ActiveContexts& set, const FillLevels& fill, std::span<std::uint8_t> frozen, double& free_sm,
                 double& free_bw) {
   const std::size_t m = set.index.size();
   double use_sm = 0.0;  // resource used per unit of dominant share
@@ -506,7 +645,7 @@ bool fill_round(const ActiveContexts& set, const FillLevels& fill, std::vector<b
     fill.level[a] = std::min(fill.bound[a], fill.level[a] + step * fill.pace[a]);
     if (fill.level[a] >= fill.bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
         (bw_full && c.demand_bw > kEpsilon)) {
-      frozen[a] = true;
+      frozen[a] = 1;
     }
   }
   return true;
@@ -522,10 +661,10 @@ double others_idle(const ActiveContexts& set, std::size_t a) {
   return p_alone;
 }
 
-/// Each active context's share of the GPU from its fill level, less the MPS efficiency and the
-/// interference of the others' memory traffic.
-void grant_concurrent_shares(const ActiveContexts& set, std::span<const double> level, const SharingParams& params,
-                             std::span<double> share_of) {
+/// Each active context's share of the GPU from its fill level (and its solo rate on the hard
+/// roofline, `solo`), less the MPS efficiency and the interference of the others' memory traffic.
+void grant_concurrent_shares(const ActiveContexts& set, std::span<const double> level, std::span<const double> solo_of,
+                             const SharingParams& params, std::span<double> share_of) {
   const std::size_t m = set.index.size();
   // Memory pressure of everyone in a GPU phase (mean field): Σ_j x_j bw_j. A client feels the others'
   // part of it even when the split leaves it at full speed, since they share the L2 and the DRAM.
@@ -539,7 +678,7 @@ void grant_concurrent_shares(const ActiveContexts& set, std::span<const double> 
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(set.index[a]);
     // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
-    const double solo = RateModel::solo_gpu_rate(set.contexts[i]);
+    const double solo = solo_of[a];
     double share = solo > 0.0 ? level[a] / solo : 0.0;
     if (m > 1 && params.concurrent_efficiency < 1.0) {
       const double p_alone = others_idle(set, a);
@@ -562,18 +701,35 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   // full speed or its cap, or a resource it uses runs out. The others' demands count with the
   // probability that they are in a GPU phase (mean field).
   const std::size_t m = active_.size();
-  scratch_.assign(3 * m, 0.0);  // λ, upper bound of λ, 1/dominant demand
-  frozen_.assign(m, false);     // whether the context's level has stopped rising
+  const ActiveContexts set{contexts, active_, phase_};
+  // Per active context: λ, its upper bound (full speed or cap), 1/dominant demand, λ's start and
+  // the hard roofline's solo rate; all but λ depend on the demands only, so the first step of a
+  // compute() sets them and the others reuse them.
+  if (!fill_ready_) {
+    scratch_.resize(5 * m);
+    frozen_.resize(2 * m);
+  }
   const std::span<double> scratch(scratch_);
   const FillLevels fill{scratch.first(m), scratch.subspan(m, m), scratch.subspan(2 * m, m)};
-  const ActiveContexts set{contexts, active_, phase_};
-  start_fill(set, fill, frozen_);
+  const std::span<double> start_level = scratch.subspan(3 * m, m);
+  const std::span<double> solo = scratch.subspan(4 * m, m);
+  const std::span<std::uint8_t> frozen(frozen_.data(), m);  // whether each level stopped rising
+  const std::span<std::uint8_t> start_frozen(frozen_.data() + m, m);
+  if (!fill_ready_) {
+    start_fill(set, FillLevels{start_level, fill.bound, fill.pace}, start_frozen);
+    for (std::size_t a = 0; a < m; ++a) solo[a] = solo_gpu_rate(contexts[static_cast<std::size_t>(active_[a])]);
+    fill_ready_ = true;
+  }
+  for (std::size_t a = 0; a < m; ++a) {  // a loop, not std::copy: m is a handful, a memmove call costs more
+    fill.level[a] = start_level[a];
+    frozen[a] = start_frozen[a];
+  }
   double free_sm = 1.0;
   double free_bw = 1.0;
   for (std::size_t round = 0; round <= m; ++round) {
-    if (!fill_round(set, fill, frozen_, free_sm, free_bw)) break;
+    if (!fill_round(set, fill, frozen, free_sm, free_bw)) break;
   }
-  grant_concurrent_shares(set, fill.level, params_, share_);
+  grant_concurrent_shares(set, fill.level, solo, params_, share_);
 }
 
 void RateModel::fixed_shares(std::span<const ContextDemand> contexts) {

@@ -14,6 +14,7 @@
 // iteration (see docs/model.md).
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
@@ -82,12 +83,29 @@ struct ContextRate {
 
 /// Rates of every context (inactive ones get zeros). `out` is resized to `contexts.size()`.
 /// Allocation-free after the first call with a given size, so it can run on every event.
+///
+/// Each solve starts from the last one's phases (a warm start), so its answer is a function of
+/// the demands and of those starting phases. A device with a few contexts meets the same pairs
+/// again and again (demands come from counts of requests in service, and the phases a solve ends
+/// at are those a few earlier ones ended at), so the answers for a few hundred of them are
+/// kept, with the phases they end at, and replayed bit for bit without a solve. On B1 (2 contexts a
+/// GPU) about 280 pairs per device recur, and 99.9 % of the calls are replays (docs/benchmarks.md).
 class RateModel {
  public:
-  explicit RateModel(SharingParams params = {}) : params_(params) {}
+  /// `keep_answers` false solves every time (the tests compare the two).
+  explicit RateModel(SharingParams params = {}, bool keep_answers = true)
+      : params_(params), keep_answers_(keep_answers) {}
   const SharingParams& params() const { return params_; }
 
   void compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
+  /// How many answers are kept now (for the tests).
+  std::size_t kept_answers() const { return memo_size_; }
+
+  /// Answers kept per model, for devices of at most kMemoMaxContexts contexts: an open-addressing
+  /// table on a hash of the solve's input, at most half full, grown from 8 slots as needed up to
+  /// kMemoContextSlots / n slots (n contexts; 147 KB per device at most) and emptied when full.
+  static constexpr std::size_t kMemoContextSlots = 1024;
+  static constexpr std::size_t kMemoMaxContexts = 8;
 
   /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw)
   /// for the hard roofline, S_p(ref_sm, ref_bw) / S_p(demand_sm, demand_bw) for a finite sharpness.
@@ -98,9 +116,17 @@ class RateModel {
   static double progress_rate(double duty, double gpu_rate);
 
  private:
-  /// Lists the active contexts and sets their starting phases (warm from the last call when the
-  /// number of contexts is unchanged).
+  /// The phases a solve starts from: the last solve's (warm) when the number of contexts is
+  /// unchanged, never below the duty; the duty otherwise; 0 for an idle context.
+  void starting_phases(std::span<const ContextDemand> contexts, std::vector<double>& start) const;
+  /// Lists the active contexts and sets their starting phases.
   void start_phases(std::span<const ContextDemand> contexts);
+  void solve(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
+  static constexpr std::size_t kNoSlot = std::numeric_limits<std::size_t>::max();
+  /// The slot of the kept answer for `contexts` starting from start_ (hash `key`), or kNoSlot.
+  std::size_t recall(std::uint64_t key, std::span<const ContextDemand> contexts) const;
+  void keep(std::uint64_t key, std::span<const ContextDemand> contexts, const std::vector<ContextRate>& rates);
+  void grow_memo(std::size_t slots);
   /// One fixed-point step: each active context's phase from its share; returns the largest change.
   double update_phases(std::span<const ContextDemand> contexts, double overhead);
   /// The answer for each active context, from the converged phases and shares.
@@ -113,11 +139,30 @@ class RateModel {
   void cap_time_shares(std::span<const ContextDemand> contexts);
 
   SharingParams params_;
+  bool keep_answers_ = true;
   std::vector<double> phase_;  // GPU-phase probability per context (fixed-point state)
+  std::vector<double> start_;  // compute(): the phases the next solve starts from
   std::vector<double> share_;  // fraction of solo GPU speed granted by the discipline
+  /// Per context, solo_gpu_rate at the model's sharpness, and the demands it was computed from:
+  /// a context's demands change only when its requests do, and a finite sharpness costs 8 pow().
+  struct Solo {
+    double ref_sm = -1.0, ref_bw = -1.0, demand_sm = -1.0, demand_bw = -1.0;
+    double rate = 0.0;
+  };
+  std::vector<Solo> solo_;
   std::vector<double> scratch_;
-  std::vector<bool> frozen_;  // concurrent_shares: whether each active context stopped rising
+  std::vector<std::uint8_t> frozen_;  // concurrent_shares: whether each active context stopped rising, and at start
+  bool fill_ready_ = false;           // concurrent_shares: the demand-only parts of scratch_ are set
   std::vector<int> active_;
+  // The kept answers: slot s holds, at [s·n, (s + 1)·n), the n demands and starting phases of a
+  // solve, its n rates and the n phases it ended at; its key is 0 when empty.
+  std::size_t memo_width_ = 0;  // n of the kept answers
+  std::size_t memo_size_ = 0;   // slots in use
+  std::vector<std::uint64_t> memo_key_;
+  std::vector<ContextDemand> memo_demands_;
+  std::vector<double> memo_start_;
+  std::vector<ContextRate> memo_rates_;
+  std::vector<double> memo_end_;
 };
 
 }  // namespace slicewise::models

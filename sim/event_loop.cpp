@@ -90,7 +90,8 @@ void EventLoop::wake_at(std::size_t actor, double at) {
 
 void EventLoop::notify(std::size_t actor) {
   if (state_[actor] == State::due || state_[actor] == State::finished) return;
-  erase(actor);
+  // Its timed wake-up, if any, stays in the heap until the actor has run: it is later than now,
+  // so it cannot come up first, and the actor's next wake_at() then moves it in place.
   make_due(actor);
 }
 
@@ -103,46 +104,6 @@ void EventLoop::wait(std::size_t actor) {
 void EventLoop::finish(std::size_t actor) {
   erase(actor);
   state_[actor] = State::finished;
-}
-
-void EventLoop::drop_stale_hold() {
-  // The held actor asked for nothing while it ran (a notification or wait() has already dropped
-  // its entry): it waits, as if its wake-up had been popped before it ran.
-  if (held_ != kNone && state_[held_] == State::waiting) erase(held_);
-  held_ = kNone;
-}
-
-bool EventLoop::alone_at_top() const {
-  // The heap orders by time first, so no one else is due now when neither child of the top is.
-  const std::size_t size = heap_.size();
-  return (size < 2 || heap_[1].at != now_) && (size < 3 || heap_[2].at != now_);
-}
-
-std::optional<std::size_t> EventLoop::next() {
-  drop_stale_hold();
-  while (true) {
-    if (due_head_ == due_.size()) {
-      if (heap_.empty()) return std::nullopt;
-      now_ = heap_.front().at;
-      if (alone_at_top()) {
-        // The common case, one actor due at this instant: it runs with its entry left at the top,
-        // so that its next wake_at() is one sift down rather than a pop and a push. The order in
-        // which actors run is the same: every key (at, order) is distinct, so any valid heap
-        // yields the same sequence.
-        held_ = heap_.front().actor;
-        return run(held_);
-      }
-      while (!heap_.empty() && heap_.front().at == now_) make_due(pop_top());
-    }
-    const std::size_t actor = due_[due_head_++];
-    if (state_[actor] == State::due) return run(actor);
-  }
-}
-
-std::size_t EventLoop::run(std::size_t actor) {
-  // Running: until it asks for its next wake-up it waits, and a notification makes it due again.
-  state_[actor] = State::waiting;
-  return actor;
 }
 
 }  // namespace slicewise::sim

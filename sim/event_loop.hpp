@@ -68,11 +68,55 @@ class EventLoop {
   std::vector<State> state_;
   std::vector<std::size_t> due_;  ///< FIFO of the actors due at now_ (head below)
   std::size_t due_head_ = 0;
-  /// The actor that runs now with its wake-up still at the heap's top: when it asks for its next
-  /// one, that entry moves down in place instead of a pop and a push (see next()).
+  /// The actor that runs now. Its wake-up may still be in the heap (at the top, when it was alone
+  /// due at its instant; anywhere, when a notification made it due): its next wake_at() moves
+  /// that entry in place instead of a pop and a push, and next() drops it if it asked for none.
   std::size_t held_ = kNone;
   double now_ = 0.0;
   std::uint64_t order_ = 0;
 };
+
+// The hot path of every run, inline so that the engine's scheduler loop compiles it in place.
+
+inline void EventLoop::drop_stale_hold() {
+  // The actor that ran last asked for nothing: it waits, and the wake-up it ran with, still in the
+  // heap, goes. (After wake_at() it is timed; after wait() or finish() its entry is gone; after a
+  // notification it is due and runs again, with the same entry held.)
+  if (held_ != kNone && state_[held_] == State::waiting) erase(held_);
+  held_ = kNone;
+}
+
+inline bool EventLoop::alone_at_top() const {
+  // The heap orders by time first, so no one else is due now when neither child of the top is.
+  const std::size_t size = heap_.size();
+  return (size < 2 || heap_[1].at != now_) && (size < 3 || heap_[2].at != now_);
+}
+
+inline std::optional<std::size_t> EventLoop::next() {
+  drop_stale_hold();
+  while (true) {
+    if (due_head_ == due_.size()) {
+      if (heap_.empty()) return std::nullopt;
+      now_ = heap_.front().at;
+      if (alone_at_top()) {
+        // The common case, one actor due at this instant: it runs with its entry left at the top,
+        // so that its next wake_at() is one sift down rather than a pop and a push. The order in
+        // which actors run is the same: every key (at, order) is distinct, so any valid heap
+        // yields the same sequence.
+        return run(heap_.front().actor);
+      }
+      while (!heap_.empty() && heap_.front().at == now_) make_due(pop_top());
+    }
+    const std::size_t actor = due_[due_head_++];
+    if (state_[actor] == State::due) return run(actor);
+  }
+}
+
+inline std::size_t EventLoop::run(std::size_t actor) {
+  // Running: until it asks for its next wake-up it waits, and a notification makes it due again.
+  state_[actor] = State::waiting;
+  held_ = actor;
+  return actor;
+}
 
 }  // namespace slicewise::sim

@@ -2,7 +2,10 @@
 #include "models/rate_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -24,6 +27,67 @@ std::vector<ContextRate> rates(SharingParams params, const std::vector<ContextDe
   std::vector<ContextRate> out;
   model.compute(contexts, out);
   return out;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
+  // A device's life in miniature: each event changes one context's number of requests in service
+  // (0 to 3), so demand vectors recur, each time from the phases the last solve ended at. The model
+  // that keeps answers must give the bits of the one that solves every time, under every discipline
+  // and for sizes on both sides of kMemoMaxContexts, at finite and hard roofline sharpness.
+  SharingParams mps;
+  mps.discipline = SharingDiscipline::concurrent;
+  mps.concurrent_efficiency = 0.9;
+  mps.concurrent_interference = 0.3;
+  SharingParams sliced;
+  sliced.discipline = SharingDiscipline::time_sliced;
+  sliced.efficiency = 0.95;
+  sliced.roofline_sharpness = 2.7;
+  SharingParams vgpu;
+  vgpu.discipline = SharingDiscipline::fixed_share;
+  vgpu.total_placed_weight = 4.0;
+  for (const SharingParams& params : {mps, sliced, vgpu, SharingParams{}}) {
+    for (const std::size_t n : {1U, 2U, 3U, 5U, 8U, 9U}) {
+      RateModel keeping(params);
+      RateModel solving(params, false);
+      std::vector<ContextDemand> contexts(n);
+      std::vector<int> in_service(n, 0);
+      std::mt19937_64 rng(n);
+      std::vector<ContextRate> kept;
+      std::vector<ContextRate> solved;
+      for (int event = 0; event < 4000; ++event) {
+        const std::size_t i = rng() % n;
+        in_service[i] = static_cast<int>(rng() % 4);
+        ContextDemand& c = contexts[i];
+        c.active = in_service[i] > 0;
+        c.demand_sm = 0.15 * in_service[i] * (1.0 + 0.1 * static_cast<double>(i));
+        c.demand_bw = 0.1 * in_service[i];
+        c.ref_sm = c.demand_sm;
+        c.ref_bw = c.demand_bw;
+        c.duty = 0.5 + 0.05 * static_cast<double>(i);
+        c.priority = static_cast<int>(i % 3);
+        keeping.compute(contexts, kept);
+        solving.compute(contexts, solved);
+        ASSERT_EQ(kept.size(), solved.size());
+        for (std::size_t k = 0; k < n; ++k) {
+          const ContextRate& a = kept[k];
+          const ContextRate& b = solved[k];
+          ASSERT_TRUE(same_bits(a.gpu_rate, b.gpu_rate) && same_bits(a.progress_rate, b.progress_rate) &&
+                      same_bits(a.gpu_phase_frac, b.gpu_phase_frac) && same_bits(a.sm_usage_frac, b.sm_usage_frac) &&
+                      same_bits(a.alone_frac, b.alone_frac) && same_bits(a.alone_gpu_rate, b.alone_gpu_rate) &&
+                      same_bits(a.others_busy, b.others_busy))
+              << "discipline " << static_cast<int>(params.discipline) << ", " << n << " contexts, event " << event
+              << ", context " << k;
+        }
+      }
+      if (n <= RateModel::kMemoMaxContexts) {
+        EXPECT_GT(keeping.kept_answers(), 0U) << n;
+      } else {
+        EXPECT_EQ(keeping.kept_answers(), 0U) << n;
+      }
+    }
+  }
 }
 
 TEST(RateModel, OneContextAloneRunsAtSoloSpeedUnderEveryDiscipline) {
