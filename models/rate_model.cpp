@@ -98,9 +98,27 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     solve(contexts, out);
     return;
   }
+  if (++memo_calls_ == kMemoWindow) {
+    // A device whose inputs seldom recur (many contexts, each in a state of its own) gains
+    // nothing from kept answers and would only hold their memory: stop keeping them.
+    if (memo_hits_ < kMemoWindow / 4) {
+      keep_answers_ = false;
+      memo_size_ = 0;
+      std::vector<std::uint64_t>().swap(memo_key_);
+      std::vector<ContextDemand>().swap(memo_demands_);
+      std::vector<double>().swap(memo_start_);
+      std::vector<ContextRate>().swap(memo_rates_);
+      std::vector<double>().swap(memo_end_);
+      solve(contexts, out);
+      return;
+    }
+    memo_calls_ = memo_hits_ = 0;
+  }
   starting_phases(contexts, start_);
   const std::uint64_t key = input_key(contexts, start_);
   if (const std::size_t slot = recall(key, contexts); slot != kNoSlot) {
+    ++memo_hits_;
+    ++replays_;
     out.resize(n);
     phase_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {  // n is a handful: loops, not memmove calls

@@ -98,14 +98,22 @@ class RateModel {
   const SharingParams& params() const { return params_; }
 
   void compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
-  /// How many answers are kept now (for the tests).
+  /// How many answers are kept now, how many calls replayed one, and whether the model still
+  /// keeps them (for the tests).
   std::size_t kept_answers() const { return memo_size_; }
+  std::size_t replays() const { return replays_; }
+  bool keeps_answers() const { return keep_answers_; }
 
-  /// Answers kept per model, for devices of at most kMemoMaxContexts contexts: an open-addressing
-  /// table on a hash of the solve's input, at most half full, grown from 8 slots as needed up to
-  /// kMemoContextSlots / n slots (n contexts; 147 KB per device at most) and emptied when full.
+  /// Answers kept per model: an open-addressing table on a hash of the solve's input, at most half
+  /// full, grown from 8 slots as needed up to kMemoContextSlots / n slots (n contexts; 147 KB per
+  /// device at most) and emptied when full. A model that replays fewer than a quarter of its
+  /// answers over kMemoWindow calls stops keeping them and frees the table.
   static constexpr std::size_t kMemoContextSlots = 1024;
-  static constexpr std::size_t kMemoMaxContexts = 8;
+  static constexpr std::size_t kMemoWindow = 1024;
+  /// Only devices of this many contexts or fewer keep answers: with more, the warm start leaves the
+  /// phases of contexts that did not change different in their last bits from visit to visit, and
+  /// pairs seldom recur (RateModel.KeptAnswersReplayTheSolveBitForBit).
+  static constexpr std::size_t kMemoMaxContexts = 2;
 
   /// Speed of a context alone on the device with its whole capacity: min(1, 1/demand_sm, 1/demand_bw)
   /// for the hard roofline, S_p(ref_sm, ref_bw) / S_p(demand_sm, demand_bw) for a finite sharpness.
@@ -158,6 +166,9 @@ class RateModel {
   // solve, its n rates and the n phases it ended at; its key is 0 when empty.
   std::size_t memo_width_ = 0;  // n of the kept answers
   std::size_t memo_size_ = 0;   // slots in use
+  std::size_t memo_calls_ = 0;  // calls and replays in the current window of kMemoWindow calls
+  std::size_t memo_hits_ = 0;
+  std::size_t replays_ = 0;
   std::vector<std::uint64_t> memo_key_;
   std::vector<ContextDemand> memo_demands_;
   std::vector<double> memo_start_;
