@@ -163,44 +163,38 @@ void RateModel::keep(std::uint64_t key, std::span<const ContextDemand> contexts,
       grow_memo(std::max<std::size_t>(8, 2 * memo_key_.size()));
     }
   }
+  insert_kept(key, contexts, start_, rates, phase_);
+}
+
+void RateModel::insert_kept(std::uint64_t key, std::span<const ContextDemand> demands, std::span<const double> start,
+                            std::span<const ContextRate> rates, std::span<const double> end) {
+  const std::size_t n = memo_width_;
   const std::size_t mask = memo_key_.size() - 1;
   std::size_t slot = key & mask;
   while (memo_key_[slot] != 0) slot = (slot + 1) & mask;
   memo_key_[slot] = key;
   ++memo_size_;
   for (std::size_t i = 0; i < n; ++i) {
-    memo_demands_[slot * n + i] = contexts[i];
-    memo_start_[slot * n + i] = start_[i];
+    memo_demands_[slot * n + i] = demands[i];
+    memo_start_[slot * n + i] = start[i];
     memo_rates_[slot * n + i] = rates[i];
-    memo_end_[slot * n + i] = phase_[i];
+    memo_end_[slot * n + i] = end[i];
   }
 }
 
 void RateModel::grow_memo(std::size_t slots) {
   const std::size_t n = memo_width_;
-  std::vector<std::uint64_t> keys(slots, 0);
-  std::vector<ContextDemand> demands(slots * n);
-  std::vector<double> start(slots * n);
-  std::vector<ContextRate> rates(slots * n);
-  std::vector<double> end(slots * n);
-  const std::size_t mask = slots - 1;
-  for (std::size_t old = 0; old < memo_key_.size(); ++old) {
-    if (memo_key_[old] == 0) continue;
-    std::size_t slot = memo_key_[old] & mask;
-    while (keys[slot] != 0) slot = (slot + 1) & mask;
-    keys[slot] = memo_key_[old];
-    for (std::size_t i = 0; i < n; ++i) {
-      demands[slot * n + i] = memo_demands_[old * n + i];
-      start[slot * n + i] = memo_start_[old * n + i];
-      rates[slot * n + i] = memo_rates_[old * n + i];
-      end[slot * n + i] = memo_end_[old * n + i];
-    }
+  const std::vector<std::uint64_t> keys = std::exchange(memo_key_, std::vector<std::uint64_t>(slots, 0));
+  const std::vector<ContextDemand> demands = std::exchange(memo_demands_, std::vector<ContextDemand>(slots * n));
+  const std::vector<double> start = std::exchange(memo_start_, std::vector<double>(slots * n));
+  const std::vector<ContextRate> rates = std::exchange(memo_rates_, std::vector<ContextRate>(slots * n));
+  const std::vector<double> end = std::exchange(memo_end_, std::vector<double>(slots * n));
+  memo_size_ = 0;
+  for (std::size_t old = 0; old < keys.size(); ++old) {
+    if (keys[old] == 0) continue;
+    const auto of = [&](const auto& kept) { return std::span(kept).subspan(old * n, n); };
+    insert_kept(keys[old], of(demands), of(start), of(rates), of(end));
   }
-  memo_key_ = std::move(keys);
-  memo_demands_ = std::move(demands);
-  memo_start_ = std::move(start);
-  memo_rates_ = std::move(rates);
-  memo_end_ = std::move(end);
 }
 
 void RateModel::solve(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
@@ -253,12 +247,7 @@ void RateModel::start_phases(std::span<const ContextDemand> contexts) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!contexts[i].active) continue;
     active_.push_back(static_cast<int>(i));
-    const ContextDemand& c = contexts[i];
-    Solo& solo = solo_[i];
-    if (c.ref_sm != solo.ref_sm || c.ref_bw != solo.ref_bw || c.demand_sm != solo.demand_sm ||
-        c.demand_bw != solo.demand_bw) {
-      solo = {c.ref_sm, c.ref_bw, c.demand_sm, c.demand_bw, solo_gpu_rate(c, params_.roofline_sharpness)};
-    }
+    solo_[i] = solo_gpu_rate(contexts[i], params_.roofline_sharpness);
   }
 }
 
@@ -266,7 +255,7 @@ double RateModel::update_phases(std::span<const ContextDemand> contexts, double 
   double change = 0.0;
   for (int index : active_) {
     const auto i = static_cast<std::size_t>(index);
-    const double g = solo_[i].rate * share_[i] * overhead;
+    const double g = solo_[i] * share_[i] * overhead;
     const double rho = progress_rate(contexts[i].duty, g);
     const double x = g > 0.0 ? std::min(1.0, contexts[i].duty / g * rho) : 1.0;
     change = std::max(change, std::abs(x - phase_[i]));
@@ -291,11 +280,11 @@ void RateModel::fill_rates(std::span<const ContextDemand> contexts, double overh
     const auto i = static_cast<std::size_t>(index);
     const auto& c = contexts[i];
     ContextRate& r = out[i];
-    r.gpu_rate = solo_[i].rate * share_[i] * overhead;
+    r.gpu_rate = solo_[i] * share_[i] * overhead;
     r.progress_rate = progress_rate(c.duty, r.gpu_rate);
     r.gpu_phase_frac = phase_[i];
     r.sm_usage_frac = std::min(1.0, r.gpu_phase_frac * r.gpu_rate * c.demand_sm);
-    r.alone_gpu_rate = solo_[i].rate * overhead;
+    r.alone_gpu_rate = solo_[i] * overhead;
     const double x = phase_[i];
     r.alone_frac = std::clamp(idle_without(idle_product, always_busy, x), 0.0, 1.0);
     r.others_busy = std::max(0.0, busy_sum - x);

@@ -134,6 +134,9 @@ class RateModel {
   /// The slot of the kept answer for `contexts` starting from start_ (hash `key`), or kNoSlot.
   std::size_t recall(std::uint64_t key, std::span<const ContextDemand> contexts) const;
   void keep(std::uint64_t key, std::span<const ContextDemand> contexts, const std::vector<ContextRate>& rates);
+  /// Puts one answer in the first free slot from its key's (the table has room).
+  void insert_kept(std::uint64_t key, std::span<const ContextDemand> demands, std::span<const double> start,
+                   std::span<const ContextRate> rates, std::span<const double> end);
   void grow_memo(std::size_t slots);
   /// One fixed-point step: each active context's phase from its share; returns the largest change.
   double update_phases(std::span<const ContextDemand> contexts, double overhead);
@@ -151,13 +154,9 @@ class RateModel {
   std::vector<double> phase_;  // GPU-phase probability per context (fixed-point state)
   std::vector<double> start_;  // compute(): the phases the next solve starts from
   std::vector<double> share_;  // fraction of solo GPU speed granted by the discipline
-  /// Per context, solo_gpu_rate at the model's sharpness, and the demands it was computed from:
-  /// a context's demands change only when its requests do, and a finite sharpness costs 8 pow().
-  struct Solo {
-    double ref_sm = -1.0, ref_bw = -1.0, demand_sm = -1.0, demand_bw = -1.0;
-    double rate = 0.0;
-  };
-  std::vector<Solo> solo_;
+  /// Per active context, solo_gpu_rate at the model's sharpness, set once per solve rather than at
+  /// every fixed-point step (a finite sharpness costs 8 pow()).
+  std::vector<double> solo_;
   std::vector<double> scratch_;
   std::vector<std::uint8_t> frozen_;  // concurrent_shares: whether each active context stopped rising, and at start
   bool fill_ready_ = false;           // concurrent_shares: the demand-only parts of scratch_ are set
