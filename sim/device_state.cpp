@@ -125,7 +125,6 @@ void DeviceState::start(Context& context, std::size_t index, double now) {
 }
 
 void DeviceState::start_waiting(Context& context, double now) {
-  if (num_waiting(context) == 0) return;
   const auto limit = static_cast<std::size_t>(tenants_[context.tenant].max_concurrency);
   while (num_waiting(context) > 0 && context.heap.size() < limit) {
     start(context, context.waiting[context.waiting_head++], now);
@@ -155,7 +154,7 @@ bool DeviceState::complete_due(double now) {
       changed = true;
       finish_phase(context, pop_due(context), now);
     }
-    start_waiting(context, now);
+    if (num_waiting(context) > 0) start_waiting(context, now);
   }
   return changed;
 }
@@ -184,7 +183,7 @@ void DeviceState::finish_phase(Context& context, std::size_t index, double now) 
   const int user = request.user;
   free_requests_.push_back(index);
   note_load(context);
-  if (on_complete) on_complete(context.tenant, user, now);
+  if (user >= 0 && on_complete) on_complete(context.tenant, user, now);
 }
 
 void DeviceState::start_decode(Context& context, std::size_t index, double decode_s, double now) {

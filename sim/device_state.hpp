@@ -65,7 +65,7 @@ class DeviceState {
   DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
               std::size_t num_intervals, double horizon_s, std::uint64_t seed = 1);
 
-  /// Called when a request finishes: (tenant, user, now). Used by closed-loop sources.
+  /// Called when a closed-loop user's request finishes: (tenant, user, now).
   std::function<void(std::size_t, int, double)> on_complete;
 
   /// Moves the clock to `now`: progresses every context and integrates the metrics.
@@ -130,6 +130,7 @@ class DeviceState {
   void start_decode(Context& context, std::size_t index, double decode_s, double now);
   /// The metrics of a finished request: latency, queue delay, TTFT and TPOT, SLA, GPU work.
   static void record_completion(const TenantInfo& tenant, const Request& request, double now);
+  /// Starts waiting requests (there is at least one) while the context has free slots.
   void start_waiting(Context& context, double now);
   std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }

@@ -286,7 +286,6 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
       run.contexts_of[placement.devices[d].contexts[slot].tenant].push_back({d, slot});
     }
     run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
-      if (user < 0) return;  // an open-loop request
       const auto& load = run.scenario.tenants[tenant].load;
       auto& source = run.sources[tenant];
       source.push_user(now + exponential(*source.rng, load.think_time_s), user);

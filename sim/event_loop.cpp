@@ -1,18 +1,32 @@
 // The run's event loop: an indexed binary heap of timed wake-ups and a FIFO of the actors due now.
 #include "sim/event_loop.hpp"
 
+#include <string>
+
 #include "core/error.hpp"
 
 namespace slicewise::sim {
 
-EventLoop::EventLoop(std::size_t num_actors) : position_(num_actors, kNone), state_(num_actors, State::waiting) {
+namespace {
+/// The number of actors, checked against what a wake-up's tag can name.
+std::size_t checked_actors(std::size_t num_actors, std::size_t most) {
+  if (num_actors > most) {
+    throw Error("a run of " + std::to_string(num_actors) + " actors (a device or a tenant each): at most " +
+                std::to_string(most) + " are supported");
+  }
+  return num_actors;
+}
+}  // namespace
+
+EventLoop::EventLoop(std::size_t num_actors)
+    : position_(checked_actors(num_actors, kActorMask + 1), kNone), state_(num_actors, State::waiting) {
   heap_.reserve(num_actors);
   due_.reserve(num_actors);
 }
 
 void EventLoop::place(std::size_t index, const Entry& entry) {
   heap_[index] = entry;
-  position_[entry.actor] = index;
+  position_[entry.actor()] = index;
 }
 
 void EventLoop::sift_up(std::size_t index) {
@@ -49,11 +63,11 @@ void EventLoop::erase(std::size_t actor) {
   if (index == heap_.size()) return;
   place(index, last);
   sift_down(index);
-  sift_up(position_[last.actor]);
+  sift_up(position_[last.actor()]);
 }
 
 std::size_t EventLoop::pop_top() {
-  const std::size_t actor = heap_.front().actor;
+  const std::size_t actor = heap_.front().actor();
   erase(actor);
   return actor;
 }
@@ -71,7 +85,8 @@ void EventLoop::wake_at(std::size_t actor, double at) {
   SW_CHECK(at >= now_, "wake-up in the past");
   if (state_[actor] == State::due || state_[actor] == State::finished) return;
   state_[actor] = State::timed;
-  const Entry entry{at, order_++, actor};
+  SW_CHECK(order_ < kMaxOrder, "more wake-ups than the event loop counts");
+  const Entry entry{time_bits(at), (order_++ << kActorBits) | actor};
   const std::size_t index = position_[actor];
   if (index == kNone) {
     heap_.push_back(entry);

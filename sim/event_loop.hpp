@@ -4,6 +4,7 @@
 // so that it is unit-tested directly.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -45,14 +46,24 @@ class EventLoop {
 
  private:
   enum class State : std::uint8_t { waiting, timed, due, finished };
+  /// A wake-up in 16 bytes: its time's bits (a time is >= 0, where IEEE order is integer order)
+  /// and its order of asking with the actor in the low bits. Orders are distinct, so comparing
+  /// (bits, tag) as integers is comparing (at, order), without a branch.
   struct Entry {
-    double at;
-    std::uint64_t order;
-    std::size_t actor;
+    std::uint64_t at_bits;
+    std::uint64_t tag;
+    double at() const { return std::bit_cast<double>(at_bits); }
+    std::size_t actor() const { return static_cast<std::size_t>(tag & kActorMask); }
   };
+  static constexpr int kActorBits = 24;
+  static constexpr std::uint64_t kActorMask = (std::uint64_t{1} << kActorBits) - 1;
+  static constexpr std::uint64_t kMaxOrder = (std::uint64_t{1} << (64 - kActorBits)) - 1;
   static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
-  static bool before(const Entry& a, const Entry& b) { return a.at < b.at || (a.at == b.at && a.order < b.order); }
+  static bool before(const Entry& a, const Entry& b) {
+    return (a.at_bits < b.at_bits) | ((a.at_bits == b.at_bits) & (a.tag < b.tag));
+  }
+  static std::uint64_t time_bits(double at) { return std::bit_cast<std::uint64_t>(at + 0.0); }  // -0 is +0
   void place(std::size_t index, const Entry& entry);
   void sift_up(std::size_t index);
   void sift_down(std::size_t index);
@@ -89,7 +100,8 @@ inline void EventLoop::drop_stale_hold() {
 inline bool EventLoop::alone_at_top() const {
   // The heap orders by time first, so no one else is due now when neither child of the top is.
   const std::size_t size = heap_.size();
-  return (size < 2 || heap_[1].at != now_) && (size < 3 || heap_[2].at != now_);
+  const std::uint64_t now_bits = time_bits(now_);
+  return (size < 2 || heap_[1].at_bits != now_bits) && (size < 3 || heap_[2].at_bits != now_bits);
 }
 
 inline std::optional<std::size_t> EventLoop::next() {
@@ -97,15 +109,15 @@ inline std::optional<std::size_t> EventLoop::next() {
   while (true) {
     if (due_head_ == due_.size()) {
       if (heap_.empty()) return std::nullopt;
-      now_ = heap_.front().at;
+      now_ = heap_.front().at();
       if (alone_at_top()) {
         // The common case, one actor due at this instant: it runs with its entry left at the top,
         // so that its next wake_at() is one sift down rather than a pop and a push. The order in
         // which actors run is the same: every key (at, order) is distinct, so any valid heap
         // yields the same sequence.
-        return run(heap_.front().actor);
+        return run(heap_.front().actor());
       }
-      while (!heap_.empty() && heap_.front().at == now_) make_due(pop_top());
+      while (!heap_.empty() && heap_.front().at() == now_) make_due(pop_top());
     }
     const std::size_t actor = due_[due_head_++];
     if (state_[actor] == State::due) return run(actor);

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
+
 namespace slicewise::sim {
 namespace {
 
@@ -250,6 +252,25 @@ TEST(EventLoop, AWaitShorterThanANanosecondLastsANanosecond) {
   EXPECT_EQ(wake_time(2.0, 2.0 + 2e-9), 2.0 + 2e-9);
   EXPECT_EQ(wake_time(2.0, 2.0 + 1e-12), 2.0 + kMinWaitS);
   EXPECT_EQ(wake_time(1e6, std::nextafter(1e6, 2e6)), 1e6 + kMinWaitS);
+}
+
+TEST(EventLoop, MinusZeroIsTheSameInstantAsZero) {
+  // The heap compares times by their bits, where -0 would sort after every positive time.
+  EventLoop loop(3);
+  loop.wake_at(1, -0.0);
+  loop.wake_at(0, 0.0);
+  loop.wake_at(2, 1e-300);
+  using Run = std::pair<double, std::size_t>;
+  EXPECT_EQ(drain(loop), (std::vector<Run>{{0.0, 1}, {0.0, 0}, {1e-300, 2}}));
+}
+
+TEST(EventLoop, MoreActorsThanAWakeUpCanNameAreRefusedWithTheLimit) {
+  try {
+    EventLoop loop((std::size_t{1} << 24) + 1);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "a run of 16777217 actors (a device or a tenant each): at most 16777216 are supported");
+  }
 }
 
 TEST(EventLoop, AWakeUpInThePastIsAProgrammingError) {
