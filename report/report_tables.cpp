@@ -84,19 +84,54 @@ ReportTable strategies_table(const RoiReport& r) {
 }
 
 ReportTable tenants_table(const RoiReport& r) {
+  // The slowdown (latency / solo time) for every workload; TTFT and TPOT where a tenant has them.
+  bool ttft = false;
+  bool tpot = false;
+  for (const auto& t : r.tenants) {
+    ttft = ttft || t.ttft_p95_s.has_value();
+    tpot = tpot || t.tpot_p95_s.has_value();
+  }
   ReportTable tenants{"tenants",
                       "Tenants",
-                      "",
-                      {"strategy", "tenant", "p50 s", "p95 s", "p99 s", "target s", "over target %", "allowed %", "SLA",
-                       "chargeback $/month"},
-                      {false, false, true, true, true, true, true, true, false, true},
+                      "Slowdown: a request's latency over its solo time (alone on its reference GPU), 95th percentile.",
+                      {},
+                      {},
                       {}};
+  const auto column = [&](bool shown, const char* header, bool numeric) {
+    if (!shown) return;
+    tenants.columns.emplace_back(header);
+    tenants.numeric.push_back(numeric);
+  };
+  column(true, "strategy", false);
+  column(true, "tenant", false);
+  column(true, "p50 s", true);
+  column(true, "p95 s", true);
+  column(true, "p99 s", true);
+  column(true, "slowdown p95", true);
+  column(ttft, "TTFT p95 s", true);
+  column(tpot, "TPOT p95 s", true);
+  column(true, "target s", true);
+  column(true, "over target %", true);
+  column(true, "allowed %", true);
+  column(true, "SLA", false);
+  column(true, "chargeback $/month", true);
+  const auto fixed_or_dash = [](const std::optional<double>& value, int decimals) {
+    return value ? format_fixed(*value, decimals) : std::string("-");
+  };
   for (const auto& t : r.tenants) {
-    tenants.rows.push_back({t.strategy, t.tenant, format_fixed(t.p50_s, 3), format_fixed(t.p95_s, 3),
-                            format_fixed(t.p99_s, 3), t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
-                            format_fixed(100.0 * t.sla_violation_frac, 2),
-                            format_fixed(100.0 * t.sla_max_violation_frac, 1), t.sla_met ? "met" : "missed",
-                            format_usd(t.monthly_chargeback_usd)});
+    std::vector<std::string> row = {t.strategy,
+                                    t.tenant,
+                                    format_fixed(t.p50_s, 3),
+                                    format_fixed(t.p95_s, 3),
+                                    format_fixed(t.p99_s, 3),
+                                    fixed_or_dash(t.slowdown_p95, 2)};
+    if (ttft) row.push_back(fixed_or_dash(t.ttft_p95_s, 3));
+    if (tpot) row.push_back(fixed_or_dash(t.tpot_p95_s, 4));
+    row.insert(row.end(),
+               {t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
+                format_fixed(100.0 * t.sla_violation_frac, 2), format_fixed(100.0 * t.sla_max_violation_frac, 1),
+                t.sla_met ? "met" : "missed", format_usd(t.monthly_chargeback_usd)});
+    tenants.rows.push_back(std::move(row));
   }
   return tenants;
 }

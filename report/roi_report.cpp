@@ -79,6 +79,9 @@ TenantRow tenant_row(const scenario::StrategyResult& s, std::size_t t, const pri
   tr.p50_s = tenant.latency_s.p50;
   tr.p95_s = tenant.latency_s.p95;
   tr.p99_s = tenant.latency_s.p99;
+  if (tenant.slowdown.count > 0) tr.slowdown_p95 = tenant.slowdown.p95;
+  if (tenant.ttft_s.count > 0) tr.ttft_p95_s = tenant.ttft_s.p95;
+  if (tenant.tpot_s.count > 0) tr.tpot_p95_s = tenant.tpot_s.p95;
   for (const auto& spec : input.tenants) {
     if (spec.name == tenant.name && spec.sla.latency_s) tr.sla_target_s = *spec.sla.latency_s;
   }

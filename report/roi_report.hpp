@@ -48,6 +48,9 @@ struct TenantRow {
   double sla_max_violation_frac = 0.0;
   bool sla_met = true;
   double monthly_chargeback_usd = 0.0;
+  std::optional<double> slowdown_p95;  ///< latency / solo time; none when nothing completed
+  std::optional<double> ttft_p95_s;    ///< LLM workloads only
+  std::optional<double> tpot_p95_s;    ///< LLM workloads with a decode phase only
 };
 
 /// A sweep's overview, when the report is made from a sweep folder.

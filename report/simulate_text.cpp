@@ -15,28 +15,54 @@ namespace {
 
 std::string seconds(double value) { return format_fixed(value, 3); }
 
+/// "-" for a distribution with nothing in it.
+std::string p95_or_dash(const scenario::Distribution& d, int decimals) {
+  return d.count > 0 ? format_fixed(d.p95, decimals) : "-";
+}
+
 std::string strategy_table(const scenario::SimResult& result) {
-  TextTable table({{"strategy"},
-                   {"GPUs", Align::right},
-                   {"busy %", Align::right},
-                   {"SM util %", Align::right},
-                   {"tenant"},
-                   {"done", Align::right},
-                   {"p50 s", Align::right},
-                   {"p95 s", Align::right},
-                   {"p99 s", Align::right},
-                   {"TTFT p95 s", Align::right},
-                   {"SLA viol %", Align::right},
-                   {"SLA"}});
+  // TTFT and TPOT only where a tenant has them (LLM workloads); the slowdown for every tenant.
+  bool llm = false;
+  for (const auto& strategy : result.strategies) {
+    for (const auto& tenant : strategy.tenants) llm = llm || tenant.ttft_s.count > 0 || tenant.tpot_s.count > 0;
+  }
+  std::vector<Column> columns = {{"strategy"},
+                                 {"GPUs", Align::right},
+                                 {"busy %", Align::right},
+                                 {"SM util %", Align::right},
+                                 {"tenant"},
+                                 {"done", Align::right},
+                                 {"p50 s", Align::right},
+                                 {"p95 s", Align::right},
+                                 {"p99 s", Align::right},
+                                 {"slowdown p95", Align::right}};
+  if (llm) {
+    columns.push_back({"TTFT p95 s", Align::right});
+    columns.push_back({"TPOT p95 s", Align::right});
+  }
+  columns.push_back({"SLA viol %", Align::right});
+  columns.push_back({"SLA"});
+  TextTable table(columns);
   for (const auto& strategy : result.strategies) {
     bool first = true;
     for (const auto& tenant : strategy.tenants) {
-      table.add_row({first ? strategy.name : "", first ? std::to_string(strategy.num_gpus_used) : "",
-                     first ? percent_number(strategy.fleet_busy_frac) : "",
-                     first ? percent_number(strategy.fleet_sm_util_frac) : "", tenant.name,
-                     std::to_string(tenant.num_completed), seconds(tenant.latency_s.p50), seconds(tenant.latency_s.p95),
-                     seconds(tenant.latency_s.p99), tenant.ttft_s.count > 0 ? seconds(tenant.ttft_s.p95) : "-",
-                     percent_number(tenant.sla_violation_frac), tenant.sla_met ? "met" : "MISSED"});
+      std::vector<std::string> row = {first ? strategy.name : "",
+                                      first ? std::to_string(strategy.num_gpus_used) : "",
+                                      first ? percent_number(strategy.fleet_busy_frac) : "",
+                                      first ? percent_number(strategy.fleet_sm_util_frac) : "",
+                                      tenant.name,
+                                      std::to_string(tenant.num_completed),
+                                      seconds(tenant.latency_s.p50),
+                                      seconds(tenant.latency_s.p95),
+                                      seconds(tenant.latency_s.p99),
+                                      p95_or_dash(tenant.slowdown, 2)};
+      if (llm) {
+        row.push_back(p95_or_dash(tenant.ttft_s, 3));
+        row.push_back(p95_or_dash(tenant.tpot_s, 4));
+      }
+      row.push_back(percent_number(tenant.sla_violation_frac));
+      row.push_back(tenant.sla_met ? "met" : "MISSED");
+      table.add_row(row);
       first = false;
     }
   }

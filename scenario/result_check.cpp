@@ -113,8 +113,8 @@ class ResultChecker {
     return array.size();
   }
 
-  void distribution(JsonReader& parent, std::string_view key) {
-    const json* value = parent.required_object(key);
+  void distribution(JsonReader& parent, std::string_view key, bool required = true) {
+    const json* value = required ? parent.required_object(key) : parent.optional_object(key);
     if (!value) return;
     JsonReader r(*value, parent.pointer(key), out_, file_);
     r.required_integer("count", kNonNegative);
@@ -260,6 +260,7 @@ class ResultChecker {
     r.required_number("throughput_per_s", kNonNegative);
     r.required_number("gpu_work_s", kNonNegative);
     for (const char* key : {"latency_s", "queue_delay_s", "ttft_s", "tpot_s"}) distribution(r, key);
+    distribution(r, "slowdown", false);  // absent from results written before it was measured
     if (const json* cdf = r.optional_value("latency_cdf_s")) {
       const std::size_t size = numbers(*cdf, r.pointer("latency_cdf_s"), kNonNegative);
       if (cdf->is_array() && size != 0 && size != kLatencyCdfLevels.size()) {
@@ -280,7 +281,7 @@ class ResultChecker {
     const std::size_t before = out_.size();
     const std::string gpu = r.required_string("gpu");
     if (out_.size() == before && r.valid() && !models::GpuCatalog::shipped().find(gpu)) {
-      r.error("gpu", "unknown GPU \"" + gpu + "\"" + did_you_mean_suffix(gpu, models::GpuCatalog::shipped().ids()));
+      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
     }
     r.required_string("mig_profile");
     r.required_integer("gpu_index", kNonNegative);

@@ -14,7 +14,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
                                                 num_completed, num_dropped, num_unfinished, throughput_per_s,
                                                 gpu_work_s, latency_s, latency_cdf_s, queue_delay_s, ttft_s, tpot_s,
-                                                sla_violations, sla_violation_frac, sla_max_violation_frac, sla_met)
+                                                slowdown, sla_violations, sla_violation_frac, sla_max_violation_frac,
+                                                sla_met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
                                                 sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,

@@ -45,6 +45,7 @@ struct TenantResult {
   Distribution queue_delay_s;         ///< arrival -> start of service
   Distribution ttft_s;                ///< LLM: arrival -> end of prefill
   Distribution tpot_s;                ///< LLM: decode time / output tokens
+  Distribution slowdown;              ///< latency / the request's solo time (docs/metrics.md)
   std::int64_t sla_violations = 0;    ///< requests over a target, plus dropped and unfinished ones
   double sla_violation_frac = 0.0;    ///< sla_violations / (arrived)
   double sla_max_violation_frac = 0.0;  ///< the tenant's allowed fraction

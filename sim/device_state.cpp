@@ -219,7 +219,13 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
   }
   if (violated) ++stats.sla_violations;
   const auto& shape = *tenant.shape;
-  stats.gpu_work_s += shape.duty * (shape.first_phase_s(record) + shape.decode_phase_s(record));
+  const double solo_s = shape.first_phase_s(record) + shape.decode_phase_s(record);
+  stats.gpu_work_s += shape.duty * solo_s;
+  if (stats.solo_s > 0.0) {
+    SW_CHECK(solo_s == stats.solo_s, "a request's solo time differs from its tenant's one solo time");
+  } else if (solo_s > 0.0) {
+    stats.slowdown.add(latency / solo_s);
+  }
 }
 
 std::optional<std::size_t> DeviceState::next_holder() const {

@@ -27,6 +27,11 @@ struct TenantStats {
   LogHistogram queue_delay;
   LogHistogram ttft;
   LogHistogram tpot;
+  /// Latency / solo time, per request; only while `solo_s` is 0 (run_results derives it otherwise).
+  LogHistogram slowdown;
+  /// The tenant's one solo time (first phase + decode, on its reference GPU) when every request of
+  /// its load has the same, else 0. Its slowdowns are then its latencies / solo_s: no histogram.
+  double solo_s = 0.0;
   std::int64_t num_arrived = 0;
   std::int64_t num_completed = 0;
   std::int64_t num_dropped = 0;

@@ -253,6 +253,14 @@ void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenari
     SW_CHECK(ref != nullptr, "reference GPU " + ref_id + " unknown (validate first)");
     run.shapes.push_back(make_workload_shape(tenant.workload, *ref));
     run.stats[t].queue_length_integral.assign(num_intervals, 0.0);
+    // Generated load sends the typical request every time, unless a generic workload's solo times
+    // are drawn; a trace's rows carry their own sizes.
+    const bool drawn =
+        !tenant.workload.llm && tenant.workload.service_dist == scenario::ServiceDistribution::exponential;
+    if (tenant.load.kind != scenario::LoadKind::trace && !drawn) {
+      const traces::RequestRecord typical = typical_request(tenant);
+      run.stats[t].solo_s = run.shapes.back().first_phase_s(typical) + run.shapes.back().decode_phase_s(typical);
+    }
     TenantInfo info;
     info.shape = &run.shapes.back();
     bool in_sms = false;

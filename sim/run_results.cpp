@@ -30,6 +30,17 @@ std::string nothing_arrived_issue(const Scenario& scenario, const scenario::Tena
   return text;
 }
 
+/// A distribution of x × factor (factor > 0): every order statistic scales with it.
+scenario::Distribution scaled(scenario::Distribution d, double factor) {
+  d.mean *= factor;
+  d.p50 *= factor;
+  d.p90 *= factor;
+  d.p95 *= factor;
+  d.p99 *= factor;
+  d.max *= factor;
+  return d;
+}
+
 }  // namespace
 
 void tenant_results(const Scenario& scenario, const Placement& placement, const Devices& devices,
@@ -57,6 +68,7 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
     r.queue_delay_s = stats.queue_delay.summary();
     r.ttft_s = stats.ttft.summary();
     r.tpot_s = stats.tpot.summary();
+    r.slowdown = stats.solo_s > 0.0 ? scaled(r.latency_s, 1.0 / stats.solo_s) : stats.slowdown.summary();
     r.sla_violations = stats.sla_violations + r.num_unfinished;
     r.sla_violation_frac = r.num_arrived > 0 ? static_cast<double>(r.sla_violations) / r.num_arrived : 0.0;
     r.sla_max_violation_frac =

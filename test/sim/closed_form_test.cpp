@@ -56,6 +56,36 @@ TEST(ClosedForm, NIdenticalSaturatedContextsTimeSlicedEachTakeNOverEtaTimesLonge
   EXPECT_NEAR(work_s, eta * 60.0, 3 * 0.2);  // eta of the time does useful work
 }
 
+TEST(ClosedForm, SlowdownIsLatencyOverSoloTimeWhetherSoloTimesAreFixedOrDrawn) {
+  // One user without think time on a dedicated GPU: every request runs alone, so its latency is
+  // its solo time and its slowdown exactly 1, also when the solo times are drawn (each request's
+  // own solo time divides its latency: the per-request histogram).
+  auto drawn = make_scenario("A100-80GB", 1, 100.0);
+  drawn.tenants.push_back(generic_tenant("drawn", 0.5));
+  drawn.tenants[0].workload.service_dist = scenario::ServiceDistribution::exponential;
+  drawn.strategies = {strategy(StrategyKind::dedicated)};
+  const auto& alone = simulate(drawn).strategies.at(0).tenants.at(0);
+  EXPECT_GT(alone.latency_s.max / alone.latency_s.p50, 3.0);  // the solo times do vary
+  EXPECT_EQ(alone.slowdown.count, alone.num_completed);
+  EXPECT_NEAR(alone.slowdown.mean, 1.0, 1e-9);
+  EXPECT_NEAR(alone.slowdown.max, 1.0, 1e-9);
+  EXPECT_NEAR(alone.slowdown.p50, 1.0, 1e-3);  // a histogram bucket: 0.1 % wide
+  // Three saturated time-sliced contexts of fixed 0.2 s requests: one solo time per tenant, so the
+  // slowdown is the latency divided by it, percentile by percentile; its mean is 3 / η.
+  auto shared = make_scenario("L40S", 1, 60.0);
+  for (int i = 0; i < 3; ++i) shared.tenants.push_back(generic_tenant("t" + std::to_string(i), 0.2));
+  auto ts = strategy(StrategyKind::time_slicing);
+  ts.quantum_ms = 2.0;
+  ts.switch_cost_ms = 0.1;
+  shared.strategies = {ts};
+  for (const auto& tenant : simulate(shared).strategies.at(0).tenants) {
+    EXPECT_EQ(tenant.slowdown.count, tenant.latency_s.count);
+    EXPECT_DOUBLE_EQ(tenant.slowdown.p95, tenant.latency_s.p95 / 0.2);
+    EXPECT_DOUBLE_EQ(tenant.slowdown.max, tenant.latency_s.max / 0.2);
+    EXPECT_NEAR(tenant.slowdown.mean, 3.0 / (2.0 / 2.1), 2e-4 * 0.63 / 0.2) << tenant.name;
+  }
+}
+
 TEST(Metrics, TimeAfterTheHorizonIsLeftOutOfUtilisation) {
   // One user keeps an L40S busy with 30 s requests; the one started at 90 s ends at 120 s, in the
   // drain after the 100 s horizon. The last 60 s metrics interval reaches past the horizon: it

@@ -27,9 +27,20 @@ SweepTable two_points() {
                            18182.9568,          0.4629,         0.8,    0.6, 100,       i == 0 ? 0 : 25,
                            i == 0 ? 0.0 : 0.25, i == 0 ? 0 : 1, i == 0, {},  {}};
     p.strategies = {dedicated, shared};
-    p.tenants = {
-        {"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184},
-        {"time_slicing", "chat", 1.2, i == 0 ? 1.5 : 2.5, 3.0, 2.0, i == 0 ? 0.0 : 0.25, 0.01, i == 0, 1758.1904}};
+    p.tenants = {{"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184, {}, {}, {}},
+                 {"time_slicing",
+                  "chat",
+                  1.2,
+                  i == 0 ? 1.5 : 2.5,
+                  3.0,
+                  2.0,
+                  i == 0 ? 0.0 : 0.25,
+                  0.01,
+                  i == 0,
+                  1758.1904,
+                  {},
+                  {},
+                  {}}};
     table.points.push_back(p);
   }
   SweepPointRecord failed;
