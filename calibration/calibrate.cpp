@@ -88,10 +88,16 @@ std::string short_number(double value) {
   return text;
 }
 
+/// Why leaving out `workload`, the only one of `rows` ("time_slicing"), predicts nothing.
+std::string only_workload(const std::string& rows, const std::string& workload) {
+  return "the " + rows + " rows are all of one workload (" + workload +
+         "): leaving it out leaves no rows to fit on; measure a second workload";
+}
+
 /// Leave-one-workload-out: for each workload, `fit` on the other workloads' points gives the
 /// parameters (and their description for the report) that predict this one's points, compared with
 /// the uncalibrated parameters and the fair-share rule (time × n_contexts). Workloads whose training
-/// set cannot be fitted are left out.
+/// set cannot be fitted are left out; when that leaves none, not_predicted says why.
 CrossValidation cross_validate(
     const std::vector<CoRunPoint>& points, const std::string& constant, const std::string& protocol,
     const models::SharingParams& uncalibrated,
@@ -104,12 +110,19 @@ CrossValidation cross_validate(
   cv.protocol = protocol;
   std::set<std::string> workloads;
   for (const auto& p : points) workloads.insert(p.row->workload);
+  std::vector<std::string> skipped;  // why each left-out workload predicted nothing
   for (const auto& workload : workloads) {
     std::vector<CoRunPoint> train, test;
     for (const auto& p : points) (p.row->workload == workload ? test : train).push_back(p);
-    if (train.empty()) continue;
+    if (train.empty()) {
+      skipped.push_back(only_workload(models::to_string(points.front().row->strategy), workload));
+      continue;
+    }
     const auto fitted = fit(train);
-    if (!fitted) continue;
+    if (!fitted) {
+      skipped.push_back("the fit without " + workload + " failed");
+      continue;
+    }
     CvFold fold;
     fold.constant = constant;
     fold.workload = workload;
@@ -136,6 +149,8 @@ CrossValidation cross_validate(
     cv.mape /= cv.num_predicted;
     cv.mape_uncalibrated /= cv.num_predicted;
     cv.mape_naive /= cv.num_predicted;
+  } else {
+    cv.not_predicted = join(skipped, "; ");
   }
   return cv;
 }
@@ -368,6 +383,7 @@ void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& optio
     cv.mape = report.mape_fitted;
     cv.mape_uncalibrated = report.mape_hard;
     cv.mape_naive = report.mape_proportional;
+    if (report.num_predicted == 0) cv.not_predicted = join(report.skipped, "; ");
     out.profile.validation.push_back(cv);
   }
 }

@@ -38,7 +38,7 @@ CalibratedConstant read_constant(JsonReader& r, const models::GpuCatalog& gpus) 
       c.gpu = gpu->id;  // an alias names the catalog id the simulator looks up
     } else {
       r.error("gpu", "unknown GPU \"" + c.gpu + "\"; expected \"*\" (every GPU) or a catalog id (`slicewise gpus`)" +
-                         did_you_mean_suffix(c.gpu, gpus.ids()));
+                         gpus.did_you_mean_suffix(c.gpu));
     }
   }
   c.value = r.required_number("value", known ? constant_range(c.name) : NumberRange::positive());
@@ -70,9 +70,17 @@ CrossValidation read_validation(JsonReader& r) {
   v.gpu = r.optional_string("gpu", "*");
   v.protocol = r.optional_string("protocol", "");
   v.num_predicted = static_cast<int>(r.required_integer("num_predicted", NumberRange::between(0, kMaxCount)));
-  v.mape = r.required_number("mape", NumberRange::non_negative());
-  v.mape_uncalibrated = r.optional_number("mape_uncalibrated", 0.0, NumberRange::non_negative());
-  v.mape_naive = r.optional_number("mape_naive", 0.0, NumberRange::non_negative());
+  // With nothing predicted there is no error: calibrate writes null and says why in not_predicted.
+  const auto mape = [&](std::string_view key, bool required) {
+    const auto* value = r.optional_value(key);
+    if (v.num_predicted == 0 && (value == nullptr || value->is_null())) return 0.0;
+    return required ? r.required_number(key, NumberRange::non_negative())
+                    : r.optional_number(key, 0.0, NumberRange::non_negative());
+  };
+  v.mape = mape("mape", true);
+  v.mape_uncalibrated = mape("mape_uncalibrated", false);
+  v.mape_naive = mape("mape_naive", false);
+  v.not_predicted = r.optional_string("not_predicted", "");
   r.finish();
   return v;
 }
@@ -153,13 +161,16 @@ nlohmann::ordered_json CalibrationProfile::to_json() const {
   }
   out["validation"] = nlohmann::ordered_json::array();
   for (const auto& v : validation) {
-    out["validation"].push_back({{"constant", v.constant},
-                                 {"gpu", v.gpu},
-                                 {"protocol", v.protocol},
-                                 {"num_predicted", v.num_predicted},
-                                 {"mape", v.mape},
-                                 {"mape_uncalibrated", v.mape_uncalibrated},
-                                 {"mape_naive", v.mape_naive}});
+    nlohmann::ordered_json j = {
+        {"constant", v.constant},           {"gpu", v.gpu},   {"protocol", v.protocol},
+        {"num_predicted", v.num_predicted}, {"mape", v.mape}, {"mape_uncalibrated", v.mape_uncalibrated},
+        {"mape_naive", v.mape_naive}};
+    if (v.num_predicted == 0) {
+      // No error to give: a 0 would read as a perfect prediction.
+      for (const char* key : {"mape", "mape_uncalibrated", "mape_naive"}) j[key] = nullptr;
+      j["not_predicted"] = v.not_predicted;
+    }
+    out["validation"].push_back(std::move(j));
   }
   return out;
 }

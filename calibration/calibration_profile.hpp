@@ -49,6 +49,9 @@ struct CrossValidation {
   double mape = 0.0;               ///< with the fitted constant
   double mape_uncalibrated = 0.0;  ///< same protocol, the uncalibrated default
   double mape_naive = 0.0;         ///< same protocol, the simplest rule (documented per constant)
+  /// Why nothing was predicted (num_predicted 0, when the three MAPEs mean nothing and the JSON has
+  /// null for them), in words; "" otherwise.
+  std::string not_predicted;
   bool operator==(const CrossValidation&) const = default;
 };
 

@@ -269,7 +269,7 @@ class Loader {
     const models::GpuSpec* gpu = gpus_.find(text);
     if (gpu == nullptr) {
       fail(reader_.path(), reader_.line_number(), "gpu",
-           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" + did_you_mean_suffix(text, gpus_.ids()));
+           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" + gpus_.did_you_mean_suffix(text));
     }
     return gpu->id;
   }

@@ -147,13 +147,26 @@ MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {
   for (const auto& workload : workloads) {
     std::vector<MigPoint> train, held_out;
     for (const auto& point : points) (point.row->workload == workload ? held_out : train).push_back(point);
+    if (train.empty()) {
+      report.skipped.push_back("the mig rows are all of one workload (" + workload +
+                               "): leaving it out leaves no rows to fit on; measure a second workload");
+      continue;
+    }
     const FitReport family = fit_mig_scaling(train);
-    if (!family.usable()) continue;
+    if (!family.usable()) {
+      report.skipped.push_back("the fit without " + workload + " failed: " + family.message);
+      continue;
+    }
     MigCvFold fold;
     fold.workload = workload;
     fold.sharpness = family.params[0].value;
     for (const auto& group : group_by_instance(held_out)) add_instance_errors(held_out, group.second, fold);
-    if (fold.num_predicted == 0) continue;
+    if (fold.num_predicted == 0) {
+      report.skipped.push_back("no instance of " + workload +
+                               " was measured on 3 profiles or more (its largest and smallest pin it; only those "
+                               "between are predicted)");
+      continue;
+    }
     sum_fitted += fold.mape_fitted;
     sum_hard += fold.mape_hard;
     sum_prop += fold.mape_proportional;

@@ -50,6 +50,7 @@ struct MigCvFold {
 };
 struct MigCvReport {
   std::vector<MigCvFold> folds;
+  std::vector<std::string> skipped;  ///< why each workload left out predicted nothing, one sentence each
   int num_predicted = 0;
   double mape_fitted = 0.0;  ///< over every predicted point
   double mape_hard = 0.0;

@@ -90,6 +90,20 @@ int run_parsed_command(const std::vector<Command>& commands, std::ostream& err) 
 
 }  // namespace
 
+CLI::Option* plain_choices(CLI::Option* option, const std::vector<std::string>& names,
+                           const std::string& default_text) {
+  // --help writes the type name, then ":" and each validator's description that is not empty.
+  option->type_name("TEXT");
+  try {
+    for (int i = 0;; ++i) option->get_validator(i)->description("");
+  } catch (const CLI::OptionNotFound&) {
+    // past the last validator (CLI11 2.1 does not say how many an option has)
+  }
+  option->description(option->get_description() + " (one of: " + join(names, ", ") +
+                      (default_text.empty() ? std::string() : "; default: " + default_text) + ")");
+  return option;
+}
+
 std::string version_text() {
   return std::string("slicewise ") + SW_VERSION + " (SimGrid " + sim::simgrid_version() + ", Qt " + QT_VERSION_STR +
          ")";

@@ -13,6 +13,7 @@
 
 #include "calibration/calibration_profile.hpp"
 #include "calibration/sharing_defaults.hpp"
+#include "cli/app.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_batch.hpp"
@@ -31,6 +32,19 @@
 
 namespace slicewise::cli {
 
+namespace {
+
+/// The names of a name -> value table, in its order.
+template <class E>
+std::vector<std::string> names_of(const std::vector<std::pair<std::string, E>>& table) {
+  std::vector<std::string> names;
+  names.reserve(table.size());
+  for (const auto& [name, value] : table) names.push_back(name);
+  return names;
+}
+
+}  // namespace
+
 CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
   auto* sub =
       app.add_subcommand("advise", "Find the cheapest GPU fleet and sharing configuration that meets every SLA");
@@ -39,10 +53,14 @@ CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
   sub->add_option("--out", options.out,
                   "Folder for advice.json, advice.md, candidates.csv, pareto.csv/.svg, result.json")
       ->required();
-  sub->add_option("--strategies", options.strategies, "Strategy kinds to search (default: all seven)")->delimiter(',');
+  plain_choices(
+      sub->add_option("--strategies", options.strategies, "Strategy kinds to search, comma-separated")->delimiter(','),
+      names_of(models::strategy_kind_table()), "all seven");
   sub->add_option("--gpus", options.gpus, "GPU ids to search (default: every GPU the price table sells)")
       ->delimiter(',');
-  sub->add_option("--options", options.options, "Purchase options to price (default: the scenario's)")->delimiter(',');
+  plain_choices(
+      sub->add_option("--options", options.options, "Purchase options to price, comma-separated")->delimiter(','),
+      names_of(pricing::purchase_option_table()), "the scenario's");
   sub->add_option("--max-gpus", options.max_gpus, "Most GPUs a fleet may have (default: 16)")
       ->check(CLI::Range(1, 4096));
   sub->add_option("--jobs", options.jobs, "Simulations at once, one process each")->check(CLI::Range(1, 64));
@@ -50,11 +68,12 @@ CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
   sub->add_flag("--no-prune", options.no_prune,
                 "Size every candidate, even those whose memory bound already costs as much as the baseline (the whole "
                 "Pareto front, at more simulations)");
-  sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ProgressMode>{
-              {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
-          CLI::ignore_case));
+  plain_choices(sub->add_option("--progress", options.progress, "Progress on stderr")
+                    ->transform(CLI::CheckedTransformer(
+                        std::map<std::string, ProgressMode>{
+                            {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
+                        CLI::ignore_case)),
+                {"bar", "json", "none"}, "bar on a terminal, else none");
   return sub;
 }
 
@@ -63,9 +82,7 @@ namespace {
 template <class E>
 std::vector<E> parse_names(const std::vector<std::string>& given, const std::vector<std::pair<std::string, E>>& table,
                            const std::string& flag) {
-  std::vector<std::string> names;
-  names.reserve(table.size());
-  for (const auto& [name, value] : table) names.push_back(name);
+  const std::vector<std::string> names = names_of(table);
   std::vector<E> out;
   for (const auto& text : given) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.first == text; });

@@ -143,10 +143,17 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
                           {"uncalibrated %", Align::right},
                           {"naive %", Align::right}});
     for (const auto& v : outcome.profile.validation) {
-      cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), pct(v.mape), pct(v.mape_uncalibrated),
-                  pct(v.mape_naive)});
+      // Nothing predicted has no error: "-", and the reason below, not a 0.0 % that reads as perfect.
+      const bool none = v.num_predicted == 0;
+      cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), none ? "-" : pct(v.mape),
+                  none ? "-" : pct(v.mape_uncalibrated), none ? "-" : pct(v.mape_naive)});
     }
     io.out << "\nleave-one-workload-out cross-validation\n" << cv.to_text();
+    for (const auto& v : outcome.profile.validation) {
+      if (v.num_predicted == 0) {
+        io.out << v.constant << " (" << v.gpu << "): cross-validation predicted nothing: " << v.not_predicted << "\n";
+      }
+    }
   }
   if (!outcome.folds.empty()) {
     // Per held-out workload: the constant fitted on the other workloads' rows, and the error on this

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/sweep_folder.hpp"
 #include "core/error.hpp"
@@ -24,7 +25,8 @@ CLI::App* setup_report(CLI::App& app, ReportOptions& options) {
   auto* sub = app.add_subcommand("report", "Write the ROI report of a result or a sweep folder (md, html, pdf, xlsx)");
   sub->add_option("input", options.input, "Result JSON (simulate --out) or sweep folder (sweep --out)")->required();
   sub->add_option("--out", options.out, "Report file to write")->required();
-  sub->add_option("--format", options.format, "md, html, pdf or xlsx; default: from the extension of --out");
+  plain_choices(sub->add_option("--format", options.format, "Report format"), {"md", "html", "pdf", "xlsx"},
+                "from the extension of --out");
   sub->add_option("--point", options.point, "Sweep folder: the point to detail (default: the first that ran)");
   return sub;
 }

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/sweep_emit.hpp"
 #include "cli/sweep_folder.hpp"
@@ -55,8 +56,17 @@ Shard parse_shard(const std::string& text) {
     return true;
   };
   const auto slash = text.find('/');
-  if (slash == std::string::npos || !read(text.substr(0, slash), shard.k) || !read(text.substr(slash + 1), shard.n) ||
-      shard.n < 1 || shard.k < 1 || shard.k > shard.n) {
+  const bool numbers =
+      slash != std::string::npos && read(text.substr(0, slash), shard.k) && read(text.substr(slash + 1), shard.n);
+  if (numbers && shard.k == 0 && shard.n >= 1) {
+    // A 0-based index (a Slurm array task, a Kubernetes completion index) given to the 1-based form.
+    const std::string n = std::to_string(shard.n);
+    throw ConfigError("--shard", "",
+                      "K counts from 1 (1/" + n + " to " + n + "/" + n + "; got \"" + text +
+                          "\"); a 0-based index (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) goes to --shards " + n +
+                          " --shard-index 0");
+  }
+  if (!numbers || shard.n < 1 || shard.k < 1 || shard.k > shard.n) {
     throw ConfigError("--shard", "", "expected K/N with 1 <= K <= N, e.g. 2/4 (got \"" + text + "\")");
   }
   return shard;
@@ -285,23 +295,25 @@ CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
       ->required();
   sub->add_option("--jobs", options.jobs, "Points run at once, one process each")->check(CLI::Range(1, 256));
   auto* shard = sub->add_option("--shard", options.shard,
-                                "Run only shard K of N (points whose index % N == K - 1); join with merge");
+                                "Run only shard K of N, 1-based (K = 1..N, e.g. 1/4 to 4/4): the points whose index % "
+                                "N == K - 1; join with merge. For a 0-based index: --shards N --shard-index I");
   auto* shards = sub->add_option("--shards", options.shards, "Number of shards N, with --shard-index or --emit")
                      ->check(CLI::Range(1, 100000));
   auto* index =
       sub->add_option("--shard-index", options.shard_index,
-                      "Run only shard I of --shards N, counted from 0 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
+                      "Run only shard I of --shards N, 0-based (I = 0..N-1): SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX")
           ->check(CLI::Range(0, 99999));
   shard->excludes(shards)->excludes(index);
-  sub->add_option("--emit", options.emit,
-                  "Write the job files to --out instead of running: slurm (job array + merge job) or k8s (Indexed Job "
-                  "+ merge Job)")
-      ->check(CLI::IsMember({"slurm", "k8s"}));
+  plain_choices(sub->add_option("--emit", options.emit,
+                                "Write the job files to --out instead of running: slurm, a job array and a merge job; "
+                                "k8s, an Indexed Job and a merge Job")
+                    ->check(CLI::IsMember({"slurm", "k8s"})),
+                {"slurm", "k8s"});
   sub->add_option("--image", options.image,
                   "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
   sub->add_flag("--resume", options.resume, "Continue a sweep folder: keep the points already done, run the rest");
-  sub->add_option("--progress", options.progress, "Progress on stderr: bar, json or none; default: bar on a terminal")
-      ->transform(progress_transform());
+  plain_choices(sub->add_option("--progress", options.progress, "Progress on stderr")->transform(progress_transform()),
+                {"bar", "json", "none"}, "bar on a terminal, else none");
   sub->add_option(
       "--fail-if", options.fail_if,
       "Gate, e.g. 'sla_violation_rate > 0.01' or 'mig: p99_s[llm-8b] >= 2': exit 3 when a row matches; repeatable");

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "core/atomic_output.hpp"
 #include "core/error.hpp"
@@ -120,10 +121,12 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   const auto& formats = traces::trace_format_names();
   auto common = [&](CLI::App* sub) {
     sub->add_option("file", options.file, "Trace file (.gz and .zst are read transparently)")->required();
-    sub->add_option("--format", options.format, "Trace format (default: detected from the header)")
-        ->check(CLI::IsMember(formats));
-    sub->add_option("--on-bad-row", options.on_bad_row, "fail: stop at the first bad row; skip: count and go on")
-        ->check(CLI::IsMember(traces::bad_row_policy_names()));
+    plain_choices(sub->add_option("--format", options.format, "Trace format")->check(CLI::IsMember(formats)), formats,
+                  "detected from the header");
+    plain_choices(sub->add_option("--on-bad-row", options.on_bad_row,
+                                  "A row that cannot be read: fail stops at the first, skip counts it and goes on")
+                      ->check(CLI::IsMember(traces::bad_row_policy_names())),
+                  traces::bad_row_policy_names(), "fail");
     sub->add_option("--split-column", options.split_column, "Column whose values to count (e.g. Model, qos)");
   };
   auto* inspect = trace->add_subcommand("inspect", "Rows, time span, arrival rate, token and size percentiles");
@@ -131,7 +134,8 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   inspect->callback([&options] { options.action = "inspect"; });
   auto* convert = trace->add_subcommand("convert", "Convert to slicewise's native CSV (docs/trace-formats.md)");
   common(convert);
-  convert->add_option("--to", options.to, "Target format")->required()->check(CLI::IsMember({"native"}));
+  plain_choices(convert->add_option("--to", options.to, "Target format")->required()->check(CLI::IsMember({"native"})),
+                {"native"});
   convert->add_option("--out", options.out, "Output file (default: standard output)");
   convert->callback([&options] { options.action = "convert"; });
   setup_trace_fleet(*trace, options);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
@@ -93,7 +94,7 @@ std::map<std::string, std::string> parse_maps(const std::vector<std::string>& ma
     const auto* gpu = gpus.find(gpu_name);
     if (!gpu) {
       std::string message = text + ": unknown GPU \"";
-      message += gpu_name + "\"" + did_you_mean_suffix(gpu_name, gpus.ids());
+      message += gpu_name + "\"" + gpus.did_you_mean_suffix(gpu_name);
       message += "; see `slicewise gpus`";
       problem(std::move(message));
       continue;
@@ -238,10 +239,14 @@ std::string summary(const traces::NodeInventory& inventory, const std::vector<Mo
 void setup_trace_fleet(CLI::App& trace, TraceOptions& options) {
   auto* fleet = trace.add_subcommand("fleet", "Turn a node list (openb-nodes) into a scenario's \"fleet\" array");
   fleet->add_option("file", options.file, "Node list (.gz and .zst are read transparently)")->required();
-  fleet->add_option("--format", options.format, "Trace format (default: detected from the header)")
-      ->check(CLI::IsMember(traces::trace_format_names()));
-  fleet->add_option("--on-bad-row", options.on_bad_row, "fail: stop at the first bad row; skip: count and go on")
-      ->check(CLI::IsMember(traces::bad_row_policy_names()));
+  plain_choices(
+      fleet->add_option("--format", options.format, "Trace format")->check(CLI::IsMember(traces::trace_format_names())),
+      traces::trace_format_names(), "detected from the header");
+  plain_choices(fleet
+                    ->add_option("--on-bad-row", options.on_bad_row,
+                                 "A row that cannot be read: fail stops at the first, skip counts it and goes on")
+                    ->check(CLI::IsMember(traces::bad_row_policy_names())),
+                traces::bad_row_policy_names(), "fail");
   fleet->add_option("--map", options.maps, "MODEL=GPU_ID: the catalog GPU of a trace model; repeatable")
       ->allow_extra_args(false);
   fleet->add_flag("--skip-unmapped", options.skip_unmapped, "Leave out the models with no GPU (reported on stderr)");

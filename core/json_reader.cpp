@@ -266,13 +266,8 @@ void JsonReader::finish() {
   if (!object_) return;
   for (const auto& [key, value] : object_->items()) {
     if (allowed_set_.count(key)) continue;
-    std::string message = "unknown key";
-    if (auto best = did_you_mean(key, allowed_)) {
-      message += " (did you mean \"" + *best + "\"?)";
-    } else {
-      message += "; allowed here: " + join(allowed_, ", ");
-    }
-    error(key, message);
+    const std::string hint = did_you_mean_suffix(key, allowed_);
+    error(key, "unknown key" + (hint.empty() ? "; allowed here: " + join(allowed_, ", ") : hint));
   }
 }
 

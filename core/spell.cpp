@@ -2,6 +2,8 @@
 #include "core/spell.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <numeric>
 
 namespace slicewise {
@@ -35,9 +37,63 @@ std::optional<std::string> did_you_mean(std::string_view word, const std::vector
   return best;
 }
 
+namespace {
+
+/// More ids than this from one rule of suggestions() narrow nothing ("NVIDIA" begins every GPU's name).
+constexpr std::size_t kMaxSuggestions = 5;
+
+/// `name` as suggestions() compares it: lower case, without '-', '_' and spaces ("H100 SXM" -> "h100sxm").
+std::string folded(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '-' || c == '_' || c == ' ') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> suggestions(std::string_view word, const std::vector<KnownName>& known) {
+  std::vector<std::string> ids;
+  ids.reserve(known.size());
+  for (const auto& name : known) ids.push_back(name.id);
+  const std::string key = folded(word);
+  if (!key.empty()) {  // an empty key begins every name
+    const auto is = [&](const std::string& name) { return folded(name) == key; };
+    const auto begins = [&](const std::string& name) { return folded(name).starts_with(key); };
+    const std::function<bool(const KnownName&)> rules[] = {
+        [&](const KnownName& k) { return is(k.id) || std::any_of(k.aliases.begin(), k.aliases.end(), is); },
+        [&](const KnownName& k) { return begins(k.id); },
+        [&](const KnownName& k) { return std::any_of(k.aliases.begin(), k.aliases.end(), begins); },
+    };
+    for (const auto& rule : rules) {
+      std::vector<std::string> found;
+      for (const auto& name : known) {
+        if (rule(name) && std::find(found.begin(), found.end(), name.id) == found.end()) found.push_back(name.id);
+      }
+      if (!found.empty() && found.size() <= kMaxSuggestions) return found;
+    }
+  }
+  if (auto best = did_you_mean(word, ids)) return {*best};
+  return {};
+}
+
+std::string suggestion_suffix(const std::vector<std::string>& suggested) {
+  if (suggested.empty()) return "";
+  std::string out = " (did you mean ";
+  for (std::size_t i = 0; i < suggested.size(); ++i) {
+    if (i > 0) out += i + 1 == suggested.size() ? " or " : ", ";
+    out += "\"" + suggested[i] + "\"";
+  }
+  return out + "?)";
+}
+
 std::string did_you_mean_suffix(std::string_view word, const std::vector<std::string>& candidates) {
-  auto best = did_you_mean(word, candidates);
-  return best ? " (did you mean \"" + *best + "\"?)" : std::string();
+  std::vector<KnownName> known;
+  known.reserve(candidates.size());
+  for (const auto& candidate : candidates) known.push_back({candidate, {}});
+  return suggestion_suffix(suggestions(word, known));
 }
 
 std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed) {

@@ -12,11 +12,31 @@ namespace slicewise {
 /// Levenshtein distance between two strings (byte-wise).
 int edit_distance(std::string_view a, std::string_view b);
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo: distance at
-/// most max(1, |word| / 3) and at most 3; ties go to the earlier candidate.
+/// The candidate closest to `word` by edit distance alone, if it is close enough to be a plausible
+/// typo: distance at most max(1, |word| / 3) and at most 3; ties go to the earlier candidate.
 std::optional<std::string> did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
-/// " (did you mean \"x\"?)" or "" when nothing is close.
+/// A name a user may mean, with the other names that stand for it (a GPU id and its aliases).
+struct KnownName {
+  std::string id;
+  std::vector<std::string> aliases;
+};
+
+/// The ids a user most likely meant by `word`, in the order of `known`; empty when none is
+/// plausible. Names are compared without case, '-', '_' and spaces ("h100 sxm" ~ "H100-SXM"), and
+/// the first rule that finds one to five ids wins (a rule that fits more narrows nothing):
+///   1. `word` is an id or an alias: "h100-sxm5-80gb" -> H100-SXM-80GB;
+///   2. `word` begins ids: "H100" -> H100-SXM-80GB, H100-PCIe-80GB, H100-NVL-94GB (not H200);
+///   3. `word` begins aliases: "H100-SXM5" -> H100-SXM-80GB (alias H100-SXM5-80GB);
+///   4. did_you_mean() among the ids: "H1OO-SXM-80GB" -> H100-SXM-80GB.
+std::vector<std::string> suggestions(std::string_view word, const std::vector<KnownName>& known);
+
+/// " (did you mean \"x\"?)", " (did you mean \"x\" or \"y\"?)", " (did you mean \"x\", \"y\" or
+/// \"z\"?)"; "" for none.
+std::string suggestion_suffix(const std::vector<std::string>& suggested);
+
+/// suggestion_suffix() of suggestions() among `candidates` (names without aliases), "" when nothing
+/// is close.
 std::string did_you_mean_suffix(std::string_view word, const std::vector<std::string>& candidates);
 
 /// `unknown "X"; expected a|b|c (did you mean "b"?)`: the message for a value outside a fixed set.

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "models/catalog_fields.hpp"
 
 namespace slicewise::models {
@@ -130,6 +131,16 @@ std::vector<std::string> GpuCatalog::ids() const {
   out.reserve(gpus_.size());
   for (const auto& gpu : gpus_) out.push_back(gpu.id);
   return out;
+}
+
+std::string GpuCatalog::did_you_mean_suffix(std::string_view name) const {
+  std::vector<KnownName> known;
+  known.reserve(gpus_.size());
+  for (const auto& gpu : gpus_) {
+    KnownName& k = known.emplace_back(KnownName{gpu.id, gpu.aliases});
+    k.aliases.push_back(gpu.name);  // "NVIDIA H100 PCIe", as nvidia-smi names it
+  }
+  return suggestion_suffix(suggestions(name, known));
 }
 
 }  // namespace slicewise::models

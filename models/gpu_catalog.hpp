@@ -42,6 +42,10 @@ class GpuCatalog {
   const GpuSpec* find(std::string_view id_or_alias) const;
   /// Every id, in catalog order (for "expected ..." and did-you-mean messages).
   std::vector<std::string> ids() const;
+  /// " (did you mean \"H100-SXM-80GB\", \"H100-PCIe-80GB\" or \"H100-NVL-94GB\"?)" for an unknown
+  /// GPU "H100": the ids whose aliases, names or beginnings fit before the closest by edit distance
+  /// (core/spell.hpp suggestions()); "" when nothing is close.
+  std::string did_you_mean_suffix(std::string_view name) const;
 
   const std::string& source() const { return source_; }
   const std::string& as_of() const { return as_of_; }

@@ -50,7 +50,7 @@ TEST(Calibrate, ProfilesRoundTripAndBadOnesAreRefusedWithTheirPointer) {
   profile.constants[0].fitted = true;
   profile.constants[0].std_error = 0.1;
   profile.constants[0].sources = {"x (2026-01-01)"};
-  profile.validation.push_back({"time_slicing_efficiency", "*", "loo", 2, 0.25, 0.12, 0.14});
+  profile.validation.push_back({"time_slicing_efficiency", "*", "loo", 2, 0.25, 0.12, 0.14, ""});
   const auto text = profile.to_json().dump();
   EXPECT_EQ(CalibrationProfile::from_json(parse_json_text(text, "p.json"), "p.json"), profile);
 
@@ -61,6 +61,33 @@ TEST(Calibrate, ProfilesRoundTripAndBadOnesAreRefusedWithTheirPointer) {
   EXPECT_NE(message.find("bad.json: /constants/0/name: unknown \"switch_cost\""), std::string::npos) << message;
   EXPECT_NE(message.find("bad.json: /constants/1/value: must be in (0, 1] (got -1)"), std::string::npos) << message;
   EXPECT_NE(message.find("/constants/1/colour"), std::string::npos) << message;
+}
+
+TEST(Calibrate, ACrossValidationThatPredictedNothingSaysWhyAndHasNoError) {
+  // One workload's time-slicing rows: η fits, but each fold leaves out that workload and with it
+  // every row. The error used to be 0 (printed "0.0 %", as if perfect).
+  const std::string file = std::string(SW_TEST_DATA_DIR) + "/measurements/one-workload-timeslicing.csv";
+  CalibrateOptions options;
+  options.created = "2026-11-24";
+  options.cross_validate = true;
+  const auto outcome = calibrate(test::load(file), {"one-workload-timeslicing.csv"}, options,
+                                 models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  ASSERT_NE(outcome.profile.find("time_slicing_efficiency"), nullptr);
+  EXPECT_TRUE(outcome.profile.find("time_slicing_efficiency")->fitted);
+  ASSERT_EQ(outcome.profile.validation.size(), 1u);
+  const auto& cv = outcome.profile.validation[0];
+  EXPECT_EQ(cv.num_predicted, 0);
+  EXPECT_EQ(cv.not_predicted,
+            "the time_slicing rows are all of one workload (mps-test-1thread): leaving it out leaves no rows to fit "
+            "on; measure a second workload");
+  EXPECT_TRUE(outcome.folds.empty());
+  const auto json = outcome.profile.to_json();
+  const auto& entry = json["validation"][0];
+  EXPECT_TRUE(entry["mape"].is_null());
+  EXPECT_TRUE(entry["mape_uncalibrated"].is_null());
+  EXPECT_TRUE(entry["mape_naive"].is_null());
+  EXPECT_EQ(entry["not_predicted"], cv.not_predicted);
+  EXPECT_EQ(CalibrationProfile::from_json(json, "p.json"), outcome.profile);
 }
 
 TEST(Calibrate, SamplesSpreadByTheStandardErrorAndStayInRange) {

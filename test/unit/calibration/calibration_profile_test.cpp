@@ -57,6 +57,15 @@ TEST(CalibrationProfile, AConstantTwiceForOneGpuAndOtherSilentDropsAreRefused) {
             "p.json: /validation/0/num_predicted: must be in [0, 1e+09] (got 1e+30)");
 }
 
+TEST(CalibrationProfile, AValidationErrorIsNullExactlyWhereNothingWasPredicted) {
+  EXPECT_EQ(profile_error(R"({"id": "x", "constants": [], "validation": [
+                {"constant": "mps_efficiency", "num_predicted": 0, "mape": null, "mape_naive": null,
+                 "not_predicted": "one workload"},
+                {"constant": "time_slicing_efficiency", "num_predicted": 2, "mape": null}]
+})"),
+            "p.json: /validation/1/mape: expected number (got null)");
+}
+
 TEST(CalibrationProfile, TheShippedProfilesLoad) {
   for (const char* name : {"default.json", "uncalibrated.json"}) {
     EXPECT_NO_THROW(CalibrationProfile::load(std::string(SW_SOURCE_DIR) + "/data/calibration/" + name)) << name;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
+#include "core/json_file.hpp"
 #include "scenario/result_json.hpp"
 
 namespace slicewise::cli {
@@ -46,6 +47,39 @@ TEST(Cli, HelpOfASubcommandListsItsOptions) {
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("--progress"), std::string::npos);
   EXPECT_NE(r.out.find("--jobs"), std::string::npos);
+}
+
+TEST(Cli, HelpWritesTheAllowedValuesPlainly) {
+  // CLI11 wrote its validators: `--progress ENUM:value in {bar->1,json->2,none->3} OR {1,2,3}`.
+  for (const char* command : {"simulate", "sweep"}) {
+    const auto r = run({command, "--help"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("  --progress TEXT "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" (one of: bar, json, none; default: bar on a terminal, else none)\n"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("ENUM"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("->"), std::string::npos) << r.out;
+  }
+  const auto sweep = run({"sweep", "--help"});
+  EXPECT_NE(sweep.out.find("  --emit TEXT "), std::string::npos) << sweep.out;
+  EXPECT_NE(sweep.out.find(" (one of: slurm, k8s)\n"), std::string::npos) << sweep.out;
+  EXPECT_NE(sweep.out.find("1-based"), std::string::npos) << sweep.out;  // --shard K/N
+  EXPECT_NE(sweep.out.find("0-based"), std::string::npos) << sweep.out;  // --shard-index I
+  const std::vector<std::vector<std::string>> others = {{"advise", "--help"},
+                                                        {"report", "--help"},
+                                                        {"trace", "inspect", "--help"},
+                                                        {"trace", "convert", "--help"},
+                                                        {"trace", "fleet", "--help"}};
+  for (const auto& args : others) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 0) << args[0];
+    EXPECT_NE(r.out.find("(one of: "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("ENUM"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(":{"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("->"), std::string::npos) << r.out;
+  }
+  const auto trace = run({"trace", "inspect", "--help"});
+  EXPECT_NE(trace.out.find(" (one of: fail, skip; default: fail)\n"), std::string::npos) << trace.out;
 }
 
 TEST(Cli, BadInputExitsWithOneAndAMessage) {
@@ -92,6 +126,31 @@ TEST(Cli, ValidateSummarisesEachExample) {
   EXPECT_NE(r.out.find(": ok: 2 tenants, 2 strategies (dedicated, time_slicing); fleet 2 x g6e.2xlarge (L40S)"),
             std::string::npos)
       << r.out;
+}
+
+TEST(Cli, CalibrateCvSaysWhyItPredictedNothing) {
+  // One workload's shared rows: each fold leaves out every row. This printed "0.0" under CV MAPE %.
+  const auto out = std::filesystem::temp_directory_path() / "sw_cli_test_one_workload_profile.json";
+  const auto r = run({"calibrate", std::string(SW_TEST_DATA_DIR) + "/measurements/one-workload-timeslicing.csv",
+                      "--out", out.string(), "--cv", "--date", "2026-11-24"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string reason =
+      "the time_slicing rows are all of one workload (mps-test-1thread): leaving it out leaves no rows to fit on; "
+      "measure a second workload";
+  EXPECT_NE(r.out.find("\ntime_slicing_efficiency (*): cross-validation predicted nothing: " + reason + "\n"),
+            std::string::npos)
+      << r.out;
+  const auto cv = r.out.substr(r.out.find("leave-one-workload-out cross-validation"));
+  EXPECT_EQ(cv.substr(0, cv.find("predicted nothing")).find("0.0"), std::string::npos) << cv;
+  const auto profile = read_json_file(out);
+  ASSERT_EQ(profile.at("validation").size(), 1u);
+  const auto& entry = profile["validation"][0];
+  EXPECT_EQ(entry.at("num_predicted"), 0);
+  EXPECT_TRUE(entry.at("mape").is_null());
+  EXPECT_TRUE(entry.at("mape_uncalibrated").is_null());
+  EXPECT_TRUE(entry.at("mape_naive").is_null());
+  EXPECT_EQ(entry.at("not_predicted"), reason);
+  std::filesystem::remove(out);
 }
 
 TEST(Cli, SimulateWritesTheMergedResultAndJsonProgress) {

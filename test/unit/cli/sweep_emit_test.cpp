@@ -262,6 +262,11 @@ TEST_F(EmitTest, EveryMisuseIsRefusedWithItsReason) {
       {{"--shard-index", "1"}, 1, "--shard-index: needs --shards N, the number of shards"},
       {{"--shards", "4", "--shard-index", "4"}, 1, "--shard-index: must be 0..3 for --shards 4 (got 4)"},
       {{"--shard", "1/4", "--shards", "4"}, 2, "excludes"},
+      // A 0-based index given to the 1-based form: which form takes it.
+      {{"--shard", "0/4"},
+       1,
+       "--shard: K counts from 1 (1/4 to 4/4; got \"0/4\"); a 0-based index (SLURM_ARRAY_TASK_ID, "
+       "JOB_COMPLETION_INDEX) goes to --shards 4 --shard-index 0"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"sweep", kSweep, "--out", out};

@@ -25,6 +25,72 @@ TEST(Spell, SuffixIsEmptyWithoutSuggestion) {
   EXPECT_EQ(did_you_mean_suffix("zzz", {"memory_gib"}), "");
 }
 
+/// Ids and aliases of part of data/gpus.json, in its order.
+const std::vector<KnownName>& gpus() {
+  static const std::vector<KnownName> known = {
+      {"A30-24GB", {"A30"}},
+      {"A100-40GB", {"A100-SXM4-40GB", "A100-40GB SXM"}},
+      {"A100-80GB", {"A100-SXM4-80GB", "A100-80GB SXM"}},
+      {"A100-PCIe-80GB", {"A100-80GB PCIe", "A100-PCIE-80GB"}},
+      {"H100-SXM-80GB", {"H100-SXM5-80GB", "H100-80GB", "H100 SXM 80GB", "H100 80GB HBM3"}},
+      {"H100-PCIe-80GB", {"H100 PCIe 80GB", "H100-PCIE-80GB"}},
+      {"H100-NVL-94GB", {"H100 NVL 94GB", "H100-NVL"}},
+      {"H200", {"H200-SXM-141GB", "H200-141GB"}},
+      {"L40S", {"L40S-48GB"}},
+      {"L4", {"L4-24GB"}},
+  };
+  return known;
+}
+
+using Ids = std::vector<std::string>;
+
+TEST(Spell, APrefixComesBeforeEditDistance) {
+  // Edit distance alone answered "H200" (one substitution away) and one A100 of three.
+  EXPECT_EQ(suggestions("H100", gpus()), (Ids{"H100-SXM-80GB", "H100-PCIe-80GB", "H100-NVL-94GB"}));
+  EXPECT_EQ(suggestions("A100", gpus()), (Ids{"A100-40GB", "A100-80GB", "A100-PCIe-80GB"}));
+  // Without case, '-', '_' and spaces.
+  EXPECT_EQ(suggestions("h100 sxm", gpus()), (Ids{"H100-SXM-80GB"}));
+  EXPECT_EQ(suggestions("a100_pcie", gpus()), (Ids{"A100-PCIe-80GB"}));
+  // An id's beginning comes before an alias's: "A100-80GB PCIe" begins with "A100-80G" too.
+  EXPECT_EQ(suggestions("A100-80G", gpus()), (Ids{"A100-80GB"}));
+  EXPECT_EQ(suggestions("L40", gpus()), (Ids{"L40S"}));
+}
+
+TEST(Spell, AnAliasNamesItsId) {
+  EXPECT_EQ(suggestions("h200-141gb", gpus()), (Ids{"H200"}));
+  EXPECT_EQ(suggestions("H100-SXM5", gpus()), (Ids{"H100-SXM-80GB"}));
+  EXPECT_EQ(suggestions("a100-sxm4", gpus()), (Ids{"A100-40GB", "A100-80GB"}));
+  // A whole id or alias comes before the ids it begins: "l4" is L4, not also L40S.
+  EXPECT_EQ(suggestions("l4", gpus()), (Ids{"L4"}));
+}
+
+TEST(Spell, EditDistanceDecidesWhenNothingBeginsOrMatches) {
+  EXPECT_EQ(suggestions("H1OO-SXM-80GB", gpus()), (Ids{"H100-SXM-80GB"}));
+  EXPECT_EQ(suggestions("Z9000", gpus()), Ids{});
+  EXPECT_EQ(suggestions("", gpus()), Ids{});
+  EXPECT_EQ(suggestions("--", gpus()), Ids{});
+}
+
+TEST(Spell, APrefixOfMoreThanFiveNarrowsNothing) {
+  const std::vector<KnownName> types = {{"g6e.xlarge", {}},  {"g6e.2xlarge", {}},  {"g6e.4xlarge", {}},
+                                        {"g6e.8xlarge", {}}, {"g6e.12xlarge", {}}, {"g6e.16xlarge", {}},
+                                        {"p5.48xlarge", {}}};
+  EXPECT_EQ(suggestions("g6e", types), Ids{});
+  EXPECT_EQ(suggestions("g6e.1", types), (Ids{"g6e.12xlarge", "g6e.16xlarge"}));
+  EXPECT_EQ(suggestions("g6e.2xlarg", types), (Ids{"g6e.2xlarge"}));
+}
+
+TEST(Spell, SuffixNamesEverySuggestion) {
+  EXPECT_EQ(suggestion_suffix({}), "");
+  EXPECT_EQ(suggestion_suffix({"L4"}), " (did you mean \"L4\"?)");
+  EXPECT_EQ(suggestion_suffix({"A100-40GB", "A100-80GB"}), " (did you mean \"A100-40GB\" or \"A100-80GB\"?)");
+  EXPECT_EQ(suggestion_suffix(suggestions("H100", gpus())),
+            " (did you mean \"H100-SXM-80GB\", \"H100-PCIe-80GB\" or \"H100-NVL-94GB\"?)");
+  const std::vector<std::string> options = {"on_demand", "spot", "reserved_1y", "reserved_3y"};
+  EXPECT_EQ(did_you_mean_suffix("reserved", options), " (did you mean \"reserved_1y\" or \"reserved_3y\"?)");
+  EXPECT_EQ(did_you_mean_suffix("OnDemand", options), " (did you mean \"on_demand\"?)");
+}
+
 TEST(Spell, JoinUsesTheSeparator) {
   EXPECT_EQ(join({"a", "b", "c"}, "|"), "a|b|c");
   EXPECT_EQ(join({}, ", "), "");

@@ -64,6 +64,21 @@ TEST(GpuCatalog, FindsGpusByIdAndByThePriceTableNames) {
   EXPECT_EQ(catalog.find("a100-80gb"), nullptr);  // exact match only
 }
 
+TEST(GpuCatalog, SuggestsIdsByAliasNameAndPrefixBeforeEditDistance) {
+  const auto& catalog = GpuCatalog::shipped();
+  // Edit distance alone suggested "H200" for "H100".
+  EXPECT_EQ(catalog.did_you_mean_suffix("H100"),
+            " (did you mean \"H100-SXM-80GB\", \"H100-PCIe-80GB\" or \"H100-NVL-94GB\"?)");
+  EXPECT_EQ(catalog.did_you_mean_suffix("A100"), " (did you mean \"A100-40GB\", \"A100-80GB\" or \"A100-PCIe-80GB\"?)");
+  EXPECT_EQ(catalog.did_you_mean_suffix("H100 SXM"), " (did you mean \"H100-SXM-80GB\"?)");
+  EXPECT_EQ(catalog.did_you_mean_suffix("nvidia a100-sxm4-80gb"), " (did you mean \"A100-80GB\"?)");  // a name
+  EXPECT_EQ(catalog.did_you_mean_suffix("Tesla"), " (did you mean \"T4\"?)");  // alias "Tesla T4"
+  EXPECT_EQ(catalog.did_you_mean_suffix("H1OO-SXM-80GB"), " (did you mean \"H100-SXM-80GB\"?)");
+  EXPECT_EQ(catalog.did_you_mean_suffix("A100-80G"), " (did you mean \"A100-80GB\"?)");
+  EXPECT_EQ(catalog.did_you_mean_suffix("NVIDIA"), "");  // begins all seventeen names
+  EXPECT_EQ(catalog.did_you_mean_suffix("Z9000"), "");
+}
+
 TEST(GpuCatalog, ShippedFiguresMatchTheReference) {
   const auto& catalog = GpuCatalog::shipped();
   const GpuSpec& a100 = *catalog.find("A100-80GB");
