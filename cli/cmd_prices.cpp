@@ -1,4 +1,5 @@
-// `slicewise prices [--gpu X] [--cloud Y] [--region R]`: the shipped instance price tables.
+// `slicewise prices [--gpu X] [--cloud Y | --file T] [--region R]`: the shipped instance price tables,
+// or one table file (an imported one, your own).
 #include <algorithm>
 
 #include <CLI/CLI.hpp>
@@ -15,9 +16,12 @@
 namespace slicewise::cli {
 
 CLI::App* setup_prices(CLI::App& app, PricesOptions& options) {
-  auto* sub = app.add_subcommand("prices", "List instance prices (on-demand, spot) from the shipped tables");
+  auto* sub =
+      app.add_subcommand("prices", "List instance prices (on-demand, spot) from the shipped tables or a table file");
   sub->add_option("--gpu", options.gpu, "Only instances with this GPU (id or alias)");
   sub->add_option("--cloud", options.cloud, "Only this table: aws, azure or gcp");
+  sub->add_option("--file", options.file,
+                  "List this table file instead (as `prices import` writes it, or your own; extends honoured)");
   sub->add_option("--region", options.region, "Only this region");
   sub->add_flag("--json", options.json, "Print JSON instead of a table");
   setup_prices_import(*sub, options);
@@ -43,9 +47,9 @@ std::string gpu_filter(const PricesOptions& options) {
   const auto& gpus = models::GpuCatalog::shipped();
   const auto* gpu = gpus.find(options.gpu);
   if (!gpu) {
-    throw ConfigError("slicewise prices", "--gpu",
-                      "unknown GPU \"" + options.gpu + "\"" + did_you_mean_suffix(options.gpu, gpus.ids()) +
-                          "; see `slicewise gpus`");
+    throw ConfigError(
+        "slicewise prices", "--gpu",
+        "unknown GPU \"" + options.gpu + "\"" + gpus.did_you_mean_suffix(options.gpu) + "; see `slicewise gpus`");
   }
   return gpu->id;
 }
@@ -57,6 +61,12 @@ void check_cloud_filter(const PricesOptions& options, const std::vector<pricing:
   names.reserve(tables.size());
   for (const auto& table : tables) names.push_back(table.name);
   throw ConfigError("slicewise prices", "--cloud", unknown_choice(options.cloud, names));
+}
+
+/// What --region is looked for in, for messages: the table file, one shipped table or all of them.
+std::string tables_text(const PricesOptions& options) {
+  if (!options.file.empty()) return options.file;
+  return options.cloud.empty() ? std::string("the shipped tables") : "table " + options.cloud;
 }
 
 /// Throws ConfigError when --region is in none of the tables --cloud keeps.
@@ -72,9 +82,8 @@ void check_region_filter(const PricesOptions& options, const std::vector<pricing
   std::sort(regions.begin(), regions.end());
   if (std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
     throw ConfigError("slicewise prices", "--region",
-                      "no region \"" + options.region + "\" in " +
-                          (options.cloud.empty() ? std::string("the shipped tables") : "table " + options.cloud) +
-                          "; expected " + join(regions, "|") + did_you_mean_suffix(options.region, regions));
+                      "no region \"" + options.region + "\" in " + tables_text(options) + "; expected " +
+                          join(regions, "|") + did_you_mean_suffix(options.region, regions));
   }
 }
 
@@ -83,6 +92,7 @@ std::string no_match_message(const PricesOptions& options) {
   std::vector<std::string> filters;
   if (!options.gpu.empty()) filters.push_back("--gpu " + options.gpu);
   if (!options.cloud.empty()) filters.push_back("--cloud " + options.cloud);
+  if (!options.file.empty()) filters.push_back("--file " + options.file);
   if (!options.region.empty()) filters.push_back("--region " + options.region);
   return "no instance matches " + join(filters, " ") + " together; drop a filter to see what there is";
 }
@@ -127,15 +137,34 @@ nlohmann::ordered_json price_json(const pricing::PriceTable& price_table, const 
   item["currency"] = price_table.currency;
   item["source"] = row.source;
   item["as_of"] = row.as_of;
+  // When the price took effect, where the table says (imported Azure prices); as_of is when it was read.
+  item["effective_from"] = row.effective_from.empty() ? nullptr : nlohmann::ordered_json(row.effective_from);
   return item;
+}
+
+/// The table file of --file, loaded as `roi --pricing FILE` loads it (GPU ids checked, `extends`
+/// applied). Throws ConfigError naming the file: not found, not JSON, not a valid table, no rows.
+std::vector<pricing::PriceTable> load_table_file(const PricesOptions& options) {
+  if (!options.cloud.empty()) {
+    throw ConfigError("slicewise prices", "--cloud",
+                      "picks a shipped table; give either --cloud or --file (which lists the file's table alone)");
+  }
+  std::vector<pricing::PriceTable> tables;
+  tables.push_back(pricing::PriceTable::load(options.file, models::GpuCatalog::shipped().ids()));
+  if (tables.front().instances.empty()) {
+    throw ConfigError(options.file, "/instances", "no instance to list (the array is empty)");
+  }
+  return tables;
 }
 
 }  // namespace
 
 int run_prices(const PricesOptions& options, Io io) {
   if (options.importing) return run_prices_import(options, io);
-  const auto& tables = pricing::shipped_price_tables();
   const std::string gpu_id = gpu_filter(options);
+  const std::vector<pricing::PriceTable> file_tables =
+      options.file.empty() ? std::vector<pricing::PriceTable>() : load_table_file(options);
+  const auto& tables = options.file.empty() ? pricing::shipped_price_tables() : file_tables;
   check_cloud_filter(options, tables);
   check_region_filter(options, tables);
 

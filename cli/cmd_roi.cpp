@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -19,6 +20,7 @@ namespace {
 /// An option given as "" is refused, not taken for an absent one.
 const CLI::Validator kNonEmpty(
     [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "TEXT");
+
 }  // namespace
 
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
@@ -87,7 +89,9 @@ int run_roi(const RoiOptions& options, Io io) {
   }
   const auto costs = report::cost_result(result, scenario, table, option);
   if (options.json) {
-    io.out << report::cost_report_to_text(costs);
+    nlohmann::json document = report::cost_report_json(costs);
+    if (onprem) document["onprem"] = report::onprem_json(report::cost_onprem(result, *onprem, costs), *onprem);
+    io.out << document.dump(1) << "\n";
     return 0;
   }
   io.out << result.scenario << " (" << options.result << ")\n\n"

@@ -45,6 +45,7 @@ struct PricesOptions {
   std::string gpu;
   std::string cloud;
   std::string region;
+  std::string file;  ///< --file: list this table file instead of the shipped tables
   bool json = false;
   // `prices import`
   bool importing = false;
@@ -52,6 +53,7 @@ struct PricesOptions {
   std::string import_format;
   std::string import_out;
   std::string import_name;
+  std::string import_retrieved;  ///< --retrieved: the day the provider files were fetched (YYYY-MM-DD)
 };
 CLI::App* setup_prices(CLI::App& app, PricesOptions& options);
 int run_prices(const PricesOptions& options, Io io);

@@ -34,6 +34,12 @@ std::string nonempty_string(JsonReader& r, std::string_view key) {
   return value;
 }
 
+/// An optional string that must not be empty when given; "" when absent.
+std::string optional_nonempty_string(JsonReader& r, std::string_view key) {
+  if (!r.has(key)) return "";
+  return nonempty_string(r, key);
+}
+
 /// An integer count in [min, a million]; nullopt when absent or invalid (a diagnostic for the
 /// latter, and for the former when `required`).
 std::optional<int> read_count(JsonReader& r, std::string_view key, double min, bool required) {
@@ -96,6 +102,20 @@ void check_gpu(JsonReader& r, const InstancePrice& row, bool num_gpus_read, cons
   }
 }
 
+/// The provenance of one purchase option's price, `<prefix>_source` and `<prefix>_as_of` (a date),
+/// both optional, into `source` and `as_of`; given only when the row has that price (`priced`).
+void read_option_provenance(JsonReader& r, std::string_view prefix, bool priced, std::string_view price_keys,
+                            std::string& source, std::string& as_of) {
+  const std::string source_key = std::string(prefix) + "_source";
+  const std::string as_of_key = std::string(prefix) + "_as_of";
+  source = optional_nonempty_string(r, source_key);
+  as_of = r.has(as_of_key) ? read_price_date(r, as_of_key) : "";
+  if (!r.valid() || priced) return;
+  for (const std::string& key : {source_key, as_of_key}) {
+    if (r.has(key)) r.error(key, "given without " + std::string(price_keys) + " (leave it out, or add the price)");
+  }
+}
+
 InstancePrice read_row(JsonReader& r, const std::vector<std::string>& known_gpu_ids) {
   InstancePrice row;
   row.instance_type = nonempty_string(r, "instance_type");
@@ -112,6 +132,12 @@ InstancePrice read_row(JsonReader& r, const std::vector<std::string>& known_gpu_
   row.reserved_3y_usd_per_hour = r.maybe_number("reserved_3y_usd_per_hour", NumberRange::positive());
   row.source = r.optional_string("source", "");
   row.as_of = r.optional_string("as_of", "");
+  if (r.has("effective_from")) row.effective_from = read_price_date(r, "effective_from");
+  // Spot and reserved prices may come from another source, or be of another date, than on-demand.
+  read_option_provenance(r, "spot", r.has("spot_usd_per_hour"), "spot_usd_per_hour", row.spot_source, row.spot_as_of);
+  read_option_provenance(r, "reserved", r.has("reserved_1y_usd_per_hour") || r.has("reserved_3y_usd_per_hour"),
+                         "reserved_1y_usd_per_hour or reserved_3y_usd_per_hour", row.reserved_source,
+                         row.reserved_as_of);
   row.note = r.optional_string("note", "");
   check_gpu(r, row, num_gpus.has_value(), known_gpu_ids);
   r.finish();
@@ -190,6 +216,11 @@ void to_json(ordered_json& out, const InstancePrice& row) {
   put_optional(out, "reserved_3y_usd_per_hour", row.reserved_3y_usd_per_hour);
   if (!row.source.empty()) out["source"] = row.source;
   if (!row.as_of.empty()) out["as_of"] = row.as_of;
+  if (!row.effective_from.empty()) out["effective_from"] = row.effective_from;
+  if (!row.spot_source.empty()) out["spot_source"] = row.spot_source;
+  if (!row.spot_as_of.empty()) out["spot_as_of"] = row.spot_as_of;
+  if (!row.reserved_source.empty()) out["reserved_source"] = row.reserved_source;
+  if (!row.reserved_as_of.empty()) out["reserved_as_of"] = row.reserved_as_of;
   if (!row.note.empty()) out["note"] = row.note;
 }
 

@@ -95,19 +95,42 @@ const OnPremTable& shipped_onprem_table() {
 OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac) {
   OnPremCost cost;
   cost.num_servers = num_gpus <= 0 ? 0 : (num_gpus + server.num_gpus - 1) / server.num_gpus;
-  const int installed_gpus = cost.num_servers * server.num_gpus;
+  cost.num_gpus = std::max(0, num_gpus);
+  cost.num_gpus_installed = cost.num_servers * server.num_gpus;
+  cost.gpu_utilization_frac = std::clamp(gpu_utilization_frac, 0.0, 1.0);
   cost.capex_usd = cost.num_servers * server.capex_usd;
   cost.depreciation_monthly_usd = cost.capex_usd / (server.depreciation_years * kMonthsPerYear);
   // The GPUs in use draw TDP × utilisation; idle board power of unused GPUs is not modelled.
-  const double it_watts = std::max(0, num_gpus) * server.gpu_tdp_w * std::clamp(gpu_utilization_frac, 0.0, 1.0) +
-                          cost.num_servers * server.host_power_w;
-  cost.power_monthly_usd = it_watts * server.pue * kHoursPerMonth / 1000.0 * server.usd_per_kwh;
+  const double it_watts =
+      cost.num_gpus * server.gpu_tdp_w * cost.gpu_utilization_frac + cost.num_servers * server.host_power_w;
+  cost.energy_monthly_kwh = it_watts * server.pue * kHoursPerMonth / 1000.0;
+  cost.power_monthly_usd = cost.energy_monthly_kwh * server.usd_per_kwh;
   cost.support_monthly_usd = cost.capex_usd * server.support_frac_per_year / kMonthsPerYear;
-  cost.license_monthly_usd = installed_gpus * server.license_usd_per_gpu_year / kMonthsPerYear;
+  cost.license_monthly_usd = cost.num_gpus_installed * server.license_usd_per_gpu_year / kMonthsPerYear;
   cost.opex_monthly_usd = cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd;
   cost.monthly_usd = cost.depreciation_monthly_usd + cost.opex_monthly_usd;
   cost.three_year_usd = cost.capex_usd + 3.0 * kMonthsPerYear * cost.opex_monthly_usd;
+  if (cost.num_gpus_installed > 0) {
+    cost.usd_per_gpu_hour = cost.monthly_usd / (cost.num_gpus_installed * kHoursPerMonth);
+  }
   return cost;
+}
+
+void to_json(nlohmann::json& out, const OnPremCost& cost) {
+  out = {{"num_servers", cost.num_servers},
+         {"num_gpus", cost.num_gpus},
+         {"num_gpus_installed", cost.num_gpus_installed},
+         {"gpu_utilization_frac", cost.gpu_utilization_frac},
+         {"capex_usd", cost.capex_usd},
+         {"depreciation_monthly_usd", cost.depreciation_monthly_usd},
+         {"energy_monthly_kwh", cost.energy_monthly_kwh},
+         {"power_monthly_usd", cost.power_monthly_usd},
+         {"support_monthly_usd", cost.support_monthly_usd},
+         {"license_monthly_usd", cost.license_monthly_usd},
+         {"opex_monthly_usd", cost.opex_monthly_usd},
+         {"monthly_usd", cost.monthly_usd},
+         {"three_year_usd", cost.three_year_usd},
+         {"usd_per_gpu_hour", cost.usd_per_gpu_hour}};
 }
 
 std::optional<double> payback_months(const OnPremCost& onprem, double cloud_monthly_usd) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace slicewise::pricing {
 
 /// One server model one can buy.
@@ -54,17 +56,26 @@ const OnPremTable& shipped_onprem_table();
 /// licences count every installed GPU.
 struct OnPremCost {
   int num_servers = 0;
+  int num_gpus = 0;                   ///< GPUs in use
+  int num_gpus_installed = 0;         ///< servers × GPUs per server (every one licensed)
+  double gpu_utilization_frac = 0.0;  ///< the utilisation power is priced at, clamped to [0, 1]
   double capex_usd = 0.0;
   double depreciation_monthly_usd = 0.0;  ///< capex / (years × 12)
-  double power_monthly_usd = 0.0;  ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h × $/kWh / 1000
+  double energy_monthly_kwh = 0.0;   ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h / 1000
+  double power_monthly_usd = 0.0;    ///< energy × $/kWh
   double support_monthly_usd = 0.0;  ///< capex × support share / 12
   double license_monthly_usd = 0.0;  ///< GPUs × licence / 12
   double opex_monthly_usd = 0.0;     ///< power + support + licence
   double monthly_usd = 0.0;          ///< depreciation + opex
   double three_year_usd = 0.0;       ///< capex + 36 × opex
+  double usd_per_gpu_hour = 0.0;     ///< monthly / (installed GPUs × 730): one owned GPU-hour; 0 without GPUs
   bool operator==(const OnPremCost&) const = default;
 };
 OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac);
+
+/// Every figure of `cost` as a JSON object whose keys carry their unit (`capex_usd`,
+/// `energy_monthly_kwh`, `usd_per_gpu_hour`, ...), as `slicewise roi --onprem --json` prints it.
+void to_json(nlohmann::json& out, const OnPremCost& cost);
 
 /// Months until buying pays back against renting at `cloud_monthly_usd`: capex / (cloud − on-prem
 /// opex); nullopt when the on-prem opex is not below the cloud bill (it never pays back).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -100,10 +101,11 @@ InstancePrice* row_for(Collector& c, const std::string& type, const std::string&
   return &row;
 }
 
-/// Keeps the newest date seen; a date must start with YYYY-MM-DD (absent or empty: ignored).
-void note_date(Collector& c, const json& object, const char* key, const std::string& file, const std::string& pointer) {
+/// Keeps the newest date seen and returns its day; a date must start with YYYY-MM-DD (absent: "").
+std::string note_date(Collector& c, const json& object, const char* key, const std::string& file,
+                      const std::string& pointer) {
   const auto it = object.find(key);
-  if (it == object.end()) return;
+  if (it == object.end()) return "";
   const std::string text = it->is_string() ? it->get<std::string>() : std::string();
   const std::string day = text.substr(0, 10);
   if (!it->is_string() || !is_price_date(day) || day.size() != 10) {
@@ -111,6 +113,7 @@ void note_date(Collector& c, const json& object, const char* key, const std::str
                       "expected a date YYYY-MM-DD[Thh:mm:ssZ] (got " + describe_json(*it) + ")");
   }
   if (day > c.newest_date) c.newest_date = day;
+  return day;
 }
 
 /// The hourly USD price of an AWS term (its "Hrs" dimension).
@@ -258,17 +261,33 @@ double azure_price(const json& item, const std::string& file, const std::string&
 }
 
 /// Sets the row's price that an Azure item gives: spot or on-demand per hour, or a 1- or 3-year
-/// reservation (priced for the whole term) per hour.
-void set_azure_price(InstancePrice& row, const json& item, const std::string& sku_name, double price) {
+/// reservation (priced for the whole term) per hour. False when the item gives none of them.
+bool set_azure_price(InstancePrice& row, const json& item, const std::string& sku_name, double price) {
   const std::string type = text_or_empty(item, "type");
   if (type == "Consumption") {
     if (ends_with(sku_name, " Spot")) row.spot_usd_per_hour = price;
     else row.on_demand_usd_per_hour = price;
-  } else if (type == "Reservation") {
+    return true;
+  }
+  if (type == "Reservation") {
     const std::string term = text_or_empty(item, "reservationTerm");
     if (term == "1 Year") row.reserved_1y_usd_per_hour = price / kHoursPerYear;
     if (term == "3 Years") row.reserved_3y_usd_per_hour = price / (3.0 * kHoursPerYear);
+    return term == "1 Year" || term == "3 Years";
   }
+  return false;
+}
+
+/// Whether an Azure VM size has no GPU: every GPU size is of the N family (Standard_NC24ads_A100_v4,
+/// Standard_ND96isr_H100_v5, Standard_NV36ads_A10_v5); the A, B, D, E, F, H, L, M ... sizes are CPU
+/// VMs (sidecars). An N size the map does not know is skipped, never taken for a CPU VM.
+bool azure_cpu_size(const std::string& arm_sku_name) {
+  for (const std::string_view prefix : {"Standard_", "Basic_"}) {
+    if (arm_sku_name.size() > prefix.size() && arm_sku_name.compare(0, prefix.size(), prefix) == 0) {
+      return arm_sku_name[prefix.size()] != 'N';
+    }
+  }
+  return false;  // not a VM size name: skipped
 }
 
 void import_azure(const json& doc, const std::string& file, const InstanceGpuMap& map, Collector& c) {
@@ -287,18 +306,23 @@ void import_azure(const json& doc, const std::string& file, const InstanceGpuMap
     c.currency = azure_currency(item, file, pointer, c.currency);
     const double price = azure_price(item, file, pointer);
     ++c.read;
-    note_date(c, item, "effectiveStartDate", file, pointer);
+    const std::string effective = note_date(c, item, "effectiveStartDate", file, pointer);
+    const std::string arm_sku = string_at(item, "armSkuName", file, pointer);
     InstancePrice* row =
-        row_for(c, string_at(item, "armSkuName", file, pointer), string_at(item, "armRegionName", file, pointer), map);
+        row_for(c, arm_sku, string_at(item, "armRegionName", file, pointer), map, azure_cpu_size(arm_sku));
     if (!row || price <= 0.0) continue;
-    set_azure_price(*row, item, sku_name, price);
+    // The row's prices all hold from the newest day one of them took effect.
+    if (set_azure_price(*row, item, sku_name, price) && effective > row->effective_from) {
+      row->effective_from = effective;
+    }
   }
 }
 
 }  // namespace
 
 ImportResult import_prices(const std::vector<std::filesystem::path>& files, ImportFormat format,
-                           const std::string& table_name, const InstanceGpuMap& gpu_of_instance) {
+                           const std::string& table_name, const InstanceGpuMap& gpu_of_instance,
+                           const std::string& retrieved) {
   Collector c;
   std::string names;  // for the table's source
   std::string paths;  // for messages
@@ -315,11 +339,12 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
   result.table.source = "imported from " + names + " (" +
                         (format == ImportFormat::aws_offer ? "AWS Price List offer file" : "Azure Retail Prices API") +
                         ")";
-  result.table.as_of = c.newest_date;
+  // Dated by when the files were fetched when the caller says so, else by the newest date they hold.
+  result.table.as_of = retrieved.empty() ? c.newest_date : retrieved;
   for (auto& [key, row] : c.rows) {
     if (row.on_demand_usd_per_hour <= 0.0) continue;  // no on-demand price: not a usable row
     row.source = result.table.source;
-    row.as_of = c.newest_date;
+    row.as_of = result.table.as_of;
     result.table.instances.push_back(std::move(row));
   }
   result.num_rows_read = c.read;
@@ -332,7 +357,7 @@ ImportResult import_prices(const std::vector<std::filesystem::path>& files, Impo
             " Linux instance prices read, none is for a known instance type with an on-demand price > 0" +
             (c.skipped.empty() ? std::string() : " (unknown types: " + join(result.skipped_types, ", ") + ")"));
   }
-  if (c.newest_date.empty()) {
+  if (result.table.as_of.empty()) {
     throw ConfigError(paths, "",
                       "no date in the input (publicationDate, effectiveDate or effectiveStartDate): the table needs "
                       "its as_of");

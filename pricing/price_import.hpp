@@ -27,11 +27,15 @@ struct ImportResult {
 };
 
 /// Reads the files and builds a table named `table_name`, rows sorted by (instance type, region).
-/// AWS instances whose offer lists no GPU are kept as CPU-only rows (sidecars); GPU instances and
-/// Azure SKUs need the map.
+/// AWS instances whose offer lists no GPU, and Azure VM sizes outside the GPU (N) family, are kept
+/// as CPU-only rows (sidecars); GPU instances need the map.
+/// `retrieved` (YYYY-MM-DD, the day the files were fetched) dates the table and its rows (`as_of`);
+/// when empty they are dated by the newest date in the files. An Azure row also keeps the day its
+/// prices took effect (`effective_from`: the newest effectiveStartDate of the items that priced it).
 /// Throws ConfigError naming the file and JSON pointer of malformed input.
 ImportResult import_prices(const std::vector<std::filesystem::path>& files, ImportFormat format,
-                           const std::string& table_name, const InstanceGpuMap& gpu_of_instance);
+                           const std::string& table_name, const InstanceGpuMap& gpu_of_instance,
+                           const std::string& retrieved = {});
 
 /// The GPU of the instance families slicewise knows (AWS g4dn/g5/g6/g6e/p3/p4d/p4de/p5/p5en/p6-b200
 /// and t3; Azure NC A100 v4, NC H100 v5, ND A100/H100, NC T4 v3, NC v3).

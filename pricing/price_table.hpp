@@ -30,6 +30,14 @@ struct InstancePrice {
   std::optional<double> reserved_3y_usd_per_hour;
   std::string source;
   std::string as_of;
+  std::string effective_from;  ///< when the price took effect (YYYY-MM[-DD]; imported feeds); "" when unknown
+  /// Where the spot price comes from and its date (YYYY-MM or YYYY-MM-DD), when not `source` and
+  /// `as_of`; "" when not given. Only with a spot price.
+  std::string spot_source;
+  std::string spot_as_of;
+  /// The same for the reserved prices (both terms). Only with a reserved price.
+  std::string reserved_source;
+  std::string reserved_as_of;
   std::string note;
 
   /// Hourly price under `option`; nullopt when the table has no such price.

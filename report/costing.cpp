@@ -232,7 +232,7 @@ nlohmann::json line_json(const pricing::CostLine& l) {
 }
 }  // namespace
 
-std::string cost_report_to_text(const CostReport& report) {
+nlohmann::json cost_report_json(const CostReport& report) {
   nlohmann::json out = {{"table", report.table},
                         {"currency", report.currency},
                         {"as_of", report.as_of},
@@ -265,8 +265,10 @@ std::string cost_report_to_text(const CostReport& report) {
     }
     out["strategies"].push_back(std::move(s));
   }
-  return out.dump(1) + "\n";
+  return out;
 }
+
+std::string cost_report_to_text(const CostReport& report) { return cost_report_json(report).dump(1) + "\n"; }
 
 }  // namespace slicewise::report
 
@@ -320,6 +322,31 @@ std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing:
                      "; power at each strategy's simulated GPU utilisation; depreciation straight-line):\n\n";
   if (out.num_rows() > 0) text += out.to_text();
   return text + missing;
+}
+
+nlohmann::json onprem_json(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
+  nlohmann::json out = {{"table", table.name},
+                        {"currency", table.currency},
+                        {"source", table.source},
+                        {"as_of", table.as_of},
+                        {"strategies", nlohmann::json::array()}};
+  for (const auto& row : rows) {
+    nlohmann::json item = nlohmann::json::object();
+    if (row.server.empty()) {
+      item["server"] = nullptr;
+      item["note"] = "no server model with " + row.gpu + " in table \"" + table.name + "\"";
+    } else {
+      item = row.cost;
+      item["server"] = row.server;
+      // null: the on-prem opex is not below the cloud bill, so buying never pays back ("never").
+      item["payback_months"] = row.payback_months ? nlohmann::json(*row.payback_months) : nlohmann::json(nullptr);
+    }
+    item["strategy"] = row.strategy;
+    item["gpu"] = row.gpu;
+    item["cloud_monthly_usd"] = row.cloud_monthly_usd;
+    out["strategies"].push_back(std::move(item));
+  }
+  return out;
 }
 
 }  // namespace slicewise::report

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "pricing/price_table.hpp"
 #include "pricing/roi.hpp"
 #include "scenario/scenario.hpp"
@@ -40,7 +42,8 @@ bool any_sized(const CostReport& costs);
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
                        const pricing::PriceTable& table, pricing::PurchaseOption option);
 
-/// The report as indented JSON text (keys sorted, trailing newline).
+/// The report as JSON (`roi --json`), and as indented JSON text (keys sorted, trailing newline).
+nlohmann::json cost_report_json(const CostReport& report);
 std::string cost_report_to_text(const CostReport& report);
 
 }  // namespace slicewise::report
@@ -66,5 +69,9 @@ std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pric
 
 /// Terminal table of the rows (strategies without a server model are listed below it).
 std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table);
+/// The rows as the `onprem` member of `roi --json`: every figure of the text table (servers, capex,
+/// opex, $/month, 3-year TCO, cloud $/month, payback) and its parts; a strategy whose GPU no server
+/// model carries has no figures, only the note the text prints.
+nlohmann::json onprem_json(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table);
 
 }  // namespace slicewise::report

@@ -181,6 +181,80 @@ TEST(PriceTableJson, EmptyNamesAndOutOfRangeCounts) {
   EXPECT_EQ(parse_error(doc), "t.json: /instances/0/num_gpus: must be <= 1000000 (got 1e+30)");
 }
 
+/// good() with spot and reserved prices, and their own provenance, on the GPU row.
+json with_option_provenance() {
+  json doc = good();
+  json& row = doc["instances"][0];
+  row["spot_usd_per_hour"] = 0.97975;
+  row["reserved_1y_usd_per_hour"] = 1.41251;
+  row["reserved_3y_usd_per_hour"] = 0.96858;
+  row["source"] = "catalog";
+  row["as_of"] = "retrieved 2026-11-22";  // a row's own as_of is free text
+  row["spot_source"] = "snapshot A";
+  row["spot_as_of"] = "2025-11-30";
+  row["reserved_source"] = "snapshot B";
+  row["reserved_as_of"] = "2025-11";
+  return doc;
+}
+
+TEST(PriceTableJson, ReadsSpotAndReservedProvenance) {
+  const PriceTable table = parse_price_table(with_option_provenance(), "t.json", kGpuIds);
+  const InstancePrice& row = table.instances[0];
+  EXPECT_EQ(row.spot_source, "snapshot A");
+  EXPECT_EQ(row.spot_as_of, "2025-11-30");
+  EXPECT_EQ(row.reserved_source, "snapshot B");
+  EXPECT_EQ(row.reserved_as_of, "2025-11");
+  EXPECT_EQ(table.instances[1].spot_source, "");  // absent
+  EXPECT_EQ(table.instances[1].reserved_as_of, "");
+  // Written after the row's own source and date, and read back unchanged.
+  EXPECT_EQ(ordered_json(row).dump(),
+            R"({"instance_type":"g6e.2xlarge","region":"us-east-1","gpu":"L40S","num_gpus":1,)"
+            R"("on_demand_usd_per_hour":2.24208,"spot_usd_per_hour":0.97975,"reserved_1y_usd_per_hour":1.41251,)"
+            R"("reserved_3y_usd_per_hour":0.96858,"source":"catalog","as_of":"retrieved 2026-11-22",)"
+            R"("spot_source":"snapshot A","spot_as_of":"2025-11-30","reserved_source":"snapshot B",)"
+            R"("reserved_as_of":"2025-11"})");
+  const json written = parse_json_text(ordered_json(table).dump(), "t.json");
+  EXPECT_EQ(parse_price_table(written, "t.json", kGpuIds), table);
+}
+
+TEST(PriceTableJson, ReservedProvenanceNeedsOnlyOneTerm) {
+  json doc = with_option_provenance();
+  doc["instances"][0].erase("reserved_1y_usd_per_hour");  // e.g. a 1-year Standard term not offered
+  EXPECT_EQ(parse_error(doc), "");
+}
+
+TEST(PriceTableJson, BadSpotAndReservedProvenance) {
+  json doc = with_option_provenance();
+  doc["instances"][0]["spot_source"] = "";
+  doc["instances"][0]["spot_as_of"] = 20251130;
+  doc["instances"][0]["reserved_source"] = "";
+  doc["instances"][0]["reserved_as_of"] = "2025-13-40";
+  EXPECT_EQ(parse_error(doc),
+            "t.json: /instances/0/spot_source: must not be empty\n"
+            "t.json: /instances/0/spot_as_of: expected string (got 20251130)\n"
+            "t.json: /instances/0/reserved_source: must not be empty\n"
+            "t.json: /instances/0/reserved_as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2025-13-40\")");
+  doc = with_option_provenance();
+  doc["instances"][0]["spot_as_of"] = "Nov 2025";
+  doc["instances"][0]["reserved_as_of"] = "2025-02-29";
+  EXPECT_EQ(parse_error(doc),
+            "t.json: /instances/0/spot_as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"Nov 2025\")\n"
+            "t.json: /instances/0/reserved_as_of: expected a date YYYY-MM or YYYY-MM-DD (got \"2025-02-29\")");
+}
+
+TEST(PriceTableJson, ProvenanceWithoutItsPriceIsRejected) {
+  json doc = good();
+  doc["instances"][1]["spot_source"] = "snapshot A";
+  doc["instances"][1]["reserved_source"] = "snapshot B";
+  doc["instances"][1]["reserved_as_of"] = "2025-11";
+  EXPECT_EQ(parse_error(doc),
+            "t.json: /instances/1/spot_source: given without spot_usd_per_hour (leave it out, or add the price)\n"
+            "t.json: /instances/1/reserved_source: given without reserved_1y_usd_per_hour or "
+            "reserved_3y_usd_per_hour (leave it out, or add the price)\n"
+            "t.json: /instances/1/reserved_as_of: given without reserved_1y_usd_per_hour or "
+            "reserved_3y_usd_per_hour (leave it out, or add the price)");
+}
+
 TEST(PriceTableJson, RowToJsonLeavesAbsentValuesOut) {
   InstancePrice row;
   row.instance_type = "t3.large";
@@ -202,6 +276,10 @@ TEST(PriceTableJson, RoundTripOfEveryField) {
   row.reserved_3y_usd_per_hour = 0.95;
   row.source = "s";
   row.as_of = "2026-11";
+  row.spot_source = "ss";
+  row.spot_as_of = "2025-11-30";
+  row.reserved_source = "rs";
+  row.reserved_as_of = "2025-11";
   row.note = "n";
   const json written = parse_json_text(ordered_json(table).dump(), "t.json");
   EXPECT_EQ(written["schema_version"], 1);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -54,15 +55,84 @@ TEST(PriceImport, AzureRetailPagesMergeConsumptionSpotAndReservation) {
   const auto result = import_prices({fixture("azure-retail-page1.json"), fixture("azure-retail-page2.json")},
                                     ImportFormat::azure_retail, "azure", known_instance_gpu);
   EXPECT_EQ(result.num_rows_read, 4);  // Windows and Low Priority skipped before counting
-  EXPECT_EQ(result.num_rows_kept, 1);
-  EXPECT_EQ(result.skipped_types, std::vector<std::string>{"Standard_D2_v5"});
-  EXPECT_EQ(result.table.as_of, "2026-10-15");
+  EXPECT_EQ(result.num_rows_kept, 2);
+  EXPECT_TRUE(result.skipped_types.empty());
+  EXPECT_EQ(result.table.as_of, "2026-10-15");  // no retrieval date given: the newest date in the pages
   const auto* a100 = result.table.find("Standard_NC24ads_A100_v4", "eastus");
   ASSERT_NE(a100, nullptr);
   EXPECT_EQ(a100->gpu, "A100-PCIe-80GB");
   EXPECT_DOUBLE_EQ(a100->on_demand_usd_per_hour, 3.673);
   EXPECT_DOUBLE_EQ(*a100->spot_usd_per_hour, 0.7345);
   EXPECT_DOUBLE_EQ(*a100->reserved_1y_usd_per_hour, 20130.12 / 8760.0);  // a term price, per hour
+  // Consumption from 2026-09-01, spot from 2026-10-15, the reservation from 2026-08-01: all three hold from 10-15.
+  EXPECT_EQ(a100->effective_from, "2026-10-15");
+  // A D-series VM has no GPU: a CPU row (a sidecar), not a skipped type. Its item has no date.
+  const auto* d2 = result.table.find("Standard_D2_v5", "eastus");
+  ASSERT_NE(d2, nullptr);
+  EXPECT_EQ(d2->num_gpus, 0);
+  EXPECT_FALSE(d2->gpu);
+  EXPECT_DOUBLE_EQ(d2->on_demand_usd_per_hour, 0.096);
+  EXPECT_EQ(d2->effective_from, "");
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ostringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
+TEST(PriceImport, AzureCpuVmsAreKeptWithTheDayTheirPricesTookEffectAndTheDayTheyWereRead) {
+  // azure-retail-cpu.json holds Retail Prices API items as the API writes them: Standard_D4s_v5
+  // Linux per hour in eastus (since 2022-05-01) and westeurope (on-demand since 2022-05-01, spot since
+  // 2026-10-01), its Windows meter, and an NV A10 v5 GPU size slicewise has no GPU for.
+  const auto result = import_prices(
+      {fixture("azure-retail-page1.json"), fixture("azure-retail-page2.json"), fixture("azure-retail-cpu.json")},
+      ImportFormat::azure_retail, "azure", known_instance_gpu, "2026-11-22");
+  EXPECT_EQ(result.num_rows_read, 8);  // the Windows D4s v5 is not read
+  EXPECT_EQ(result.num_rows_kept, 4);
+  // An N-family size is a GPU VM: skipped when its GPU is not known, never taken for a CPU VM.
+  EXPECT_EQ(result.skipped_types, std::vector<std::string>{"Standard_NV36ads_A10_v5"});
+  const auto& table = result.table;
+  EXPECT_EQ(table.as_of, "2026-11-22");  // when the pages were read, not 2026-10-15 nor 2022-05-01
+  const auto* east = table.find("Standard_D4s_v5", "eastus");
+  ASSERT_NE(east, nullptr);
+  EXPECT_EQ(east->num_gpus, 0);
+  EXPECT_FALSE(east->gpu);
+  EXPECT_FALSE(east->num_vcpus);                          // the feed does not say
+  EXPECT_DOUBLE_EQ(east->on_demand_usd_per_hour, 0.192);  // not the Windows 0.376
+  EXPECT_FALSE(east->spot_usd_per_hour);
+  EXPECT_EQ(east->as_of, "2026-11-22");
+  EXPECT_EQ(east->effective_from, "2022-05-01");
+  const auto* west = table.find("Standard_D4s_v5", "westeurope");
+  ASSERT_NE(west, nullptr);
+  EXPECT_DOUBLE_EQ(west->on_demand_usd_per_hour, 0.23);
+  EXPECT_DOUBLE_EQ(*west->spot_usd_per_hour, 0.0253);
+  EXPECT_EQ(west->as_of, "2026-11-22");
+  EXPECT_EQ(west->effective_from, "2026-10-01");  // both prices hold from the later start
+  EXPECT_EQ(table.find("Standard_NC24ads_A100_v4", "eastus")->effective_from, "2026-10-15");
+  // The written table is test/data/pricing/azure-imported.json (which `slicewise prices --file`
+  // lists in test/e2e/cases/prices-file*), and it loads back to the same rows, both dates included.
+  EXPECT_EQ(price_table_to_text(table), file_text(fixture("azure-imported.json")));
+  EXPECT_EQ(PriceTable::load(fixture("azure-imported.json")), table);
+}
+
+TEST(PriceImport, TheEffectiveDateOfARowMustBeARealDate) {
+  const auto result = import_prices({fixture("azure-retail-cpu.json")}, ImportFormat::azure_retail, "azure",
+                                    known_instance_gpu, "2026-11-22");
+  nlohmann::json doc = nlohmann::json::parse(price_table_to_text(result.table));
+  const auto path = (std::filesystem::temp_directory_path() / "sw_azure_effective.json").string();
+  for (const char* text : {"2022-13-01", "", "1 May 2022"}) {
+    doc["instances"][0]["effective_from"] = text;
+    std::ofstream(path) << doc.dump(1);
+    try {
+      PriceTable::load(path);
+      ADD_FAILURE() << text;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                path + ": /instances/0/effective_from: expected a date YYYY-MM or YYYY-MM-DD (got \"" + text + "\")");
+    }
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(PriceImport, ImportedTablesRoundTripThroughTheTableFormat) {

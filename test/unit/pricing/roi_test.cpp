@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.hpp"
 #include "pricing/onprem.hpp"
 
@@ -16,9 +18,23 @@ PriceTable table() {
   PriceTable t;
   t.name = "test";
   t.currency = "USD";
-  InstancePrice one{"g6e.2xlarge", "us-east-1", "L40S", 1, 8, 64.0, 2.24208, 1.0, {}, {}, "", "", ""};
-  InstancePrice four{"g6e.12xlarge", "us-east-1", "L40S", 4, 48, 384.0, 10.49264, std::nullopt, {}, {}, "", "", ""};
-  InstancePrice cpu{"t3.large", "us-east-1", std::nullopt, 0, 2, 8.0, 0.0832, std::nullopt, {}, {}, "", "", ""};
+  // Field by field, so that a key added to the table format needs no change here.
+  const auto row = [](const std::string& type, std::optional<std::string> gpu, int gpus, int vcpus, double memory_gib,
+                      double on_demand) {
+    InstancePrice r;
+    r.instance_type = type;
+    r.region = "us-east-1";
+    r.gpu = std::move(gpu);
+    r.num_gpus = gpus;
+    r.num_vcpus = vcpus;
+    r.memory_gib = memory_gib;
+    r.on_demand_usd_per_hour = on_demand;
+    return r;
+  };
+  InstancePrice one = row("g6e.2xlarge", "L40S", 1, 8, 64.0, 2.24208);
+  one.spot_usd_per_hour = 1.0;
+  const InstancePrice four = row("g6e.12xlarge", "L40S", 4, 48, 384.0, 10.49264);
+  const InstancePrice cpu = row("t3.large", std::nullopt, 0, 2, 8.0, 0.0832);
   t.instances = {one, four, cpu};
   return t;
 }
@@ -126,6 +142,46 @@ TEST(OnPrem, PaybackIsCapexOverTheMonthlyDifference) {
   const double cloud = 40000.0;
   EXPECT_NEAR(*payback_months(cost, cloud), 317000 / (cloud - cost.opex_monthly_usd), 1e-9);
   EXPECT_FALSE(payback_months(cost, cost.opex_monthly_usd));  // never pays back
+}
+
+TEST(OnPrem, JsonCarriesEveryFigureOfTheTextTableWithItsUnit) {
+  // `roi test/data/results/mixed-mig-h100.json --onprem onprem` (test/e2e/cases/roi-mixed-onprem.stdout)
+  // prints for dedicated, 4 H100s busy 0.2785829607620346 of the time on the shipped 8-GPU server:
+  // capex 317000, opex 3490.14, $/month 8773.48, 3-year TCO 442645, payback 19.1 months against
+  // its cloud bill of 20089.60. By hand: IT power 4 x 700 W x 0.27858 + 4600 W host = 5380.03 W;
+  // x PUE 1.56 x 730 h / 1000 = 6126.78 kWh a month; x $0.08 = $490.14; licences 8 installed GPUs x
+  // 4500 / 12 = $3000; support 0; opex 490.14 + 3000 = 3490.14; depreciation 317000 / (5 x 12) =
+  // 5283.33; $/month 5283.33 + 3490.14 = 8773.48; TCO 317000 + 36 x 3490.14 = 442645.13; one owned
+  // GPU-hour 8773.48 / (8 x 730) = 1.5023; payback 317000 / (20089.60 - 3490.14) = 19.10 months.
+  const auto table = OnPremTable::load(std::string(SW_SOURCE_DIR) + "/data/onprem.json");
+  const auto cost = onprem_cost(*table.server_for("H100-SXM-80GB"), 4, 0.2785829607620346);
+  const nlohmann::json figures = cost;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : figures.items()) keys.push_back(key);
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"capex_usd", "depreciation_monthly_usd", "energy_monthly_kwh",
+                                      "gpu_utilization_frac", "license_monthly_usd", "monthly_usd", "num_gpus",
+                                      "num_gpus_installed", "num_servers", "opex_monthly_usd", "power_monthly_usd",
+                                      "support_monthly_usd", "three_year_usd", "usd_per_gpu_hour"}));
+  EXPECT_EQ(figures["num_servers"], 1);
+  EXPECT_EQ(figures["num_gpus"], 4);
+  EXPECT_EQ(figures["num_gpus_installed"], 8);
+  EXPECT_EQ(figures["gpu_utilization_frac"], 0.2785829607620346);
+  EXPECT_EQ(figures["capex_usd"], 317000.0);
+  // The text's figures, to the cent (its rounding), and the parts it adds up.
+  EXPECT_NEAR(figures["opex_monthly_usd"].get<double>(), 3490.14, 0.005);
+  EXPECT_NEAR(figures["monthly_usd"].get<double>(), 8773.48, 0.005);
+  EXPECT_NEAR(figures["three_year_usd"].get<double>(), 442645.0, 0.5);
+  EXPECT_NEAR(figures["energy_monthly_kwh"].get<double>(), 6126.78, 0.005);
+  EXPECT_NEAR(figures["power_monthly_usd"].get<double>(), 490.14, 0.005);
+  EXPECT_NEAR(figures["depreciation_monthly_usd"].get<double>(), 317000.0 / 60.0, 1e-9);
+  EXPECT_NEAR(figures["license_monthly_usd"].get<double>(), 3000.0, 1e-9);
+  EXPECT_EQ(figures["support_monthly_usd"], 0.0);
+  EXPECT_NEAR(figures["usd_per_gpu_hour"].get<double>(), 1.5023, 0.00005);
+  EXPECT_NEAR(*payback_months(cost, 20089.60), 19.1, 0.05);
+  // Every figure is the struct's own, not a second computation.
+  EXPECT_EQ(figures["opex_monthly_usd"], cost.opex_monthly_usd);
+  EXPECT_EQ(figures["three_year_usd"], cost.three_year_usd);
 }
 
 TEST(OnPrem, ShippedTableLoadsAndBadTablesAreRejected) {

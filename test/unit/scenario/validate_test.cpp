@@ -240,10 +240,10 @@ TEST(ScenarioValidate, RegionMustOfferEveryInstanceUsed) {
 
 TEST(ScenarioValidate, PurchaseOptionMustHaveAPrice) {
   auto doc = minimal_document();
-  doc["fleet"][0] = {{"instance_type", "g6e.2xlarge"}};
-  doc["pricing"] = {{"region", "us-east-1"}, {"option", "reserved_3y"}};
+  doc["fleet"][0] = {{"instance_type", "p5.48xlarge"}};  // 1-year reserved only as Convertible: none shipped
+  doc["pricing"] = {{"region", "us-east-1"}, {"option", "reserved_1y"}};
   EXPECT_EQ(validate_error(doc),
-            "s.json: /pricing/option: no reserved_3y price for g6e.2xlarge in us-east-1 (price table \"aws\")");
+            "s.json: /pricing/option: no reserved_1y price for p5.48xlarge in us-east-1 (price table \"aws\")");
 }
 
 TEST(ScenarioValidate, SidecarMustBeInThePriceTable) {
