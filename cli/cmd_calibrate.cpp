@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <sstream>
+
 #include <CLI/CLI.hpp>
 
 #include "calibration/calibrate.hpp"
@@ -98,6 +100,73 @@ CLI::App* setup_calibrate(CLI::App& app, CalibrateOptions& options) {
   return sub;
 }
 
+namespace {
+/// The cross-validation tables (per constant, per held-out workload), when --cv ran.
+std::string cross_validation_text(const calibration::CalibrationOutcome& outcome) {
+  std::ostringstream out;
+  if (!outcome.profile.validation.empty()) {
+    report::TextTable cv({{"constant"},
+                          {"gpu"},
+                          {"predicted", Align::right},
+                          {"CV MAPE %", Align::right},
+                          {"uncalibrated %", Align::right},
+                          {"naive %", Align::right}});
+    for (const auto& v : outcome.profile.validation) {
+      // Nothing predicted has no error: "-", and the reason below, not a 0.0 % that reads as perfect.
+      const bool none = v.num_predicted == 0;
+      cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), none ? "-" : pct(v.mape),
+                  none ? "-" : pct(v.mape_uncalibrated), none ? "-" : pct(v.mape_naive)});
+    }
+    out << "\nleave-one-workload-out cross-validation\n" << cv.to_text();
+    for (const auto& v : outcome.profile.validation) {
+      if (v.num_predicted == 0) {
+        out << v.constant << " (" << v.gpu << "): cross-validation predicted nothing: " << v.not_predicted << "\n";
+      }
+    }
+  }
+  if (!outcome.folds.empty()) {
+    // Per held-out workload: the constant fitted on the other workloads' rows, and the error on this
+    // one's rows next to the model without the constant (its uncalibrated default).
+    report::TextTable folds({{"constant"},
+                             {"held-out workload"},
+                             {"predicted", Align::right},
+                             {"fitted without it", Align::right},
+                             {"CV MAPE %", Align::right},
+                             {"uncalibrated %", Align::right},
+                             {"naive %", Align::right}});
+    for (const auto& f : outcome.folds) {
+      folds.add_row({f.constant, f.workload, std::to_string(f.num_predicted), f.fitted, pct(f.mape),
+                     pct(f.mape_uncalibrated), pct(f.mape_naive)});
+    }
+    out << "\nper held-out workload\n" << folds.to_text();
+  }
+  return out.str();
+}
+
+/// The fitted constants, each fit's message, and the cross-validation tables when there are any.
+std::string constants_text(const calibration::CalibrationOutcome& outcome) {
+  report::TextTable table({{"constant"},
+                           {"gpu"},
+                           {"value", Align::right},
+                           {"± std err", Align::right},
+                           {"points", Align::right},
+                           {"MAPE %", Align::right},
+                           {"R²", Align::right},
+                           {"source"}});
+  for (const auto& c : outcome.profile.constants) {
+    table.add_row({c.name, c.gpu, value_text(c.value), c.fitted ? value_text(c.std_error) : "-",
+                   c.fitted ? std::to_string(c.num_points) : "-", c.fitted ? pct(c.mape) : "-",
+                   c.fitted ? report::format_fixed(c.r2, 3) : "-",
+                   c.fitted ? c.sources.front() : "uncalibrated default"});
+  }
+  std::ostringstream out;
+  out << table.to_text();
+  for (const auto& fit : outcome.fits) out << fit.constant << " (" << fit.gpu << "): " << fit.report.message << "\n";
+  out << cross_validation_text(outcome);
+  return out.str();
+}
+}  // namespace
+
 int run_calibrate(const CalibrateOptions& options, Io io) {
   check_out(options.out, options.files);
   const auto rows = load_all("slicewise calibrate", options.files);
@@ -118,59 +187,8 @@ int run_calibrate(const CalibrateOptions& options, Io io) {
                            "(docs/calibration.md); no profile written");
   }
 
-  report::TextTable table({{"constant"},
-                           {"gpu"},
-                           {"value", Align::right},
-                           {"± std err", Align::right},
-                           {"points", Align::right},
-                           {"MAPE %", Align::right},
-                           {"R²", Align::right},
-                           {"source"}});
-  for (const auto& c : outcome.profile.constants) {
-    table.add_row({c.name, c.gpu, value_text(c.value), c.fitted ? value_text(c.std_error) : "-",
-                   c.fitted ? std::to_string(c.num_points) : "-", c.fitted ? pct(c.mape) : "-",
-                   c.fitted ? report::format_fixed(c.r2, 3) : "-",
-                   c.fitted ? c.sources.front() : "uncalibrated default"});
-  }
   io.out << outcome.profile.id << ": " << rows.size() << " measurements from " << options.files.size() << " file(s)\n\n"
-         << table.to_text();
-  for (const auto& fit : outcome.fits) io.out << fit.constant << " (" << fit.gpu << "): " << fit.report.message << "\n";
-  if (!outcome.profile.validation.empty()) {
-    report::TextTable cv({{"constant"},
-                          {"gpu"},
-                          {"predicted", Align::right},
-                          {"CV MAPE %", Align::right},
-                          {"uncalibrated %", Align::right},
-                          {"naive %", Align::right}});
-    for (const auto& v : outcome.profile.validation) {
-      // Nothing predicted has no error: "-", and the reason below, not a 0.0 % that reads as perfect.
-      const bool none = v.num_predicted == 0;
-      cv.add_row({v.constant, v.gpu, std::to_string(v.num_predicted), none ? "-" : pct(v.mape),
-                  none ? "-" : pct(v.mape_uncalibrated), none ? "-" : pct(v.mape_naive)});
-    }
-    io.out << "\nleave-one-workload-out cross-validation\n" << cv.to_text();
-    for (const auto& v : outcome.profile.validation) {
-      if (v.num_predicted == 0) {
-        io.out << v.constant << " (" << v.gpu << "): cross-validation predicted nothing: " << v.not_predicted << "\n";
-      }
-    }
-  }
-  if (!outcome.folds.empty()) {
-    // Per held-out workload: the constant fitted on the other workloads' rows, and the error on this
-    // one's rows next to the model without the constant (its uncalibrated default).
-    report::TextTable folds({{"constant"},
-                             {"held-out workload"},
-                             {"predicted", Align::right},
-                             {"fitted without it", Align::right},
-                             {"CV MAPE %", Align::right},
-                             {"uncalibrated %", Align::right},
-                             {"naive %", Align::right}});
-    for (const auto& f : outcome.folds) {
-      folds.add_row({f.constant, f.workload, std::to_string(f.num_predicted), f.fitted, pct(f.mape),
-                     pct(f.mape_uncalibrated), pct(f.mape_naive)});
-    }
-    io.out << "\nper held-out workload\n" << folds.to_text();
-  }
+         << constants_text(outcome);
   io.out.flush();
   for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
   write_file_atomically(options.out, outcome.profile.to_json().dump(1) + "\n");

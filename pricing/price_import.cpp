@@ -107,7 +107,7 @@ std::string note_date(Collector& c, const json& object, const char* key, const s
   const auto it = object.find(key);
   if (it == object.end()) return "";
   const std::string text = it->is_string() ? it->get<std::string>() : std::string();
-  const std::string day = text.substr(0, 10);
+  std::string day = text.substr(0, 10);
   if (!it->is_string() || !is_price_date(day) || day.size() != 10) {
     throw ConfigError(file, pointer + "/" + key,
                       "expected a date YYYY-MM-DD[Thh:mm:ssZ] (got " + describe_json(*it) + ")");

@@ -20,12 +20,19 @@ std::string p95_or_dash(const scenario::Distribution& d, int decimals) {
   return d.count > 0 ? format_fixed(d.p95, decimals) : "-";
 }
 
+/// Whether a tenant of the result has TTFT or TPOT figures (an LLM workload).
+bool has_llm_figures(const scenario::SimResult& result) {
+  for (const auto& strategy : result.strategies) {
+    for (const auto& tenant : strategy.tenants) {
+      if (tenant.ttft_s.count > 0 || tenant.tpot_s.count > 0) return true;
+    }
+  }
+  return false;
+}
+
 std::string strategy_table(const scenario::SimResult& result) {
   // TTFT and TPOT only where a tenant has them (LLM workloads); the slowdown for every tenant.
-  bool llm = false;
-  for (const auto& strategy : result.strategies) {
-    for (const auto& tenant : strategy.tenants) llm = llm || tenant.ttft_s.count > 0 || tenant.tpot_s.count > 0;
-  }
+  const bool llm = has_llm_figures(result);
   std::vector<Column> columns = {{"strategy"},
                                  {"GPUs", Align::right},
                                  {"busy %", Align::right},
@@ -61,7 +68,7 @@ std::string strategy_table(const scenario::SimResult& result) {
         row.push_back(p95_or_dash(tenant.tpot_s, 4));
       }
       row.push_back(percent_number(tenant.sla_violation_frac));
-      row.push_back(tenant.sla_met ? "met" : "MISSED");
+      row.emplace_back(tenant.sla_met ? "met" : "MISSED");
       table.add_row(row);
       first = false;
     }
