@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <new>
 #include <optional>
 
@@ -102,6 +103,18 @@ CLI::Option* plain_choices(CLI::Option* option, const std::vector<std::string>& 
   option->description(option->get_description() + " (one of: " + join(names, ", ") +
                       (default_text.empty() ? std::string() : "; default: " + default_text) + ")");
   return option;
+}
+
+CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& names, const std::string& default_text) {
+  return plain_choices(option->check(CLI::IsMember(names)), names, default_text);
+}
+
+CLI::Option* add_progress_option(CLI::App& sub, ProgressMode& mode, const std::string& description) {
+  const std::map<std::string, ProgressMode> modes = {
+      {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}};
+  return plain_choices(
+      sub.add_option("--progress", mode, description)->transform(CLI::CheckedTransformer(modes, CLI::ignore_case)),
+      {"bar", "json", "none"}, "bar on a terminal, else none");
 }
 
 std::string version_text() {

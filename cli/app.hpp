@@ -26,5 +26,7 @@ std::string version_text();
 /// with a fixed set of values (an enum, CLI::IsMember, or one checked by hand).
 CLI::Option* plain_choices(CLI::Option* option, const std::vector<std::string>& names,
                            const std::string& default_text = "");
+/// An option that must be one of `names` (CLI::IsMember), written plainly: plain_choices().
+CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& names, const std::string& default_text = "");
 
 }  // namespace slicewise::cli

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <map>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -68,12 +67,7 @@ CLI::App* setup_advise(CLI::App& app, AdviseOptions& options) {
   sub->add_flag("--no-prune", options.no_prune,
                 "Size every candidate, even those whose memory bound already costs as much as the baseline (the whole "
                 "Pareto front, at more simulations)");
-  plain_choices(sub->add_option("--progress", options.progress, "Progress on stderr")
-                    ->transform(CLI::CheckedTransformer(
-                        std::map<std::string, ProgressMode>{
-                            {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
-                        CLI::ignore_case)),
-                {"bar", "json", "none"}, "bar on a terminal, else none");
+  add_progress_option(*sub, options.progress, "Progress on stderr");
   return sub;
 }
 

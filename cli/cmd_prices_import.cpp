@@ -88,10 +88,7 @@ std::string effective_dates_text(const pricing::PriceTable& table) {
 void setup_prices_import(CLI::App& prices, PricesOptions& options) {
   auto* sub = prices.add_subcommand("import", "Import an AWS Price List offer file or Azure Retail Prices pages");
   sub->add_option("files", options.import_files, "Provider files (several Azure pages may be given)")->required();
-  plain_choices(sub->add_option("--format", options.import_format, "Feed format")
-                    ->required()
-                    ->check(CLI::IsMember({"aws-offer", "azure-retail"})),
-                {"aws-offer", "azure-retail"});
+  one_of(sub->add_option("--format", options.import_format, "Feed format")->required(), {"aws-offer", "azure-retail"});
   sub->add_option("--out", options.import_out, "Write the slicewise table here")->required();
   sub->add_option("--name", options.import_name, "Table name (default: aws or azure)");
   sub->add_option("--retrieved", options.import_retrieved,

@@ -20,7 +20,6 @@ namespace {
 /// An option given as "" is refused, not taken for an absent one.
 const CLI::Validator kNonEmpty(
     [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "TEXT");
-
 }  // namespace
 
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {

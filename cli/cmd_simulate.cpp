@@ -3,12 +3,10 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <map>
 
 #include <CLI/CLI.hpp>
 
 #include "calibration/sharing_defaults.hpp"
-#include "cli/app.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate_run.hpp"
@@ -29,12 +27,7 @@ CLI::App* setup_simulate(CLI::App& app, SimulateOptions& options) {
   sub->add_option("--out", options.out, "Write the merged result JSON here")
       ->check(CLI::Validator(
           [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "FILE"));
-  plain_choices(sub->add_option("--progress", options.progress, "Progress on stderr, json as one JSON object per line")
-                    ->transform(CLI::CheckedTransformer(
-                        std::map<std::string, ProgressMode>{
-                            {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
-                        CLI::ignore_case)),
-                {"bar", "json", "none"}, "bar on a terminal, else none");
+  add_progress_option(*sub, options.progress, "Progress on stderr, json as one JSON object per line");
   sub->add_option("--jobs", options.jobs, "Strategies simulated at once, one process each")->check(CLI::Range(1, 64));
   sub->add_option("--calibration", options.calibration,
                   "Calibration profile JSON (default: data/calibration/default.json)");

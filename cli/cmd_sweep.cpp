@@ -29,13 +29,6 @@ using nlohmann::json;
 
 namespace {
 
-CLI::Validator progress_transform() {
-  return CLI::CheckedTransformer(
-      std::map<std::string, ProgressMode>{
-          {"bar", ProgressMode::bar}, {"json", ProgressMode::json}, {"none", ProgressMode::none}},
-      CLI::ignore_case);
-}
-
 /// `--shard K/N`: this run does the points whose index % N == K - 1.
 struct Shard {
   int k = 1;
@@ -304,16 +297,14 @@ CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
                       "Run only shard I of --shards N, 0-based (I = 0..N-1): SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX")
           ->check(CLI::Range(0, 99999));
   shard->excludes(shards)->excludes(index);
-  plain_choices(sub->add_option("--emit", options.emit,
-                                "Write the job files to --out instead of running: slurm, a job array and a merge job; "
-                                "k8s, an Indexed Job and a merge Job")
-                    ->check(CLI::IsMember({"slurm", "k8s"})),
-                {"slurm", "k8s"});
+  one_of(sub->add_option("--emit", options.emit,
+                         "Write the job files to --out instead of running: slurm, a job array and a merge job; k8s, "
+                         "an Indexed Job and a merge Job"),
+         {"slurm", "k8s"});
   sub->add_option("--image", options.image,
                   "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
   sub->add_flag("--resume", options.resume, "Continue a sweep folder: keep the points already done, run the rest");
-  plain_choices(sub->add_option("--progress", options.progress, "Progress on stderr")->transform(progress_transform()),
-                {"bar", "json", "none"}, "bar on a terminal, else none");
+  add_progress_option(*sub, options.progress, "Progress on stderr");
   sub->add_option(
       "--fail-if", options.fail_if,
       "Gate, e.g. 'sla_violation_rate > 0.01' or 'mig: p99_s[llm-8b] >= 2': exit 3 when a row matches; repeatable");

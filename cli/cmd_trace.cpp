@@ -121,12 +121,10 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   const auto& formats = traces::trace_format_names();
   auto common = [&](CLI::App* sub) {
     sub->add_option("file", options.file, "Trace file (.gz and .zst are read transparently)")->required();
-    plain_choices(sub->add_option("--format", options.format, "Trace format")->check(CLI::IsMember(formats)), formats,
-                  "detected from the header");
-    plain_choices(sub->add_option("--on-bad-row", options.on_bad_row,
-                                  "A row that cannot be read: fail stops at the first, skip counts it and goes on")
-                      ->check(CLI::IsMember(traces::bad_row_policy_names())),
-                  traces::bad_row_policy_names(), "fail");
+    one_of(sub->add_option("--format", options.format, "Trace format"), formats, "detected from the header");
+    one_of(sub->add_option("--on-bad-row", options.on_bad_row,
+                           "A row that cannot be read: fail stops at the first, skip counts it and goes on"),
+           traces::bad_row_policy_names(), "fail");
     sub->add_option("--split-column", options.split_column, "Column whose values to count (e.g. Model, qos)");
   };
   auto* inspect = trace->add_subcommand("inspect", "Rows, time span, arrival rate, token and size percentiles");
@@ -134,8 +132,7 @@ CLI::App* setup_trace(CLI::App& app, TraceOptions& options) {
   inspect->callback([&options] { options.action = "inspect"; });
   auto* convert = trace->add_subcommand("convert", "Convert to slicewise's native CSV (docs/trace-formats.md)");
   common(convert);
-  plain_choices(convert->add_option("--to", options.to, "Target format")->required()->check(CLI::IsMember({"native"})),
-                {"native"});
+  one_of(convert->add_option("--to", options.to, "Target format")->required(), {"native"});
   convert->add_option("--out", options.out, "Output file (default: standard output)");
   convert->callback([&options] { options.action = "convert"; });
   setup_trace_fleet(*trace, options);

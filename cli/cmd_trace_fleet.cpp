@@ -239,14 +239,11 @@ std::string summary(const traces::NodeInventory& inventory, const std::vector<Mo
 void setup_trace_fleet(CLI::App& trace, TraceOptions& options) {
   auto* fleet = trace.add_subcommand("fleet", "Turn a node list (openb-nodes) into a scenario's \"fleet\" array");
   fleet->add_option("file", options.file, "Node list (.gz and .zst are read transparently)")->required();
-  plain_choices(
-      fleet->add_option("--format", options.format, "Trace format")->check(CLI::IsMember(traces::trace_format_names())),
-      traces::trace_format_names(), "detected from the header");
-  plain_choices(fleet
-                    ->add_option("--on-bad-row", options.on_bad_row,
-                                 "A row that cannot be read: fail stops at the first, skip counts it and goes on")
-                    ->check(CLI::IsMember(traces::bad_row_policy_names())),
-                traces::bad_row_policy_names(), "fail");
+  one_of(fleet->add_option("--format", options.format, "Trace format"), traces::trace_format_names(),
+         "detected from the header");
+  one_of(fleet->add_option("--on-bad-row", options.on_bad_row,
+                           "A row that cannot be read: fail stops at the first, skip counts it and goes on"),
+         traces::bad_row_policy_names(), "fail");
   fleet->add_option("--map", options.maps, "MODEL=GPU_ID: the catalog GPU of a trace model; repeatable")
       ->allow_extra_args(false);
   fleet->add_flag("--skip-unmapped", options.skip_unmapped, "Leave out the models with no GPU (reported on stderr)");

@@ -10,7 +10,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace slicewise::cli {
 
@@ -61,6 +62,9 @@ void setup_prices_import(CLI::App& prices, PricesOptions& options);
 int run_prices_import(const PricesOptions& options, Io io);
 
 enum class ProgressMode { automatic, bar, json, none };
+/// --progress on `sub`: bar, json or none (any case), written plainly in --help; left `automatic`
+/// (a bar on a terminal, else none) when not given. For every long command.
+CLI::Option* add_progress_option(CLI::App& sub, ProgressMode& mode, const std::string& description);
 
 struct CalibrateOptions {
   std::vector<std::string> files;

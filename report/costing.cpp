@@ -297,6 +297,13 @@ std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pric
   return rows;
 }
 
+namespace {
+/// Why a row has no on-prem figures: the text table's line below it and the JSON's "note".
+std::string no_server_note(const OnPremRow& row, const pricing::OnPremTable& table) {
+  return "no server model with " + row.gpu + " in table \"" + table.name + "\"";
+}
+}  // namespace
+
 std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
   TextTable out({{"strategy"},
                  {"servers"},
@@ -309,7 +316,7 @@ std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing:
   std::string missing;
   for (const auto& row : rows) {
     if (row.server.empty()) {
-      missing += row.strategy + ": no server model with " + row.gpu + " in table \"" + table.name + "\"\n";
+      missing += row.strategy + ": " + no_server_note(row, table) + "\n";
       continue;
     }
     out.add_row({row.strategy, std::to_string(row.cost.num_servers) + " x " + row.server,
@@ -334,7 +341,7 @@ nlohmann::json onprem_json(const std::vector<OnPremRow>& rows, const pricing::On
     nlohmann::json item = nlohmann::json::object();
     if (row.server.empty()) {
       item["server"] = nullptr;
-      item["note"] = "no server model with " + row.gpu + " in table \"" + table.name + "\"";
+      item["note"] = no_server_note(row, table);
     } else {
       item = row.cost;
       item["server"] = row.server;
