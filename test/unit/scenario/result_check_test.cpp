@@ -94,6 +94,17 @@ TEST(ResultCheck, NegativeCountsAndFractions) {
             "r.json: /strategies/0/series/device_busy_frac/1/3: must be >= 0 (got -0.5)");
 }
 
+TEST(ResultCheck, TheSlowdownMayBeAbsentButWhenGivenIsADistribution) {
+  // seed.json was written before the slowdown was measured: accepted without it (the test above).
+  auto doc = seed_result();
+  doc["strategies"][0]["tenants"][0]["slowdown"] = {{"count", 3},  {"mean", 1.5}, {"p50", 1.2}, {"p90", 1.9},
+                                                    {"p95", -2.0}, {"p99", 2.1},  {"max", 2.2}};
+  doc["strategies"][1]["tenants"][1]["slowdown"] = "fast";
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/tenants/0/slowdown/p95: must be >= 0 (got -2.0)\n"
+            "r.json: /strategies/1/tenants/1/slowdown: expected object (got \"fast\")");
+}
+
 TEST(ResultCheck, StrategiesAndTenantsMustBeTheScenarios) {
   auto doc = seed_result();
   doc["strategies"][0]["name"] = "dedicatd";
