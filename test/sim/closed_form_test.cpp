@@ -64,7 +64,8 @@ TEST(ClosedForm, SlowdownIsLatencyOverSoloTimeWhetherSoloTimesAreFixedOrDrawn) {
   drawn.tenants.push_back(generic_tenant("drawn", 0.5));
   drawn.tenants[0].workload.service_dist = scenario::ServiceDistribution::exponential;
   drawn.strategies = {strategy(StrategyKind::dedicated)};
-  const auto& alone = simulate(drawn).strategies.at(0).tenants.at(0);
+  const auto drawn_result = simulate(drawn);
+  const auto& alone = drawn_result.strategies.at(0).tenants.at(0);
   EXPECT_GT(alone.latency_s.max / alone.latency_s.p50, 3.0);  // the solo times do vary
   EXPECT_EQ(alone.slowdown.count, alone.num_completed);
   EXPECT_NEAR(alone.slowdown.mean, 1.0, 1e-9);
@@ -78,7 +79,8 @@ TEST(ClosedForm, SlowdownIsLatencyOverSoloTimeWhetherSoloTimesAreFixedOrDrawn) {
   ts.quantum_ms = 2.0;
   ts.switch_cost_ms = 0.1;
   shared.strategies = {ts};
-  for (const auto& tenant : simulate(shared).strategies.at(0).tenants) {
+  const auto shared_result = simulate(shared);
+  for (const auto& tenant : shared_result.strategies.at(0).tenants) {
     EXPECT_EQ(tenant.slowdown.count, tenant.latency_s.count);
     EXPECT_DOUBLE_EQ(tenant.slowdown.p95, tenant.latency_s.p95 / 0.2);
     EXPECT_DOUBLE_EQ(tenant.slowdown.max, tenant.latency_s.max / 0.2);
