@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 
@@ -15,6 +16,7 @@
 #include "cli/app.hpp"
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_meter.hpp"
 #include "cli/sim_batch.hpp"
 #include "cli/simulate_run.hpp"
 #include "core/error.hpp"
@@ -89,36 +91,54 @@ std::vector<E> parse_names(const std::vector<std::string>& given, const std::vec
   return out;
 }
 
-/// The advisor's progress: simulations run and candidates sized, as a bar or JSON lines.
+/// The advisor's progress: candidates sized and simulations run, as a bar or JSON lines. The whole
+/// run's fraction is the mean over the candidates: a candidate pruned or sized counts 1, one being
+/// sized 1 − 0.75^(its search's rounds + the current run's fraction), as a strategy sized for SLA
+/// under `simulate` (cli/simulate_run.cpp).
 class AdviceProgress {
  public:
   AdviceProgress(ProgressMode mode, std::ostream& err, std::size_t num_candidates)
-      : mode_(mode), err_(err), of_(num_candidates) {}
-  void update(int simulations, std::size_t done) {
+      : mode_(mode),
+        err_(err),
+        meter_(mode, err, "advising"),
+        fraction_(num_candidates, 0.0),
+        rounds_(num_candidates) {}
+
+  /// Candidates `which` start a round of their searches.
+  void round(const std::vector<std::size_t>& which) {
+    for (std::size_t c : which) ++rounds_[c];
+  }
+  /// Candidate `c`'s current run reached `simulated` of `horizon` seconds.
+  void run(std::size_t c, double simulated, double horizon) {
+    const double f = horizon > 0.0 ? std::clamp(simulated / horizon, 0.0, 1.0) : 1.0;
+    fraction_[c] = std::max(fraction_[c], 1.0 - std::pow(0.75, std::max(0, rounds_[c] - 1) + f));
+  }
+  /// Candidate `c` is sized, or needs no sizing (pruned).
+  void done(std::size_t c) { fraction_[c] = 1.0; }
+
+  void show(int simulations) {
+    const auto of = fraction_.size();
+    const auto finished = static_cast<std::size_t>(std::count(fraction_.begin(), fraction_.end(), 1.0));
+    double total = 0.0;
+    for (double f : fraction_) total += f;
+    total = of > 0 ? total / static_cast<double>(of) : 1.0;
+    meter_.update(total, std::to_string(finished) + "/" + std::to_string(of) + " candidates, " +
+                             std::to_string(simulations) + " simulations");
     if (mode_ == ProgressMode::json) {
-      err_ << nlohmann::json{{"event", "advise_progress"},
-                             {"simulations", simulations},
-                             {"candidates_done", done},
-                             {"of", of_}}
-                  .dump()
-           << "\n"
-           << std::flush;
-    } else if (mode_ == ProgressMode::bar) {
-      const double frac = of_ > 0 ? static_cast<double>(done) / static_cast<double>(of_) : 1.0;
-      const int filled = static_cast<int>(frac * 30.0);
-      err_ << "\radvising [" << std::string(static_cast<std::size_t>(filled), '#')
-           << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << done << "/" << of_ << " candidates, "
-           << simulations << " simulations" << std::flush;
+      nlohmann::json line{
+          {"event", "advise_progress"}, {"simulations", simulations}, {"candidates_done", finished}, {"of", of}};
+      meter_.annotate(line);
+      err_ << line.dump() << "\n" << std::flush;
     }
   }
-  void close() {
-    if (mode_ == ProgressMode::bar) err_ << "\n";
-  }
+  void close() { meter_.close(); }
 
  private:
   ProgressMode mode_;
   std::ostream& err_;
-  std::size_t of_;
+  ProgressMeter meter_;
+  std::vector<double> fraction_;
+  std::vector<int> rounds_;
 };
 
 std::string pareto_svg(const report::Advice& advice) {
@@ -170,7 +190,7 @@ std::vector<scenario::Scenario> candidate_variants(const scenario::Scenario& sce
 /// simulation failed.
 bool size_candidates(SizingDriver& driver, std::vector<scenario::SizingSearch>& searches,
                      const std::vector<scenario::Scenario>& variants, const std::vector<std::size_t>& which,
-                     const std::function<void(std::size_t)>& round) {
+                     AdviceProgress& progress) {
   std::vector<scenario::SizingSearch*> pointers;
   std::vector<SimJob> templates;
   pointers.reserve(which.size());
@@ -179,7 +199,29 @@ bool size_candidates(SizingDriver& driver, std::vector<scenario::SizingSearch>& 
     pointers.push_back(&searches[c]);
     templates.push_back(SimJob{&variants[c], 0, std::nullopt});
   }
-  return driver.run(pointers, templates, round);
+  BatchEvents events;
+  events.progress = [&](std::size_t search, double simulated, double horizon) {
+    progress.run(which[search], simulated, horizon);
+    progress.show(driver.num_simulations());
+  };
+  const auto round = [&](std::size_t) {
+    std::vector<std::size_t> running;
+    for (std::size_t i = 0; i < which.size(); ++i) {
+      if (searches[which[i]].done()) {
+        progress.done(which[i]);
+      } else {
+        running.push_back(which[i]);
+      }
+    }
+    progress.round(running);
+    progress.show(driver.num_simulations());
+  };
+  const bool ok = driver.run(pointers, templates, round, events);
+  if (ok) {
+    for (std::size_t c : which) progress.done(c);
+    progress.show(driver.num_simulations());
+  }
+  return ok;
 }
 
 /// The lowest monthly price of `num_gpus` GPUs of `gpu` under any of `options`; -1 when none has one.
@@ -298,20 +340,24 @@ int advise(const AdviseOptions& given, Io io) {
 
   AdviceProgress progress(options.progress, io.err, candidates.size());
   SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
-  auto done_count = [&] {
-    return static_cast<std::size_t>(
-        std::count_if(searches.begin(), searches.end(), [](const auto& s) { return s.done(); }));
-  };
-  auto round = [&](std::size_t) { progress.update(driver.num_simulations(), done_count()); };
   // The baseline first: what a candidate must beat to be worth sizing.
-  if (!size_candidates(driver, searches, variants, {0}, round)) return 1;
+  if (!size_candidates(driver, searches, variants, {0}, progress)) {
+    progress.close();
+    return 1;
+  }
   outcomes[0].result = searches[0].result();
   const auto baseline_cost = report::price_candidate(variants[0], searches[0].result(), table, scenario.pricing.option);
   const double baseline_monthly = baseline_cost ? baseline_cost->monthly_usd : 0.0;  // unpriced: nothing is pruned
   const PruneInputs prune{scenario, catalogs, table, selection, baseline_monthly, options.no_prune};
   const auto to_size = candidates_to_size(prune, candidates, outcomes);
-  if (!size_candidates(driver, searches, variants, to_size, round)) return 1;
-  progress.update(driver.num_simulations(), candidates.size());
+  for (std::size_t c = 1; c < candidates.size(); ++c) {
+    if (std::find(to_size.begin(), to_size.end(), c) == to_size.end()) progress.done(c);  // pruned
+  }
+  progress.show(driver.num_simulations());
+  if (!size_candidates(driver, searches, variants, to_size, progress)) {
+    progress.close();
+    return 1;
+  }
   progress.close();
   for (std::size_t c : to_size) outcomes[c].result = searches[c].result();
 

@@ -3,6 +3,8 @@
 #include "cli/simulate_run.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -10,9 +12,9 @@
 #include "calibration/calibrate.hpp"
 #include "calibration/sharing_defaults.hpp"
 #include "cli/child_pool.hpp"
+#include "cli/progress_meter.hpp"
 #include "cli/sim_batch.hpp"
 #include "report/costing.hpp"
-#include "report/text_table.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/uncertainty.hpp"
 #include "scenario/validate.hpp"
@@ -23,43 +25,39 @@ namespace slicewise::cli {
 namespace {
 
 /// The strategies' progress on stderr: a bar, or JSON lines `progress` and `done`
-/// (docs/architecture.md), or nothing.
+/// (docs/architecture.md, "Progress"), or nothing. The whole run's fraction is the mean of the
+/// strategies' fractions; a strategy's is its simulated time over the horizon, or, for a sizing
+/// search of unknown length, 1 − 0.75^(rounds done + the current run's fraction), which moves
+/// forward with every run and reaches 1 when the search ends.
 class StrategyProgress {
  public:
+  /// `observer` (optional) is told the whole run's fraction at every step, whatever the mode.
   StrategyProgress(const scenario::Scenario& scenario, const std::vector<std::size_t>& selected, ProgressMode mode,
-                   std::ostream& err)
-      : scenario_(scenario), selected_(selected), mode_(mode), err_(err), fraction_(selected.size(), 0.0) {}
+                   std::ostream& err, std::function<void(double)> observer = {})
+      : scenario_(scenario),
+        selected_(selected),
+        mode_(mode),
+        err_(err),
+        meter_(mode, err, "simulating"),
+        observer_(std::move(observer)),
+        fraction_(selected.size(), 0.0) {}
 
-  /// Strategy `position` (in `selected`) reached `simulated` of `stop` seconds.
-  void update(std::size_t position, double simulated, double stop) {
-    fraction_[position] = stop > 0.0 ? std::min(1.0, simulated / stop) : 1.0;
-    if (mode_ == ProgressMode::json) {
-      emit({{"event", "progress"},
-            {"strategy", name(position)},
-            {"index", position},
-            {"of", selected_.size()},
-            {"simulated_s", simulated},
-            {"stop_s", stop},
-            {"fraction", fraction_[position]}});
-    } else if (mode_ == ProgressMode::bar) {
-      double total = 0.0;
-      for (double f : fraction_) total += f;
-      total /= static_cast<double>(selected_.size());
-      const int percent_now = static_cast<int>(100.0 * total);
-      if (percent_now == last_percent_ && num_finished_ == last_finished_) return;
-      last_percent_ = percent_now;
-      last_finished_ = num_finished_;
-      const int filled = static_cast<int>(total * 30.0);
-      err_ << "\rsimulating [" << std::string(static_cast<std::size_t>(filled), '#')
-           << std::string(static_cast<std::size_t>(30 - filled), ' ') << "] " << report::format_fixed(100.0 * total, 0)
-           << "% (" << num_finished_ << "/" << selected_.size() << " strategies)" << std::flush;
-    }
+  /// Strategy `position` (in `selected`) reached `simulated` of `horizon` seconds.
+  void update(std::size_t position, double simulated, double horizon) {
+    set(position, horizon > 0.0 ? simulated / horizon : 1.0, simulated, horizon);
+  }
+
+  /// Sizing search `position` is in its run number `round` (from 1), `simulated` of `horizon` into it.
+  void update_search(std::size_t position, int round, double simulated, double horizon) {
+    const double run = horizon > 0.0 ? std::clamp(simulated / horizon, 0.0, 1.0) : 1.0;
+    set(position, 1.0 - std::pow(0.75, std::max(0, round - 1) + run), simulated, horizon);
   }
 
   /// Strategy `position` ended, successfully or not.
   void finish(std::size_t position, bool ok) {
     ++num_finished_;
-    update(position, 1.0, 1.0);
+    fraction_[position] = 1.0;
+    show();
     if (mode_ == ProgressMode::json) {
       emit(
           {{"event", "done"}, {"strategy", name(position)}, {"index", position}, {"of", selected_.size()}, {"ok", ok}});
@@ -67,11 +65,33 @@ class StrategyProgress {
   }
 
   /// Ends the bar's line.
-  void close() {
-    if (mode_ == ProgressMode::bar) err_ << "\n";
-  }
+  void close() { meter_.close(); }
 
  private:
+  void set(std::size_t position, double fraction, double simulated, double horizon) {
+    fraction_[position] = std::max(fraction_[position], std::clamp(fraction, 0.0, 1.0));
+    show();
+    if (mode_ == ProgressMode::json) {
+      nlohmann::json line{{"event", "progress"},
+                          {"strategy", name(position)},
+                          {"index", position},
+                          {"of", selected_.size()},
+                          {"simulated_s", simulated},
+                          {"stop_s", horizon},
+                          {"fraction", fraction_[position]}};
+      meter_.annotate(line);
+      emit(line);
+    }
+  }
+
+  void show() {
+    double total = 0.0;
+    for (double f : fraction_) total += f;
+    total /= static_cast<double>(selected_.size());
+    if (observer_) observer_(total);
+    meter_.update(total, std::to_string(num_finished_) + "/" + std::to_string(selected_.size()) + " strategies");
+  }
+
   const std::string& name(std::size_t position) const { return scenario_.strategies[selected_[position]].name; }
   void emit(const nlohmann::json& line) { err_ << line.dump() << "\n" << std::flush; }
 
@@ -79,10 +99,10 @@ class StrategyProgress {
   const std::vector<std::size_t>& selected_;
   ProgressMode mode_;
   std::ostream& err_;
+  ProgressMeter meter_;
+  std::function<void(double)> observer_;
   std::vector<double> fraction_;
   std::size_t num_finished_ = 0;
-  int last_percent_ = -1;
-  std::size_t last_finished_ = 0;
 };
 
 }  // namespace
@@ -94,8 +114,9 @@ class StrategyProgress {
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
                                                        const models::SharingDefaults& defaults,
-                                                       const SimulateOptions& options, Io io) {
-  StrategyProgress progress(scenario, selected, options.progress, io.err);
+                                                       const SimulateOptions& options, Io io,
+                                                       const std::function<void(double)>& observer) {
+  StrategyProgress progress(scenario, selected, options.progress, io.err, observer);
   std::vector<std::optional<scenario::StrategyResult>> results(selected.size());
   // Strategies as given: one run each, all in one batch.
   std::vector<SimJob> jobs;
@@ -135,12 +156,14 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
       pointers.push_back(&searches.back());
       templates.push_back(SimJob{&scenario, selected[position], std::nullopt});
     }
-    BatchEvents sizing_events;  // a search's bar stays below 90 % until it is done
-    sizing_events.progress = [&](std::size_t search, double simulated, double stop) {
-      progress.update(sized_positions[search], 0.9 * simulated / std::max(stop, 1e-9), 1.0);
+    int round = 0;
+    BatchEvents sizing_events;
+    sizing_events.progress = [&](std::size_t search, double simulated, double horizon) {
+      progress.update_search(sized_positions[search], round, simulated, horizon);
     };
     SizingDriver driver(defaults, options.jobs, io);
-    if (!driver.run(pointers, templates, {}, sizing_events)) {
+    if (!driver.run(
+            pointers, templates, [&](std::size_t) { ++round; }, sizing_events)) {
       progress.close();
       return std::nullopt;
     }
@@ -199,15 +222,27 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
   scenario::UncertaintySamples samples(names);
   SimulateOptions quiet = options;
   quiet.progress = ProgressMode::none;
+  // One meter over the N samples: sample k of N at fraction f of its runs is (k + f) / N done.
+  const ProgressMode mode = options.progress == ProgressMode::automatic ? ProgressMode::none : options.progress;
+  ProgressMeter meter(mode, io.err, "uncertainty");
   for (std::size_t sample = 0; sample < n; ++sample) {
     InterruptScope::throw_if_received();  // a signal between two samples' runs
-    if (options.progress != ProgressMode::none) {
-      io.err << "uncertainty sample " << sample + 1 << "/" << n << "\n" << std::flush;
-    }
+    const auto observe = [&](double fraction) {
+      const double total = (static_cast<double>(sample) + 0.95 * fraction) / static_cast<double>(n);
+      meter.update(total, "sample " + std::to_string(sample + 1) + "/" + std::to_string(n));
+      if (mode == ProgressMode::json) {
+        nlohmann::json line{{"event", "uncertainty_progress"}, {"sample", sample + 1}, {"of", n}};
+        meter.annotate(line);
+        io.err << line.dump() << "\n" << std::flush;
+      }
+    };
     const auto drawn = calibration::sample_profile(profile, scenario.seed * 1000003ULL + sample + 1);
     const auto defaults = calibration::sharing_defaults(drawn);
-    const auto run = simulate_strategies(scenario, selected, defaults, quiet, io);
-    if (!run) return {};
+    const auto run = simulate_strategies(scenario, selected, defaults, quiet, io, observe);
+    if (!run) {
+      meter.close();
+      return {};
+    }
     // The nominal sized fleets under this draw (as-given fleets are the run itself).
     std::vector<bool> nominal_met(selected.size());
     std::vector<SimJob> fixed;
@@ -222,14 +257,20 @@ std::vector<scenario::UncertaintyBand> sample_uncertainty(const scenario::Scenar
     }
     if (!fixed.empty()) {
       const auto again = run_batch(fixed, defaults, options.jobs, {}, io);
-      if (!again) return {};
+      if (!again) {
+        meter.close();
+        return {};
+      }
       for (std::size_t j = 0; j < fixed.size(); ++j) nominal_met[fixed_of[j]] = scenario::meets_every_sla((*again)[j]);
     }
     const auto costs = report::cost_result(*run, scenario, price_table, scenario.pricing.option);
     for (std::size_t i = 0; i < run->strategies.size(); ++i) {
       samples.add(i, costs.strategies[i].monthly_savings_usd, run->strategies[i], nominal_met[i]);
     }
+    meter.update(static_cast<double>(sample + 1) / static_cast<double>(n),
+                 "sample " + std::to_string(sample + 1) + "/" + std::to_string(n));
   }
+  meter.close();
   return samples.bands();
 }
 

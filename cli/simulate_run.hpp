@@ -2,6 +2,7 @@
 // the nominal run, the record of the calibration profile it ran with, and the uncertainty samples.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -14,12 +15,14 @@
 namespace slicewise::cli {
 
 /// Runs the selected strategies as child processes, `options.jobs` at a time, with progress on
-/// io.err; nullopt when one failed (its message is already on stderr). Throws Interrupted
-/// (cli/child_pool.hpp), every child gone and the temporary folder removed, on SIGINT or SIGTERM.
+/// io.err (and, when given, the whole run's fraction done to `observer`); nullopt when one failed (its message is
+/// already on stderr). Throws Interrupted (cli/child_pool.hpp), every child gone and the temporary folder removed, on
+/// SIGINT or SIGTERM.
 std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario& scenario,
                                                        const std::vector<std::size_t>& selected,
                                                        const models::SharingDefaults& defaults,
-                                                       const SimulateOptions& options, Io io);
+                                                       const SimulateOptions& options, Io io,
+                                                       const std::function<void(double)>& observer = {});
 
 /// What a result records about the profile it was simulated with.
 scenario::CalibrationRecord record_of(const calibration::CalibrationProfile& profile);

@@ -7,15 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/child_pool.hpp"
+#include "cli/progress_meter.hpp"
 #include "cli/sweep_folder.hpp"
 #include "cli/sweep_point_child.hpp"
 #include "core/error.hpp"
@@ -44,25 +42,12 @@ std::string failure_message(const fs::path& folder, const std::string& id, int s
   return message;
 }
 
-/// "m:ss", or "h:mm:ss" from an hour on.
-std::string clock_text(double seconds) {
-  const long s = std::lround(std::max(0.0, seconds));
-  char text[32];
-  if (s >= 3600) {
-    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  } else {
-    std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-  }
-  return text;
-}
-
 /// One run of the points: the pool's callbacks and the progress they keep.
 class SweepRunner {
  public:
-  SweepRunner(const SweepRunSetup& setup, Io io) : setup_(setup), io_(io) {}
+  SweepRunner(const SweepRunSetup& setup, Io io) : setup_(setup), io_(io), meter_(setup.progress, io.err, "sweep") {}
 
   SweepRunOutcome run() {
-    started_ = std::chrono::steady_clock::now();
     ChildPool::Jobs jobs;
     jobs.num_jobs = setup_.todo.size();
     jobs.max_running = setup_.max_running;
@@ -79,7 +64,7 @@ class SweepRunner {
       ChildPool pool;
       outcome.interrupted = pool.run(jobs);
     }
-    if (setup_.progress == ProgressMode::bar) io_.err << "\n";
+    meter_.close();
     outcome.failures = std::move(failures_);
     return outcome;
   }
@@ -121,11 +106,14 @@ class SweepRunner {
       failures_[point.index] = failure_message(setup_.folder, point.id, status);
     }
     ++num_finished_;
-    emit_json({{"event", "point_done"},
-               {"point", point.id},
-               {"ok", ok},
-               {"done", setup_.num_done_before + num_finished_},
-               {"of", setup_.num_in_shard}});
+    show_progress();
+    json line{{"event", "point_done"},
+              {"point", point.id},
+              {"ok", ok},
+              {"done", setup_.num_done_before + num_finished_},
+              {"of", setup_.num_in_shard}};
+    meter_.annotate(line);
+    emit_json(line);
   }
 
   void emit_json(const json& line) const {
@@ -138,32 +126,24 @@ class SweepRunner {
     for (const auto& [slot, fractions] : running_) {
       double sum = 0.0;
       for (double f : fractions) sum += f;
-      partial += fractions.empty() ? 0.0 : sum / static_cast<double>(fractions.size());
+      // A point whose strategies are all done still writes its result: 95 % until it exits.
+      partial += fractions.empty() ? 0.0 : 0.95 * sum / static_cast<double>(fractions.size());
     }
     return setup_.todo.empty()
                ? 1.0
                : (static_cast<double>(num_finished_) + partial) / static_cast<double>(setup_.todo.size());
   }
 
-  /// Redraws the bar (with --progress bar) when its text changed.
+  /// Redraws the bar (with --progress bar): the points done and running, the time elapsed and left.
   void show_progress() {
-    if (setup_.progress != ProgressMode::bar) return;
-    const double total = fraction_done();
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    const int filled = static_cast<int>(total * 30.0);
-    std::string bar = "sweep [" + std::string(static_cast<std::size_t>(filled), '#') +
-                      std::string(static_cast<std::size_t>(30 - filled), ' ') + "] " +
-                      std::to_string(setup_.num_done_before + num_finished_) + "/" +
-                      std::to_string(setup_.num_in_shard) + " points, " + std::to_string(running_.size()) + " running";
-    bar += total > 0.02 ? ", ETA " + clock_text(elapsed / total - elapsed) : ", ETA --:--";
-    if (bar == last_bar_) return;
-    last_bar_ = bar;
-    io_.err << "\r" << bar << "\033[K" << std::flush;
+    meter_.update(fraction_done(), std::to_string(setup_.num_done_before + num_finished_) + "/" +
+                                       std::to_string(setup_.num_in_shard) + " points, " +
+                                       std::to_string(running_.size()) + " running");
   }
 
   const SweepRunSetup& setup_;
   Io io_;
-  std::chrono::steady_clock::time_point started_;
+  ProgressMeter meter_;
   std::map<std::size_t, std::vector<double>> running_;  // slot in `todo` -> per-strategy fractions
   std::map<std::size_t, std::string> failures_;         // point index -> message
   std::size_t num_finished_ = 0;

@@ -209,10 +209,10 @@ void scheduler(Run* run, double sync_s) {
   sg4::this_actor::sleep_until(loop.now());
 }
 
-void monitor(const RunOptions* options, double stop_s, double interval_s) {
+void monitor(const RunOptions* options, double horizon_s, double interval_s) {
   sg4::Actor::self()->daemonize();
   while (true) {
-    options->progress(sg4::Engine::get_clock(), stop_s);
+    options->progress(std::min(sg4::Engine::get_clock(), horizon_s), horizon_s);
     sg4::this_actor::sleep_for(interval_s);
   }
 }
@@ -339,8 +339,11 @@ void start_actors(Run& run, const RunOptions& options) {
   auto* frontend = sg4::Host::by_name("frontend");
   double sync_s = kNever;
   if (options.progress) {
-    sync_s = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.stop_s / 100.0;
-    sg4::Actor::create("monitor", frontend, monitor, &options, run.stop_s, sync_s);
+    // Progress counts to the horizon, where arrivals end: the drain after it (up to stop_s) is
+    // short when the fleet keeps up, so a run that ends soon after the horizon ends near 100 %
+    // instead of jumping from 50 % (drain_factor 2) to done.
+    sync_s = options.progress_interval_s > 0.0 ? options.progress_interval_s : run.horizon_s / 100.0;
+    sg4::Actor::create("monitor", frontend, monitor, &options, run.horizon_s, sync_s);
   }
   sg4::Actor::create("scheduler", frontend, scheduler, &run, sync_s);
 }
@@ -393,7 +396,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   engine.run();
   if (run.source_error) std::rethrow_exception(run.source_error);
   const double end_s = run.loop->now();
-  if (options.progress) options.progress(end_s, run.stop_s);
+  if (options.progress) options.progress(std::max(end_s, run.horizon_s), run.horizon_s);
 
   scenario::SimResult result;
   result.scenario = scenario.name;

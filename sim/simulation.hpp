@@ -21,7 +21,9 @@ struct RunOptions {
   /// The run stops at horizon × drain_factor; requests still in the system then are unfinished.
   double drain_factor = 2.0;
   models::SharingDefaults defaults;  ///< sharing constants where the scenario leaves them unset
-  /// Called about every `progress_interval_s` of simulated time with (simulated_s, stop_s).
+  /// Called about every `progress_interval_s` of simulated time with (simulated_s, horizon_s), the
+  /// simulated time capped at the horizon (the drain after it counts as the last step), and once at
+  /// the end with (horizon_s, horizon_s).
   std::function<void(double, double)> progress;
   double progress_interval_s = 0.0;  ///< 0 = horizon / 100
   /// A run of sizing for SLA (scenario/sizing.hpp): the fleet is `num_gpus` GPUs of the

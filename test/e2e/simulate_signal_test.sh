@@ -49,7 +49,12 @@ for i in range(4):
     mine = [l for l in lines if l["index"] == i]
     assert mine[-1]["event"] == "done" and len(mine) > 1, mine[-2:]
     assert all(l["event"] == "progress" and set(l) == {"event", "strategy", "index", "of", "simulated_s", "stop_s",
-               "fraction"} for l in mine[:-1]), mine[:3]
+               "fraction", "total_fraction", "elapsed_s", "eta_s"} for l in mine[:-1]), mine[:3]
+    # a strategy's fraction never goes back; its last progress line is at 100 %
+    fractions = [l["fraction"] for l in mine[:-1]]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0, fractions
+totals = [l["total_fraction"] for l in lines if l["event"] == "progress"]
+assert totals == sorted(totals) and totals[-1] == 1.0, totals
 PY
 [ -z "$(ls -A "$TMPDIR")" ] || fail "a finished run left $(ls "$TMPDIR") in \$TMPDIR"
 
@@ -76,8 +81,8 @@ for signal in TERM INT; do
   set -e
   expected=$((128 + $(kill -l $signal)))
   [ $code -eq $expected ] || fail "($signal) exit code $code, expected $expected; stderr: $(grep -v '"event"' "$work/$signal.err")"
-  [ "$(own_stderr "$work/$signal.err" | grep -v '^{"event"')" = "slicewise simulate: interrupted by SIG$signal" ] \
-    || fail "($signal) stderr: $(grep -v '^{"event"' "$work/$signal.err")"
+  [ "$(own_stderr "$work/$signal.err" | grep -v '^{"')" = "slicewise simulate: interrupted by SIG$signal" ] \
+    || fail "($signal) stderr: $(grep -v '^{"' "$work/$signal.err")"
   ! grep -q '"event":"done"' "$work/$signal.err" || fail "($signal) a strategy finished before the signal: horizon too short"
   [ -z "$(ls -A "$work" | grep "result-$signal")" ] || fail "($signal) --out written: $(ls -A "$work" | grep "result-$signal")"
   [ ! -s "$work/$signal.out" ] || fail "($signal) printed a table: $(head -c 300 "$work/$signal.out")"
@@ -93,15 +98,15 @@ for at in 2 3; do
   "$exe" simulate examples/mixed-mig-h100.json --uncertainty 40 --jobs 2 --progress json \
     --out "$work/result-u$at.json" >"$work/u$at.out" 2>"$work/u$at.err" &
   pid=$!
-  wait_for_line "$work/u$at.err" "^uncertainty sample $at/40" "(uncertainty)"
+  wait_for_line "$work/u$at.err" "\"event\":\"uncertainty_progress\",\"of\":40,\"sample\":$at," "(uncertainty)"
   kill -TERM $pid
   set +e
   wait $pid
   code=$?
   set -e
   [ $code -eq 143 ] || fail "(uncertainty, sample $at) exit code $code, expected 143"
-  [ "$(own_stderr "$work/u$at.err" | grep -v -e '^{"event"' -e '^uncertainty sample')" = "slicewise simulate: interrupted by SIGTERM" ] \
-    || fail "(uncertainty, sample $at) stderr: $(grep -v -e '^{"event"' -e '^uncertainty sample' "$work/u$at.err")"
+  [ "$(own_stderr "$work/u$at.err" | grep -v -e '^{"')" = "slicewise simulate: interrupted by SIGTERM" ] \
+    || fail "(uncertainty, sample $at) stderr: $(grep -v -e '^{"' "$work/u$at.err")"
   [ ! -e "$work/result-u$at.json" ] || fail "(uncertainty, sample $at) --out written"
   [ -z "$(ls -A "$TMPDIR")" ] || fail "(uncertainty, sample $at) left $(ls "$TMPDIR") in \$TMPDIR"
 done

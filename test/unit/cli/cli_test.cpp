@@ -2,9 +2,11 @@
 #include "cli/app.hpp"
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli_test_util.hpp"
 #include "core/json_file.hpp"
@@ -30,7 +32,13 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "slicewise: mig: one of --layout or --enumerate is required\nRun with --help for more information.\n");
-  EXPECT_EQ(run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "fancy"}).code, 2);
+  const auto fancy = run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "fancy"});
+  EXPECT_EQ(fancy.code, 2);
+  // Not CLI11's "Check fancy value in {bar->1,json->2,none->3} OR {1,2,3} FAILED", which also let "1" in.
+  EXPECT_EQ(
+      fancy.err,
+      "slicewise: --progress: unknown \"fancy\"; expected bar|json|none\nRun with --help for more information.\n");
+  EXPECT_EQ(run({"simulate", example("seed-l40s-timeslicing.json"), "--progress", "1"}).code, 2);
 }
 
 TEST(Cli, MigPrintsMemoryWithTwoDecimals) {
@@ -167,8 +175,29 @@ TEST(Cli, SimulateWritesTheMergedResultAndJsonProgress) {
   // Solo latencies are the inputs: dedicated reproduces them exactly.
   EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.609, 1e-9);
   EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 1.135, 1e-9);
-  EXPECT_NE(r.err.find(R"({"event":"progress",)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(R"("event":"progress",)"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("time_slicing"), std::string::npos);
+  // Every progress line carries the whole run's figures; the whole fraction never goes back, and
+  // a strategy's never jumps: at most 2 % of the horizon between two lines, the last at 100 %.
+  std::istringstream lines(r.err);
+  std::string text;
+  double total = 0.0;
+  std::map<std::string, double> last;
+  int progress_lines = 0;
+  while (std::getline(lines, text)) {
+    const auto line = nlohmann::json::parse(text);
+    if (line.at("event") != "progress") continue;
+    ++progress_lines;
+    ASSERT_TRUE(line.contains("elapsed_s") && line.contains("eta_s")) << text;
+    EXPECT_GE(line.at("total_fraction").get<double>(), total) << text;
+    total = line.at("total_fraction").get<double>();
+    const double fraction = line.at("fraction").get<double>();
+    const std::string strategy = line.at("strategy");
+    EXPECT_LE(fraction - last[strategy], 0.02 + 1e-9) << text;
+    last[strategy] = fraction;
+  }
+  EXPECT_GE(progress_lines, 2 * 50);
+  EXPECT_DOUBLE_EQ(total, 1.0);
   std::filesystem::remove(out);
 }
 
