@@ -206,11 +206,11 @@ bool size_candidates(SizingDriver& driver, std::vector<scenario::SizingSearch>& 
   };
   const auto round = [&](std::size_t) {
     std::vector<std::size_t> running;
-    for (std::size_t i = 0; i < which.size(); ++i) {
-      if (searches[which[i]].done()) {
-        progress.done(which[i]);
+    for (std::size_t c : which) {
+      if (searches[c].done()) {
+        progress.done(c);
       } else {
-        running.push_back(which[i]);
+        running.push_back(c);
       }
     }
     progress.round(running);
