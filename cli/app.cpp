@@ -164,6 +164,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   SweepOptions sweep;
   MergeOptions merge;
   ReportOptions report;
+  ProfileOptions profile;
   Io io{out, err};
   // name -> (subcommand, handler): ninja's kTools idea.
   const std::vector<Command> commands = {
@@ -176,6 +177,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
       {setup_trace(app, trace), [&] { return run_trace(trace, io); }},
+      {setup_profile(app, profile), [&] { return run_profile(profile, io); }},
       {setup_calibrate(app, calibrate), [&] { return run_calibrate(calibrate, io); }},
       {setup_validate_model(app, validate_model), [&] { return run_validate_model(validate_model, io); }},
       {setup_sweep(app, sweep), [&] { return run_sweep(sweep, io); }},

@@ -126,10 +126,14 @@ struct RoiOptions {
   std::string region;   ///< region; empty = the scenario's (none when pricing is given)
   std::string option;   ///< purchase option; empty = the scenario's
   std::string onprem;   ///< on-prem table ("onprem" = shipped, or a file); empty = none
+  /// The chargeback model in use: reservation | usage.
+  std::string chargeback = "reservation";
   bool json = false;
 };
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options);
 int run_roi(const RoiOptions& options, Io io);
+/// `--chargeback reservation|usage` (default reservation), shared by `roi` and `report`.
+void add_chargeback_option(CLI::App& sub, std::string& chargeback);
 
 struct TraceOptions {
   std::string action;  ///< "inspect", "convert" or "fleet"
@@ -177,8 +181,24 @@ struct ReportOptions {
   std::string format;  ///< md | html | pdf | xlsx; empty = from the extension of out
   std::string out;
   std::string point;  ///< sweep folder: the point to detail; empty = the first
+  /// The chargeback model in use: reservation | usage.
+  std::string chargeback = "reservation";
 };
 CLI::App* setup_report(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, Io io);
+
+/// `profile import`: scenario tenants from GPU telemetry (docs/telemetry.md).
+struct ProfileOptions {
+  std::string file;
+  std::string format;         ///< dcgm-prometheus | dcgmi-dmon | pai-sensor
+  std::string out;            ///< tenants JSON; empty = only the table
+  std::string group_by;       ///< empty = the format's default
+  std::string name;           ///< non-empty: one tenant of every sample, of this name
+  std::string reference_gpu;  ///< catalog GPU of every tenant; empty = from the file's GPU model
+  double busy_above = 0.0;    ///< a sample is busy when its GR_ENGINE_ACTIVE is above this
+  std::string on_bad_row = "fail";
+};
+CLI::App* setup_profile(CLI::App& app, ProfileOptions& options);
+int run_profile(const ProfileOptions& options, Io io);
 
 }  // namespace slicewise::cli
