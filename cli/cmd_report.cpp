@@ -11,11 +11,13 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/spell.hpp"
+#include "pricing/roi.hpp"
+#include "report/costing.hpp"
 #include "report/render/report_render.hpp"
 #include "report/roi_report.hpp"
 #include "report/sweep_results.hpp"
-#include "report/text_table.hpp"
 #include "scenario/result_json.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::cli {
 
@@ -28,64 +30,22 @@ CLI::App* setup_report(CLI::App& app, ReportOptions& options) {
   plain_choices(sub->add_option("--format", options.format, "Report format"), {"md", "html", "pdf", "xlsx"},
                 "from the extension of --out");
   sub->add_option("--point", options.point, "Sweep folder: the point to detail (default: the first that ran)");
+  add_chargeback_option(*sub, options.chargeback);
   return sub;
 }
 
 namespace {
 
-/// Prices a result with the price table its scenario names (relative paths against `scenario_file`).
-report::RoiReport priced_report(const scenario::SimResult& result, const fs::path& scenario_file) {
+/// Prices a result with the price table its scenario names (relative paths against `scenario_file`),
+/// tenants charged by `chargeback`.
+report::RoiReport priced_report(const scenario::SimResult& result, const fs::path& scenario_file,
+                                const std::string& chargeback) {
   auto scenario = result.input;
   scenario.source_file = scenario_file;
-  return report::priced_roi_report(result, scenario);
-}
-
-/// The points that ran and, among them, those of the lowest and highest savings in one strategy
-/// column (null when no point has a number there).
-struct SavingsSpread {
-  const report::SweepSection::Row* low = nullptr;
-  const report::SweepSection::Row* high = nullptr;
-  int done = 0;
-};
-
-SavingsSpread savings_spread(const report::SweepSection& section, std::size_t column) {
-  SavingsSpread spread;
-  for (const auto& row : section.rows) {
-    if (row.failed) continue;
-    ++spread.done;
-    const double v = row.savings_usd[column];
-    if (v != v) continue;  // NaN: the point lacks it
-    if (!spread.low || v < spread.low->savings_usd[column]) spread.low = &row;
-    if (!spread.high || v > spread.high->savings_usd[column]) spread.high = &row;
-  }
-  return spread;
-}
-
-/// The headline over every point of a sweep: the strategy recommended most often, at how many
-/// points, and how its savings move with the swept values. "" when no point recommends anything.
-std::string across_points(const report::SweepSection& section) {
-  std::map<std::string, int> count;
-  for (const auto& row : section.rows) {
-    if (!row.failed && !row.recommended.empty()) count[row.recommended]++;
-  }
-  if (count.empty()) return "";
-  std::string best;
-  for (const auto& strategy : section.strategies) {  // most often, ties in strategy order
-    if (count.count(strategy) && (best.empty() || count[strategy] > count[best])) best = strategy;
-  }
-  const auto column = static_cast<std::size_t>(std::find(section.strategies.begin(), section.strategies.end(), best) -
-                                               section.strategies.begin());
-  const auto [low, high, done] = savings_spread(section, column);
-  auto where = [&](const report::SweepSection::Row& row) { return report::axis_values(section.axes, row.labels); };
-  std::string text = "Across the sweep's " + std::to_string(done) + " points, " + best + " is recommended at " +
-                     std::to_string(count[best]) + ".";
-  if (low && high && low->savings_usd[column] != high->savings_usd[column]) {
-    text += " Its monthly savings run from $" + report::format_fixed(low->savings_usd[column], 2) + " (" + where(*low) +
-            ") to $" + report::format_fixed(high->savings_usd[column], 2) + " (" + where(*high) + ").";
-  } else if (low) {
-    text += " Its monthly savings stay at $" + report::format_fixed(low->savings_usd[column], 2) + " at every point.";
-  }
-  return text + " ";
+  const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
+  const auto model = pricing::chargeback_model_named(chargeback).value_or(pricing::ChargebackModel::reservation);
+  return report::build_roi_report(result, report::cost_result(result, scenario, table, scenario.pricing.option, model),
+                                  &table);
 }
 
 /// The point to detail: `wanted`, or else the first that finished. Throws ConfigError when there
@@ -114,13 +74,15 @@ report::SweepSection::Row sweep_row(const report::SweepPointRecord& point, const
   row.labels = point.labels;
   row.failed = !point.error.empty();
   for (const auto& name : strategies) {
-    double savings = std::numeric_limits<double>::quiet_NaN();
-    bool met = false;
+    const report::StrategySummary* found = nullptr;
     for (const auto& s : point.strategies) {
-      if (s.name == name) savings = s.monthly_savings_usd, met = s.sla_met;
+      if (s.name == name) found = &s;
     }
-    row.savings_usd.push_back(savings);
-    row.sla_met.push_back(met);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    row.savings_usd.push_back(found ? found->monthly_savings_usd : nan);
+    row.sla_met.push_back(found && found->sla_met);
+    row.monthly_usd.push_back(found ? found->monthly_usd : nan);
+    row.num_gpus.push_back(found ? found->num_gpus : 0);
   }
   if (const int best = report::recommend(point.strategies); best >= 0) {
     row.recommended = point.strategies[static_cast<std::size_t>(best)].name;
@@ -128,7 +90,7 @@ report::SweepSection::Row sweep_row(const report::SweepPointRecord& point, const
   return row;
 }
 
-report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted) {
+report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted, const std::string& chargeback) {
   const auto manifest = read_manifest(folder);
   std::map<std::size_t, report::SweepPointRecord> points;
   read_points(folder, manifest.at("fingerprint").get<std::string>(), manifest.at("num_points").get<std::size_t>(),
@@ -141,7 +103,7 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
     throw ConfigError(file, "/", "missing required key \"result\" (a finished point keeps its full result there)");
   }
   const auto result = scenario::result_from_json(document.at("result"), file, "/result");
-  auto roi = priced_report(result, manifest.value("base_file", std::string()));
+  auto roi = priced_report(result, manifest.value("base_file", std::string()), chargeback);
 
   report::SweepSection section;
   section.name = table.name;
@@ -150,10 +112,7 @@ report::RoiReport sweep_report(const fs::path& folder, const std::string& wanted
   section.detail_point = detail.id;
   section.rows.reserve(table.points.size());
   for (const auto& point : table.points) section.rows.push_back(sweep_row(point, table.strategies));
-  roi.recommendation = across_points(section) + "At point " + detail.id + " (" +
-                       report::axis_values(table.axes, detail.labels) + "): " + roi.recommendation;
-  roi.sweep = std::move(section);
-  roi.title = "ROI report: sweep " + table.name;
+  report::add_sweep(roi, std::move(section));  // the summary against the swept values (docs/reports.md)
   return roi;
 }
 
@@ -167,11 +126,11 @@ int run_report(const ReportOptions& options, Io io) {
   const fs::path input = options.input;
   report::RoiReport roi;
   if (fs::is_directory(input)) {
-    roi = sweep_report(input, options.point);
+    roi = sweep_report(input, options.point, options.chargeback);
   } else {
     if (!options.point.empty())
       throw ConfigError("--point", "", "applies only to a sweep folder, not to a result file");
-    roi = priced_report(scenario::load_result(input), {});
+    roi = priced_report(scenario::load_result(input), {}, options.chargeback);
   }
   if (!out.parent_path().empty() && !fs::is_directory(out.parent_path())) {
     throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());

@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/spell.hpp"
 #include "models/gpu_catalog.hpp"
+#include "pricing/roi.hpp"
 #include "report/costing.hpp"
 #include "report/money_tables.hpp"
 #include "scenario/result_json.hpp"
@@ -21,6 +23,15 @@ namespace {
 const CLI::Validator kNonEmpty(
     [](std::string& text) { return text.empty() ? std::string("must not be empty") : std::string(); }, "TEXT");
 }  // namespace
+
+void add_chargeback_option(CLI::App& sub, std::string& chargeback) {
+  std::vector<std::string> names;
+  for (const auto& [name, model] : pricing::chargeback_model_table()) names.push_back(name);
+  one_of(sub.add_option("--chargeback", chargeback,
+                        "How tenants are charged: by the capacity reserved for them, or by the GPU work they did "
+                        "(docs/roi.md)"),
+         names, "reservation");
+}
 
 CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   auto* sub = app.add_subcommand("roi", "Re-price a simulation result: monthly cost, savings, chargeback");
@@ -35,6 +46,7 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   sub->add_option("--onprem", options.onprem,
                   "Also compare buying servers: \"onprem\" (the shipped table) or an on-prem table file")
       ->check(kNonEmpty);
+  add_chargeback_option(*sub, options.chargeback);
   sub->add_flag("--json", options.json, "Print the cost report as JSON");
   return sub;
 }
@@ -86,7 +98,9 @@ int run_roi(const RoiOptions& options, Io io) {
                       "unknown region \"" + options.region + "\" in price table \"" + table.name + "\"; expected " +
                           join(regions, "|") + did_you_mean_suffix(options.region, regions));
   }
-  const auto costs = report::cost_result(result, scenario, table, option);
+  const auto costs = report::cost_result(
+      result, scenario, table, option,
+      pricing::chargeback_model_named(options.chargeback).value_or(pricing::ChargebackModel::reservation));
   if (options.json) {
     nlohmann::json document = report::cost_report_json(costs);
     if (onprem) document["onprem"] = report::onprem_json(report::cost_onprem(result, *onprem, costs), *onprem);

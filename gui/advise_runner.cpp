@@ -1,6 +1,8 @@
 // Runs `slicewise advise` as a child process (see advise_runner.hpp).
 #include "gui/advise_runner.hpp"
 
+#include <cmath>
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -22,8 +24,10 @@ bool AdviseRunner::start(const Json& document, const std::filesystem::path& base
 
 bool AdviseRunner::on_event(const QJsonObject& object) {
   if (object.value(QStringLiteral("event")).toString() != QLatin1String("advise_progress")) return false;
-  emit progress(object.value(QStringLiteral("candidates_done")).toInt(), object.value(QStringLiteral("of")).toInt(),
-                object.value(QStringLiteral("simulations")).toInt());
+  const int done = object.value(QStringLiteral("candidates_done")).toInt();
+  const int of = object.value(QStringLiteral("of")).toInt();
+  const double fraction = track_progress(object, of > 0 ? static_cast<double>(done) / of : std::nan(""));
+  emit progress(done, of, object.value(QStringLiteral("simulations")).toInt(), fraction, time_text());
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Runs `slicewise advise` as a child process for the GUI's Advise action (a CliRunner): progress
-// comes back as the CLI's `advise_progress` JSON lines (docs/advisor.md), and the advice folder is
+// comes back as the CLI's `advise_progress` JSON lines (docs/advisor.md), with the whole run's
+// fraction and times when the CLI gives them (CliRunner::track_progress), and the advice folder is
 // kept until the next run or the runner's end. Cancel sends SIGTERM (the CLI stops its simulations
 // and writes nothing).
 #pragma once
@@ -27,8 +28,10 @@ class AdviseRunner : public CliRunner {
   QString advice_dir() const { return work_file(QStringLiteral("advice")); }
 
  signals:
-  /// Candidates sized so far out of all, and the simulations run.
-  void progress(int done, int of, int simulations);
+  /// Candidates sized so far out of all, and the simulations run; the fraction done in [0, 1] (the
+  /// CLI's "total_fraction"; from a CLI without it, done / of), never less than the last one; the
+  /// times as progress_time_text() writes them, "" while the CLI has given none.
+  void progress(int done, int of, int simulations, double fraction, const QString& time_text);
 
  private:
   bool on_event(const QJsonObject& event) override;

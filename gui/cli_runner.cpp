@@ -1,6 +1,8 @@
 // The GUI's runs of the CLI (see cli_runner.hpp).
 #include "gui/cli_runner.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 
 #include <QCoreApplication>
@@ -13,6 +15,19 @@
 #include "core/json_file.hpp"
 
 namespace slicewise::gui {
+
+QString duration_text(double seconds) {
+  // As cli/progress_meter.cpp's duration_text, which the GUI cannot include (docs/architecture.md).
+  const long s = std::lround(std::max(0.0, seconds));
+  if (s < 60) return QStringLiteral("%1 s").arg(s);
+  if (s < 3600) return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1 h %2 min").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString progress_time_text(double elapsed_s, std::optional<double> eta_s) {
+  return eta_s ? QObject::tr("%1 elapsed, about %2 left").arg(duration_text(elapsed_s), duration_text(*eta_s))
+               : QObject::tr("%1 elapsed, estimating the time left").arg(duration_text(elapsed_s));
+}
 
 CliRunner::CliRunner(QString command, QObject* parent)
     : QObject(parent), command_(std::move(command)), program_(default_program()) {}
@@ -78,6 +93,9 @@ bool CliRunner::start_cli(const Json& document, const std::filesystem::path& bas
   stderr_buffer_.clear();
   error_lines_.clear();
   cancelling_ = false;
+  shown_fraction_ = 0.0;
+  has_total_fraction_ = false;
+  time_text_.clear();
   process_->setReadChannel(QProcess::StandardError);
   process_->start();
   return true;
@@ -90,6 +108,26 @@ void CliRunner::cancel() {
   QTimer::singleShot(5000, process_, [process = process_] {
     if (process->state() != QProcess::NotRunning) process->kill();
   });
+}
+
+double CliRunner::track_progress(const QJsonObject& event, double fallback) {
+  // The CLI's whole-run fraction follows wall time; a mean of per-strategy fractions does not (a
+  // strategy's simulated time runs at its own pace), so once the CLI gives one the other is not
+  // mixed in, and a bar does not jump ahead and wait.
+  const QJsonValue total = event.value(QStringLiteral("total_fraction"));
+  double fraction = std::nan("");
+  if (total.isDouble()) {
+    has_total_fraction_ = true;
+    fraction = total.toDouble();
+  } else if (!has_total_fraction_) {
+    fraction = fallback;
+  }
+  if (!std::isnan(fraction)) shown_fraction_ = std::max(shown_fraction_, std::clamp(fraction, 0.0, 1.0));
+  if (const QJsonValue elapsed = event.value(QStringLiteral("elapsed_s")); elapsed.isDouble()) {
+    const QJsonValue eta = event.value(QStringLiteral("eta_s"));
+    time_text_ = progress_time_text(elapsed.toDouble(), eta.isDouble() ? std::optional(eta.toDouble()) : std::nullopt);
+  }
+  return shown_fraction_;
 }
 
 void CliRunner::read_stderr() {

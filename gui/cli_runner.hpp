@@ -2,12 +2,14 @@
 // `slicewise advise`): the document written, with its relative paths made absolute, to a temporary
 // folder; the CLI started as a child process under Qt's event loop (the GUI thread never blocks);
 // its stderr split into JSON event lines, handed to the subclass, and other lines kept as the error
-// message; Cancel as SIGTERM, then SIGKILL when the CLI has not ended 5 s later.
+// message; the progress those lines carry (the whole run's fraction, elapsed and remaining time);
+// Cancel as SIGTERM, then SIGKILL when the CLI has not ended 5 s later.
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include <QJsonObject>
 #include <QObject>
@@ -19,6 +21,14 @@
 #include "gui/scenario_document.hpp"
 
 namespace slicewise::gui {
+
+/// A duration as the CLI's progress bar writes it, rounded to the second: "7 s", "3 min 05 s",
+/// "2 h 04 min".
+QString duration_text(double seconds);
+
+/// The times next to a progress bar, in the CLI's words: "12 s elapsed, about 9 s left", or
+/// "0 s elapsed, estimating the time left" while the time left is unknown (`eta_s` empty).
+QString progress_time_text(double elapsed_s, std::optional<double> eta_s);
 
 class CliRunner : public QObject {
   Q_OBJECT
@@ -60,6 +70,15 @@ class CliRunner : public QObject {
   /// The CLI exited 0 and was not cancelled: check what it wrote, then emit finished() or failed().
   virtual void on_success() = 0;
 
+  /// The run's fraction done (0..1) to show after the progress line `event`: its "total_fraction"
+  /// (the CLI's fraction of the whole run, smooth in wall time) when it has one, and from then on
+  /// only those; else `fallback`, the subclass's estimate from an older CLI's lines (NaN: none).
+  /// Never less than a fraction this run already showed, so a bar never goes back. Also takes the
+  /// line's "elapsed_s" and "eta_s" (null while unknown) for time_text().
+  double track_progress(const QJsonObject& event, double fallback);
+  /// progress_time_text() of the last line with "elapsed_s"; "" until one came (older CLIs).
+  const QString& time_text() const { return time_text_; }
+
  private:
   void read_stderr();
   void on_finished(int exit_code, QProcess::ExitStatus status);
@@ -71,6 +90,9 @@ class CliRunner : public QObject {
   QByteArray stderr_buffer_;
   QStringList error_lines_;
   bool cancelling_ = false;
+  double shown_fraction_ = 0.0;
+  bool has_total_fraction_ = false;
+  QString time_text_;
 };
 
 }  // namespace slicewise::gui

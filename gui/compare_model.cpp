@@ -89,15 +89,25 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) {
+  if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
+      section >= columnCount()) {
     return QAbstractTableModel::headerData(section, orientation, role);
   }
+  const bool tip = role == Qt::ToolTipRole;
   if (section == kStrategyColumn) return tr("Strategy");
-  static const char* const metrics[] = {QT_TR_NOOP("Monthly cost (USD)"), QT_TR_NOOP("Monthly savings (USD)"),
-                                        QT_TR_NOOP("SLA violations %"), QT_TR_NOOP("Busy %"),
-                                        QT_TR_NOOP("Worst p95 (s)")};
+  // Short headers with their units, as ResultModel's; the tooltip says which run.
+  static const char* const metrics[] = {QT_TR_NOOP("$/month"), QT_TR_NOOP("Savings $/month"), QT_TR_NOOP("Over SLA %"),
+                                        QT_TR_NOOP("Busy %"), QT_TR_NOOP("Worst p95 s")};
+  static const char* const full[] = {QT_TR_NOOP("Monthly cost (USD)"),
+                                     QT_TR_NOOP("Monthly savings (USD) against the run's baseline"),
+                                     QT_TR_NOOP("SLA violations, % of arrivals"), QT_TR_NOOP("Fleet busy %"),
+                                     QT_TR_NOOP("The largest p95 latency over the strategy's tenants (s)")};
   static const char* const sides[] = {" A", " B", " Δ"};
-  return tr(metrics[(section - 1) / 3]) + QString::fromUtf8(sides[(section - 1) % 3]);
+  static const char* const side_tips[] = {QT_TR_NOOP(" in run A"), QT_TR_NOOP(" in run B"),
+                                          QT_TR_NOOP(": run B minus run A")};
+  const int metric = (section - 1) / 3, side = (section - 1) % 3;
+  if (tip) return tr(full[metric]) + tr(side_tips[side]);
+  return tr(metrics[metric]) + QString::fromUtf8(sides[side]);
 }
 
 }  // namespace slicewise::gui

@@ -17,7 +17,8 @@ namespace slicewise::gui {
 /// has. A side without the strategy shows "—", as does its Δ. DisplayRole is formatted like
 /// ResultModel's (money "$1,515.25", signed differences "+$12.00", percentage points "+1.5",
 /// seconds "+0.120"); kSortRole (result_text.hpp) is the raw number (USD, percent or percentage
-/// points, seconds), invalid when missing. Numeric cells are right-aligned.
+/// points, seconds), invalid when missing. Numeric cells are right-aligned. Headers are short, with
+/// their units ("$/month A", "Worst p95 s Δ"); their tooltips say them in full.
 class CompareModel : public QAbstractTableModel {
   Q_OBJECT
 

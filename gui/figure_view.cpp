@@ -1,6 +1,8 @@
 // A widget showing one ROI report figure (see figure_view.hpp).
 #include "gui/figure_view.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 
 #include <QPainter>
@@ -15,14 +17,15 @@ namespace slicewise::gui {
 namespace {
 /// Delay before a resized view redraws, so that dragging a window edge draws once at the end.
 constexpr int kRedrawDelayMs = 60;
-/// Narrowest width a figure is drawn at; a narrower scroll area scrolls sideways.
-constexpr int kMinimumWidthPx = 480;
 }  // namespace
 
 FigureView::FigureView(std::shared_ptr<const report::RoiReport> report, report::Figure figure, QWidget* parent)
     : QWidget(parent), report_(std::move(report)), figure_(std::move(figure)) {
-  height_px_ = render::figure_height(*report_, figure_);
-  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  height_px_ = std::max(1, render::figure_height(*report_, figure_));
+  QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  setSizePolicy(policy);
+  setMaximumWidth(kMaximumWidthPx);
   setAttribute(Qt::WA_OpaquePaintEvent);
   draw_timer_.setSingleShot(true);
   draw_timer_.setInterval(0);
@@ -31,9 +34,7 @@ FigureView::FigureView(std::shared_ptr<const report::RoiReport> report, report::
   });
 }
 
-bool FigureView::is_drawn() const {
-  return (!picture_.isNull() && picture_.deviceIndependentSize().toSize() == size()) || !error_.isEmpty();
-}
+bool FigureView::is_drawn() const { return (!picture_.isNull() && drawn_for_ == size()) || !error_.isEmpty(); }
 
 void FigureView::draw_now() {
   if (drawing_ || width() <= 0 || height() <= 0) return;
@@ -43,7 +44,14 @@ void FigureView::draw_now() {
   const QPointer<FigureView> self(this);
   const auto report = report_;
   const auto figure = figure_;
-  const QSize size_px = size();
+  const QSize view_px = size();
+  // Narrower than kMinimumDrawWidthPx, Qt Charts would elide the axis labels and the legend: draw
+  // wider at the same aspect, and let paintEvent scale the picture down.
+  const QSize size_px =
+      view_px.width() >= kMinimumDrawWidthPx
+          ? view_px
+          : QSize(kMinimumDrawWidthPx, static_cast<int>(std::lround(static_cast<double>(view_px.height()) *
+                                                                    kMinimumDrawWidthPx / view_px.width())));
   const qreal ratio = devicePixelRatioF();
   QImage image((QSizeF(size_px) * ratio).toSize(), QImage::Format_ARGB32_Premultiplied);
   image.setDevicePixelRatio(ratio);
@@ -59,15 +67,23 @@ void FigureView::draw_now() {
   if (!self) return;
   drawing_ = false;
   picture_ = std::move(image);
+  drawn_for_ = view_px;
+  drawn_size_ = size_px;
   error_ = error;
-  if (size() != size_px) schedule_draw();
+  if (size() != view_px) schedule_draw();
   update();
   emit drawn();
 }
 
 QSize FigureView::sizeHint() const { return {render::kFigureWidth, height_px_}; }
 
-QSize FigureView::minimumSizeHint() const { return {kMinimumWidthPx, height_px_}; }
+QSize FigureView::minimumSizeHint() const { return {kMinimumWidthPx, heightForWidth(kMinimumWidthPx)}; }
+
+int FigureView::heightForWidth(int width) const {
+  // A layout may ask for a width beyond the view's maximum, which it then does not get.
+  const int shown = std::min(width, maximumWidth());
+  return static_cast<int>(std::lround(static_cast<double>(shown) * height_px_ / render::kFigureWidth));
+}
 
 void FigureView::paintEvent(QPaintEvent* /*event*/) {
   QPainter painter(this);
@@ -79,7 +95,8 @@ void FigureView::paintEvent(QPaintEvent* /*event*/) {
     return;
   }
   painter.setRenderHint(QPainter::SmoothPixmapTransform);
-  painter.drawImage(QRectF(rect()), picture_);  // stretched only until the redraw at the new size
+  // Scaled down when drawn wider than the view; stretched only until the redraw at a new size.
+  painter.drawImage(QRectF(rect()), picture_);
 }
 
 void FigureView::resizeEvent(QResizeEvent* event) {

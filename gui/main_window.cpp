@@ -1,7 +1,7 @@
 // The slicewise-gui main window (see main_window.hpp).
 #include "gui/main_window.hpp"
 
-#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -34,6 +34,9 @@ namespace slicewise::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+/// The results side's share of the window's width after the first run: 2/3.
+constexpr int kResultsShareNum = 2;
+constexpr int kResultsShareDen = 3;
 const char* const kRecentKey = "recentFiles";
 
 }  // namespace
@@ -52,16 +55,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), document_(new Sce
   layout->addWidget(header_);
 
   auto* vertical = new QSplitter(Qt::Vertical, central);
-  auto* horizontal = new QSplitter(Qt::Horizontal, vertical);
-  editor_ = new ScenarioEditor(document_, horizontal);
+  sides_ = new QSplitter(Qt::Horizontal, vertical);
+  sides_->setObjectName(QStringLiteral("sidesSplitter"));
+  sides_->setChildrenCollapsible(false);
+  editor_ = new ScenarioEditor(document_, sides_);
   editor_->setObjectName(QStringLiteral("scenarioEditor"));
-  horizontal->addWidget(editor_);
-  run_panel_ = new RunPanel(document_, horizontal);
+  sides_->addWidget(editor_);
+  run_panel_ = new RunPanel(document_, sides_);
   advise_runner_ = new AdviseRunner(this);
-  horizontal->addWidget(run_panel_);
-  horizontal->setStretchFactor(0, 1);
-  horizontal->setStretchFactor(1, 1);
-  vertical->addWidget(horizontal);
+  sides_->addWidget(run_panel_);
+  // A wider window widens the results more than the editor: they carry the tables and figures.
+  sides_->setStretchFactor(0, 2);
+  sides_->setStretchFactor(1, 3);
+  vertical->addWidget(sides_);
   diagnostics_list_ = new QListWidget(vertical);
   diagnostics_list_->setObjectName(QStringLiteral("diagnosticsList"));
   diagnostics_list_->setWordWrap(true);
@@ -81,7 +87,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), document_(new Sce
   connect(document_, &ScenarioDocument::modifiedChanged, this, &MainWindow::refresh_title);
   connect(document_, &ScenarioDocument::pathChanged, this, &MainWindow::refresh_title);
   connect(editor_, &ScenarioEditor::traceFileRequested, this, &MainWindow::choose_trace);
-  connect(run_panel_, &RunPanel::runFinished, this, &MainWindow::runFinished);
+  connect(run_panel_, &RunPanel::runFinished, this, [this] {
+    favour_results();
+    emit runFinished();
+  });
   connect(run_panel_, &RunPanel::runStopped, this, &MainWindow::runStopped);
   connect(run_panel_, &RunPanel::statusMessage, this,
           [this](const QString& message) { statusBar()->showMessage(message); });
@@ -200,7 +209,7 @@ bool MainWindow::advise() {
     statusBar()->showMessage(tr("Cannot advise: %1").arg(error));
     return false;
   }
-  auto* progress = new QProgressDialog(tr("Sizing every configuration for the SLA..."), tr("Cancel"), 0, 100, this);
+  auto* progress = new QProgressDialog(tr("Sizing every configuration for the SLA..."), tr("Cancel"), 0, 1000, this);
   progress->setObjectName(QStringLiteral("adviseProgress"));
   progress->setAttribute(Qt::WA_DeleteOnClose);
   progress->setMinimumDuration(0);
@@ -210,14 +219,16 @@ bool MainWindow::advise() {
     progress->disconnect();
     progress->close();
   };
-  connect(advise_runner_, &AdviseRunner::progress, progress, [progress](int done, int of, int simulations) {
-    progress->setMaximum(std::max(1, of));
-    progress->setValue(done);
-    progress->setLabelText(tr("Sizing every configuration for the SLA: %1 of %2 candidates, %3 simulations")
-                               .arg(done)
-                               .arg(of)
-                               .arg(simulations));
-  });
+  connect(advise_runner_, &AdviseRunner::progress, progress,
+          [progress](int done, int of, int simulations, double fraction, const QString& time_text) {
+            progress->setValue(static_cast<int>(std::lround(1000.0 * fraction)));
+            QString label = tr("Sizing every configuration for the SLA: %1 of %2 candidates, %3 simulations")
+                                .arg(done)
+                                .arg(of)
+                                .arg(simulations);
+            if (!time_text.isEmpty()) label += QLatin1Char('\n') + time_text;
+            progress->setLabelText(label);
+          });
   auto once = std::make_shared<std::vector<QMetaObject::Connection>>();
   auto disconnect_all = [once] {
     for (const auto& c : *once) QObject::disconnect(c);
@@ -246,6 +257,17 @@ bool MainWindow::advise() {
   }));
   statusBar()->showMessage(tr("Advising with %1").arg(advise_runner_->program()));
   return true;
+}
+
+void MainWindow::favour_results() {
+  // Once per window: a divider the user moves afterwards stays where it was put.
+  if (results_favoured_) return;
+  results_favoured_ = true;
+  const QList<int> sizes = sides_->sizes();
+  const int total = sizes.value(0) + sizes.value(1);
+  const int wanted = total * kResultsShareNum / kResultsShareDen;
+  if (sizes.size() != 2 || total <= 0 || sizes.value(1) >= wanted) return;
+  sides_->setSizes({total - wanted, wanted});
 }
 
 void MainWindow::cancel_run() { run_panel_->cancel_run(); }

@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QSplitter;
 
 namespace slicewise::gui {
 
@@ -28,8 +29,9 @@ class SimulationRunner;
 /// hidden while the scenario is valid), the run panel's widgets (run_panel.hpp); actions "openAction",
 /// "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction", "redoAction",
 /// "runAction", "cancelAction", "adviseAction"; menu "recentMenu"; the advice's progress dialog
-/// "adviseProgress". The editor is "scenarioEditor", the results
-/// "resultsPanel".
+/// "adviseProgress". The editor is "scenarioEditor", the results "resultsPanel", the splitter
+/// between them "sidesSplitter": after the window's first run the results side gets 2/3 of its
+/// width (when it had less), so the summary, the strategy table and the figures have the room.
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -95,6 +97,8 @@ class MainWindow : public QMainWindow {
   bool maybe_save();
   void add_recent(const QString& path);
   void rebuild_recent_menu();
+  /// Widens the results side after the window's first run (see the class comment).
+  void favour_results();
 
   ScenarioDocument* document_;
   ScenarioEditor* editor_ = nullptr;
@@ -108,6 +112,8 @@ class MainWindow : public QMainWindow {
   AdviseRunner* advise_runner_ = nullptr;
   AdviceDialog* advice_dialog_ = nullptr;
   QMenu* recent_menu_ = nullptr;
+  QSplitter* sides_ = nullptr;
+  bool results_favoured_ = false;
   QString last_dir_;
 };
 

@@ -157,24 +157,37 @@ QString ResultModel::tooltip(const Row& row, int column) const {
 }
 
 QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) {
+  if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
+      section >= columnCount()) {
     return QAbstractTableModel::headerData(section, orientation, role);
   }
-  switch (section) {
-    case kStrategy: return tr("Strategy");
-    case kKind: return tr("Kind");
-    case kGpus: return tr("GPUs");
-    case kMonthlyCost: return tr("Monthly cost (USD)");
-    case kMonthlySavings: return tr("Monthly savings (USD)");
-    case kSavingsPercent: return tr("Savings %");
-    case kBusyPercent: return tr("Busy %");
-    case kSmUtilPercent: return tr("SM util %");
-    case kSlaViolationsPercent: return tr("SLA violations %");
-    case kSla: return tr("SLA");
-    default: break;
+  const int shown = role == Qt::ToolTipRole ? 1 : 0;
+  if (section < kNumFixedColumns) {
+    // Short headers with their units, on two lines where that narrows the column (as the tenants'
+    // columns), so the table keeps its width for the numbers; the tooltip says it in full. In
+    // Column order.
+    static const char* const fixed[kNumFixedColumns][2] = {
+        {QT_TR_NOOP("Strategy"), QT_TR_NOOP("Strategy; the recommended one is bold, the baseline is marked")},
+        {QT_TR_NOOP("Kind"), QT_TR_NOOP("Sharing strategy kind")},
+        {QT_TR_NOOP("GPUs"), QT_TR_NOOP("GPUs the strategy uses")},
+        {QT_TR_NOOP("$/month"), QT_TR_NOOP("Monthly cost (USD) at the scenario's prices")},
+        {QT_TR_NOOP("Savings\n$/month"), QT_TR_NOOP("Monthly savings (USD) against the baseline")},
+        {QT_TR_NOOP("Savings\n%"), QT_TR_NOOP("Savings, % of the baseline's monthly cost")},
+        {QT_TR_NOOP("Busy\n%"), QT_TR_NOOP("Fleet busy %, time-weighted over the horizon")},
+        {QT_TR_NOOP("SM util\n%"), QT_TR_NOOP("Fleet SM utilisation %")},
+        {QT_TR_NOOP("Over\nSLA %"),
+         QT_TR_NOOP("SLA violations: requests over their latency target, % of all arrivals")},
+        {QT_TR_NOOP("SLA"), QT_TR_NOOP("Every tenant within its allowed violations, or how many are not")},
+    };
+    return tr(fixed[section][shown]);
   }
   const QString tenant = to_qstring(tenants_[static_cast<std::size_t>((section - kNumFixedColumns) / 2)]);
-  return tenant + ((section - kNumFixedColumns) % 2 == 0 ? tr(" p95 (s)") : tr(" p99 (s)"));
+  const bool p95 = (section - kNumFixedColumns) % 2 == 0;
+  if (shown == 1) {
+    return p95 ? tr("%1: 95th-percentile latency (s)").arg(tenant) : tr("%1: 99th-percentile latency (s)").arg(tenant);
+  }
+  // The tenant's name over the quantile: the column is then only as wide as the name.
+  return tenant + (p95 ? tr("\np95 s") : tr("\np99 s"));
 }
 
 }  // namespace slicewise::gui

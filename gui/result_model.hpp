@@ -16,7 +16,8 @@ namespace slicewise::gui {
 /// decimals, "—" when a strategy lacks a tenant); kSortRole (result_text.hpp) is the raw number,
 /// so a QSortFilterProxyModel with that sortRole sorts numerically. The recommended row is bold
 /// (FontRole), missed SLAs are red (ForegroundRole), numeric cells right-aligned, and every cell's
-/// tooltip lists the strategy's issues.
+/// tooltip lists the strategy's issues. Headers are short, with their units ("$/month", "Busy %",
+/// "<tenant>\np95 s" on two lines); their tooltips (Qt::ToolTipRole) say them in full.
 class ResultModel : public QAbstractTableModel {
   Q_OBJECT
 

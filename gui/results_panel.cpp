@@ -1,15 +1,23 @@
 // The results side of the main window (see results_panel.hpp).
 #include "gui/results_panel.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include <QComboBox>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QStringList>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include "gui/compare_model.hpp"
@@ -22,21 +30,87 @@ namespace slicewise::gui {
 
 namespace {
 
+/// Rows a fitted table keeps on screen, scrolling the rest, when the window is too short for all.
+constexpr int kMinimumVisibleRows = 3;
+
+/// A table view as tall as its rows, its header, its frame and, when its columns are wider than
+/// the view, the horizontal scroll bar: a layout then gives a handful of strategies their room and
+/// no inner scroll bar. With less height than that (a short window) it scrolls, down to
+/// kMinimumVisibleRows.
+class FittedTableView : public QTableView {
+ public:
+  using QTableView::QTableView;
+
+  QSize sizeHint() const override {
+    return {QTableView::sizeHint().width(), height_for_rows(std::numeric_limits<int>::max())};
+  }
+  QSize minimumSizeHint() const override {
+    return {QTableView::minimumSizeHint().width(), height_for_rows(kMinimumVisibleRows)};
+  }
+
+ protected:
+  /// Rows and columns changed (a model reset, columns fitted to their contents): a new size hint.
+  void updateGeometries() override {
+    QTableView::updateGeometries();
+    updateGeometry();
+  }
+  void resizeEvent(QResizeEvent* event) override {
+    QTableView::resizeEvent(event);
+    // The width decides whether the horizontal scroll bar takes height.
+    if (event->size().width() != event->oldSize().width()) updateGeometry();
+  }
+
+ private:
+  int height_for_rows(int max_rows) const {
+    int height = 2 * frameWidth();
+    if (!horizontalHeader()->isHidden()) height += horizontalHeader()->sizeHint().height();
+    const int rows = std::min(model() ? model()->rowCount() : 0, max_rows);
+    for (int row = 0; row < rows; ++row) height += rowHeight(row);
+    if (horizontalHeader()->length() > width() - 2 * frameWidth()) {
+      height += horizontalScrollBar()->sizeHint().height();
+    }
+    return height;
+  }
+};
+
 /// A read-only table view over `proxy`, sortable by clicking a header; unsorted (model order) until
-/// then, and a third click on a header returns to that order.
+/// then, and a third click on a header returns to that order. Its columns fit their contents and
+/// headers after every change, and its height its rows.
 QTableView* sortable_table(const char* name, QSortFilterProxyModel* proxy, QWidget* parent) {
   proxy->setSortRole(kSortRole);
-  auto* view = new QTableView(parent);
+  auto* view = new FittedTableView(parent);
   view->setObjectName(name);
   view->setModel(proxy);
   view->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
   view->setAlternatingRowColors(true);
+  view->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
   view->verticalHeader()->hide();
+  view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Sections fit their headers, so nothing needs eliding; and eliding would measure a two-line
+  // header ("llm-8b\np95 s") as one line, and cut it short.
+  view->horizontalHeader()->setTextElideMode(Qt::ElideNone);
   view->horizontalHeader()->setSortIndicatorClearable(true);
   view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   view->setSortingEnabled(true);
   return view;
+}
+
+/// A label of the summary: plain text (the report's names are shown as written), wrapped,
+/// selectable.
+QLabel* summary_label(const char* name, QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setObjectName(name);
+  label->setTextFormat(Qt::PlainText);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return label;
+}
+
+/// Shows `text` in `label`, or hides the label when it is empty.
+void set_sentence(QLabel* label, const std::string& text) {
+  label->setText(to_qstring(text));
+  label->setVisible(!text.empty());
 }
 
 }  // namespace
@@ -52,23 +126,39 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(make_compare_tab(), tr("Compare"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(tabs_);
+  layout->addWidget(make_summary());
+  layout->addWidget(tabs_, 1);
   show_current();
+}
+
+QWidget* ResultsPanel::make_summary() {
+  auto* frame = new QFrame(this);
+  frame->setObjectName("resultSummary");
+  frame->setFrameShape(QFrame::StyledPanel);
+  frame->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  headline_ = new QLabel(frame);
+  headline_->setObjectName("summaryHeadline");
+  headline_->setTextFormat(Qt::RichText);
+  headline_->setWordWrap(true);
+  headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  recommendation_ = summary_label("summaryRecommendation", frame);
+  savings_ = summary_label("summarySavings", frame);
+  sla_risk_ = summary_label("summarySlaRisk", frame);
+  rejected_ = summary_label("summaryRejected", frame);
+  auto* layout = new QVBoxLayout(frame);
+  for (QLabel* label : {headline_, recommendation_, savings_, sla_risk_, rejected_}) layout->addWidget(label);
+  return frame;
 }
 
 QWidget* ResultsPanel::make_table_tab() {
   auto* tab = new QWidget(this);
-  summary_ = new QLabel(tab);
-  summary_->setObjectName("resultSummary");
-  summary_->setWordWrap(true);
-  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   result_model_ = new ResultModel(this);
   result_proxy_ = new QSortFilterProxyModel(this);
   result_proxy_->setSourceModel(result_model_);
   result_table_ = sortable_table("resultTable", result_proxy_, tab);
   auto* layout = new QVBoxLayout(tab);
-  layout->addWidget(summary_);
-  layout->addWidget(result_table_, 1);
+  layout->addWidget(result_table_);
+  layout->addStretch(1);
   return tab;
 }
 
@@ -87,7 +177,8 @@ QWidget* ResultsPanel::make_compare_tab() {
   pickers->addRow(tr("Run B:"), compare_b_);
   auto* layout = new QVBoxLayout(tab);
   layout->addLayout(pickers);
-  layout->addWidget(compare_table_, 1);
+  layout->addWidget(compare_table_);
+  layout->addStretch(1);
   for (QComboBox* combo : {compare_a_, compare_b_}) {
     connect(combo, &QComboBox::currentIndexChanged, this, &ResultsPanel::refresh_compare);
   }
@@ -128,18 +219,55 @@ QString ResultsPanel::run_label(int index) const {
   return index >= 0 && index < run_count() ? runs_[static_cast<std::size_t>(index)].label : QString();
 }
 
+QString ResultsPanel::summary_text() const {
+  QStringList lines;
+  // isVisibleTo: what the summary shows once on screen, whether or not the panel is yet.
+  if (headline_->isVisibleTo(this)) {
+    QTextDocument html;
+    html.setHtml(headline_->text());
+    lines << html.toPlainText();
+  }
+  for (const QLabel* label : {recommendation_, savings_, sla_risk_, rejected_}) {
+    if (label->isVisibleTo(this)) lines << label->text();
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
 void ResultsPanel::show_current() {
   const report::RoiReport* current = current_report();
   if (current) {
     result_model_->set_report(*current);
-    summary_->setText(to_qstring(current->recommendation + "\n" + current->savings + "\n" + current->sla_risk +
-                                 (current->rejected.empty() ? std::string() : "\n" + current->rejected)));
   } else {
     result_model_->clear();
-    summary_->setText(tr("No results yet: run a simulation to see its costs, savings and SLAs here."));
   }
-  result_table_->resizeColumnsToContents();
+  fill_summary(current);
   rebuild_charts();
+}
+
+void ResultsPanel::fill_summary(const report::RoiReport* report) {
+  if (!report) {
+    headline_->hide();
+    recommendation_->setText(tr("No results yet: run a simulation to see its costs, savings and SLAs here."));
+    recommendation_->show();
+    for (QLabel* label : {savings_, sla_risk_, rejected_}) label->hide();
+    return;
+  }
+  // The headline as the HTML and PDF reports write it (report/render/report_render.cpp).
+  const bool recommends = report->recommended >= 0 && report->recommended < static_cast<int>(report->strategies.size());
+  if (recommends) {
+    const auto& best = report->strategies[static_cast<std::size_t>(report->recommended)];
+    headline_->setText(QStringLiteral("<b>%1</b> — %2")
+                           .arg(tr("Recommended strategy: %1").arg(to_qstring(best.name)).toHtmlEscaped(),
+                                tr("monthly savings %1, annual %2")
+                                    .arg(to_qstring(report::format_usd(best.monthly_savings_usd)),
+                                         to_qstring(report::format_usd(best.annual_savings_usd, 0)))
+                                    .toHtmlEscaped()));
+  }
+  headline_->setVisible(recommends);
+  set_sentence(recommendation_, report->recommendation);
+  set_sentence(savings_, report->savings);
+  set_sentence(sla_risk_, report->sla_risk);
+  set_sentence(rejected_, report->rejected);
 }
 
 void ResultsPanel::rebuild_charts() {
@@ -153,6 +281,7 @@ void ResultsPanel::rebuild_charts() {
     const auto& report = runs_.back().report;
     for (const auto& figure : report::report_figures(*report)) {
       auto* title = new QLabel("<b>" + to_qstring(figure.title).toHtmlEscaped() + "</b>", content);
+      title->setWordWrap(true);
       auto* view = new FigureView(report, figure, content);
       view->setObjectName(to_qstring("figure-" + figure.id));
       auto* caption = new QLabel(to_qstring(figure.caption), content);
@@ -190,7 +319,6 @@ void ResultsPanel::refresh_compare() {
   } else {
     compare_model_->set_runs(*runs_[static_cast<std::size_t>(a)].report, *runs_[static_cast<std::size_t>(b)].report);
   }
-  compare_table_->resizeColumnsToContents();
 }
 
 }  // namespace slicewise::gui

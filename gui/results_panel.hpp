@@ -1,5 +1,6 @@
-// The results side of the main window (issue 8): the current run's strategy table, its figures
-// (the report's own charts) and a side-by-side compare of any two runs of this session.
+// The results side of the main window (issue 8): the current run's answer (the ROI report's
+// executive summary), its strategy table, its figures (the report's own charts) and a side-by-side
+// compare of any two runs of this session.
 #pragma once
 
 #include <memory>
@@ -22,14 +23,24 @@ namespace slicewise::gui {
 class CompareModel;
 class ResultModel;
 
-/// Three tabs ("resultTabs") over the runs this panel holds, newest last:
-/// - "Table": the executive summary ("resultSummary") above the current run's ResultModel in
-///   "resultTable", sortable by any column through a QSortFilterProxyModel on kSortRole (unsorted,
-///   in the report's order, until a header is clicked);
+/// The current run's answer at the top, "resultSummary" (a QFrame) with the ROI report's own texts
+/// (report::RoiReport), as the HTML and PDF reports' executive summary:
+/// - "summaryHeadline" (rich text): "<b>Recommended strategy: NAME</b> — monthly savings $X, annual
+///   $Y" (report::format_usd); hidden when nothing is recommended;
+/// - "summaryRecommendation", "summarySavings", "summarySlaRisk", "summaryRejected" (plain text,
+///   wrapped): the report's sentences recommendation, savings, sla_risk and rejected; an empty one
+///   is hidden. Before any run, "summaryRecommendation" says how to get results.
+///
+/// Below it, three tabs ("resultTabs") over the runs this panel holds, newest last:
+/// - "Table": the current run's ResultModel in "resultTable", sortable by any column through a
+///   QSortFilterProxyModel on kSortRole (unsorted, in the report's order, until a header is
+///   clicked). Its columns fit their contents and headers, and its height fits its rows, so a
+///   handful of strategies show whole, without an inner scroll bar;
 /// - "Charts": "chartArea", a scroll area with, per report::report_figures() figure, a title label
-///   and a FigureView named "figure-<id>", then the caption;
+///   and a FigureView named "figure-<id>" (as wide as the area, at the figure's own aspect), then
+///   the caption;
 /// - "Compare": combos "compareA" and "compareB" listing the runs as "#<n> <label>", and
-///   "compareTable", a sortable CompareModel of the two selected runs.
+///   "compareTable", a sortable CompareModel of the two selected runs, fitted as the table.
 /// The current run is the newest one. The panel owns the reports.
 class ResultsPanel : public QWidget {
   Q_OBJECT
@@ -53,6 +64,9 @@ class ResultsPanel : public QWidget {
   const report::RoiReport* current_report() const;
   /// The label `index` (0 = oldest) was added with.
   QString run_label(int index) const;
+  /// The summary as shown, in plain text: the headline (when shown), then each shown sentence,
+  /// one per line.
+  QString summary_text() const;
 
  signals:
   /// The current report changed (added, replaced or cleared).
@@ -64,10 +78,12 @@ class ResultsPanel : public QWidget {
     std::shared_ptr<const report::RoiReport> report;  ///< shared with the FigureViews drawing it
   };
 
+  QWidget* make_summary();
   QWidget* make_table_tab();
   QWidget* make_compare_tab();
   /// Table, summary and charts from the current run.
   void show_current();
+  void fill_summary(const report::RoiReport* report);
   void rebuild_charts();
   /// Combo items from runs_, selecting `a` and `b` (-1: none).
   void fill_compare_combos(int a, int b);
@@ -75,7 +91,11 @@ class ResultsPanel : public QWidget {
 
   std::vector<Run> runs_;
   QTabWidget* tabs_ = nullptr;
-  QLabel* summary_ = nullptr;
+  QLabel* headline_ = nullptr;
+  QLabel* recommendation_ = nullptr;
+  QLabel* savings_ = nullptr;
+  QLabel* sla_risk_ = nullptr;
+  QLabel* rejected_ = nullptr;
   ResultModel* result_model_ = nullptr;
   QSortFilterProxyModel* result_proxy_ = nullptr;
   QTableView* result_table_ = nullptr;

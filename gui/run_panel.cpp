@@ -1,12 +1,13 @@
 // The run half of the main window (see run_panel.hpp).
 #include "gui/run_panel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "gui/cli_runner.hpp"
 #include "gui/json_field.hpp"
 #include "gui/model_text.hpp"
 #include "gui/results_panel.hpp"
@@ -58,7 +60,6 @@ RunPanel::RunPanel(ScenarioDocument* document, QWidget* parent)
 
 QWidget* RunPanel::create_what_if_group() {
   auto* what_if = new QGroupBox(tr("What if..."), this);
-  auto* form = new QFormLayout(what_if);
   what_if_load_ = new QDoubleSpinBox(what_if);
   what_if_load_->setObjectName(QStringLiteral("whatIfLoad"));
   what_if_load_->setRange(0.01, 1000.0);
@@ -68,8 +69,6 @@ QWidget* RunPanel::create_what_if_group() {
   what_if_load_->setToolTip(
       tr("The load multiplier (load/multiplier) of every open-loop tenant; closed-loop "
          "tenants keep their users"));
-  form->addRow(tr("Load multiplier"), what_if_load_);
-  auto* sla_row = new QHBoxLayout;
   what_if_tenant_ = new QComboBox(what_if);
   what_if_tenant_->setObjectName(QStringLiteral("whatIfTenant"));
   what_if_sla_ = new QDoubleSpinBox(what_if);
@@ -78,18 +77,27 @@ QWidget* RunPanel::create_what_if_group() {
   what_if_sla_->setDecimals(3);
   what_if_sla_->setSpecialValueText(tr("none"));
   what_if_sla_->setSuffix(tr(" s"));
-  sla_row->addWidget(what_if_tenant_, 1);
-  sla_row->addWidget(what_if_sla_);
-  form->addRow(tr("SLA latency target"), sla_row);
   what_if_price_ = new QComboBox(what_if);
   what_if_price_->setObjectName(QStringLiteral("whatIfPrice"));
   for (const auto& [name, option] : pricing::purchase_option_table())
     what_if_price_->addItem(QString::fromStdString(name));
   what_if_price_->setToolTip(tr("Re-prices the current run without simulating again"));
-  form->addRow(tr("Pricing option"), what_if_price_);
   apply_button_ = new QPushButton(tr("Apply and re-run"), what_if);
   apply_button_->setObjectName(QStringLiteral("applyWhatIf"));
-  form->addRow(apply_button_);
+  // Two rows instead of four: the height goes to the results below.
+  auto* grid = new QGridLayout(what_if);
+  grid->addWidget(new QLabel(tr("Load multiplier"), what_if), 0, 0);
+  grid->addWidget(what_if_load_, 0, 1);
+  grid->addWidget(new QLabel(tr("Pricing option"), what_if), 0, 2);
+  grid->addWidget(what_if_price_, 0, 3);
+  grid->addWidget(new QLabel(tr("SLA latency target"), what_if), 1, 0);
+  auto* sla_row = new QHBoxLayout;
+  sla_row->addWidget(what_if_tenant_, 1);
+  sla_row->addWidget(what_if_sla_);
+  grid->addLayout(sla_row, 1, 1);
+  grid->addWidget(apply_button_, 1, 2, 1, 2);
+  grid->setColumnStretch(1, 1);
+  grid->setColumnStretch(3, 1);
   return what_if;
 }
 
@@ -103,9 +111,15 @@ QLayout* RunPanel::create_run_row() {
   progress_->setObjectName(QStringLiteral("runProgress"));
   progress_->setRange(0, 1000);
   progress_->setTextVisible(false);
+  run_time_ = new QLabel(this);
+  run_time_->setObjectName(QStringLiteral("runTime"));
+  // Room from the start for the times of a run under an hour ("59 min 59 s elapsed, about 59 min
+  // 59 s left"), so the bar does not change width at every line.
+  run_time_->setMinimumWidth(run_time_->fontMetrics().horizontalAdvance(progress_time_text(3599.0, 3599.0)));
   run_row->addWidget(run_button_);
   run_row->addWidget(cancel_button_);
   run_row->addWidget(progress_, 1);
+  run_row->addWidget(run_time_);
   return run_row;
 }
 
@@ -119,19 +133,24 @@ void RunPanel::connect_signals() {
   connect(what_if_price_, &QComboBox::activated, this, &RunPanel::reprice);
   connect(results_, &ResultsPanel::currentReportChanged, this, &RunPanel::stateChanged);
   connect(document_, &ScenarioDocument::validated, this, &RunPanel::refresh);
-  connect(runner_, &SimulationRunner::progress, this, [this](double fraction, const QString& strategy) {
-    progress_->setValue(static_cast<int>(std::lround(1000.0 * fraction)));
-    run_status_->setText(tr("Simulating %1...").arg(strategy));
-  });
+  connect(runner_, &SimulationRunner::progress, this,
+          [this](double fraction, const QString& strategy, const QString& time_text) {
+            // The runner's fraction never goes back within a run; the bar restarts from 0 at run().
+            progress_->setValue(std::max(progress_->value(), static_cast<int>(std::lround(1000.0 * fraction))));
+            run_time_->setText(time_text);
+            if (!strategy.isEmpty()) run_status_->setText(tr("Simulating %1...").arg(strategy));
+          });
   connect(runner_, &SimulationRunner::finished, this, &RunPanel::on_run_finished);
   connect(runner_, &SimulationRunner::failed, this, [this](const QString& message) {
     refresh();
+    run_time_->clear();
     run_status_->setText(tr("Run failed: %1").arg(message));
     emit statusMessage(tr("The run failed"));
     emit runStopped(message);
   });
   connect(runner_, &SimulationRunner::cancelled, this, [this] {
     refresh();
+    run_time_->clear();
     run_status_->setText(tr("Run cancelled."));
     emit statusMessage(tr("Run cancelled"));
     emit runStopped(QString());
@@ -247,7 +266,9 @@ bool RunPanel::run() {
     return false;
   }
   ++runs_started_;
+  run_clock_.start();
   progress_->setValue(0);
+  run_time_->clear();
   run_status_->setText(tr("Starting %1...").arg(runner_->program()));
   refresh();
   emit statusMessage(tr("Running %1").arg(run_label_));
@@ -263,6 +284,7 @@ bool RunPanel::can_run() const { return document_->is_valid() && !runner_->is_ru
 void RunPanel::on_run_finished() {
   refresh();
   progress_->setValue(progress_->maximum());
+  run_time_->clear();
   QString error;
   report::RoiReport report = report_for(runner_->result(), {}, &error);
   if (!error.isEmpty()) {
@@ -270,9 +292,9 @@ void RunPanel::on_run_finished() {
     emit runStopped(error);
     return;
   }
-  const QString summary = report.recommendation.empty() ? QString() : to_qstring(report.recommendation);
   results_->add_run(run_label_, std::move(report));
-  run_status_->setText(tr("%1 done. %2").arg(run_label_, summary));
+  // The answer itself is the results' summary, right below.
+  run_status_->setText(tr("%1 done in %2.").arg(run_label_, duration_text(run_clock_.elapsed() / 1000.0)));
   emit statusMessage(tr("%1 done").arg(run_label_));
   emit runFinished();
 }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QWidget>
 
@@ -22,9 +23,11 @@ namespace slicewise::gui {
 class ResultsPanel;
 class SimulationRunner;
 
-/// Object names: "runButton", "cancelButton" (QPushButton), "runProgress" (QProgressBar),
-/// "runStatus" (QLabel), "whatIfLoad", "whatIfSla" (QDoubleSpinBox), "whatIfTenant",
-/// "whatIfPrice" (QComboBox), "applyWhatIf" (QPushButton), "resultsPanel" (ResultsPanel).
+/// Object names: "runButton", "cancelButton" (QPushButton), "runProgress" (QProgressBar, 0..1000:
+/// the CLI's fraction of the whole run, never going back), "runTime" (QLabel beside the bar: "12 s
+/// elapsed, about 9 s left" while running, empty otherwise), "runStatus" (QLabel: what runs, or how
+/// the last run ended), "whatIfLoad", "whatIfSla" (QDoubleSpinBox), "whatIfTenant", "whatIfPrice"
+/// (QComboBox), "applyWhatIf" (QPushButton), "resultsPanel" (ResultsPanel).
 class RunPanel : public QWidget {
   Q_OBJECT
 
@@ -72,12 +75,14 @@ class RunPanel : public QWidget {
   QPushButton* cancel_button_ = nullptr;
   QPushButton* apply_button_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QLabel* run_time_ = nullptr;
   QLabel* run_status_ = nullptr;
   QDoubleSpinBox* what_if_load_ = nullptr;
   QComboBox* what_if_tenant_ = nullptr;
   QDoubleSpinBox* what_if_sla_ = nullptr;
   QComboBox* what_if_price_ = nullptr;
   QString run_label_;
+  QElapsedTimer run_clock_;  ///< since the current run started
   int runs_started_ = 0;
   bool refreshing_ = false;
 };

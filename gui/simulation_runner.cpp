@@ -1,6 +1,7 @@
 // Runs `slicewise simulate` as a child process (see simulation_runner.hpp).
 #include "gui/simulation_runner.hpp"
 
+#include <cmath>
 #include <exception>
 
 #include "scenario/result_json.hpp"
@@ -28,13 +29,19 @@ bool SimulationRunner::on_event(const QJsonObject& object) {
   const QString event = object.value(QStringLiteral("event")).toString();
   const int of = object.value(QStringLiteral("of")).toInt();
   const int at = object.value(QStringLiteral("index")).toInt();
-  if (of <= 0 || at < 0 || at >= of) return true;
-  fractions_.resize(static_cast<std::size_t>(of), 0.0);
-  fractions_[static_cast<std::size_t>(at)] =
-      event == QLatin1String("done") ? 1.0 : object.value(QStringLiteral("fraction")).toDouble();
-  double total = 0.0;
-  for (double f : fractions_) total += f;
-  emit progress(total / of, object.value(QStringLiteral("strategy")).toString());
+  double mean = std::nan("");
+  if (of > 0 && at >= 0 && at < of) {
+    fractions_.resize(static_cast<std::size_t>(of), 0.0);
+    fractions_[static_cast<std::size_t>(at)] =
+        event == QLatin1String("done") ? 1.0 : object.value(QStringLiteral("fraction")).toDouble();
+    double total = 0.0;
+    for (double f : fractions_) total += f;
+    mean = total / of;
+  } else if (!object.contains(QStringLiteral("total_fraction"))) {
+    return true;  // a line about no strategy, without the run's figures: nothing to show
+  }
+  const double fraction = track_progress(object, mean);
+  emit progress(fraction, object.value(QStringLiteral("strategy")).toString(), time_text());
   return true;
 }
 

@@ -30,8 +30,11 @@ class SimulationRunner : public CliRunner {
   const scenario::SimResult& result() const { return result_; }
 
  signals:
-  /// Overall progress in [0, 1] (the mean over strategies) and the strategy that moved.
-  void progress(double fraction, const QString& strategy);
+  /// The run's progress: the fraction done in [0, 1] (the CLI's "total_fraction"; from a CLI
+  /// without it, the mean over strategies), never less than the last one; the strategy that moved
+  /// ("" when the line names none); the times as progress_time_text() writes them, "" while the CLI
+  /// has given none.
+  void progress(double fraction, const QString& strategy, const QString& time_text);
 
  private:
   bool on_event(const QJsonObject& event) override;

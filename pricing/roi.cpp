@@ -36,15 +36,64 @@ std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::str
   return best;
 }
 
-std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants) {
-  double total_work = 0.0;
-  for (const auto& t : tenants) total_work += t.gpu_work_s;
-  std::vector<TenantCharge> out;
+const std::vector<std::pair<std::string, ChargebackModel>>& chargeback_model_table() {
+  static const std::vector<std::pair<std::string, ChargebackModel>> table = {
+      {"reservation", ChargebackModel::reservation}, {"usage", ChargebackModel::usage}};
+  return table;
+}
+
+std::string to_string(ChargebackModel model) {
+  for (const auto& [name, value] : chargeback_model_table()) {
+    if (value == model) return name;
+  }
+  return "reservation";
+}
+
+std::optional<ChargebackModel> chargeback_model_named(std::string_view name) {
+  for (const auto& [text, model] : chargeback_model_table()) {
+    if (text == name) return model;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Each weight over their sum; equal shares when they add up to nothing.
+std::vector<double> shares_of(const std::vector<double>& weights) {
+  double total = 0.0;
+  for (const double w : weights) total += w;
+  std::vector<double> shares;
+  for (const double w : weights) shares.push_back(total > 0.0 ? w / total : 1.0 / static_cast<double>(weights.size()));
+  return shares;
+}
+
+}  // namespace
+
+std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants,
+                                     ChargebackModel model) {
+  std::vector<double> reserved;
+  std::vector<double> work;
   for (const auto& t : tenants) {
+    reserved.push_back(t.reserved_usd_per_hour);
+    work.push_back(t.gpu_work_s);
+  }
+  const auto by_reservation = shares_of(reserved);
+  const auto by_usage = shares_of(work);
+  std::vector<TenantCharge> out;
+  for (std::size_t i = 0; i < tenants.size(); ++i) {
+    const auto& t = tenants[i];
     TenantCharge charge;
     charge.name = t.name;
-    charge.share_frac = total_work > 0.0 ? t.gpu_work_s / total_work : 1.0 / static_cast<double>(tenants.size());
-    charge.monthly_usd = monthly_usd * charge.share_frac;
+    charge.reservation_share_frac = by_reservation[i];
+    charge.reservation_monthly_usd = monthly_usd * by_reservation[i];
+    charge.usage_share_frac = by_usage[i];
+    charge.usage_monthly_usd = monthly_usd * by_usage[i];
+    charge.reserved_gpus = t.reserved_gpus;
+    charge.reserved_usd_per_hour = t.reserved_usd_per_hour;
+    charge.gpu_work_s = t.gpu_work_s;
+    const bool reservation = model == ChargebackModel::reservation;
+    charge.share_frac = reservation ? charge.reservation_share_frac : charge.usage_share_frac;
+    charge.monthly_usd = reservation ? charge.reservation_monthly_usd : charge.usage_monthly_usd;
     const double requests_per_month = t.throughput_per_s * kHoursPerMonth * kSecondsPerHour;
     charge.cost_per_1k_requests_usd =
         requests_per_month > 0.0 ? charge.monthly_usd / (requests_per_month / 1000.0) : 0.0;
@@ -54,7 +103,7 @@ std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<Tenan
 }
 
 void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<TenantUsage>& tenants,
-            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business) {
+            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business, ChargebackModel model) {
   cost.hourly_usd = 0.0;
   for (const auto& line : cost.lines) cost.hourly_usd += line.count * line.usd_per_hour_each;
   cost.monthly_usd = cost.hourly_usd * kHoursPerMonth;
@@ -67,7 +116,7 @@ void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<T
   for (const auto& t : tenants) requests_per_s += t.throughput_per_s;
   const double requests_per_month = requests_per_s * kHoursPerMonth * kSecondsPerHour;
   cost.cost_per_1k_requests_usd = requests_per_month > 0.0 ? cost.monthly_usd / (requests_per_month / 1000.0) : 0.0;
-  cost.chargeback = chargeback(cost.monthly_usd, tenants);
+  cost.chargeback = chargeback(cost.monthly_usd, tenants, model);
 
   // Business view (docs/design.md): latency increase (ms) / 100 × abandonment × revenue, on the worst
   // added p95 over the tenants.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pricing/price_table.hpp"
@@ -32,12 +33,26 @@ std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::str
                                                PurchaseOption option, std::string_view region = {},
                                                std::string_view instance_type = {});
 
-/// Per tenant, what the simulation measured that money is split by.
+/// How a strategy's monthly cost is split over its tenants (docs/roi.md "Chargeback per tenant").
+/// Both are always computed; the model in use is the one reports show.
+enum class ChargebackModel {
+  reservation,  ///< what each tenant holds: its GPUs, MIG instances and shares of shared GPUs
+  usage,        ///< what each tenant used: the GPU work of its completed requests
+};
+/// Name <-> model ("reservation", "usage"), in the order above.
+const std::vector<std::pair<std::string, ChargebackModel>>& chargeback_model_table();
+std::string to_string(ChargebackModel model);
+/// The model of that name; nullopt for another name.
+std::optional<ChargebackModel> chargeback_model_named(std::string_view name);
+
+/// Per tenant, what the simulation measured and placed that money is split by.
 struct TenantUsage {
   std::string name;
-  double gpu_work_s = 0.0;        ///< GPU seconds of completed requests (chargeback weight)
+  double gpu_work_s = 0.0;        ///< GPU seconds of completed requests (the usage weight)
   double throughput_per_s = 0.0;  ///< completed requests per second
   double p95_latency_s = 0.0;
+  double reserved_gpus = 0.0;          ///< GPU-equivalents reserved for it: whole GPUs, MIG and shared fractions
+  double reserved_usd_per_hour = 0.0;  ///< the hourly price of that capacity (the reservation weight)
 };
 
 /// The business view of the seed's calculator.
@@ -46,12 +61,20 @@ struct BusinessInputs {
   double abandonment_per_100ms_frac = 0.01;  ///< users lost per 100 ms of added latency (default 1 %)
 };
 
+/// A tenant's share of its strategy's whole monthly cost, idle capacity included, under both models.
 struct TenantCharge {
   std::string name;
-  double monthly_usd = 0.0;  ///< share of the strategy's whole monthly cost, idle capacity included
-  double share_frac = 0.0;
-  double cost_per_1k_requests_usd = 0.0;
-  double added_p95_latency_s = 0.0;  ///< p95 under this strategy minus p95 under the baseline
+  double monthly_usd = 0.0;               ///< under the model in use
+  double share_frac = 0.0;                ///< under the model in use
+  double cost_per_1k_requests_usd = 0.0;  ///< under the model in use
+  double added_p95_latency_s = 0.0;       ///< p95 under this strategy minus p95 under the baseline
+  double reservation_monthly_usd = 0.0;   ///< by reservation
+  double reservation_share_frac = 0.0;
+  double usage_monthly_usd = 0.0;  ///< by usage
+  double usage_share_frac = 0.0;
+  double reserved_gpus = 0.0;          ///< TenantUsage's, for the reports
+  double reserved_usd_per_hour = 0.0;  ///< the reservation weight
+  double gpu_work_s = 0.0;             ///< the usage weight
   bool operator==(const TenantCharge&) const = default;
 };
 
@@ -73,13 +96,19 @@ struct StrategyCost {
   bool operator==(const StrategyCost&) const = default;
 };
 
-/// Splits `monthly_usd` over tenants in proportion to their GPU work (equally when nobody did any),
-/// so that the charges add up to the whole cost, idle capacity included.
-std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants);
+/// Splits `monthly_usd` over tenants both ways, each in proportion to its weight (equally when no
+/// tenant has any), so that either set of charges adds up to the whole cost, idle capacity
+/// included: by reservation, the hourly price of the capacity reserved for each (capacity reserved
+/// for nobody is thereby spread pro rata); by usage, the GPU work of its completed requests. The
+/// in-use fields (monthly_usd, share_frac, cost per 1k requests) follow `model`.
+std::vector<TenantCharge> chargeback(double monthly_usd, const std::vector<TenantUsage>& tenants,
+                                     ChargebackModel model);
 
 /// Fills the money figures of `cost` (whose `lines` are set) against the baseline's monthly cost,
-/// tenants' usage under this strategy and under the baseline (same order), and the business inputs.
+/// tenants' usage under this strategy and under the baseline (same order), the business inputs,
+/// and the chargeback model in use.
 void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<TenantUsage>& tenants,
-            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business);
+            const std::vector<TenantUsage>& baseline_tenants, const BusinessInputs& business,
+            ChargebackModel model = ChargebackModel::reservation);
 
 }  // namespace slicewise::pricing

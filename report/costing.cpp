@@ -2,6 +2,7 @@
 #include "report/costing.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "models/mig_catalog.hpp"
 #include "pricing/licences.hpp"
 #include "report/text_table.hpp"
 #include "scenario/strategies/policy.hpp"
@@ -17,9 +19,95 @@ namespace slicewise::report {
 
 namespace {
 
-std::vector<pricing::TenantUsage> usage_of(const scenario::StrategyResult& strategy) {
+/// The part of its GPU a device is: 1 for a whole GPU; a MIG instance's compute slices over the
+/// GPU's (3g.40gb on an H100: 3/7). A profile the catalog lacks counts by the digits before its "g"
+/// over 7, the slices of every 7-slice GPU.
+double gpu_fraction(const scenario::DeviceResult& device) {
+  if (device.mig_profile.empty()) return 1.0;
+  if (const auto* gpu = models::MigCatalog::shipped().find(device.gpu)) {
+    if (const auto* profile = gpu->find(device.mig_profile); profile && gpu->compute_slices > 0)
+      return static_cast<double>(profile->compute_slices) / gpu->compute_slices;
+  }
+  int slices = 0;
+  for (const char c : device.mig_profile) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    slices = slices * 10 + (c - '0');
+  }
+  return std::clamp(slices / 7.0, 0.0, 1.0);
+}
+
+/// What one context of `tenant` holds of a device it shares, relative to the others there: its MPS
+/// thread percentage, its HAMi core cap, its time-slicing (or fixed-share vGPU) weight; 1 where the
+/// strategy sets none, so that sharers hold equal parts.
+double context_weight(const scenario::StrategySpec* spec, const std::string& tenant) {
+  if (!spec) return 1.0;
+  const auto it = spec->tenants.find(tenant);
+  const scenario::TenantStrategySettings* own = it == spec->tenants.end() ? nullptr : &it->second;
+  switch (spec->kind) {
+    case models::StrategyKind::mps:
+      if (own && own->active_thread_pct) return *own->active_thread_pct;
+      return spec->active_thread_pct.value_or(100.0);
+    case models::StrategyKind::hami:
+      if (own && own->gpucores_pct) return *own->gpucores_pct;
+      return spec->gpucores_pct.value_or(100.0);
+    case models::StrategyKind::time_slicing: return own && own->weight ? *own->weight : 1.0;
+    case models::StrategyKind::vgpu:
+      return spec->vgpu_scheduler == scenario::VgpuScheduler::fixed_share && own && own->weight ? *own->weight : 1.0;
+    default: return 1.0;
+  }
+}
+
+/// The tenant name of a device's context entry "tenant#k".
+std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
+
+/// Adds what each device of `strategy` reserves to its tenants' usage (same order as the strategy's
+/// tenants): the device's part of its GPU, split over the contexts on it by their weights, in
+/// GPU-equivalents and at `usd_per_gpu_hour` of its GPU model. A device with no context, a MIG slice
+/// with no instance and a GPU of an instance that carries no device are reserved for nobody.
+void add_reservations(const scenario::StrategyResult& strategy, const scenario::StrategySpec* spec,
+                      const std::map<std::string, double>& usd_per_gpu_hour, std::vector<pricing::TenantUsage>& usage) {
+  for (const auto& device : strategy.devices) {
+    double total_weight = 0.0;
+    for (const auto& context : device.contexts) total_weight += context_weight(spec, tenant_of_context(context));
+    if (total_weight <= 0.0) continue;
+    const auto price = usd_per_gpu_hour.find(device.gpu);
+    const double gpu_usd_per_hour = price == usd_per_gpu_hour.end() ? 0.0 : price->second;
+    const double fraction = gpu_fraction(device);
+    for (const auto& context : device.contexts) {
+      const std::string tenant = tenant_of_context(context);
+      const double gpus = fraction * context_weight(spec, tenant) / total_weight;
+      for (auto& u : usage) {
+        if (u.name != tenant) continue;
+        u.reserved_gpus += gpus;
+        u.reserved_usd_per_hour += gpus * gpu_usd_per_hour;
+      }
+    }
+  }
+}
+
+/// The strategy's spec in the scenario; nullptr when the scenario has none of that name.
+const scenario::StrategySpec* spec_of(const scenario::Scenario& scenario, const std::string& strategy) {
+  for (const auto& spec : scenario.strategies) {
+    if (spec.name == strategy) return &spec;
+  }
+  return nullptr;
+}
+
+/// Per tenant of `strategy`, what it used and what it holds (`usd_per_gpu_hour`: by GPU model, the
+/// price of one GPU of the instances that carry it; empty for what the baseline needs: latency).
+std::vector<pricing::TenantUsage> usage_of(const scenario::StrategyResult& strategy,
+                                           const scenario::StrategySpec* spec = nullptr,
+                                           const std::map<std::string, double>& usd_per_gpu_hour = {}) {
   std::vector<pricing::TenantUsage> out;
-  for (const auto& t : strategy.tenants) out.push_back({t.name, t.gpu_work_s, t.throughput_per_s, t.latency_s.p95});
+  for (const auto& t : strategy.tenants) {
+    pricing::TenantUsage u;
+    u.name = t.name;
+    u.gpu_work_s = t.gpu_work_s;
+    u.throughput_per_s = t.throughput_per_s;
+    u.p95_latency_s = t.latency_s.p95;
+    out.push_back(std::move(u));
+  }
+  add_reservations(strategy, spec, usd_per_gpu_hour, out);
   return out;
 }
 
@@ -86,16 +174,20 @@ pricing::CostLine sidecar_line(const scenario::Scenario& scenario, const pricing
 }
 
 /// One strategy's cost lines (money figures not yet settled): the GPUs it used, its licence and
-/// its sidecars.
+/// its sidecars. `usd_per_gpu_hour` receives, per GPU model, the hourly price of one GPU of the
+/// instances that carry it (what a reservation of that GPU is worth).
 pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, const scenario::Scenario& scenario,
-                                     const pricing::PriceTable& table, pricing::PurchaseOption option) {
+                                     const pricing::PriceTable& table, pricing::PurchaseOption option,
+                                     std::map<std::string, double>& usd_per_gpu_hour) {
   pricing::StrategyCost cost;
   cost.strategy = strategy.name;
   // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
   std::map<std::string, std::map<int, bool>> gpus;
   for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
   for (const auto& [gpu_id, indices] : gpus) {
-    cost.lines.push_back(gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size())));
+    const auto line = gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size()));
+    if (line.num_gpus > 0) usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
+    cost.lines.push_back(line);
   }
   for (const auto& spec : scenario.strategies) {
     if (spec.name != strategy.name) continue;
@@ -109,8 +201,9 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
 struct Baseline {
   std::string name;  ///< "" when there is none
   double monthly_usd = 0.0;
-  std::vector<pricing::TenantUsage> usage;  ///< empty unless the baseline is a strategy of the result
-  std::size_t index = 0;                    ///< its strategy in the result; the number of strategies if none
+  std::vector<pricing::CostLine> sized_lines;  ///< its fleet when sized (not a strategy of the result)
+  std::vector<pricing::TenantUsage> usage;     ///< empty unless the baseline is a strategy of the result
+  std::size_t index = 0;                       ///< its strategy in the result; the number of strategies if none
 };
 
 /// The result's first dedicated strategy; the number of strategies when it has none.
@@ -149,6 +242,7 @@ Baseline baseline_of(const scenario::SimResult& result, const scenario::Scenario
     const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts);
     baseline.name = "dedicated (sized: one GPU per context)";
     baseline.monthly_usd = line.count * line.usd_per_hour_each * kHoursPerMonth;
+    baseline.sized_lines.push_back(line);
   }
   return baseline;
 }
@@ -179,6 +273,14 @@ std::vector<std::string> strategy_notes(const scenario::StrategyResult& strategy
 
 }  // namespace
 
+std::string chargeback_model_text(pricing::ChargebackModel model) {
+  return model == pricing::ChargebackModel::reservation
+             ? "by reservation (each tenant pays for the capacity reserved for it: its GPUs, its MIG instances, "
+               "its share of a GPU it shares; capacity reserved for nobody is spread in proportion)"
+             : "by usage (each strategy's monthly cost split by the GPU work of each tenant's completed requests, "
+               "idle capacity included)";
+}
+
 std::string fleet_basis(const scenario::StrategyResult& strategy) {
   if (!strategy.sizing) return "as given";
   return strategy.sizing->feasible ? "sized for SLA" : "no SLA fleet";
@@ -190,23 +292,30 @@ bool any_sized(const CostReport& costs) {
 }
 
 CostReport cost_result(const scenario::SimResult& result, const scenario::Scenario& scenario,
-                       const pricing::PriceTable& table, pricing::PurchaseOption option) {
+                       const pricing::PriceTable& table, pricing::PurchaseOption option,
+                       pricing::ChargebackModel chargeback) {
   CostReport report;
   report.table = table.name;
   report.currency = table.currency;
   report.as_of = table.as_of;
   report.region = scenario.pricing.region;
   report.option = option;
+  report.chargeback_model = chargeback;
 
   std::vector<pricing::StrategyCost> costs;
-  for (const auto& strategy : result.strategies) costs.push_back(strategy_lines(strategy, scenario, table, option));
+  std::vector<std::map<std::string, double>> gpu_prices(result.strategies.size());
+  for (std::size_t i = 0; i < result.strategies.size(); ++i)
+    costs.push_back(strategy_lines(result.strategies[i], scenario, table, option, gpu_prices[i]));
   const Baseline baseline = baseline_of(result, scenario, table, option, costs);
   report.baseline = baseline.name;
+  report.baseline_lines = baseline.sized_lines;
   const pricing::BusinessInputs business{scenario.pricing.monthly_revenue_usd,
                                          scenario.pricing.abandonment_per_100ms_frac};
   for (std::size_t i = 0; i < costs.size(); ++i) {
-    pricing::settle(costs[i], baseline.monthly_usd, usage_of(result.strategies[i]),
-                    baseline.usage.empty() ? usage_of(result.strategies[i]) : baseline.usage, business);
+    const auto& strategy = result.strategies[i];
+    const auto usage = usage_of(strategy, spec_of(scenario, strategy.name), gpu_prices[i]);
+    pricing::settle(costs[i], baseline.monthly_usd, usage, baseline.usage.empty() ? usage : baseline.usage, business,
+                    chargeback);
   }
   report.strategies = std::move(costs);
   // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.
@@ -230,6 +339,23 @@ nlohmann::json line_json(const pricing::CostLine& l) {
           {"usd_per_hour_each", l.usd_per_hour_each},
           {"monthly_usd", l.monthly_usd}};
 }
+
+/// A tenant's charge: the model in use's figures at the top (as before both models existed), then
+/// each model's share and charge with its weight.
+nlohmann::json charge_json(const pricing::TenantCharge& t) {
+  return {{"tenant", t.name},
+          {"share_frac", t.share_frac},
+          {"monthly_usd", t.monthly_usd},
+          {"cost_per_1k_requests_usd", t.cost_per_1k_requests_usd},
+          {"added_p95_latency_s", t.added_p95_latency_s},
+          {"by_reservation",
+           {{"share_frac", t.reservation_share_frac},
+            {"monthly_usd", t.reservation_monthly_usd},
+            {"reserved_gpus", t.reserved_gpus},
+            {"reserved_usd_per_hour", t.reserved_usd_per_hour}}},
+          {"by_usage",
+           {{"share_frac", t.usage_share_frac}, {"monthly_usd", t.usage_monthly_usd}, {"gpu_work_s", t.gpu_work_s}}}};
+}
 }  // namespace
 
 nlohmann::json cost_report_json(const CostReport& report) {
@@ -239,7 +365,12 @@ nlohmann::json cost_report_json(const CostReport& report) {
                         {"region", report.region},
                         {"option", pricing::to_string(report.option)},
                         {"baseline", report.baseline},
+                        {"chargeback_model", pricing::to_string(report.chargeback_model)},
                         {"hours_per_month", kHoursPerMonth}};
+  if (!report.baseline_lines.empty()) {
+    out["baseline_lines"] = nlohmann::json::array();
+    for (const auto& l : report.baseline_lines) out["baseline_lines"].push_back(line_json(l));
+  }
   out["strategies"] = nlohmann::json::array();
   for (const auto& c : report.strategies) {
     nlohmann::json s = {{"strategy", c.strategy},
@@ -256,13 +387,7 @@ nlohmann::json cost_report_json(const CostReport& report) {
     s["lines"] = nlohmann::json::array();
     for (const auto& l : c.lines) s["lines"].push_back(line_json(l));
     s["chargeback"] = nlohmann::json::array();
-    for (const auto& t : c.chargeback) {
-      s["chargeback"].push_back({{"tenant", t.name},
-                                 {"share_frac", t.share_frac},
-                                 {"monthly_usd", t.monthly_usd},
-                                 {"cost_per_1k_requests_usd", t.cost_per_1k_requests_usd},
-                                 {"added_p95_latency_s", t.added_p95_latency_s}});
-    }
+    for (const auto& t : c.chargeback) s["chargeback"].push_back(charge_json(t));
     out["strategies"].push_back(std::move(s));
   }
   return out;

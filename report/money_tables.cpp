@@ -49,22 +49,29 @@ std::string money_table_text(const CostReport& costs) {
 }
 
 std::string chargeback_table_text(const CostReport& costs) {
+  const bool reservation = costs.chargeback_model == pricing::ChargebackModel::reservation;
+  // The model in use gives the share, the charge and its cost per request; the other model's charge
+  // stands last, for comparison.
   TextTable table({{"strategy"},
                    {"tenant"},
+                   {"reserved GPUs", Align::right},
                    {"share %", Align::right},
                    {"$/month", Align::right},
                    {"$/1k requests", Align::right},
-                   {"added p95 s", Align::right}});
+                   {"added p95 s", Align::right},
+                   {reservation ? "by usage $/month" : "by reservation $/month", Align::right}});
   for (const auto& cost : costs.strategies) {
     bool first = true;
     for (const auto& charge : cost.chargeback) {
-      table.add_row({first ? cost.strategy : "", charge.name, percent_number(charge.share_frac),
-                     format_fixed(charge.monthly_usd, 2), format_fixed(charge.cost_per_1k_requests_usd, 4),
-                     format_fixed(charge.added_p95_latency_s, 3)});
+      table.add_row({first ? cost.strategy : "", charge.name, format_fixed(charge.reserved_gpus, 3),
+                     percent_number(charge.share_frac), format_fixed(charge.monthly_usd, 2),
+                     format_fixed(charge.cost_per_1k_requests_usd, 4), format_fixed(charge.added_p95_latency_s, 3),
+                     format_fixed(reservation ? charge.usage_monthly_usd : charge.reservation_monthly_usd, 2)});
       first = false;
     }
   }
-  return "Chargeback (monthly cost split by GPU work, idle capacity included):\n\n" + table.to_text();
+  return "Chargeback " + chargeback_model_text(costs.chargeback_model) + ", adding up to each strategy's $/month:\n\n" +
+         table.to_text();
 }
 
 std::string business_text(const CostReport& costs, double monthly_revenue_usd, double abandonment_per_100ms_frac) {

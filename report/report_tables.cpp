@@ -91,9 +91,14 @@ ReportTable tenants_table(const RoiReport& r) {
     ttft = ttft || t.ttft_p95_s.has_value();
     tpot = tpot || t.tpot_p95_s.has_value();
   }
+  // The chargeback column names its model; the intro says what it means (docs/roi.md).
+  const bool reservation = r.costs.chargeback_model == pricing::ChargebackModel::reservation;
   ReportTable tenants{"tenants",
                       "Tenants",
-                      "Slowdown: a request's latency over its solo time (alone on its reference GPU), 95th percentile.",
+                      "Slowdown: a request's latency over its solo time (alone on its reference GPU), 95th "
+                      "percentile. Chargeback " +
+                          chargeback_model_text(r.costs.chargeback_model) +
+                          "; each strategy's charges add up to its monthly cost.",
                       {},
                       {},
                       {}};
@@ -114,7 +119,7 @@ ReportTable tenants_table(const RoiReport& r) {
   column(true, "over target %", true);
   column(true, "allowed %", true);
   column(true, "SLA", false);
-  column(true, "chargeback $/month", true);
+  column(true, reservation ? "chargeback by reservation $/month" : "chargeback by usage $/month", true);
   const auto fixed_or_dash = [](const std::optional<double>& value, int decimals) {
     return value ? format_fixed(*value, decimals) : std::string("-");
   };

@@ -53,11 +53,13 @@ std::string configs_appendix(const RoiReport& r) {
 std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& figures) {
   std::string md = "# " + md_text(r.title) + "\n\n";
   md += "## Executive summary\n\n";
-  if (r.recommended >= 0) {
-    md += "**Recommended strategy: " + md_text(r.strategies[static_cast<std::size_t>(r.recommended)].name) + "**\n\n";
-  }
-  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n- " + md_text(r.sla_risk) + "\n";
+  if (const std::string headline = recommended_headline(r); !headline.empty())
+    md += "**" + md_text(headline) + "**\n\n";
+  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n";
+  if (!r.sla_risk.empty()) md += "- " + md_text(r.sla_risk) + "\n";
   if (!r.rejected.empty()) md += "- " + md_text(r.rejected) + "\n";
+  md += "\n### Where these figures come from\n\n";
+  for (const auto& line : provenance_lines(r)) md += "- " + md_text(line) + "\n";
   md += "\n";
   for (const auto& t : report_tables(r)) md += table_markdown(t);
   md += "## Figures\n\n";

@@ -5,13 +5,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "core/units.hpp"
 #include "models/strategy_kind.hpp"
+#include "pricing/licences.hpp"
+#include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 #include "scenario/strategies/policy.hpp"
 #include "scenario/validate.hpp"
@@ -326,6 +331,289 @@ std::vector<std::string> methodology() {
   };
 }
 
+/// "on-demand", "spot", "1-year reserved", "3-year reserved".
+std::string option_text(pricing::PurchaseOption option) {
+  switch (option) {
+    case pricing::PurchaseOption::on_demand: return "on-demand";
+    case pricing::PurchaseOption::spot: return "spot";
+    case pricing::PurchaseOption::reserved_1y: return "1-year reserved";
+    case pricing::PurchaseOption::reserved_3y: return "3-year reserved";
+  }
+  return pricing::to_string(option);
+}
+
+/// The price table row behind `line`: in `table` when given; otherwise in the shipped table of the
+/// costs' table name, provided it has the very price the costs used (a user table may share the
+/// name); nullptr when unknown.
+const pricing::InstancePrice* price_row(const CostReport& costs, const pricing::PriceTable* table,
+                                        const pricing::CostLine& line) {
+  const pricing::PriceTable* source = table;
+  if (!source) {
+    try {
+      source = pricing::find_shipped_price_table(costs.table);
+    } catch (const Error&) {
+      source = nullptr;  // no shipped tables to read: the table's date stands for every price
+    }
+  }
+  const pricing::InstancePrice* row = source ? source->find(line.instance_type, line.region) : nullptr;
+  if (!row || table) return row;
+  const auto price = row->usd_per_hour(costs.option);
+  return price && std::abs(*price - line.usd_per_hour_each) <= 1e-9 * std::max(1.0, *price) ? row : nullptr;
+}
+
+/// `line` as a priced item: its price's own date and source (spot and reserved prices have theirs).
+PricedItem priced_item(const CostReport& costs, const pricing::PriceTable* table, const pricing::CostLine& line) {
+  PricedItem item;
+  item.name = line.instance_type;
+  item.role = line.role;
+  item.region = line.region;
+  item.usd_per_hour = line.usd_per_hour_each;
+  item.as_of = costs.as_of;
+  if (line.role == "licence") {
+    for (const auto& licence : pricing::shipped_licences().licences) {
+      if (licence.name == line.instance_type) item.as_of = licence.as_of, item.source = licence.source;
+    }
+    return item;
+  }
+  const auto* row = price_row(costs, table, line);
+  if (!row) return item;
+  item.as_of = row->as_of;
+  item.source = row->source;
+  const bool spot = costs.option == pricing::PurchaseOption::spot;
+  const bool reserved =
+      costs.option == pricing::PurchaseOption::reserved_1y || costs.option == pricing::PurchaseOption::reserved_3y;
+  const std::string& own_as_of = spot ? row->spot_as_of : reserved ? row->reserved_as_of : row->as_of;
+  const std::string& own_source = spot ? row->spot_source : reserved ? row->reserved_source : row->source;
+  if (!own_as_of.empty()) item.as_of = own_as_of;
+  if (!own_source.empty()) item.source = own_source;
+  return item;
+}
+
+/// Every price `costs` used, once each, in order of first use.
+std::vector<PricedItem> priced_items_of(const CostReport& costs, const pricing::PriceTable* table) {
+  std::vector<PricedItem> items;
+  std::set<std::string> seen;
+  const auto add = [&](const pricing::CostLine& line) {
+    if (line.count <= 0 || !seen.insert(line.role + "\n" + line.instance_type + "\n" + line.region).second) return;
+    items.push_back(priced_item(costs, table, line));
+  };
+  for (const auto& strategy : costs.strategies) {
+    for (const auto& line : strategy.lines) add(line);
+  }
+  for (const auto& line : costs.baseline_lines) add(line);
+  return items;
+}
+
+/// "g6e.2xlarge: $2.24208/h on-demand, aws us-east-1, price as of 2025-11-30 (source: ...)".
+std::string priced_item_text(const RoiReport& r, const PricedItem& item) {
+  if (item.role == "licence") {
+    return item.name + ": " + format_usd(item.usd_per_hour * kHoursPerMonth * 12.0, 0) +
+           " per GPU-year (licence), price as of " + item.as_of +
+           (item.source.empty() ? std::string() : " (source: " + item.source + ")");
+  }
+  return item.name + ": $" + format_number(item.usd_per_hour) + "/h " + option_text(r.costs.option) + ", " +
+         r.costs.table + (item.region.empty() ? "" : " " + item.region) + ", price as of " + item.as_of +
+         (item.source.empty() ? std::string() : " (source: " + item.source + ")");
+}
+
+/// "fleet as given (4 GPUs)", "fleet sized to the SLA (2 GPUs)".
+std::string fleet_text(const std::string& basis, int num_gpus) {
+  const std::string gpus = plural(num_gpus, "GPU", "GPUs");
+  if (basis == "sized for SLA") return "fleet sized to the SLA (" + gpus + ")";
+  if (basis == "no SLA fleet")
+    return "fleet sized to the SLA, which no fleet within its limit met: the closest (" + gpus + ") is priced";
+  return "fleet as given (" + gpus + ")";
+}
+
+// ---- The sweep's headline (add_sweep) ----
+
+using SweepRow = SweepSection::Row;
+
+/// Where a point is, for a sentence: "users=8" on one axis; "p0003 (phi_users=4, deepseek_users=2)"
+/// on several, where the commas would blur the sentence without the point's name.
+std::string where(const SweepSection& sw, const SweepRow& row) {
+  std::string values = axis_values(sw.axes, row.labels);
+  if (sw.axes.size() == 1) return values;
+  return values.empty() ? row.point : row.point + " (" + values + ")";
+}
+
+/// The rows that ran, in the order sentences read them: by the swept number when one numeric axis
+/// is swept, else in sweep order.
+std::vector<const SweepRow*> ordered_rows(const SweepSection& sw) {
+  std::vector<const SweepRow*> rows;
+  for (const auto& row : sw.rows) {
+    if (!row.failed) rows.push_back(&row);
+  }
+  if (sw.axes.size() != 1) return rows;
+  const auto numbers = sweep_axis_numbers(sw, 0);
+  if (numbers.empty()) return rows;
+  const auto number_of = [&](const SweepRow* row) { return numbers[static_cast<std::size_t>(row - sw.rows.data())]; };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const SweepRow* a, const SweepRow* b) { return number_of(a) < number_of(b); });
+  return rows;
+}
+
+/// "users = 2 … 16" per axis ("model = a, b, c" when not numeric), joined with " and ".
+std::string axes_range(const SweepSection& sw) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0; a < sw.axes.size(); ++a) {
+    std::vector<std::string> distinct;
+    for (const auto& row : sw.rows) {
+      if (a < row.labels.size() && std::find(distinct.begin(), distinct.end(), row.labels[a]) == distinct.end())
+        distinct.push_back(row.labels[a]);
+    }
+    const auto numbers = sweep_axis_numbers(sw, a);
+    std::string range = join(distinct, ", ");
+    if (!numbers.empty() && distinct.size() > 1) {
+      const auto [low, high] = std::minmax_element(numbers.begin(), numbers.end());
+      range = sw.rows[static_cast<std::size_t>(low - numbers.begin())].labels[a] + " … " +
+              sw.rows[static_cast<std::size_t>(high - numbers.begin())].labels[a];
+    } else if (distinct.size() > 4) {
+      range = distinct.front() + " … " + distinct.back() + " (" + std::to_string(distinct.size()) + " values)";
+    }
+    parts.push_back(sw.axes[a] + " = " + range);
+  }
+  return join(parts, " and ");
+}
+
+/// "mig is recommended at 5 points, dedicated at 3; no strategy qualifies at 1".
+std::string recommended_counts(const SweepSection& sw) {
+  std::map<std::string, int> count;
+  int none = 0;
+  for (const auto& row : sw.rows) {
+    if (row.failed) continue;
+    if (row.recommended.empty()) ++none;
+    else ++count[row.recommended];
+  }
+  std::vector<std::string> names;
+  for (const auto& strategy : sw.strategies) {
+    if (count.count(strategy)) names.push_back(strategy);
+  }
+  std::stable_sort(names.begin(), names.end(), [&](const auto& a, const auto& b) { return count[a] > count[b]; });
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const int n = count[names[i]];
+    text += (i == 0 ? names[i] + " is recommended at " + plural(n, "point", "points")
+                    : ", " + names[i] + " at " + std::to_string(n));
+  }
+  if (none > 0)
+    text += (text.empty() ? "no strategy qualifies at " + plural(none, "point", "points")
+                          : "; no strategy qualifies at " + std::to_string(none));
+  return text;
+}
+
+/// "mig saves $15,067.20 at users=2 to $9,000.00 at users=16", or "" when the strategy has no saving.
+std::string savings_clause(const SweepSection& sw, std::size_t s, const std::vector<const SweepRow*>& rows) {
+  std::vector<const SweepRow*> priced;
+  for (const auto* row : rows) {
+    if (s < row->savings_usd.size() && std::isfinite(row->savings_usd[s])) priced.push_back(row);
+  }
+  if (priced.empty()) return "";
+  const auto value = [&](const SweepRow* row) { return row->savings_usd[s]; };
+  const auto [low, high] = std::minmax_element(
+      priced.begin(), priced.end(), [&](const SweepRow* a, const SweepRow* b) { return value(a) < value(b); });
+  const std::string& name = sw.strategies[s];
+  if (value(*high) - value(*low) <= 0.005)
+    return name + " saves " + format_usd(value(priced.front())) + " at every point";
+  const SweepRow* first = priced.front();
+  const SweepRow* last = priced.back();
+  std::string text = value(*low) >= 0.0 ? name + " saves " : name + "'s monthly savings go from ";
+  text += format_usd(value(first)) + " at " + where(sw, *first) + " to " + format_usd(value(last)) + " at " +
+          where(sw, *last);
+  if (value(*low) < std::min(value(first), value(last)) - 0.005 ||
+      value(*high) > std::max(value(first), value(last)) + 0.005) {
+    text += " (lowest " + format_usd(value(*low)) + " at " + where(sw, **low) + ", highest " +
+            format_usd(value(*high)) + " at " + where(sw, **high) + ")";
+  }
+  return text;
+}
+
+/// Up to four places, then "…".
+std::string some_places(const SweepSection& sw, const std::vector<const SweepRow*>& rows) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < rows.size() && i < 4; ++i) parts.push_back(where(sw, *rows[i]));
+  if (rows.size() > 4) parts.emplace_back("…");
+  return join(parts, "; ");
+}
+
+/// Where `met` splits `rows` in two (all true then all false, or the reverse): the index of the
+/// first row of the second run; 0 when it does not.
+std::size_t one_change(const std::vector<bool>& met) {
+  std::size_t changes = 0, at = 0;
+  for (std::size_t i = 1; i < met.size(); ++i) {
+    if (met[i] != met[i - 1]) ++changes, at = i;
+  }
+  return changes == 1 ? at : 0;
+}
+
+/// "meets every SLA up to users=12 (missed from users=14)", "meets every SLA at 3 of 8 points
+/// (missed at ...)": where strategy `s` meets every tenant's SLA.
+std::string sla_clause(const SweepSection& sw, std::size_t s, const std::vector<const SweepRow*>& rows) {
+  std::vector<const SweepRow*> present;
+  std::vector<bool> met;
+  for (const auto* row : rows) {
+    if (s < row->savings_usd.size() && std::isfinite(row->savings_usd[s])) {
+      present.push_back(row);
+      met.push_back(s < row->sla_met.size() && row->sla_met[s]);
+    }
+  }
+  const auto n_met = static_cast<std::size_t>(std::count(met.begin(), met.end(), true));
+  if (present.empty()) return "";
+  if (n_met == present.size()) return "meets every SLA at every point";
+  if (n_met == 0) return "misses an SLA at every point";
+  const bool one_axis = sw.axes.size() == 1 && !sweep_axis_numbers(sw, 0).empty();
+  if (const std::size_t at = one_change(met); one_axis && at > 0) {
+    return met.front() ? "meets every SLA up to " + where(sw, *present[at - 1]) + " (missed from " +
+                             where(sw, *present[at]) + ")"
+                       : "misses an SLA up to " + where(sw, *present[at - 1]) + " and meets every SLA from " +
+                             where(sw, *present[at]);
+  }
+  std::vector<const SweepRow*> missed;
+  for (std::size_t i = 0; i < present.size(); ++i) {
+    if (!met[i]) missed.push_back(present[i]);
+  }
+  return "meets every SLA at " + std::to_string(n_met) + " of " + std::to_string(present.size()) +
+         " points (missed at " + some_places(sw, missed) + ")";
+}
+
+/// "From users=14 no strategy meets every SLA." / "At 2 points no strategy meets every SLA: ...", or "".
+std::string no_strategy_text(const SweepSection& sw, const std::vector<const SweepRow*>& rows) {
+  std::vector<bool> none;
+  std::vector<const SweepRow*> where_none;
+  for (const auto* row : rows) {
+    const bool any = std::any_of(row->sla_met.begin(), row->sla_met.end(), [](bool met) { return met; });
+    none.push_back(!any);
+    if (!any) where_none.push_back(row);
+  }
+  if (where_none.empty()) return "";
+  if (where_none.size() == rows.size()) return "No strategy meets every SLA at any point.";
+  const bool one_axis = sw.axes.size() == 1 && !sweep_axis_numbers(sw, 0).empty();
+  if (const std::size_t at = one_change(none); one_axis && at > 0 && none.back()) {
+    return "From " + where(sw, *rows[at]) + " no strategy meets every SLA.";
+  }
+  return "At " + plural(static_cast<long>(where_none.size()), "point", "points") +
+         " no strategy meets every SLA: " + some_places(sw, where_none) + ".";
+}
+
+/// Each shared strategy's savings and SLA over the sweep, joined: "mig saves ... and meets every
+/// SLA up to users=12; mps saves ... and misses an SLA at every point."
+std::string sweep_savings_text(const SweepSection& sw, const std::string& baseline,
+                               const std::vector<const SweepRow*>& rows) {
+  std::vector<std::string> clauses;
+  for (std::size_t s = 0; s < sw.strategies.size(); ++s) {
+    if (sw.strategies[s] == baseline) continue;  // saves nothing against itself
+    const std::string savings = savings_clause(sw, s, rows);
+    if (savings.empty()) continue;
+    std::string clause = savings;
+    // "mig's monthly savings go from ..." has no verb of mig's own: "and it misses ...".
+    const bool possessive = savings.find("'s monthly savings go from") != std::string::npos;
+    if (const std::string sla = sla_clause(sw, s, rows); !sla.empty())
+      clause += (possessive ? ", and it " : " and ") + sla;
+    clauses.push_back(std::move(clause));
+  }
+  return clauses.empty() ? std::string() : join(clauses, "; ") + ".";
+}
+
 }  // namespace
 
 std::string format_usd(double value, int decimals) {
@@ -367,7 +655,8 @@ std::string appendix_intro(const RoiReport& report) {
          " --out DIR` writes these files with a README: the order to apply them and what slicewise assumed.";
 }
 
-RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs) {
+RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs,
+                           const pricing::PriceTable* table) {
   SW_CHECK(!result.strategies.empty(), "a result without strategies (load_result refuses them)");
   RoiReport r;
   r.scenario = result.scenario;
@@ -388,6 +677,7 @@ RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& 
       r.deploy_configs.clear();  // a result whose input lacks the strategy: no appendix, the rest stands
     }
   }
+  r.priced_items = priced_items_of(costs, table);
   const std::string prices = prices_text(costs);
   summarize(r, result, costs, prices);
   r.assumptions = assumptions_of(r, result, costs, prices);
@@ -397,7 +687,71 @@ RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& 
 
 RoiReport priced_roi_report(const scenario::SimResult& result, const scenario::Scenario& scenario) {
   const auto table = scenario::resolve_price_table(scenario, scenario::Catalogs::shipped());
-  return build_roi_report(result, cost_result(result, scenario, table, scenario.pricing.option));
+  return build_roi_report(result, cost_result(result, scenario, table, scenario.pricing.option), &table);
+}
+
+std::vector<std::string> provenance_lines(const RoiReport& r) {
+  std::vector<std::string> lines;
+  for (const auto& item : r.priced_items) lines.push_back(priced_item_text(r, item));
+  const auto& calibration = r.result.calibration;
+  lines.push_back("Calibration profile: " + (calibration.profile_id.empty()
+                                                 ? std::string("none (uncalibrated defaults)")
+                                                 : calibration.profile_id));
+  lines.push_back("Seed: " + std::to_string(r.result.seed));
+  for (std::size_t i = 0; i < r.strategies.size(); ++i) {
+    const auto& s = r.strategies[i];
+    lines.push_back(s.name + ": " +
+                    fleet_text(i < r.costs.fleet_basis.size() ? r.costs.fleet_basis[i] : "as given", s.num_gpus));
+  }
+  return lines;
+}
+
+std::string recommended_headline(const RoiReport& r) {
+  if (r.recommended < 0) return "";
+  const std::string& name = r.strategies[static_cast<std::size_t>(r.recommended)].name;
+  if (!r.sweep) return "Recommended strategy: " + name;
+  std::string point = r.sweep->detail_point;
+  for (const auto& row : r.sweep->rows) {
+    if (row.point == r.sweep->detail_point) point += " (" + axis_values(r.sweep->axes, row.labels) + ")";
+  }
+  return "Recommended strategy at point " + point + ": " + name;
+}
+
+std::vector<double> sweep_axis_numbers(const SweepSection& sweep, std::size_t axis) {
+  std::vector<double> numbers;
+  for (const auto& row : sweep.rows) {
+    if (axis >= row.labels.size()) return {};
+    const std::string& label = row.labels[axis];
+    if (label.empty() || std::isspace(static_cast<unsigned char>(label.front()))) return {};
+    char* end = nullptr;
+    const double value = std::strtod(label.c_str(), &end);
+    if (end != label.c_str() + label.size() || !std::isfinite(value)) return {};
+    numbers.push_back(value);
+  }
+  return numbers;
+}
+
+void add_sweep(RoiReport& r, SweepSection sweep) {
+  const auto rows = ordered_rows(sweep);
+  std::string detail = "point " + sweep.detail_point;
+  for (const auto& row : sweep.rows) {
+    if (row.point == sweep.detail_point)
+      detail = "point " + sweep.detail_point + " (" + axis_values(sweep.axes, row.labels) + ")";
+  }
+  const long failed = static_cast<long>(sweep.rows.size() - rows.size());
+  std::string across = "Across " + axes_range(sweep) + " (" +
+                       plural(static_cast<long>(sweep.rows.size()), "point", "points") +
+                       (failed > 0 ? ", " + std::to_string(failed) + " failed" : std::string()) + ")";
+  const std::string counts = recommended_counts(sweep);
+  r.recommendation =
+      across + (counts.empty() ? "." : ": " + counts + ".") + " In detail below, " + detail + ": " + r.recommendation;
+  const std::string savings = sweep_savings_text(sweep, r.costs.baseline, rows);
+  r.savings = (savings.empty() ? std::string() : savings + " ") + "At " + detail + ": " + r.savings;
+  const std::string none = no_strategy_text(sweep, rows);
+  if (!r.sla_risk.empty()) r.sla_risk = "At " + detail + ": " + r.sla_risk;
+  if (!none.empty()) r.sla_risk = r.sla_risk.empty() ? none : none + " " + r.sla_risk;
+  r.title = "ROI report: sweep " + sweep.name;
+  r.sweep = std::move(sweep);
 }
 
 }  // namespace slicewise::report

@@ -53,6 +53,20 @@ struct TenantRow {
   std::optional<double> tpot_p95_s;    ///< LLM workloads with a decode phase only
 };
 
+/// One price the report's costs used (an instance type, or a licence), with where it comes from:
+/// the executive summary's "Where these figures come from" lists them.
+struct PricedItem {
+  std::string name;           ///< instance type ("g6e.2xlarge") or licence name
+  std::string role;           ///< "gpu", "sidecar" or "licence" (pricing::CostLine::role)
+  std::string region;         ///< "" for a licence
+  double usd_per_hour = 0.0;  ///< per instance under the report's purchase option; per GPU for a licence
+  /// The price's own date and source: an instance's spot and reserved prices have theirs
+  /// (pricing::InstancePrice::spot_as_of, ...); the table's date and no source when the table
+  /// behind the costs is not known.
+  std::string as_of;
+  std::string source;
+};
+
 /// A sweep's overview, when the report is made from a sweep folder.
 struct SweepSection {
   std::string name;
@@ -63,6 +77,8 @@ struct SweepSection {
     std::vector<std::string> labels;  ///< one per axis
     std::vector<double> savings_usd;  ///< monthly, one per strategy (NaN when the point lacks it)
     std::vector<bool> sla_met;        ///< one per strategy
+    std::vector<double> monthly_usd;  ///< monthly cost, one per strategy (NaN when the point lacks it)
+    std::vector<int> num_gpus;        ///< one per strategy (0 when the point lacks it)
     std::string recommended;          ///< by the same rule as the report's; "" when none qualifies
     bool failed = false;
   };
@@ -91,6 +107,9 @@ struct RoiReport {
   /// Methodology paragraphs.
   std::vector<std::string> methodology;
   std::optional<SweepSection> sweep;
+  /// Every price the costs used, in order of first use (strategies in result order, then the sized
+  /// baseline's).
+  std::vector<PricedItem> priced_items;
   /// The recommended strategy's deployable configs (`slicewise export-config`), for the appendix;
   /// empty when nothing is recommended.
   std::vector<ConfigFile> deploy_configs;
@@ -102,8 +121,32 @@ std::string appendix_intro(const RoiReport& report);
 /// Builds the report. The recommendation is the strategy with the largest monthly savings among
 /// those that meet every tenant's SLA and have no rejection (no out-of-memory risk, no unplaceable
 /// context, no tenant with less isolation than it requires; ties: fewer GPUs, then result order);
-/// the baseline is recommended when no other strategy qualifies.
-RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs);
+/// the baseline is recommended when no other strategy qualifies. `table` is the price table
+/// `costs` came from, for each price's own date and source (RoiReport::priced_items); without it a
+/// shipped table of the same name is used where its prices are the ones in `costs`, and otherwise
+/// the table's date.
+RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs,
+                           const pricing::PriceTable* table = nullptr);
+
+/// "Where these figures come from", one line each: every priced item with its price, option,
+/// table, region, date and source; the calibration profile; the seed; and per strategy whether its
+/// fleet was taken as given or sized to the SLA, with its GPUs.
+std::vector<std::string> provenance_lines(const RoiReport& report);
+
+/// The line above the summary sentences: "Recommended strategy: mig", or from a sweep "Recommended
+/// strategy at point p0003 (users=8): mig"; "" when nothing is recommended.
+std::string recommended_headline(const RoiReport& report);
+
+/// Makes `report` (of the sweep's detailed point) the report of the whole sweep: sets its title and
+/// sweep section, and opens each summary sentence with the whole sweep against its swept values
+/// (docs/reports.md): which strategy is recommended at how many points; each shared strategy's
+/// savings at the first and last point and where it meets every SLA ("up to users=12" when one
+/// numeric axis is swept); where no strategy meets every SLA. The detailed point's sentences follow.
+void add_sweep(RoiReport& report, SweepSection sweep);
+
+/// The numbers of axis `axis`'s labels, one per row of `sweep` (a failed row's too); empty when a
+/// label is not a plain number ("2", "0.5", "1e3"), so that the axis is categorical.
+std::vector<double> sweep_axis_numbers(const SweepSection& sweep, std::size_t axis);
 
 /// build_roi_report of `result` priced the way `scenario` says: its price table (a shipped one, or
 /// a file relative to Scenario::source_file), region and option. Throws ConfigError when the table

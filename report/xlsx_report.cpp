@@ -1,8 +1,9 @@
 // The ROI report as an Excel workbook for a budget review. Every price, instance count and the hours
 // per month sit on the Inputs sheet; every cost, saving and chargeback elsewhere is a formula over
 // them, written with the value slicewise computed (in the formula's own order of operations), so
-// viewers that do not recalculate still show figures equal to what a spreadsheet recomputes. This
-// file makes the workbook and writes it atomically; xlsx_model lays it out, xlsx_sheets fills it.
+// viewers that do not recalculate still show figures equal to what a spreadsheet recomputes. Native
+// charts read the same cells, and a sweep's every point has a sheet of its own. This file makes the
+// workbook and writes it atomically; xlsx_model lays it out, xlsx_sheets fills it.
 #include "report/xlsx_report.hpp"
 
 #include <xlsxwriter.h>
@@ -52,13 +53,17 @@ void build_and_close(const RoiReport& report, const fs::path& tmp, const fs::pat
   if (!book) check(LXW_ERROR_MEMORY_MALLOC_FAILED, out);
   set_properties(book.get(), report, out);
   const Formats formats = make_formats(book.get(), report.costs.currency);
-  // Sheets are added in reading order; their cells are written after the layout is known.
+  // Sheets are added in reading order; their cells are written after the layout is known. Sweep
+  // points only for a report made from a sweep folder.
   Sheet summary(workbook_add_worksheet(book.get(), "Summary"), out);
   Sheet inputs(workbook_add_worksheet(book.get(), "Inputs"), out);
-  Sheet costs(workbook_add_worksheet(book.get(), "Costs"), out);
+  Sheet costs(workbook_add_worksheet(book.get(), xlsx::kCostsSheet), out);
   Sheet tenants(workbook_add_worksheet(book.get(), "Tenants"), out);
+  Sheet points(report.sweep ? workbook_add_worksheet(book.get(), xlsx::kSweepSheet) : nullptr, out);
+  Sheet charts(workbook_add_worksheet(book.get(), "Charts"), out);
   Sheet provenance(workbook_add_worksheet(book.get(), "Provenance"), out);
-  for (auto* sheet : {&summary, &inputs, &costs, &tenants, &provenance}) {
+  for (auto* sheet : {&summary, &inputs, &costs, &tenants, &points, &charts, &provenance}) {
+    if (sheet == &points && !report.sweep) continue;
     if (!sheet->raw()) check(LXW_ERROR_MEMORY_MALLOC_FAILED, out);
     worksheet_set_comments_author(sheet->raw(), "slicewise");
   }
@@ -67,6 +72,8 @@ void build_and_close(const RoiReport& report, const fs::path& tmp, const fs::pat
   write_inputs(inputs, report, model, formats);
   write_costs(costs, report, model, formats);
   write_tenants(tenants, report, model, formats);
+  if (report.sweep) write_sweep_points(points, report, model, formats);
+  write_charts(book.get(), charts, report, model, formats);
   write_provenance(provenance, report, formats);
   check(workbook_close(book.release()), out);  // frees the workbook whatever it returns
 }

@@ -74,6 +74,16 @@ class Sheet {
       check(worksheet_set_column(sheet_, col, col, widths[c], format), out_);
     }
   }
+  /// Inserts `made` (a chart of workbook_add_chart; nullptr when that failed) with its top left
+  /// corner at the cell.
+  void chart(lxw_row_t row, lxw_col_t col, lxw_chart* made) {
+    check_made(made);
+    check(worksheet_insert_chart(sheet_, row, col, made), out_);
+  }
+  /// Throws unless `made` (what a libxlsxwriter constructor returned) is set.
+  void check_made(const void* made) const {
+    if (!made) check(LXW_ERROR_MEMORY_MALLOC_FAILED, out_);
+  }
   /// The libxlsxwriter worksheet, for calls Sheet does not wrap.
   lxw_worksheet* raw() const { return sheet_; }
 

@@ -1,12 +1,15 @@
-// The XLSX report's five sheets. Every cost, saving and chargeback is a formula over the Inputs
-// sheet, written with the value slicewise computed (xlsx_model).
+// The XLSX report's sheets. Every cost, saving and chargeback is a formula over the Inputs sheet,
+// written with the value slicewise computed (xlsx_model); the charts read those cells.
 #include "report/xlsx_sheets.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/units.hpp"
+#include "report/sweep_results.hpp"
 
 namespace slicewise::report::xlsx {
 
@@ -79,6 +82,169 @@ const pricing::TenantCharge* find_charge(const CostReport& costs, const TenantRo
   return nullptr;
 }
 
+// The Tenants sheet's chargeback columns: per model its weight, the share it gives, the charge.
+constexpr lxw_col_t kReservedGpusCol = 9;
+constexpr lxw_col_t kReservationWeightCol = 10;
+constexpr lxw_col_t kReservationShareCol = 11;
+constexpr lxw_col_t kReservationChargeCol = 12;
+constexpr lxw_col_t kUsageWeightCol = 13;
+constexpr lxw_col_t kUsageShareCol = 14;
+constexpr lxw_col_t kUsageChargeCol = 15;
+
+/// Tenant row `row`'s share of its strategy: its weight (column `weight`) over the weights of the
+/// rows `first` to `last` of the same strategy, or one over their number when they weigh nothing.
+/// SUMPRODUCT compares names exactly (SUMIF would read "*" or ">" in a name as a pattern).
+std::string share_formula(lxw_row_t row, lxw_col_t weight, lxw_row_t first, lxw_row_t last) {
+  const std::string same = "(" + cell(first, 0, true) + ":" + cell(last, 0, true) + "=" + cell(row, 0) + ")";
+  const std::string total =
+      "SUMPRODUCT(" + same + "*" + cell(first, weight, true) + ":" + cell(last, weight, true) + ")";
+  return "IF(" + total + ">0," + cell(row, weight) + "/" + total + ",1/SUMPRODUCT(--" + same + "))";
+}
+
+/// What share_formula gives for tenant `i`, `weight` being the charge's weight (rows without a
+/// charge weigh nothing).
+double cached_share(const RoiReport& report, const std::vector<const pricing::TenantCharge*>& charges, std::size_t i,
+                    double pricing::TenantCharge::*weight) {
+  double total = 0.0;
+  int count = 0;
+  for (std::size_t j = 0; j < report.tenants.size(); ++j) {
+    if (report.tenants[j].strategy != report.tenants[i].strategy) continue;
+    ++count;
+    if (charges[j]) total += charges[j]->*weight;  // the formula adds in row order
+  }
+  return total > 0.0 ? charges[i]->*weight / total : 1.0 / count;
+}
+
+/// The chargeback cells of tenant `i` (row `row`) under both models: weights, shares, charges.
+void write_tenant_charges(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f,
+                          const std::vector<const pricing::TenantCharge*>& charges,
+                          const std::vector<std::size_t>& strategies, std::size_t i) {
+  const auto row = kTenantHeaderRow + 1 + static_cast<lxw_row_t>(i);
+  const auto first = kTenantHeaderRow + 1;
+  const auto last = kTenantHeaderRow + static_cast<lxw_row_t>(report.tenants.size());
+  const auto* charge = charges[i];
+  if (!charge) {
+    const bool reservation = report.costs.chargeback_model == pricing::ChargebackModel::reservation;
+    sheet.number(row, reservation ? kReservationChargeCol : kUsageChargeCol, report.tenants[i].monthly_chargeback_usd,
+                 f.money);
+    return;
+  }
+  const std::string bill = "*" + std::string(kCostsSheet) + "!" + cell(m.totals[strategies[i]].row, 1, true);
+  const double monthly_usd = m.totals[strategies[i]].monthly_usd;
+  sheet.number(row, kReservedGpusCol, charge->reserved_gpus, f.seconds);
+  sheet.number(row, kReservationWeightCol, charge->reserved_usd_per_hour, f.price);
+  const double by_reservation = cached_share(report, charges, i, &pricing::TenantCharge::reserved_usd_per_hour);
+  sheet.formula(row, kReservationShareCol, share_formula(row, kReservationWeightCol, first, last), by_reservation,
+                f.pct);
+  sheet.formula(row, kReservationChargeCol, cell(row, kReservationShareCol) + bill, by_reservation * monthly_usd,
+                f.money);
+  sheet.number(row, kUsageWeightCol, charge->gpu_work_s, f.seconds);
+  const double by_usage = cached_share(report, charges, i, &pricing::TenantCharge::gpu_work_s);
+  sheet.formula(row, kUsageShareCol, share_formula(row, kUsageWeightCol, first, last), by_usage, f.pct);
+  sheet.formula(row, kUsageChargeCol, cell(row, kUsageShareCol) + bill, by_usage * monthly_usd, f.money);
+}
+
+/// The sized baseline's monthly cost on Inputs: a formula over its instances' counts and prices
+/// (below, with the strategies'), or an input when the report does not have them.
+void write_sized_baseline(Sheet& sheet, const CostReport& costs, const Model& m, const Formats& f) {
+  sheet.text(kSizedBaselineRow, 0, "Baseline monthly cost (sized)");
+  if (m.baseline_lines.empty()) {
+    sheet.input(kSizedBaselineRow, 1, m.baseline_monthly_usd, f.input_money);
+  } else {
+    std::string sum;
+    for (const auto& l : m.baseline_lines) {
+      if (!sum.empty()) sum += "+";
+      sum += cell(l.fleet_row, 4) + "*" + cell(m.price_row(l.price), 3) + "*" + cell(kHoursRow, 1);
+    }
+    sheet.formula(kSizedBaselineRow, 1, sum, m.baseline_monthly_usd, f.money);
+  }
+  sheet.text(kSizedBaselineRow, 2,
+             costs.baseline.empty() ? "no baseline"
+             : m.baseline_lines.empty()
+                 ? costs.baseline
+                 : costs.baseline + ": count × price × hours of its instances, listed last below");
+}
+
+/// One instance line of the fleet table on Inputs, its count an input.
+void write_fleet_row(Sheet& sheet, const std::string& strategy, const LineCell& l, const Formats& f) {
+  sheet.text(l.fleet_row, 0, strategy);
+  sheet.text(l.fleet_row, 1, l.line->role);
+  sheet.text(l.fleet_row, 2, l.line->instance_type);
+  sheet.text(l.fleet_row, 3, l.line->region);
+  sheet.input(l.fleet_row, 4, l.line->count, f.input_count);
+}
+
+/// "USD per month", the unit of every money axis.
+std::string per_month(const CostReport& costs) {
+  return (costs.currency.empty() ? "USD" : costs.currency) + " per month";
+}
+
+/// A chart of `type` with its title and axis titles.
+lxw_chart* new_chart(lxw_workbook* book, const Sheet& sheet, uint8_t type, const std::string& title,
+                     const std::string& x_title, const std::string& y_title) {
+  lxw_chart* chart = workbook_add_chart(book, type);
+  sheet.check_made(chart);
+  chart_title_set_name(chart, title.c_str());
+  chart_axis_set_name(chart->x_axis, x_title.c_str());
+  chart_axis_set_name(chart->y_axis, y_title.c_str());
+  return chart;
+}
+
+/// A series of `chart` over column `y` of rows `first` to `last` of `sheet_name`, against column `x`.
+lxw_chart_series* add_series(lxw_chart* chart, const Sheet& sheet, const char* sheet_name, lxw_row_t first,
+                             lxw_row_t last, lxw_col_t x, lxw_col_t y) {
+  lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
+  sheet.check_made(series);
+  chart_series_set_categories(series, sheet_name, first, x, last, x);
+  chart_series_set_values(series, sheet_name, first, y, last, y);
+  return series;
+}
+
+/// A column chart of one Costs column (1 monthly cost, 2 monthly savings) per strategy.
+lxw_chart* costs_chart(lxw_workbook* book, const Sheet& sheet, const RoiReport& report, const Model& m,
+                       lxw_col_t column, const std::string& title, const char* series_name) {
+  lxw_chart* chart = new_chart(book, sheet, LXW_CHART_COLUMN, title, "Strategy", per_month(report.costs));
+  auto* series = add_series(chart, sheet, kCostsSheet, m.totals.front().row, m.totals.back().row, 0, column);
+  chart_series_set_name(series, series_name);
+  chart_legend_set_position(chart, LXW_CHART_LEGEND_NONE);
+  return chart;
+}
+
+/// The savings curve of a sweep: per strategy, its monthly savings at each point against the swept
+/// value (a scatter chart when that is one numeric axis, else a line over the points in order).
+lxw_chart* sweep_chart(lxw_workbook* book, const Sheet& sheet, const RoiReport& report, const SweepLayout& layout) {
+  lxw_chart* chart = new_chart(book, sheet, layout.numeric_x ? LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS : LXW_CHART_LINE,
+                               "Monthly savings per strategy across sweep " + report.sweep->name, layout.x_title,
+                               per_month(report.costs));
+  for (std::size_t s = 0; s < report.sweep->strategies.size(); ++s) {
+    const auto col = layout.strategy_col(s);
+    auto* series = add_series(chart, sheet, kSweepSheet, kSweepHeaderRow + 1, layout.last_row(), layout.x_col,
+                              col + kSweepSavingsOffset);
+    chart_series_set_name_range(series, kSweepSheet, kSweepStrategyRow, col);
+  }
+  chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+  return chart;
+}
+
+/// One point's row of the Sweep points sheet from column `col` on: each strategy's GPUs, monthly
+/// cost, savings and SLA verdict (blank where the point lacks the strategy), then its recommendation.
+void write_sweep_figures(Sheet& sheet, const SweepSection::Row& point, std::size_t num_strategies, lxw_row_t row,
+                         const SweepLayout& layout, const Formats& f) {
+  for (std::size_t s = 0; s < num_strategies && !point.failed; ++s) {
+    const auto col = layout.strategy_col(s);
+    if (s < point.num_gpus.size() && s < point.monthly_usd.size() && !std::isnan(point.monthly_usd[s])) {
+      sheet.number(row, col, point.num_gpus[s]);
+      sheet.number(row, col + 1, point.monthly_usd[s], f.money);
+    }
+    if (s < point.savings_usd.size() && !std::isnan(point.savings_usd[s])) {
+      sheet.number(row, col + kSweepSavingsOffset, point.savings_usd[s], f.money);
+      sheet.text(row, col + 3, s < point.sla_met.size() && point.sla_met[s] ? "yes" : "no");
+    }
+  }
+  const std::string recommended = point.recommended.empty() ? "none" : point.recommended;
+  sheet.text(row, layout.strategy_col(num_strategies), point.failed ? "failed" : recommended);
+}
+
 }  // namespace
 
 void write_summary(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
@@ -119,11 +285,7 @@ void write_inputs(Sheet& sheet, const RoiReport& report, const Model& m, const F
     sheet.text(kHoursRow + 1 + static_cast<lxw_row_t>(i), 0, facts[i].first);
     sheet.text(kHoursRow + 1 + static_cast<lxw_row_t>(i), 1, facts[i].second);
   }
-  if (m.sized_baseline) {
-    sheet.text(kSizedBaselineRow, 0, "Baseline monthly cost (sized)");
-    sheet.input(kSizedBaselineRow, 1, m.baseline_monthly_usd, f.input_money);
-    sheet.text(kSizedBaselineRow, 2, costs.baseline.empty() ? "no baseline" : costs.baseline);
-  }
+  if (m.sized_baseline) write_sized_baseline(sheet, costs, m, f);
   sheet.text(kPriceTitleRow, 0, "Hourly prices", f.bold);
   sheet.headers(kPriceTitleRow + 1, {"Instance type", "Region", "Purchase option", currency + " per hour"}, f.header);
   for (std::size_t i = 0; i < m.prices.size(); ++i) {
@@ -135,13 +297,8 @@ void write_inputs(Sheet& sheet, const RoiReport& report, const Model& m, const F
   }
   sheet.text(m.fleet_title_row, 0, "Instances per strategy", f.bold);
   sheet.headers(m.fleet_title_row + 1, {"Strategy", "Role", "Instance type", "Region", "Count"}, f.header);
-  for (const auto& l : m.lines) {
-    sheet.text(l.fleet_row, 0, costs.strategies[l.strategy].strategy);
-    sheet.text(l.fleet_row, 1, l.line->role);
-    sheet.text(l.fleet_row, 2, l.line->instance_type);
-    sheet.text(l.fleet_row, 3, l.line->region);
-    sheet.input(l.fleet_row, 4, l.line->count, f.input_count);
-  }
+  for (const auto& l : m.lines) write_fleet_row(sheet, costs.strategies[l.strategy].strategy, l, f);
+  for (const auto& l : m.baseline_lines) write_fleet_row(sheet, costs.baseline, l, f);
 }
 
 void write_costs(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
@@ -194,15 +351,32 @@ void write_costs(Sheet& sheet, const RoiReport& report, const Model& m, const Fo
 }
 
 void write_tenants(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
-  sheet.widths({26, 20, 10, 10, 10, 14, 12, 12, 9, 11, 20});
-  sheet.text(0, 0, "Tenants: latency, SLA and chargeback (each strategy's monthly cost split by GPU work)", f.title);
-  sheet.headers(2,
+  const std::string currency = report.costs.currency.empty() ? "USD" : report.costs.currency;
+  const bool reservation = report.costs.chargeback_model == pricing::ChargebackModel::reservation;
+  sheet.widths({26, 20, 10, 10, 10, 14, 12, 12, 9, 10, 14, 12, 20, 12, 12, 20});
+  sheet.text(0, 0,
+             "Tenants: latency, SLA and monthly chargeback by reservation and by usage (each model's charges add up "
+             "to the strategy's monthly cost on Costs)",
+             f.title);
+  sheet.text(1, 0,
+             "In use: chargeback " + chargeback_model_text(report.costs.chargeback_model) +
+                 ". Each share is its weight over its strategy's; reserved capacity is priced per GPU-hour.");
+  sheet.headers(kTenantHeaderRow,
                 {"Strategy", "Tenant", "p50 (s)", "p95 (s)", "p99 (s)", "SLA target (s)", "Violations", "Allowed",
-                 "SLA met", "Cost share", "Monthly chargeback"},
+                 "SLA met", "Reserved GPUs", currency + " per hour reserved", "Share by reservation",
+                 std::string("Chargeback by reservation") + (reservation ? " (in use)" : ""), "GPU work (s)",
+                 "Share by usage", std::string("Chargeback by usage") + (reservation ? "" : " (in use)")},
                 f.header);
+  std::vector<const pricing::TenantCharge*> charges;
+  std::vector<std::size_t> strategies;
+  for (const auto& t : report.tenants) {
+    std::size_t s = 0;
+    charges.push_back(find_charge(report.costs, t, s));
+    strategies.push_back(s);
+  }
   for (std::size_t i = 0; i < report.tenants.size(); ++i) {
     const auto& t = report.tenants[i];
-    const auto row = 3 + static_cast<lxw_row_t>(i);
+    const auto row = kTenantHeaderRow + 1 + static_cast<lxw_row_t>(i);
     sheet.text(row, 0, t.strategy);
     sheet.text(row, 1, t.tenant);
     sheet.number(row, 2, t.p50_s, f.seconds);
@@ -216,17 +390,62 @@ void write_tenants(Sheet& sheet, const RoiReport& report, const Model& m, const 
     sheet.number(row, 6, t.sla_violation_frac, f.pct_fine);
     sheet.number(row, 7, t.sla_max_violation_frac, f.pct_fine);
     sheet.text(row, 8, t.sla_met ? "yes" : "no");
-    std::size_t s = 0;
-    if (const auto* charge = find_charge(report.costs, t, s)) {
-      sheet.number(row, 9, charge->share_frac, f.pct);
-      const auto& total = m.totals[s];
-      sheet.formula(row, 10, cell(row, 9) + "*Costs!" + cell(total.row, 1, true),
-                    charge->share_frac * total.monthly_usd, f.money);
-    } else {
-      sheet.number(row, 10, t.monthly_chargeback_usd, f.money);
-    }
+    write_tenant_charges(sheet, report, m, f, charges, strategies, i);
   }
-  worksheet_freeze_panes(sheet.raw(), 3, 0);
+  worksheet_freeze_panes(sheet.raw(), kTenantHeaderRow + 1, 0);
+}
+
+void write_sweep_points(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
+  if (!report.sweep || !m.sweep) return;
+  const auto& sweep = *report.sweep;
+  const auto& layout = *m.sweep;
+  sheet.text(0, 0,
+             "Sweep points: every point of sweep " + sweep.name +
+                 " as the sweep recorded it; the other sheets detail point " + sweep.detail_point +
+                 " with live formulas",
+             f.title);
+  std::vector<std::string> headers = {"Point"};
+  headers.insert(headers.end(), sweep.axes.begin(), sweep.axes.end());
+  if (sweep.axes.size() != 1) headers.emplace_back("Swept values");
+  for (std::size_t s = 0; s < sweep.strategies.size(); ++s) {
+    sheet.text(kSweepStrategyRow, layout.strategy_col(s), sweep.strategies[s], f.bold);
+    headers.insert(headers.end(), {"GPUs", "Monthly cost", "Monthly savings", "SLA met"});
+  }
+  headers.emplace_back("Recommended");
+  sheet.headers(kSweepHeaderRow, headers, f.header);
+  for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
+    const auto& point = sweep.rows[i];
+    const auto row = kSweepHeaderRow + 1 + static_cast<lxw_row_t>(i);
+    sheet.text(row, 0, point.point);
+    for (std::size_t a = 0; a < sweep.axes.size() && a < point.labels.size(); ++a) {
+      const auto col = static_cast<lxw_col_t>(1 + a);
+      if (const auto value = label_number(point.labels[a])) {
+        sheet.number(row, col, *value);
+      } else {
+        sheet.text(row, col, point.labels[a]);
+      }
+    }
+    if (sweep.axes.size() != 1) sheet.text(row, layout.x_col, axis_values(sweep.axes, point.labels));
+    write_sweep_figures(sheet, point, sweep.strategies.size(), row, layout, f);
+  }
+  worksheet_freeze_panes(sheet.raw(), kSweepHeaderRow + 1, 1);
+}
+
+void write_charts(lxw_workbook* book, Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
+  sheet.text(0, 0,
+             "Charts: drawn from the cells of Costs" + std::string(m.sweep ? " and Sweep points" : "") +
+                 ", so that they follow any change on Inputs",
+             f.title);
+  if (m.totals.empty()) return;
+  sheet.chart(2, 0, costs_chart(book, sheet, report, m, 1, "Monthly cost per strategy", "Monthly cost"));
+  sheet.chart(2, 8,
+              costs_chart(book, sheet, report, m, 2,
+                          "Monthly savings per strategy against " +
+                              (report.costs.baseline.empty() ? std::string("the baseline") : report.costs.baseline),
+                          "Monthly savings"));
+  if (report.sweep && m.sweep && m.sweep->num_points > 0 && !report.sweep->strategies.empty()) {
+    sheet.chart(18, 0, sweep_chart(book, sheet, report, *m.sweep));
+  }
 }
 
 void write_provenance(Sheet& sheet, const RoiReport& report, const Formats& f) {
@@ -237,6 +456,10 @@ void write_provenance(Sheet& sheet, const RoiReport& report, const Formats& f) {
              "Inputs (prices, instance counts, hours per month) are the highlighted cells of the Inputs "
              "sheet; every cost, saving and chargeback is a formula over them. The values shown were "
              "computed by slicewise when the file was written; spreadsheets recalculate them on open.");
+  sheet.text(row++, 0,
+             "Chargeback in use: " + chargeback_model_text(report.costs.chargeback_model) +
+                 ". The Tenants sheet gives both models: by reservation, each tenant's weight is the hourly price of "
+                 "the capacity reserved for it; by usage, the GPU work of its completed requests.");
   ++row;
   sheet.text(row++, 0, "Assumptions", f.bold);
   for (const auto& line : report.assumptions) sheet.text(row++, 0, line);

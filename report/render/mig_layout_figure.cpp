@@ -1,5 +1,9 @@
 // The MIG layout figure: one row per GPU cut into MIG instances, its memory slots dashed and each
 // instance a box over the slots it occupies, labelled with its profile and tenants.
+//
+// Everything is laid out inside the target first (mig_layout_geometry) and text is fitted to its
+// box: a long strategy name, GPU model or tenant list once ran past the figure's right edge, where
+// the PDF cut it off.
 #include "report/render/mig_layout_figure.hpp"
 
 #include <algorithm>
@@ -9,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <QFontMetricsF>
+
 #include "models/mig_catalog.hpp"
+#include "report/render/figure_painter.hpp"
 
 namespace slicewise::render {
 
@@ -53,8 +60,8 @@ std::vector<MigRow> mig_rows(const report::RoiReport& r) {
       const auto* gpu = catalog.find(d.gpu);
       const auto* profile = gpu ? gpu->find(d.mig_profile) : nullptr;
       auto& row = by_gpu[d.gpu_index];
-      row.label = s.name + "  gpu" + std::to_string(d.gpu_index) + " (" + d.gpu + ")";
-      if (gpu) row.num_slots = gpu->memory_slots;
+      row.label = s.name + "\ngpu" + std::to_string(d.gpu_index) + " (" + d.gpu + ")";
+      if (gpu) row.num_slots = std::max(1, gpu->memory_slots);
       row.boxes.push_back(instance_box(d, profile));
     }
     for (auto& [index, row] : by_gpu) rows.push_back(std::move(row));
@@ -62,54 +69,87 @@ std::vector<MigRow> mig_rows(const report::RoiReport& r) {
   return rows;
 }
 
-void draw_title(QPainter& painter, const QRectF& target) {
-  QFont title_font = painter.font();
-  title_font.setPointSizeF(12.0);
-  title_font.setBold(true);
-  painter.setFont(title_font);
-  painter.setPen(Qt::black);
-  painter.drawText(QRectF(target.left(), target.top() + 6, target.width(), 24), Qt::AlignHCenter,
-                   "MIG layout (memory slots)");
-}
-
-/// One GPU's row at height `y`: its label in the first `label_w` pixels, then its slots and boxes.
-void draw_row(QPainter& painter, const MigRow& row, const QRectF& target, double y, double label_w, double row_h) {
-  static const QColor colours[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
-                                   QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48)};
-  painter.setPen(Qt::black);
-  painter.drawText(QRectF(target.left() + 4, y, label_w - 8, row_h - 8),
-                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, qs(row.label));
-  const double slot_w = (target.width() - label_w - 8) / row.num_slots;
-  for (int slot = 0; slot < row.num_slots; ++slot) {
-    painter.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 1, Qt::DashLine));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(target.left() + label_w + slot * slot_w, y, slot_w, row_h - 8));
-  }
+/// Row `row` of the figure at height `y`, its label in the first `label_w` pixels of `area`.
+MigLayoutGeometry::Row row_geometry(const MigRow& row, const QRectF& area, double y, double label_w, double row_h) {
+  MigLayoutGeometry::Row out;
+  const double h = std::max(0.0, row_h - 8.0);  // 8 pixels between rows
+  out.label = QRectF(area.left(), y, std::max(0.0, label_w - 8.0), h);
+  out.label_text = qs(row.label);
+  const double x0 = area.left() + label_w;
+  const double slot_w = std::max(0.0, area.right() - x0) / row.num_slots;
+  for (int slot = 0; slot < row.num_slots; ++slot) out.memory_slots.emplace_back(x0 + slot * slot_w, y, slot_w, h);
   for (std::size_t b = 0; b < row.boxes.size(); ++b) {
     const auto& box = row.boxes[b];
-    const QRectF rect(target.left() + label_w + box.start * slot_w + 2, y + 2, box.width * slot_w - 4, row_h - 12);
-    painter.setPen(QPen(Qt::black, 1));
-    painter.setBrush(colours[b % 6].lighter(150));
-    painter.drawRoundedRect(rect, 4, 4);
-    painter.drawText(rect.adjusted(4, 2, -4, -2), Qt::AlignCenter | Qt::TextWordWrap, qs(box.text));
+    // Within the GPU's slots whatever the instance's name or profile says.
+    const int start = std::clamp(box.start, 0, row.num_slots - 1);
+    const int width = std::clamp(box.width, 1, row.num_slots - start);
+    const QRectF rect(x0 + start * slot_w + 2.0, y + 2.0, std::max(0.0, width * slot_w - 4.0), std::max(0.0, h - 4.0));
+    out.boxes.push_back({rect, qs(box.text), b});
   }
+  return out;
+}
+
+/// `text` in `rect` at the largest size up to `max_pt` that fits, clipped to `rect` all the same.
+void draw_fitted_text(QPainter& painter, const QRectF& rect, int flags, const QString& text, double max_pt) {
+  if (rect.width() <= 0.0 || rect.height() <= 0.0) return;
+  QFont font = painter.font();
+  double pt = max_pt;
+  for (; pt > 5.0; pt -= 0.5) {
+    font.setPointSizeF(pt);
+    const QRectF needed = QFontMetricsF(font, painter.device()).boundingRect(rect, flags, text);
+    if (needed.width() <= rect.width() + 0.01 && needed.height() <= rect.height() + 0.01) break;
+  }
+  font.setPointSizeF(std::max(pt, 5.0));
+  painter.save();
+  painter.setFont(font);
+  painter.setClipRect(rect, Qt::IntersectClip);
+  painter.drawText(rect, flags, text);
+  painter.restore();
 }
 
 }  // namespace
 
-void draw_mig_layout(const report::RoiReport& r, QPainter& painter, const QRectF& target) {
+MigLayoutGeometry mig_layout_geometry(const report::RoiReport& r, const QRectF& target) {
   const std::vector<MigRow> rows = mig_rows(r);
+  MigLayoutGeometry out;
+  const QRectF area = target.adjusted(6.0, 6.0, -6.0, -6.0);
+  out.title = QRectF(area.left(), area.top(), area.width(), 24.0);
+  const double label_w = std::clamp(area.width() * 0.25, std::min(90.0, area.width() / 2.0), 220.0);
+  const double top = out.title.bottom() + 10.0;
+  const double row_h =
+      rows.empty() ? 0.0 : std::clamp((area.bottom() - top) / static_cast<double>(rows.size()), 0.0, 90.0);
+  out.font_pt = std::clamp(row_h / 9.0, 6.0, 9.0);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out.rows.push_back(row_geometry(rows[i], area, top + row_h * static_cast<double>(i), label_w, row_h));
+  }
+  return out;
+}
+
+void draw_mig_layout(const report::RoiReport& r, QPainter& painter, const QRectF& target) {
+  const MigLayoutGeometry layout = mig_layout_geometry(r, target);
   painter.save();
-  draw_title(painter, target);
-  const double label_w = std::min(260.0, target.width() * 0.3);
-  const double top = target.top() + 40;
-  const double row_h = std::min(90.0, (target.height() - 50) / std::max<std::size_t>(1, rows.size()));
+  QFont title_font = painter.font();
+  title_font.setBold(true);
+  painter.setFont(title_font);
+  painter.setPen(Qt::black);
+  draw_fitted_text(painter, layout.title, Qt::AlignCenter, "MIG layout (memory slots)", 12.0);
   QFont text_font = painter.font();
-  text_font.setPointSizeF(std::clamp(row_h / 9.0, 6.0, 9.0));
   text_font.setBold(false);
   painter.setFont(text_font);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    draw_row(painter, rows[i], target, top + row_h * static_cast<double>(i), label_w, row_h);
+  for (const auto& row : layout.rows) {
+    painter.setPen(Qt::black);
+    draw_fitted_text(painter, row.label, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, row.label_text,
+                     layout.font_pt);
+    painter.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 1, Qt::DashLine));
+    painter.setBrush(Qt::NoBrush);
+    for (const auto& slot : row.memory_slots) painter.drawRect(slot.adjusted(0.5, 0.5, -0.5, -0.5));
+    for (const auto& box : row.boxes) {
+      painter.setPen(QPen(Qt::black, 1));
+      painter.setBrush(series_colour(box.colour).lighter(150));
+      painter.drawRoundedRect(box.rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+      draw_fitted_text(painter, box.rect.adjusted(4, 2, -4, -2), Qt::AlignCenter | Qt::TextWordWrap, box.text,
+                       layout.font_pt);
+    }
   }
   painter.restore();
 }

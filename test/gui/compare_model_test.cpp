@@ -36,16 +36,17 @@ class CompareModelTest : public QObject {
 
   void headers() {
     CompareModel model;
+    auto header = [&](CompareModel::Metric metric, CompareModel::Side side, int role) {
+      return model.headerData(CompareModel::column(metric, side), Qt::Horizontal, role).toString();
+    };
     QCOMPARE(model.headerData(CompareModel::kStrategyColumn, Qt::Horizontal).toString(), QStringLiteral("Strategy"));
-    QCOMPARE(
-        model.headerData(CompareModel::column(CompareModel::kMonthlyCost, CompareModel::kA), Qt::Horizontal).toString(),
-        QStringLiteral("Monthly cost (USD) A"));
-    QCOMPARE(
-        model.headerData(CompareModel::column(CompareModel::kBusyPercent, CompareModel::kB), Qt::Horizontal).toString(),
-        QStringLiteral("Busy % B"));
-    QCOMPARE(model.headerData(CompareModel::column(CompareModel::kWorstP95, CompareModel::kDelta), Qt::Horizontal)
-                 .toString(),
-             QStringLiteral("Worst p95 (s) Δ"));
+    QCOMPARE(header(CompareModel::kMonthlyCost, CompareModel::kA, Qt::DisplayRole), QStringLiteral("$/month A"));
+    QCOMPARE(header(CompareModel::kBusyPercent, CompareModel::kB, Qt::DisplayRole), QStringLiteral("Busy % B"));
+    QCOMPARE(header(CompareModel::kWorstP95, CompareModel::kDelta, Qt::DisplayRole), QStringLiteral("Worst p95 s Δ"));
+    QCOMPARE(header(CompareModel::kMonthlyCost, CompareModel::kA, Qt::ToolTipRole),
+             QStringLiteral("Monthly cost (USD) in run A"));
+    QCOMPARE(header(CompareModel::kSlaViolationsPercent, CompareModel::kDelta, Qt::ToolTipRole),
+             QStringLiteral("SLA violations, % of arrivals: run B minus run A"));
   }
 
   void rowsAreAsStrategiesThenBOnlyOnes() {

@@ -23,6 +23,7 @@ int run_advise_test(int argc, char** argv);
 int run_result_model_test(int argc, char** argv);
 int run_compare_model_test(int argc, char** argv);
 int run_results_panel_test(int argc, char** argv);
+int run_gui_docs_test(int argc, char** argv);
 
 /// An in-memory scenario (no file; it parses, though the catalogs may reject parts) with 2 fleet entries, 2 tenants and
 /// 2 strategies; the model tests assert its cell texts:

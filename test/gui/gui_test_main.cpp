@@ -54,6 +54,7 @@ int run_classes(int argc, char** argv) {
       {"ResultModelTest", run_result_model_test},
       {"CompareModelTest", run_compare_model_test},
       {"ResultsPanelTest", run_results_panel_test},
+      {"GuiDocsTest", run_gui_docs_test},
       {"ScreenshotTest", run_screenshot_test},
   };
   if (argc > 1 && argv[1][0] != '-') {

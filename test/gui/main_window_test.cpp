@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -27,6 +28,7 @@
 #include "gui/scenario_editor.hpp"
 #include "gui/simulation_runner.hpp"
 #include "gui_test.hpp"
+#include "report/roi_report.hpp"
 
 namespace slicewise::gui::test {
 
@@ -189,6 +191,25 @@ class MainWindowTest : public QObject {
     QCOMPARE(table->model()->rowCount(), 4);
     QCOMPARE(window_->findChild<QProgressBar*>("runProgress")->value(), 1000);
     QVERIFY(window_->findChild<QLabel*>("runStatus")->text().startsWith("Run 1 · "));
+    QVERIFY(window_->findChild<QLabel*>("runTime")->text().isEmpty());  // times only while running
+
+    // The answer at the top of the results: the recommended strategy and what it saves a month.
+    const report::RoiReport& report = *results->current_report();
+    QVERIFY(report.recommended >= 0);
+    const auto& best = report.strategies[static_cast<std::size_t>(report.recommended)];
+    auto* headline = results->findChild<QLabel*>("summaryHeadline");
+    QVERIFY(headline->isVisible());
+    QVERIFY2(headline->text().startsWith(QString::fromStdString("<b>Recommended strategy: " + best.name + "</b>")),
+             qPrintable(headline->text()));
+    QVERIFY2(headline->text().contains(QString::fromStdString(report::format_usd(best.monthly_savings_usd))),
+             qPrintable(headline->text()));
+    QCOMPARE(results->findChild<QLabel*>("summaryRecommendation")->text(),
+             QString::fromStdString(report.recommendation));
+    // ... with the room for it: the results side has 2/3 of the width (or the editor its least).
+    const QList<int> sides = window_->findChild<QSplitter*>("sidesSplitter")->sizes();
+    QCOMPARE(sides.size(), 2);
+    QVERIFY2(3 * sides[1] >= 2 * (sides[0] + sides[1]) - 3 || sides[0] <= window_->editor()->minimumSizeHint().width(),
+             qPrintable(QStringLiteral("editor %1 px, results %2 px").arg(sides[0]).arg(sides[1])));
     for (const char* figure :
          {"figure-cost", "figure-savings", "figure-latency-cdf", "figure-utilization", "figure-mig-layout"}) {
       QVERIFY2(results->findChild<QWidget*>(figure), figure);
@@ -257,6 +278,7 @@ class MainWindowTest : public QObject {
     QCOMPARE(stopped.front().front().toString(), QString());
     QVERIFY(!window_->is_running());
     QCOMPARE(window_->findChild<QLabel*>("runStatus")->text(), QStringLiteral("Run cancelled."));
+    QVERIFY(window_->findChild<QLabel*>("runTime")->text().isEmpty());
     QCOMPARE(window_->results()->run_count(), 0);
     QVERIFY(window_->findChild<QPushButton*>("runButton")->isEnabled());
   }

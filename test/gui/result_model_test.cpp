@@ -63,10 +63,17 @@ class ResultModelTest : public QObject {
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
       headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "Monthly cost (USD)", "Monthly savings (USD)",
-                                   "Savings %", "Busy %", "SM util %", "SLA violations %", "SLA",
-                                   "phi-3.5-mini-instruct p95 (s)", "phi-3.5-mini-instruct p99 (s)",
-                                   "deepseek-r1-distill-llama-8b p95 (s)", "deepseek-r1-distill-llama-8b p99 (s)"}));
+    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "$/month", "Savings\n$/month", "Savings\n%", "Busy\n%",
+                                   "SM util\n%", "Over\nSLA %", "SLA", "phi-3.5-mini-instruct\np95 s",
+                                   "phi-3.5-mini-instruct\np99 s", "deepseek-r1-distill-llama-8b\np95 s",
+                                   "deepseek-r1-distill-llama-8b\np99 s"}));
+    // The tooltips say them in full.
+    auto tip = [&](int column) { return model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(); };
+    QCOMPARE(tip(ResultModel::kMonthlyCost), QStringLiteral("Monthly cost (USD) at the scenario's prices"));
+    QCOMPARE(tip(ResultModel::kSlaViolationsPercent),
+             QStringLiteral("SLA violations: requests over their latency target, % of all arrivals"));
+    QCOMPARE(tip(ResultModel::p99_column(1)),
+             QStringLiteral("deepseek-r1-distill-llama-8b: 99th-percentile latency (s)"));
   }
 
   void cells_data() {

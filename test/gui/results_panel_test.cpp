@@ -1,13 +1,18 @@
-// ResultsPanel, shown offscreen with two runs (the seed, then the mixed MIG fleet): the table shows
-// the current run, the Charts tab has one drawn FigureView per report figure, the compare combos
-// pick the last two runs and the compare table their differences; re-pricing and clearing.
+// ResultsPanel, shown offscreen with two runs (the seed, then the mixed MIG fleet): the summary at
+// the top gives the report's answer, the table shows the current run whole, the Charts tab has one
+// drawn FigureView per report figure at its own aspect, the compare combos pick the last two runs
+// and the compare table their differences; re-pricing and clearing.
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -33,6 +38,11 @@ bool has_content(const QImage& image) {
     }
   }
   return false;
+}
+
+/// The width `column`'s widest cell asks for (QTableView hides the public sizeHintForColumn).
+int cells_width(const QTableView* table, int column) {
+  return static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column);
 }
 
 }  // namespace
@@ -69,6 +79,8 @@ class ResultsPanelTest : public QObject {
 
   void startsEmpty() {
     QCOMPARE(panel_->run_count(), 0);
+    QCOMPARE(panel_->summary_text(),
+             QStringLiteral("No results yet: run a simulation to see its costs, savings and SLAs here."));
     QVERIFY(panel_->current_report() == nullptr);
     QCOMPARE(model_of("resultTable")->rowCount(), 0);
     QCOMPARE(child<QComboBox>("compareA")->count(), 0);
@@ -109,6 +121,76 @@ class ResultsPanelTest : public QObject {
              QStringLiteral("$0.00"));
   }
 
+  void theSummaryGivesTheAnswerAtTheTop() {
+    panel_->add_run("mixed", mixed_mig_report());
+    const report::RoiReport& report = *panel_->current_report();
+    // mig on one p5.4xlarge instead of dedicated's four: 3 × 6.88 × 730 = 15,067.20 a month saved,
+    // × 12 = 180,806.40 a year (whole dollars in the headline, as the HTML report).
+    QCOMPARE(report.recommended, 1);
+    QCOMPARE(report::format_usd(report.strategies[1].monthly_savings_usd), std::string("$15,067.20"));
+    auto* headline = child<QLabel>("summaryHeadline");
+    QVERIFY(headline->isVisible());
+    QCOMPARE(headline->text(),
+             QStringLiteral("<b>Recommended strategy: mig</b> — monthly savings $15,067.20, annual $180,806"));
+    QCOMPARE(
+        child<QLabel>("summaryRecommendation")->text(),
+        QStringLiteral("Share with mig (mig, isolation hardware): it meets every tenant's SLA on 1 GPU instead of 4."));
+    QVERIFY(child<QLabel>("summarySavings")
+                ->text()
+                .startsWith(QStringLiteral(
+                    "mig saves $15,067.20 per month ($180,806 per year, 75.0 %) against dedicated, at on_demand")));
+    QCOMPARE(child<QLabel>("summarySlaRisk")->text(), QString::fromStdString(report.sla_risk));
+    QVERIFY(child<QLabel>("summarySlaRisk")->text().startsWith(QStringLiteral("SLA risk is low under mig")));
+    QVERIFY(child<QLabel>("summaryRejected")->isHidden());  // nothing rejected
+    QCOMPARE(panel_->summary_text(),
+             QStringLiteral("Recommended strategy: mig — monthly savings $15,067.20, annual $180,806\n") +
+                 QString::fromStdString(report.recommendation + "\n" + report.savings + "\n" + report.sla_risk));
+    // Above the tabs, so every tab shows it.
+    QVERIFY(child<QWidget>("resultSummary")->geometry().bottom() < child<QTabWidget>("resultTabs")->geometry().top());
+
+    // A run whose cheaper strategy misses its SLA keeps the baseline: no saving to claim.
+    panel_->replace_current(seed_report_missing_sla());
+    QCOMPARE(headline->text(),
+             QStringLiteral("<b>Recommended strategy: dedicated</b> — monthly savings $0.00, annual $0"));
+    QCOMPARE(child<QLabel>("summaryRecommendation")->text(),
+             QStringLiteral("Keep dedicated: every cheaper strategy misses an SLA (time_slicing)."));
+
+    // Nothing recommended: no headline, the report's sentence says why.
+    report::RoiReport none = seed_report_missing_sla();
+    none.recommended = -1;
+    none.recommendation = "No strategy meets every tenant's SLA, the baseline included.";
+    none.sla_risk.clear();
+    panel_->replace_current(none);
+    QVERIFY(headline->isHidden());
+    QVERIFY(child<QLabel>("summarySlaRisk")->isHidden());
+    QVERIFY(panel_->summary_text().startsWith(
+        QStringLiteral("No strategy meets every tenant's SLA, the baseline included.\nNo monthly saving")));
+  }
+
+  void theTableShowsEveryColumnAndRowWhole() {
+    panel_->add_run("mixed", mixed_mig_report());
+    auto* table = child<QTableView>("resultTable");
+    QHeaderView* header = table->horizontalHeader();
+    QCOMPARE(header->count(), ResultModel::kNumFixedColumns + 8);
+    // Every column as wide as its header (sort indicator included) and its widest cell.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        header->sectionSize(ResultModel::kStrategy) >= header->sectionSizeHint(ResultModel::kStrategy), 5000);
+    for (int column = 0; column < header->count(); ++column) {
+      const QString what = QStringLiteral("column %1 (%2): %3 px for a header of %4 and cells of %5")
+                               .arg(column)
+                               .arg(table->model()->headerData(column, Qt::Horizontal).toString())
+                               .arg(header->sectionSize(column))
+                               .arg(header->sectionSizeHint(column))
+                               .arg(cells_width(table, column));
+      QVERIFY2(header->sectionSize(column) >= header->sectionSizeHint(column), qPrintable(what));
+      QVERIFY2(header->sectionSize(column) >= cells_width(table, column), qPrintable(what));
+    }
+    // Its four rows whole, without a vertical scroll bar.
+    QTRY_VERIFY_WITH_TIMEOUT(table->viewport()->height() >= table->verticalHeader()->length(), 5000);
+    QCOMPARE(table->verticalScrollBar()->maximum(), 0);
+    QCOMPARE(table->model()->rowCount(), 4);
+  }
+
   void clickingAHeaderSortsTheTableNumerically() {
     panel_->add_run("mixed", mixed_mig_report());
     QHeaderView* header = child<QTableView>("resultTable")->horizontalHeader();
@@ -144,6 +226,28 @@ class ResultsPanelTest : public QObject {
     auto* cost = area->widget()->findChild<FigureView*>("figure-cost");
     QTRY_VERIFY_WITH_TIMEOUT(cost->is_drawn(), 20000);
     QVERIFY(has_content(cost->grab().toImage()));
+    // As wide as the area, at the figure's own aspect (900 × 480 for the cost), drawn at that size.
+    QVERIFY2(cost->width() > area->viewport()->width() - 60, qPrintable(QString::number(cost->width())));
+    QCOMPARE(cost->height(), cost->heightForWidth(cost->width()));
+    QCOMPARE(cost->heightForWidth(900), 480);
+    QCOMPARE(cost->drawn_size(), cost->size());
+    QVERIFY(!area->horizontalScrollBar()->isVisible());
+  }
+
+  void aNarrowAreaShowsTheFiguresDrawnWiderAndScaledDown() {
+    panel_->add_run("mixed", mixed_mig_report());
+    panel_->resize(520, 800);
+    child<QTabWidget>("resultTabs")->setCurrentIndex(1);
+    auto* area = child<QScrollArea>("chartArea");
+    auto* cost = area->widget()->findChild<FigureView*>("figure-cost");
+    QTRY_VERIFY_WITH_TIMEOUT(cost->is_drawn() && cost->width() < FigureView::kMinimumDrawWidthPx, 20000);
+    QCOMPARE(cost->height(), cost->heightForWidth(cost->width()));
+    // Drawn 720 wide at the view's aspect, so the axis labels and legend keep the exports' room.
+    QCOMPARE(cost->drawn_size().width(), FigureView::kMinimumDrawWidthPx);
+    QVERIFY2(std::abs(cost->drawn_size().height() - 384) <= 2,  // 720 × 480 / 900, up to the view's rounding
+             qPrintable(QString::number(cost->drawn_size().height())));
+    QVERIFY(!area->horizontalScrollBar()->isVisible());
+    QVERIFY(has_content(cost->grab().toImage()));
   }
 
   void aFigureViewDrawsOnRequestAndShowsWhyItCannot() {
@@ -152,11 +256,20 @@ class ResultsPanelTest : public QObject {
     FigureView cdf(report, figures.at(2));
     QCOMPARE(cdf.figure().id, std::string("latency-cdf"));
     QCOMPARE(cdf.sizeHint(), QSize(900, 320));  // two tenants: one row of two charts
+    QVERIFY(cdf.hasHeightForWidth());
+    QCOMPARE(cdf.heightForWidth(450), 160);
+    QCOMPARE(cdf.minimumSizeHint(), QSize(FigureView::kMinimumWidthPx, 128));  // 360 × 320 / 900
     cdf.resize(600, 320);
     QVERIFY(!cdf.is_drawn());
+    QVERIFY(cdf.drawn_size().isEmpty());
     cdf.draw_now();
     QVERIFY(cdf.is_drawn());
+    QCOMPARE(cdf.drawn_size(), QSize(720, 384));  // under 720 wide: drawn at 720, same aspect
     QVERIFY(has_content(cdf.grab().toImage()));
+    cdf.resize(800, 300);
+    QVERIFY(!cdf.is_drawn());
+    cdf.draw_now();
+    QCOMPARE(cdf.drawn_size(), QSize(800, 300));
 
     report::Figure unknown;
     unknown.id = "pie";

@@ -78,16 +78,52 @@ TEST(Roi, SeedCalculatorToTheCent) {
   EXPECT_NEAR(shared.cost_per_1k_requests_usd, 1758.1904 / (1.5 * 730 * 3600 / 1000), 1e-12);
 }
 
-TEST(Roi, ChargebackAddsUpToTheWholeCostIdleIncluded) {
-  const auto charges = chargeback(1000.0, {{"a", 30.0, 1.0, 0.0}, {"b", 10.0, 2.0, 0.0}, {"c", 0.0, 0.0, 0.0}});
+TEST(Roi, ChargebackByUsageAddsUpToTheWholeCostIdleIncluded) {
+  const auto charges =
+      chargeback(1000.0, {{"a", 30.0, 1.0, 0.0}, {"b", 10.0, 2.0, 0.0}, {"c", 0.0, 0.0, 0.0}}, ChargebackModel::usage);
   EXPECT_NEAR(charges[0].monthly_usd, 750.0, 1e-9);
   EXPECT_NEAR(charges[1].monthly_usd, 250.0, 1e-9);
   EXPECT_EQ(charges[2].monthly_usd, 0.0);
   EXPECT_NEAR(charges[0].monthly_usd + charges[1].monthly_usd + charges[2].monthly_usd, 1000.0, 1e-9);
   EXPECT_NEAR(charges[1].cost_per_1k_requests_usd, 250.0 / (2.0 * 730 * 3600 / 1000), 1e-12);
-  // Nobody worked: split equally.
-  const auto idle = chargeback(90.0, {{"a", 0.0, 0.0, 0.0}, {"b", 0.0, 0.0, 0.0}, {"c", 0.0, 0.0, 0.0}});
+  EXPECT_EQ(charges[0].usage_monthly_usd, charges[0].monthly_usd);
+  EXPECT_NEAR(charges[0].usage_share_frac, 0.75, 1e-12);
+  // Nobody worked: split equally; nobody holds anything either: by reservation too.
+  const auto idle =
+      chargeback(90.0, {{"a", 0.0, 0.0, 0.0}, {"b", 0.0, 0.0, 0.0}, {"c", 0.0, 0.0, 0.0}}, ChargebackModel::usage);
   EXPECT_NEAR(idle[1].monthly_usd, 30.0, 1e-9);
+  EXPECT_NEAR(idle[1].reservation_monthly_usd, 30.0, 1e-9);
+}
+
+TEST(Roi, ChargebackByReservationChargesEachTenantTheGpuItHolds) {
+  // Dedicated: 2 GPUs at P = $2.24208/h each, one per tenant; a did 9 times b's work. By reservation
+  // each pays its GPU, P x 730 = $1,636.7184; by usage 90 % and 10 % of the bill.
+  constexpr double kP = 2.24208;
+  const double bill = 2 * kP * 730;
+  const auto charges = chargeback(bill, {{"a", 900.0, 1.0, 0.0, 1.0, kP}, {"b", 100.0, 1.0, 0.0, 1.0, kP}},
+                                  ChargebackModel::reservation);
+  ASSERT_EQ(charges.size(), 2u);
+  EXPECT_NEAR(charges[0].monthly_usd, 1636.7184, 1e-9);
+  EXPECT_NEAR(charges[1].monthly_usd, 1636.7184, 1e-9);
+  EXPECT_NEAR(charges[0].share_frac, 0.5, 1e-12);
+  EXPECT_NEAR(charges[0].usage_monthly_usd, 0.9 * bill, 1e-9);
+  EXPECT_NEAR(charges[1].usage_monthly_usd, 0.1 * bill, 1e-9);
+  EXPECT_EQ(charges[0].reserved_gpus, 1.0);
+  EXPECT_EQ(charges[0].gpu_work_s, 900.0);
+  // Cost per 1k requests follows the model in use: $1,636.7184 over 1 request/s for 730 h.
+  EXPECT_NEAR(charges[1].cost_per_1k_requests_usd, 1636.7184 / (730 * 3600 / 1000.0), 1e-12);
+}
+
+TEST(Roi, ChargebackByReservationSpreadsCapacityReservedForNobodyProRata) {
+  // A MIG GPU at $7/h with 3g and 2g instances and 2 slices unused: 3/7 and 2/7 of the GPU held,
+  // the unused 2/7 spread 3:2, so 3/5 and 2/5 of the bill (licences and sidecars spread alike).
+  const double bill = 7.0 * 730 + 100.0;
+  const auto charges = chargeback(bill, {{"big", 1.0, 0.0, 0.0, 3.0 / 7, 3.0}, {"small", 50.0, 0.0, 0.0, 2.0 / 7, 2.0}},
+                                  ChargebackModel::reservation);
+  EXPECT_NEAR(charges[0].monthly_usd, 0.6 * bill, 1e-9);
+  EXPECT_NEAR(charges[1].monthly_usd, 0.4 * bill, 1e-9);
+  EXPECT_NEAR(charges[0].monthly_usd + charges[1].monthly_usd, bill, 1e-9);
+  EXPECT_EQ(charges[0].cost_per_1k_requests_usd, 0.0);  // no request completed
 }
 
 TEST(Roi, BusinessViewChargesTheAddedLatency) {

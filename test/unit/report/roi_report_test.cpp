@@ -179,6 +179,111 @@ TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   }
 }
 
+TEST(RoiReport, EveryPriceIsListedWithItsOwnDateAndSource) {
+  const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto* gpu = table.find("g6e.2xlarge", "us-east-1");
+  const auto* sidecar = table.find("t3.large", "us-east-1");
+  ASSERT_TRUE(gpu && sidecar);
+  const auto r =
+      build_roi_report(result, cost_result(result, result.input, table, pricing::PurchaseOption::on_demand), &table);
+  ASSERT_EQ(r.priced_items.size(), 2u);  // each once: dedicated's and time_slicing's g6e.2xlarge, the t3.large sidecars
+  EXPECT_EQ(provenance_lines(r),
+            (std::vector<std::string>{"g6e.2xlarge: $2.24208/h on-demand, aws us-east-1, price as of " + gpu->as_of +
+                                          " (source: " + gpu->source + ")",
+                                      "t3.large: $0.0832/h on-demand, aws us-east-1, price as of " + sidecar->as_of +
+                                          " (source: " + sidecar->source + ")",
+                                      "Calibration profile: slicewise-default-2026-11-22", "Seed: 42",
+                                      "dedicated: fleet as given (2 GPUs)", "time_slicing: fleet as given (1 GPU)"}));
+  // Spot prices have their own date and source; the t3.large's spot price has no date of its own.
+  const auto spot =
+      build_roi_report(result, cost_result(result, result.input, table, pricing::PurchaseOption::spot), &table);
+  ASSERT_EQ(spot.priced_items.size(), 2u);
+  EXPECT_EQ(spot.priced_items[0].as_of, "2025-11-30");
+  EXPECT_EQ(spot.priced_items[0].source, gpu->spot_source);
+  EXPECT_EQ(spot.priced_items[1].as_of, sidecar->as_of);
+  EXPECT_EQ(spot.priced_items[1].source, sidecar->spot_source);
+  EXPECT_EQ(provenance_lines(spot)[0].substr(0, 58), "g6e.2xlarge: $0.97975/h spot, aws us-east-1, price as of 2");
+  // Without the table the shipped one of that name gives the same, its prices being the ones used.
+  const auto plain = seed_report();
+  ASSERT_EQ(plain.priced_items.size(), 2u);
+  EXPECT_EQ(plain.priced_items[0].as_of, gpu->as_of);
+  EXPECT_EQ(plain.priced_items[0].source, gpu->source);
+  const auto md = roi_report_markdown(r, {});
+  EXPECT_NE(md.find("### Where these figures come from\n\n- g6e.2xlarge: $2.24208/h on-demand"), std::string::npos);
+}
+
+/// A sweep of `users` = 2, 4, ..., 16: time_slicing saves $100 less per step from $1,515.25 and,
+/// like dedicated, meets every SLA up to 12 users.
+SweepSection users_sweep() {
+  SweepSection sweep;
+  sweep.name = "seed-users";
+  sweep.axes = {"users"};
+  sweep.strategies = {"dedicated", "time_slicing"};
+  sweep.detail_point = "p0000";
+  for (int i = 0; i < 8; ++i) {
+    SweepSection::Row row;
+    row.point = "p000" + std::to_string(i);
+    row.labels = {std::to_string(2 * (i + 1))};
+    row.savings_usd = {0.0, 1515.25 - 100.0 * i};
+    row.sla_met = {i < 6, i < 6};
+    row.recommended = i < 6 ? "time_slicing" : "";
+    sweep.rows.push_back(row);
+  }
+  return sweep;
+}
+
+TEST(RoiReport, ASweepsSummaryReadsAgainstTheSweptVariable) {
+  auto r = seed_report();
+  const std::string recommendation = r.recommendation, savings = r.savings, sla_risk = r.sla_risk;
+  add_sweep(r, users_sweep());
+  EXPECT_EQ(r.title, "ROI report: sweep seed-users");
+  ASSERT_TRUE(r.sweep.has_value());
+  EXPECT_EQ(r.recommendation,
+            "Across users = 2 … 16 (8 points): time_slicing is recommended at 6 points; no strategy qualifies at 2. "
+            "In detail below, point p0000 (users=2): " +
+                recommendation);
+  EXPECT_EQ(r.savings,
+            "time_slicing saves $1,515.25 at users=2 to $815.25 at users=16 and meets every SLA up to users=12 "
+            "(missed from users=14). At point p0000 (users=2): " +
+                savings);
+  EXPECT_EQ(r.sla_risk, "From users=14 no strategy meets every SLA. At point p0000 (users=2): " + sla_risk);
+  EXPECT_EQ(recommended_headline(r), "Recommended strategy at point p0000 (users=2): time_slicing");
+  const auto md = roi_report_markdown(r, {});
+  EXPECT_NE(md.find("**Recommended strategy at point p0000 (users=2): time_slicing**"), std::string::npos);
+}
+
+TEST(RoiReport, ASweepOverTwoAxesNamesItsPointsWithTheirValues) {
+  auto r = seed_report();
+  SweepSection sweep;
+  sweep.name = "two";
+  sweep.axes = {"phi_users", "deepseek_users"};
+  sweep.strategies = {"dedicated", "time_slicing"};
+  sweep.detail_point = "p0000";
+  const int phi[] = {1, 1, 2, 2, 4, 4, 8, 8};
+  for (int i = 0; i < 8; ++i) {
+    SweepSection::Row row;
+    row.point = "p000" + std::to_string(i);
+    row.labels = {std::to_string(phi[i]), std::to_string(1 + i % 2)};
+    const bool shared_met = i % 2 == 0 && phi[i] < 8;
+    row.savings_usd = {0.0, 1515.25};
+    row.sla_met = {phi[i] < 8, shared_met};
+    row.recommended = phi[i] == 8 ? "" : shared_met ? "time_slicing" : "dedicated";
+    sweep.rows.push_back(row);
+  }
+  add_sweep(r, sweep);
+  EXPECT_EQ(r.recommendation.substr(0, 162),
+            "Across phi_users = 1 … 8 and deepseek_users = 1 … 2 (8 points): dedicated is recommended at 3 points, "
+            "time_slicing at 3; no strategy qualifies at 2. In detail");
+  EXPECT_EQ(r.savings.substr(0, r.savings.find(" At point")),
+            "time_slicing saves $1,515.25 at every point and meets every SLA at 3 of 8 points (missed at p0001 "
+            "(phi_users=1, deepseek_users=2); p0003 (phi_users=2, deepseek_users=2); p0005 (phi_users=4, "
+            "deepseek_users=2); p0006 (phi_users=8, deepseek_users=1); …).");
+  EXPECT_EQ(r.sla_risk.substr(0, r.sla_risk.find(" At point")),
+            "At 2 points no strategy meets every SLA: p0006 (phi_users=8, deepseek_users=1); p0007 (phi_users=8, "
+            "deepseek_users=2).");
+}
+
 TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
   auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
   const std::string name = "ts <b>bold</b> & | co\\";

@@ -1,6 +1,7 @@
 // The ROI workbook read back by independent readers: unzip (the XML parts, with cached values) and
-// Debian's python3-openpyxl (sheet names, formula text). Figures are the seed case's closed forms:
-// dedicated 2 × g6e.2xlarge at $2.24208/h, time-sliced 1 × g6e.2xlarge + 2 × t3.large at $0.0832/h.
+// Debian's python3-openpyxl (sheet names, formula text, charts). Figures are the seed case's closed
+// forms: dedicated 2 × g6e.2xlarge at $2.24208/h, time-sliced 1 × g6e.2xlarge + 2 × t3.large at
+// $0.0832/h; its two tenants hold equal parts of the GPUs and did GPU work 3:1.
 #include "report/xlsx_report.hpp"
 
 #include <gtest/gtest.h>
@@ -42,15 +43,37 @@ pricing::CostLine line(const std::string& role, const std::string& type, int cou
   return {role, type, "us-east-1", count, num_gpus, price, count * price * 730.0};
 }
 
+/// A tenant holding `gpus` of the strategy's GPUs (half of them) that did `work_s` of GPU work (chat
+/// 300 s, embed 100 s): by reservation 1/2 of the bill, in use; by usage 3/4 or 1/4.
+pricing::TenantCharge charge(const std::string& name, double monthly_usd, double gpus, double work_s) {
+  pricing::TenantCharge c;
+  c.name = name;
+  c.reservation_share_frac = 0.5;
+  c.reservation_monthly_usd = monthly_usd * 0.5;
+  c.usage_share_frac = work_s / 400.0;
+  c.usage_monthly_usd = monthly_usd * c.usage_share_frac;
+  c.share_frac = c.reservation_share_frac;
+  c.monthly_usd = c.reservation_monthly_usd;
+  c.reserved_gpus = gpus;
+  c.reserved_usd_per_hour = gpus * kGpuUsdPerHour;
+  c.gpu_work_s = work_s;
+  return c;
+}
+
 pricing::StrategyCost strategy_cost(const std::string& name, std::vector<pricing::CostLine> lines, double baseline) {
   pricing::StrategyCost cost;
   cost.strategy = name;
   cost.lines = std::move(lines);
-  for (const auto& l : cost.lines) cost.monthly_usd += l.monthly_usd;
+  int gpus = 0;
+  for (const auto& l : cost.lines) {
+    cost.monthly_usd += l.monthly_usd;
+    gpus += l.num_gpus;
+  }
   cost.monthly_savings_usd = baseline - cost.monthly_usd;
   cost.annual_savings_usd = cost.monthly_savings_usd * 12.0;
   cost.savings_frac = cost.monthly_savings_usd / baseline;
-  cost.chargeback = {{"chat", cost.monthly_usd * 0.75, 0.75}, {"embed", cost.monthly_usd * 0.25, 0.25}};
+  cost.chargeback = {charge("chat", cost.monthly_usd, gpus / 2.0, 300.0),
+                     charge("embed", cost.monthly_usd, gpus / 2.0, 100.0)};
   return cost;
 }
 
@@ -144,12 +167,44 @@ std::string read_bytes(const fs::path& p) {
   return out.str();
 }
 
-TEST_F(XlsxReport, ZipIsValidAndHasTheFiveSheets) {
+/// Runs `script` with Debian's python3 (with python3-openpyxl), not whatever python3 comes first on
+/// PATH, on `book`; its standard output.
+std::string python(const fs::path& dir, const std::string& script, const fs::path& book) {
+  std::ofstream(dir / "read.py") << script;
+  return run("/usr/bin/python3 " + quoted(dir / "read.py") + " " + quoted(book));
+}
+
+/// A sweep of three points over `axes` (labels "1", "2", "4" on the first, "a" on a second), its
+/// second point failed.
+SweepSection sweep_section(const std::vector<std::string>& axes) {
+  SweepSection sweep;
+  sweep.name = "users";
+  sweep.axes = axes;
+  sweep.strategies = {"dedicated", "time_slicing"};
+  sweep.detail_point = "p0000";
+  const std::vector<std::string> firsts = {"1", "2", "4"};
+  for (std::size_t i = 0; i < firsts.size(); ++i) {
+    SweepSection::Row row;
+    row.point = "p000" + std::to_string(i);
+    row.labels = {firsts[i]};
+    if (axes.size() > 1) row.labels.emplace_back("a");
+    row.failed = i == 1;
+    row.savings_usd = {0.0, kSavingsUsd - 100.0 * static_cast<double>(i)};
+    row.sla_met = {true, i == 0};
+    row.monthly_usd = {kDedicatedMonthlyUsd, kTimeSlicedMonthlyUsd + 100.0 * static_cast<double>(i)};
+    row.num_gpus = {2, 1};
+    row.recommended = i == 0 ? "time_slicing" : "dedicated";
+    sweep.rows.push_back(row);
+  }
+  return sweep;
+}
+
+TEST_F(XlsxReport, ZipIsValidAndHasItsSheets) {
   const auto book = dir_ / "roi.xlsx";
   write_roi_xlsx(seed_report(), book);
   EXPECT_EQ(std::system(("unzip -tq " + quoted(book) + " > /dev/null").c_str()), 0);
   const auto workbook = part(book, "xl/workbook.xml");
-  for (const auto* name : {"Summary", "Inputs", "Costs", "Tenants", "Provenance"}) {
+  for (const auto* name : {"Summary", "Inputs", "Costs", "Tenants", "Charts", "Provenance"}) {
     EXPECT_NE(workbook.find(std::string("name=\"") + name + "\""), std::string::npos) << name;
   }
   // Only the workbook itself is left in the folder: the temporary was renamed.
@@ -193,16 +248,144 @@ TEST_F(XlsxReport, CostsAreFormulasOverInputsWithCachedClosedForms) {
   EXPECT_NEAR(cell_xml(sheet, "F15").value, kSavingsUsd, 1e-9);
   EXPECT_NEAR(cell_xml(sheet, "F17").value, kSavingsUsd, 1e-9);
 
-  // Tenants: chargeback = share × the strategy's monthly total.
+  // Tenants (time_slicing's in rows 6-7): per model, share = weight / the strategy's weights, and
+  // chargeback = share × the strategy's monthly total; each model's charges add up to the total.
   const auto tenants = part(book, "xl/worksheets/sheet4.xml");
-  EXPECT_EQ(cell_xml(tenants, "K6").formula, "J6*Costs!$B$12");
-  EXPECT_NEAR(cell_xml(tenants, "K6").value, 0.75 * kTimeSlicedMonthlyUsd, 1e-9);
+  const std::string same = "($A$4:$A$7=A6)";
+  EXPECT_EQ(cell_xml(tenants, "L6").formula, "IF(SUMPRODUCT(" + same + "*$K$4:$K$7)>0,K6/SUMPRODUCT(" + same +
+                                                 "*$K$4:$K$7),1/SUMPRODUCT(--" + same + "))");
+  EXPECT_NEAR(cell_xml(tenants, "L6").value, 0.5, 1e-12);  // 0.5 GPU of 1, at $2.24208/h each
+  EXPECT_EQ(cell_xml(tenants, "M6").formula, "L6*Costs!$B$12");
+  EXPECT_NEAR(cell_xml(tenants, "M6").value, 0.5 * kTimeSlicedMonthlyUsd, 1e-9);
+  EXPECT_EQ(cell_xml(tenants, "O6").formula, "IF(SUMPRODUCT(" + same + "*$N$4:$N$7)>0,N6/SUMPRODUCT(" + same +
+                                                 "*$N$4:$N$7),1/SUMPRODUCT(--" + same + "))");
+  EXPECT_NEAR(cell_xml(tenants, "O6").value, 0.75, 1e-12);  // 300 s of 400 s of GPU work
+  EXPECT_EQ(cell_xml(tenants, "P6").formula, "O6*Costs!$B$12");
+  EXPECT_NEAR(cell_xml(tenants, "P6").value, 0.75 * kTimeSlicedMonthlyUsd, 1e-9);
+  for (const char* column : {"M", "P"}) {
+    const auto c = std::string(column);
+    EXPECT_NEAR(cell_xml(tenants, c + "4").value + cell_xml(tenants, c + "5").value, kDedicatedMonthlyUsd, 0.005);
+    EXPECT_NEAR(cell_xml(tenants, c + "6").value + cell_xml(tenants, c + "7").value, kTimeSlicedMonthlyUsd, 0.005);
+  }
+}
+
+TEST_F(XlsxReport, OpenpyxlFindsBothChargebackModelsNamedWithTheOneInUse) {
+  auto report = seed_report();
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  const std::string script =
+      "import openpyxl, sys\n"
+      "ws = openpyxl.load_workbook(sys.argv[1])['Tenants']\n"
+      "print([c.value for c in ws[3]][9:])\n"
+      "print(ws['M4'].value, ws['P7'].value)\n"
+      "print(ws['A2'].value.startswith('In use: chargeback by reservation'))\n"
+      // The cached values: each model's charges add up to each strategy's monthly cost on Costs.
+      "wb = openpyxl.load_workbook(sys.argv[1], data_only=True)\n"
+      "t, c = wb['Tenants'], wb['Costs']\n"
+      "for col in 'MP':\n"
+      "    print(col, abs(t[col + '4'].value + t[col + '5'].value - c['B11'].value) < 0.005,\n"
+      "          abs(t[col + '6'].value + t[col + '7'].value - c['B12'].value) < 0.005, round(c['B12'].value, 4))\n";
+  EXPECT_EQ(python(dir_, script, book),
+            "['Reserved GPUs', 'USD per hour reserved', 'Share by reservation', 'Chargeback by reservation (in use)', "
+            "'GPU work (s)', 'Share by usage', 'Chargeback by usage']\n=L4*Costs!$B$11 =O7*Costs!$B$12\nTrue\n"
+            "M True True 1758.1904\nP True True 1758.1904\n");
+  report.costs.chargeback_model = pricing::ChargebackModel::usage;
+  write_roi_xlsx(report, book);
+  EXPECT_EQ(python(dir_,
+                   "import openpyxl, sys\nws = openpyxl.load_workbook(sys.argv[1])['Tenants']\n"
+                   "print(ws['M3'].value, '|', ws['P3'].value)\n",
+                   book),
+            "Chargeback by reservation | Chargeback by usage (in use)\n");
+}
+
+/// The script that prints, per chart of the Charts sheet, its type, title, axis titles, and each
+/// series' name, x (categories) and y (values) references (quotes around sheet names dropped).
+const char* const kChartsScript =
+    "import openpyxl, sys\n"
+    "def text(t):\n"
+    "    return ''.join(r.t for p in t.tx.rich.p for r in (p.r or [])) if t and t.tx and t.tx.rich else ''\n"
+    "def ref(d):\n"
+    "    r = d.numRef or d.strRef\n"
+    "    return r.f.replace(\"'\", '')\n"
+    "def name(s):\n"
+    "    return s.tx.v if s.tx.v else s.tx.strRef.f.replace(\"'\", '')\n"
+    "ws = openpyxl.load_workbook(sys.argv[1])['Charts']\n"
+    "print(len(ws._charts))\n"
+    "for c in ws._charts:\n"
+    "    print(type(c).__name__, getattr(c, 'type', ''), text(c.title), '|', text(c.x_axis.title), '|',\n"
+    "          text(c.y_axis.title), '|', len(c.series))\n"
+    "    for s in c.series:\n"
+    "        x, y = (s.xVal, s.yVal) if s.xVal else (s.cat, s.val)\n"
+    "        print(' ', name(s), ref(x), ref(y))\n";
+
+TEST_F(XlsxReport, ChartsDrawMonthlyCostAndSavingsFromTheCostsCells) {
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(seed_report(), book);
+  // Costs' totals are rows 11-12: strategy names in A, monthly cost in B, savings in C.
+  EXPECT_EQ(python(dir_, kChartsScript, book),
+            "2\n"
+            "BarChart col Monthly cost per strategy | Strategy | USD per month | 1\n"
+            "  Monthly cost Costs!$A$11:$A$12 Costs!$B$11:$B$12\n"
+            "BarChart col Monthly savings per strategy against dedicated | Strategy | USD per month | 1\n"
+            "  Monthly savings Costs!$A$11:$A$12 Costs!$C$11:$C$12\n");
+}
+
+TEST_F(XlsxReport, ASweepHasEveryPointOnItsSheetAndItsSavingsCurve) {
+  auto report = seed_report();
+  report.sweep = sweep_section({"phi_users"});
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  const std::string script =
+      "import openpyxl, sys\n"
+      "wb = openpyxl.load_workbook(sys.argv[1])\n"
+      "print(','.join(wb.sheetnames))\n"
+      "ws = wb['Sweep points']\n"
+      "print(ws['C3'].value, ws['G3'].value)\n"
+      "print([c.value for c in ws[4]])\n"
+      "for row in ws.iter_rows(min_row=5, values_only=True):\n"
+      "    print(row)\n";
+  // One row per point: the swept value as a number, per strategy GPUs, cost, savings, SLA met; the
+  // failed point has its values only.
+  EXPECT_EQ(python(dir_, script, book),
+            "Summary,Inputs,Costs,Tenants,Sweep points,Charts,Provenance\n"
+            "dedicated time_slicing\n"
+            "['Point', 'phi_users', 'GPUs', 'Monthly cost', 'Monthly savings', 'SLA met', 'GPUs', 'Monthly cost', "
+            "'Monthly savings', 'SLA met', 'Recommended']\n"
+            "('p0000', 1, 2, 3273.4368, 0, 'yes', 1, 1758.1904, 1515.2464, 'yes', 'time_slicing')\n"
+            "('p0001', 2, None, None, None, None, None, None, None, None, 'failed')\n"
+            "('p0002', 4, 2, 3273.4368, 0, 'yes', 1, 1958.1904, 1315.2464, 'no', 'dedicated')\n");
+  // One numeric axis: a scatter chart of each strategy's savings against it.
+  const auto charts = python(dir_, kChartsScript, book);
+  EXPECT_EQ(charts.substr(0, 2), "3\n");
+  EXPECT_NE(
+      charts.find("ScatterChart  Monthly savings per strategy across sweep users | phi_users | USD per month | 2\n"
+                  "  Sweep points!$C$3 Sweep points!$B$5:$B$7 Sweep points!$E$5:$E$7\n"
+                  "  Sweep points!$G$3 Sweep points!$B$5:$B$7 Sweep points!$I$5:$I$7\n"),
+      std::string::npos)
+      << charts;
+}
+
+TEST_F(XlsxReport, ASweepOverTwoAxesDrawsItsCurveOverThePointsSweptValues) {
+  auto report = seed_report();
+  report.sweep = sweep_section({"phi_users", "gpu"});
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  const auto points = python(dir_,
+                             "import openpyxl, sys\nws = openpyxl.load_workbook(sys.argv[1])['Sweep points']\n"
+                             "print([c.value for c in ws[5]][:5])\n",
+                             book);
+  EXPECT_EQ(points, "['p0000', 1, 'a', 'phi_users=1, gpu=a', 2]\n");
+  const auto charts = python(dir_, kChartsScript, book);
+  EXPECT_NE(charts.find("LineChart  Monthly savings per strategy across sweep users | Sweep point (swept values) | "
+                        "USD per month | 2\n"
+                        "  Sweep points!$E$3 Sweep points!$D$5:$D$7 Sweep points!$G$5:$G$7\n"),
+            std::string::npos)
+      << charts;
 }
 
 TEST_F(XlsxReport, OpenpyxlReadsSheetNamesAndSavingsFormula) {
   const auto book = dir_ / "roi.xlsx";
   write_roi_xlsx(seed_report(), book);
-  // Debian's python3 (with python3-openpyxl), not whatever python3 comes first on PATH.
   const std::string script =
       "import openpyxl, sys\n"
       "wb = openpyxl.load_workbook(sys.argv[1])\n"
@@ -210,26 +393,51 @@ TEST_F(XlsxReport, OpenpyxlReadsSheetNamesAndSavingsFormula) {
       "print(wb['Summary']['F15'].value)\n"
       "print(wb['Costs']['C12'].value)\n"
       "print(wb['Inputs']['D13'].value)\n";
-  std::ofstream(dir_ / "read.py") << script;
-  const auto out = run("/usr/bin/python3 " + quoted(dir_ / "read.py") + " " + quoted(book));
-  EXPECT_EQ(out, "Summary,Inputs,Costs,Tenants,Provenance\n=Costs!C12\n=$B$8-B12\n2.24208\n");
+  EXPECT_EQ(python(dir_, script, book),
+            "Summary,Inputs,Costs,Tenants,Charts,Provenance\n=Costs!C12\n=$B$8-B12\n2.24208\n");
 }
 
-TEST_F(XlsxReport, SizedBaselineIsAnInputCell) {
+/// The seed report without its dedicated strategy: the baseline is sized, 2 × g6e.2xlarge.
+RoiReport sized_report() {
   auto report = seed_report();
   report.costs.strategies.erase(report.costs.strategies.begin());
   report.strategies.erase(report.strategies.begin());
   report.costs.baseline = "dedicated (sized: one GPU per context)";
+  report.costs.baseline_lines = {line("gpu", "g6e.2xlarge", 2, 2, kGpuUsdPerHour)};
   report.baseline = -1;
   report.recommended = 0;
+  return report;
+}
+
+TEST_F(XlsxReport, SizedBaselineIsAnInputCell) {
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(sized_report(), book);
+  // Inputs: prices in rows 13-14 (g6e.2xlarge, t3.large); time_slicing's instances in rows 18-19,
+  // the sized baseline's last, in row 20. Its monthly cost is count × price × hours over them.
+  const auto inputs = part(book, "xl/worksheets/sheet2.xml");
+  EXPECT_EQ(cell_xml(inputs, "B9").formula, "E20*D13*B3");
+  EXPECT_NEAR(cell_xml(inputs, "B9").value, kDedicatedMonthlyUsd, 1e-9);
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "E20").value, 2.0);
+  const auto costs = part(book, "xl/worksheets/sheet3.xml");
+  EXPECT_EQ(cell_xml(costs, "B7").formula, "Inputs!$B$9");  // lines in rows 4-5
+  EXPECT_NEAR(cell_xml(costs, "B7").value, kDedicatedMonthlyUsd, 1e-9);
+  EXPECT_EQ(cell_xml(costs, "C10").formula, "$B$7-B10");
+  EXPECT_NEAR(cell_xml(costs, "C10").value, kSavingsUsd, 1e-9);
+  const std::string script =
+      "import openpyxl, sys\n"
+      "ws = openpyxl.load_workbook(sys.argv[1])['Inputs']\n"
+      "print(ws['B9'].value, '|', ws['A20'].value, '|', ws['C20'].value, '|', ws['E20'].value)\n";
+  EXPECT_EQ(python(dir_, script, book), "=E20*D13*B3 | dedicated (sized: one GPU per context) | g6e.2xlarge | 2\n");
+}
+
+TEST_F(XlsxReport, SizedBaselineWithoutItsLinesStaysAnInput) {
+  auto report = sized_report();
+  report.costs.baseline_lines.clear();  // a report made before baselines kept their fleet
   const auto book = dir_ / "roi.xlsx";
   write_roi_xlsx(report, book);
   const auto inputs = part(book, "xl/worksheets/sheet2.xml");
-  EXPECT_NEAR(cell_xml(inputs, "B9").value, kDedicatedMonthlyUsd, 1e-9);
-  const auto costs = part(book, "xl/worksheets/sheet3.xml");
-  EXPECT_EQ(cell_xml(costs, "B7").formula, "Inputs!$B$9");  // lines in rows 4-5
-  EXPECT_EQ(cell_xml(costs, "C10").formula, "$B$7-B10");
-  EXPECT_NEAR(cell_xml(costs, "C10").value, kSavingsUsd, 1e-9);
+  EXPECT_EQ(cell_xml(inputs, "B9").formula, "");
+  EXPECT_NEAR(cell_xml(inputs, "B9").value, kDedicatedMonthlyUsd, 1e-9);  // the strategy's cost + savings
 }
 
 TEST_F(XlsxReport, MissingFolderThrowsNamingTheFile) {
