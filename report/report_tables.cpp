@@ -169,8 +169,9 @@ std::vector<Figure> report_figures(const RoiReport& report) {
   std::vector<Figure> figures;
   if (report.sweep) {
     figures.push_back({"sweep-savings", "Monthly savings against the swept values",
-                       "Each point's monthly savings per strategy against its baseline, labelled by its swept values, "
-                       "in sweep order.",
+                       "Each point's monthly savings per strategy against its baseline: a line per strategy over the "
+                       "first numeric swept variable, a hollow marker where the strategy misses an SLA; bars labelled "
+                       "by the swept values, in sweep order, when no swept variable is a number.",
                        ""});
   }
   figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", ""});
