@@ -155,12 +155,14 @@ TEST(TenantProfile, SmAndBandwidthAreWeightedByEngineActivity) {
 TEST(TenantProfile, IdleSamplesCountForMemoryOnly) {
   const auto data = data_of(
       {workload("w", {sample(0.0, 0.0, 0.0, 30.0), sample(0.5, 0.25, 0.25, 10.0), sample(0.2, 0.1, 0.1, 10.0)})});
-  const auto& t = estimate(data).tenants[0];
+  const auto profiles = estimate(data);
+  const auto& t = profiles.tenants[0];
   EXPECT_EQ(t.num_busy, 3 - 1);
   EXPECT_DOUBLE_EQ(*t.gpu_duty_frac, 0.35);
   EXPECT_EQ(t.memory_gib, 30.0);  // memory held while idle is held all the same
   // Above a threshold, the 0.2 sample is idle too.
-  const auto& above = estimate(data, 0.3).tenants[0];
+  const auto above_profiles = estimate(data, 0.3);
+  const auto& above = above_profiles.tenants[0];
   EXPECT_EQ(above.num_busy, 1);
   EXPECT_EQ(above.gpu_duty_frac, 0.5);
 }
