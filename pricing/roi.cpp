@@ -63,6 +63,7 @@ std::vector<double> shares_of(const std::vector<double>& weights) {
   double total = 0.0;
   for (const double w : weights) total += w;
   std::vector<double> shares;
+  shares.reserve(weights.size());
   for (const double w : weights) shares.push_back(total > 0.0 ? w / total : 1.0 / static_cast<double>(weights.size()));
   return shares;
 }
