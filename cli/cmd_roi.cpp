@@ -12,6 +12,7 @@
 #include "models/gpu_catalog.hpp"
 #include "pricing/roi.hpp"
 #include "report/costing.hpp"
+#include "report/energy_summary.hpp"
 #include "report/money_tables.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"
@@ -50,6 +51,13 @@ CLI::App* setup_roi(CLI::App& app, RoiOptions& options) {
   sub->add_flag("--json", options.json, "Print the cost report as JSON");
   return sub;
 }
+
+namespace {
+/// Whose electricity price and PUE the energy is priced at: the --onprem table, else the shipped one.
+const pricing::OnPremTable& energy_site(const std::optional<pricing::OnPremTable>& onprem) {
+  return onprem ? *onprem : pricing::shipped_onprem_table();
+}
+}  // namespace
 
 int run_roi(const RoiOptions& options, Io io) {
   const auto result = scenario::load_result(options.result);
@@ -104,6 +112,7 @@ int run_roi(const RoiOptions& options, Io io) {
   if (options.json) {
     nlohmann::json document = report::cost_report_json(costs);
     if (onprem) document["onprem"] = report::onprem_json(report::cost_onprem(result, *onprem, costs), *onprem);
+    document["energy"] = report::energy_json(report::energy_summary(result, energy_site(onprem)));
     io.out << document.dump(1) << "\n";
     return 0;
   }
@@ -111,6 +120,7 @@ int run_roi(const RoiOptions& options, Io io) {
          << report::money_table_text(costs) << "\n"
          << report::chargeback_table_text(costs);
   if (onprem) io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, *onprem, costs), *onprem);
+  io.out << "\n" << report::energy_table_text(report::energy_summary(result, energy_site(onprem)));
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
                                                   scenario.pricing.abandonment_per_100ms_frac);
       !business.empty()) {

@@ -105,6 +105,7 @@ QVariant ResultModel::display(const Row& row, int column) const {
     case kSavingsPercent: return percent_text(s.savings_frac, 1);
     case kBusyPercent: return percent_text(s.fleet_busy_frac, 1);
     case kSmUtilPercent: return percent_text(s.fleet_sm_util_frac, 1);
+    case kEnergyKwhMonth: return s.monthly_kwh ? QString::number(*s.monthly_kwh, 'f', 1) : missing_text();
     case kSlaViolationsPercent: return percent_text(s.sla_violation_frac, 2);
     case kSla: return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
     default: break;
@@ -125,6 +126,7 @@ QVariant ResultModel::sort_key(const Row& row, int column) const {
     case kSavingsPercent: return sort_value(100.0 * s.savings_frac);
     case kBusyPercent: return sort_value(100.0 * s.fleet_busy_frac);
     case kSmUtilPercent: return sort_value(100.0 * s.fleet_sm_util_frac);
+    case kEnergyKwhMonth: return s.monthly_kwh ? sort_value(*s.monthly_kwh) : QVariant();
     case kSlaViolationsPercent: return sort_value(100.0 * s.sla_violation_frac);
     case kSla: return s.num_tenants_missing_sla;
     default: break;
@@ -175,6 +177,9 @@ QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int r
         {QT_TR_NOOP("Savings\n%"), QT_TR_NOOP("Savings, % of the baseline's monthly cost")},
         {QT_TR_NOOP("Busy\n%"), QT_TR_NOOP("Fleet busy %, time-weighted over the horizon")},
         {QT_TR_NOOP("SM util\n%"), QT_TR_NOOP("Fleet SM utilisation %")},
+        {QT_TR_NOOP("kWh\n/month"),
+         QT_TR_NOOP("GPU energy per 730-hour month: each GPU in use from its idle power to its TDP at its SM "
+                    "utilisation (information: cloud prices include power)")},
         {QT_TR_NOOP("Over\nSLA %"),
          QT_TR_NOOP("SLA violations: requests over their latency target, % of all arrivals")},
         {QT_TR_NOOP("SLA"), QT_TR_NOOP("Every tenant within its allowed violations, or how many are not")},

@@ -1,5 +1,5 @@
 // Table model over an ROI report's strategies: one row per strategy with its monthly cost, savings,
-// utilisation, SLA outcome and each tenant's p95/p99 latency (issue 8's comparison table).
+// utilisation, GPU energy, SLA outcome and each tenant's p95/p99 latency (issue 8's comparison table).
 #pragma once
 
 #include <string>
@@ -32,6 +32,7 @@ class ResultModel : public QAbstractTableModel {
     kSavingsPercent,        ///< % of the baseline's cost (sorts by the percentage)
     kBusyPercent,           ///< fleet busy %, time-weighted over the horizon
     kSmUtilPercent,         ///< fleet SM utilisation %
+    kEnergyKwhMonth,        ///< GPU energy, kWh per 730-hour month (docs/energy.md); "—" without a TDP
     kSlaViolationsPercent,  ///< requests over their target, % of arrivals, 2 decimals
     kSla,                   ///< "met" | "missed (N tenants)"; sorts by N
     kNumFixedColumns

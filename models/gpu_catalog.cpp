@@ -63,6 +63,27 @@ std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names) {
   return aliases;
 }
 
+/// The idle power and its source: both or neither, 0 < idle_w < tdp_w (the power curve rises from
+/// idle_w to tdp_w, so an idle power needs a TDP above it).
+void read_idle(JsonReader& r, GpuSpec& gpu) {
+  const std::size_t before = r.diagnostics().size();
+  gpu.idle_w = r.maybe_number("idle_w", NumberRange::positive());
+  const auto source = r.maybe_string("idle_source");
+  if (source && source->empty()) r.error("idle_source", "expected a non-empty string (got \"\")");
+  if (source) gpu.idle_source = *source;
+  if (r.diagnostics().size() != before || !r.valid()) return;
+  if (gpu.idle_w && !source) {
+    r.error("idle_w", "needs \"idle_source\": where the idle power was measured");
+  } else if (!gpu.idle_w && source) {
+    r.error("idle_source", "given without \"idle_w\"");
+  } else if (gpu.idle_w && !gpu.tdp_w) {
+    r.error("idle_w", "needs \"tdp_w\": power rises from idle_w to tdp_w with utilisation");
+  } else if (gpu.idle_w && gpu.tdp_w && *gpu.idle_w >= *gpu.tdp_w) {
+    r.error("idle_w",
+            "must be below tdp_w (" + format_number(*gpu.tdp_w) + " W) (got " + format_number(*gpu.idle_w) + ")");
+  }
+}
+
 GpuSpec read_gpu(JsonReader& r, NameRegistry& names) {
   GpuSpec gpu;
   gpu.id = detail::read_nonempty_string(r, "id");
@@ -77,6 +98,7 @@ GpuSpec read_gpu(JsonReader& r, NameRegistry& names) {
   gpu.fp16_dense_tflops = r.maybe_number("fp16_dense_tflops", NumberRange::positive());
   gpu.bf16_dense_tflops = r.maybe_number("bf16_dense_tflops", NumberRange::positive());
   gpu.tdp_w = r.maybe_number("tdp_w", NumberRange::positive());
+  read_idle(r, gpu);
   gpu.mig_capable = r.optional_bool("mig_capable", false);
   gpu.source = detail::read_nonempty_string(r, "source");
   gpu.as_of = detail::read_date(r, "as_of");

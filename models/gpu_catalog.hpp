@@ -22,9 +22,13 @@ struct GpuSpec {
   std::optional<double> fp16_dense_tflops;  ///< dense tensor-core FP16, TFLOP/s; absent when unknown
   std::optional<double> bf16_dense_tflops;  ///< dense tensor-core BF16, TFLOP/s; absent when unknown
   std::optional<double> tdp_w;              ///< board power, W; absent when unknown
-  bool mig_capable = false;                 ///< supports Multi-Instance GPU
-  std::string source;                       ///< where the figures come from
-  std::string as_of;                        ///< date of the source (YYYY-MM or YYYY-MM-DD)
+  /// Board power at rest (driver loaded, no work, as nvidia-smi reports it), W, below tdp_w;
+  /// absent when no public measurement was found (models/power_model.hpp then estimates it).
+  std::optional<double> idle_w;
+  std::string idle_source;   ///< where idle_w comes from; "" without idle_w
+  bool mig_capable = false;  ///< supports Multi-Instance GPU
+  std::string source;        ///< where the figures come from
+  std::string as_of;         ///< date of the source (YYYY-MM or YYYY-MM-DD)
 
   bool operator==(const GpuSpec&) const = default;
 };

@@ -92,7 +92,8 @@ const OnPremTable& shipped_onprem_table() {
   return table;
 }
 
-OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac) {
+OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac,
+                       const OnPremGpuPower& power) {
   OnPremCost cost;
   cost.num_servers = num_gpus <= 0 ? 0 : (num_gpus + server.num_gpus - 1) / server.num_gpus;
   cost.num_gpus = std::max(0, num_gpus);
@@ -100,10 +101,12 @@ OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_util
   cost.gpu_utilization_frac = std::clamp(gpu_utilization_frac, 0.0, 1.0);
   cost.capex_usd = cost.num_servers * server.capex_usd;
   cost.depreciation_monthly_usd = cost.capex_usd / (server.depreciation_years * kMonthsPerYear);
-  // The GPUs in use draw TDP × utilisation; idle board power of unused GPUs is not modelled.
-  const double it_watts =
-      cost.num_gpus * server.gpu_tdp_w * cost.gpu_utilization_frac + cost.num_servers * server.host_power_w;
-  cost.energy_monthly_kwh = it_watts * server.pue * kHoursPerMonth / 1000.0;
+  // Every installed GPU is powered: those without work draw their idle power (docs/energy.md).
+  cost.gpu_power_w = std::max(0.0, power.used_w);
+  cost.idle_gpus_power_w = (cost.num_gpus_installed - cost.num_gpus) * std::max(0.0, power.idle_gpu_w);
+  cost.hosts_power_w = cost.num_servers * server.host_power_w;
+  cost.it_power_w = cost.gpu_power_w + cost.idle_gpus_power_w + cost.hosts_power_w;
+  cost.energy_monthly_kwh = cost.it_power_w * server.pue * kHoursPerMonth / 1000.0;
   cost.power_monthly_usd = cost.energy_monthly_kwh * server.usd_per_kwh;
   cost.support_monthly_usd = cost.capex_usd * server.support_frac_per_year / kMonthsPerYear;
   cost.license_monthly_usd = cost.num_gpus_installed * server.license_usd_per_gpu_year / kMonthsPerYear;
@@ -123,6 +126,10 @@ void to_json(nlohmann::json& out, const OnPremCost& cost) {
          {"gpu_utilization_frac", cost.gpu_utilization_frac},
          {"capex_usd", cost.capex_usd},
          {"depreciation_monthly_usd", cost.depreciation_monthly_usd},
+         {"gpu_power_w", cost.gpu_power_w},
+         {"idle_gpus_power_w", cost.idle_gpus_power_w},
+         {"hosts_power_w", cost.hosts_power_w},
+         {"it_power_w", cost.it_power_w},
          {"energy_monthly_kwh", cost.energy_monthly_kwh},
          {"power_monthly_usd", cost.power_monthly_usd},
          {"support_monthly_usd", cost.support_monthly_usd},

@@ -1,7 +1,8 @@
 // On-premises TCO (issue: pricing): buying servers instead of renting instances. Capex is
-// depreciated straight-line; power is the GPUs' TDP times their simulated utilisation plus the
-// host, times PUE and the electricity price; support is a yearly share of capex; licences are per
-// GPU-year (NVIDIA AI Enterprise / vGPU).
+// depreciated straight-line; power is what the GPUs draw in the simulation (each on its power curve
+// at its utilisation, docs/energy.md), the installed GPUs left idle and the hosts, times PUE and the
+// electricity price; support is a yearly share of capex; licences are per GPU-year (NVIDIA AI
+// Enterprise / vGPU).
 #pragma once
 
 #include <filesystem>
@@ -52,26 +53,39 @@ struct OnPremTable {
 /// The shipped on-prem table (data_dir()/onprem.json), loaded once.
 const OnPremTable& shipped_onprem_table();
 
-/// Monthly cost of the servers that carry `num_gpus` GPUs busy `gpu_utilization_frac` of the time;
-/// licences count every installed GPU.
+/// What the GPUs of one model draw on these servers, from the run (scenario/energy.hpp, each GPU on
+/// its power curve up to the server's gpu_tdp_w): the caller computes it, pricing knows no GPUs.
+struct OnPremGpuPower {
+  double used_w = 0.0;      ///< the GPUs in use together, mean over the run
+  double idle_gpu_w = 0.0;  ///< one installed GPU that carries no work (powered, at rest)
+  bool operator==(const OnPremGpuPower&) const = default;
+};
+
+/// Monthly cost of the servers that carry `num_gpus` GPUs drawing `power`; licences count every
+/// installed GPU.
 struct OnPremCost {
   int num_servers = 0;
   int num_gpus = 0;                   ///< GPUs in use
   int num_gpus_installed = 0;         ///< servers × GPUs per server (every one licensed)
-  double gpu_utilization_frac = 0.0;  ///< the utilisation power is priced at, clamped to [0, 1]
+  double gpu_utilization_frac = 0.0;  ///< the GPUs in use: their mean SM utilisation, clamped to [0, 1]
   double capex_usd = 0.0;
   double depreciation_monthly_usd = 0.0;  ///< capex / (years × 12)
-  double energy_monthly_kwh = 0.0;   ///< (GPUs used × TDP × utilisation + servers × host W) × PUE × 730 h / 1000
-  double power_monthly_usd = 0.0;    ///< energy × $/kWh
-  double support_monthly_usd = 0.0;  ///< capex × support share / 12
-  double license_monthly_usd = 0.0;  ///< GPUs × licence / 12
-  double opex_monthly_usd = 0.0;     ///< power + support + licence
-  double monthly_usd = 0.0;          ///< depreciation + opex
-  double three_year_usd = 0.0;       ///< capex + 36 × opex
-  double usd_per_gpu_hour = 0.0;     ///< monthly / (installed GPUs × 730): one owned GPU-hour; 0 without GPUs
+  double gpu_power_w = 0.0;               ///< the GPUs in use together (OnPremGpuPower::used_w)
+  double idle_gpus_power_w = 0.0;         ///< (installed − used GPUs) × an idle GPU's power
+  double hosts_power_w = 0.0;             ///< servers × host W
+  double it_power_w = 0.0;                ///< GPUs in use + idle GPUs + hosts, before PUE
+  double energy_monthly_kwh = 0.0;        ///< it_power_w × PUE × 730 h / 1000
+  double power_monthly_usd = 0.0;         ///< energy × $/kWh
+  double support_monthly_usd = 0.0;       ///< capex × support share / 12
+  double license_monthly_usd = 0.0;       ///< GPUs × licence / 12
+  double opex_monthly_usd = 0.0;          ///< power + support + licence
+  double monthly_usd = 0.0;               ///< depreciation + opex
+  double three_year_usd = 0.0;            ///< capex + 36 × opex
+  double usd_per_gpu_hour = 0.0;          ///< monthly / (installed GPUs × 730): one owned GPU-hour; 0 without GPUs
   bool operator==(const OnPremCost&) const = default;
 };
-OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac);
+OnPremCost onprem_cost(const OnPremServer& server, int num_gpus, double gpu_utilization_frac,
+                       const OnPremGpuPower& power);
 
 /// Every figure of `cost` as a JSON object whose keys carry their unit (`capex_usd`,
 /// `energy_monthly_kwh`, `usd_per_gpu_hour`, ...), as `slicewise roi --onprem --json` prints it.

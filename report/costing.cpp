@@ -10,9 +10,12 @@
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
+#include "models/power_model.hpp"
 #include "pricing/licences.hpp"
 #include "report/text_table.hpp"
+#include "scenario/energy.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
@@ -399,21 +402,49 @@ std::string cost_report_to_text(const CostReport& report) { return cost_report_j
 
 namespace slicewise::report {
 
+namespace {
+
+/// What the strategy's GPUs of model `gpu_id` draw on `server`: each on its power curve up to the
+/// server's own gpu_tdp_w (the catalog's idle power below it), at its simulated SM utilisation; and
+/// their mean utilisation. Without any measured idle power in the catalog, idle counts 0.
+std::pair<pricing::OnPremGpuPower, double> onprem_gpu_power(const std::vector<scenario::GpuUtilisation>& gpus,
+                                                            const std::string& gpu_id,
+                                                            const pricing::OnPremServer& server) {
+  const auto& catalog = models::GpuCatalog::shipped();
+  const models::PowerCurve curve = models::power_curve_at(catalog.find(gpu_id), server.gpu_tdp_w, catalog)
+                                       .value_or(models::PowerCurve{0.0, server.gpu_tdp_w, true});
+  pricing::OnPremGpuPower power;
+  power.idle_gpu_w = curve.idle_w;
+  double util_sum = 0.0;
+  int count = 0;
+  for (const auto& gpu : gpus) {
+    if (gpu.gpu != gpu_id) continue;
+    power.used_w += curve.watts(gpu.util_frac);
+    util_sum += gpu.util_frac;
+    ++count;
+  }
+  return {power, count > 0 ? util_sum / count : 0.0};
+}
+
+}  // namespace
+
 std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pricing::OnPremTable& table,
                                    const CostReport& cloud) {
   std::vector<OnPremRow> rows;
   for (std::size_t i = 0; i < result.strategies.size(); ++i) {
     const auto& strategy = result.strategies[i];
-    std::map<std::string, std::map<int, bool>> gpus;
-    for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
-    for (const auto& [gpu_id, indices] : gpus) {
+    const auto utilisation = scenario::gpu_utilisation(strategy);
+    std::map<std::string, int> gpus;  // used GPUs per model
+    for (const auto& gpu : utilisation) ++gpus[gpu.gpu];
+    for (const auto& [gpu_id, count] : gpus) {
       OnPremRow row;
       row.strategy = strategy.name;
       row.gpu = gpu_id;
       row.cloud_monthly_usd = i < cloud.strategies.size() ? cloud.strategies[i].monthly_usd : 0.0;
       if (const auto* server = table.server_for(gpu_id)) {
         row.server = server->name;
-        row.cost = pricing::onprem_cost(*server, static_cast<int>(indices.size()), strategy.fleet_busy_frac);
+        const auto [power, util] = onprem_gpu_power(utilisation, gpu_id, *server);
+        row.cost = pricing::onprem_cost(*server, count, util, power);
         row.payback_months = pricing::payback_months(row.cost, row.cloud_monthly_usd);
       }
       rows.push_back(std::move(row));
@@ -450,8 +481,10 @@ std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing:
                  format_fixed(row.cloud_monthly_usd, 2),
                  row.payback_months ? format_fixed(*row.payback_months, 1) : "never"});
   }
-  std::string text = "On-prem (" + table.name + ", prices as of " + table.as_of +
-                     "; power at each strategy's simulated GPU utilisation; depreciation straight-line):\n\n";
+  std::string text =
+      "On-prem (" + table.name + ", prices as of " + table.as_of +
+      "; power: each GPU from idle to TDP at its simulated SM utilisation, the servers' other GPUs idle, "
+      "the hosts, times PUE; depreciation straight-line):\n\n";
   if (out.num_rows() > 0) text += out.to_text();
   return text + missing;
 }

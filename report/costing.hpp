@@ -77,8 +77,11 @@ struct OnPremRow {
   std::optional<double> payback_months;
 };
 
-/// Prices every strategy's GPUs as servers of `table` at the strategy's simulated utilisation
-/// (fleet busy fraction) and compares them with `cloud` (same strategies, same order).
+/// Prices every strategy's GPUs as servers of `table` and compares them with `cloud` (same
+/// strategies, same order). Power (docs/energy.md): each GPU in use on its curve from the catalog's
+/// idle power to the server's gpu_tdp_w at its simulated SM utilisation (scenario::gpu_utilisation),
+/// the servers' other GPUs at idle, and the hosts; OnPremCost::gpu_utilization_frac is the mean SM
+/// utilisation of the GPUs in use.
 std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pricing::OnPremTable& table,
                                    const CostReport& cloud);
 

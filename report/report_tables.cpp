@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
@@ -141,6 +142,33 @@ ReportTable tenants_table(const RoiReport& r) {
   return tenants;
 }
 
+/// Each strategy's GPU energy and what it would cost in electricity (docs/energy.md): information,
+/// since the cloud prices already include power.
+ReportTable energy_table(const RoiReport& r) {
+  const auto& e = r.energy;
+  ReportTable energy{"energy",
+                     "Energy",
+                     energy_basis_text(e),
+                     {"strategy", "GPUs", "mean power W", "kWh/month", "kWh/month with PUE", "electricity $/month",
+                      "unused GPUs (idle W)"},
+                     {false, true, true, true, true, true, true},
+                     {}};
+  for (const auto& row : e.rows) {
+    if (!row.energy) {
+      energy.rows.push_back({row.strategy, "-", "-", "-", "-", "-",
+                             "no TDP in the GPU catalog for " + join(row.gpus_without_power, ", ")});
+      continue;
+    }
+    const auto& g = *row.energy;
+    energy.rows.push_back(
+        {row.strategy, std::to_string(g.per_gpu.size()), format_fixed(g.mean_power_w, 0),
+         format_fixed(g.monthly_kwh, 1), format_fixed(row.facility_monthly_kwh, 1),
+         format_usd(row.electricity_monthly_usd),
+         g.unused_gpus == 0 ? "0" : std::to_string(g.unused_gpus) + " (" + format_fixed(g.unused_idle_w, 0) + ")"});
+  }
+  return energy;
+}
+
 /// The savings and SLA violations of each strategy over the samples of the fitted constants.
 ReportTable uncertainty_table(const RoiReport& r) {
   ReportTable bands{"uncertainty",
@@ -206,6 +234,7 @@ std::vector<ReportTable> report_tables(const RoiReport& r) {
   if (r.sweep) tables.push_back(sweep_table(*r.sweep));
   tables.push_back(strategies_table(r));
   tables.push_back(tenants_table(r));
+  tables.push_back(energy_table(r));
   if (!r.result.uncertainty.empty()) tables.push_back(uncertainty_table(r));
   return tables;
 }

@@ -669,6 +669,10 @@ RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& 
     r.strategies.push_back(strategy_summary(s, costs.strategies.at(i), result.input, r.tenants));
     if (s.name == costs.baseline) r.baseline = static_cast<int>(i);
   }
+  r.energy = energy_summary(result, pricing::shipped_onprem_table());
+  for (std::size_t i = 0; i < r.strategies.size() && i < r.energy.rows.size(); ++i) {
+    if (const auto& e = r.energy.rows[i].energy) r.strategies[i].monthly_kwh = e->monthly_kwh;
+  }
   r.recommended = recommend(r.strategies);
   if (r.recommended >= 0) {
     try {

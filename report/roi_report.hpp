@@ -9,6 +9,7 @@
 
 #include "report/costing.hpp"
 #include "report/deploy_config.hpp"
+#include "report/energy_summary.hpp"
 #include "scenario/sim_result.hpp"
 
 namespace slicewise::report {
@@ -25,6 +26,9 @@ struct StrategySummary {
   double savings_frac = 0.0;
   double fleet_busy_frac = 0.0;
   double fleet_sm_util_frac = 0.0;
+  /// The strategy's GPU energy over a 730-hour month (scenario/energy.hpp); nullopt when a GPU it
+  /// uses has no TDP in the catalog.
+  std::optional<double> monthly_kwh;
   std::int64_t num_arrived = 0;
   std::int64_t num_violations = 0;
   double sla_violation_frac = 0.0;  ///< violations / arrivals over every tenant
@@ -110,6 +114,9 @@ struct RoiReport {
   /// Every price the costs used, in order of first use (strategies in result order, then the sized
   /// baseline's).
   std::vector<PricedItem> priced_items;
+  /// Each strategy's energy and electricity at the shipped on-prem table's price and PUE: the
+  /// report's Energy table (information for a cloud run).
+  EnergySummary energy;
   /// The recommended strategy's deployable configs (`slicewise export-config`), for the appendix;
   /// empty when nothing is recommended.
   std::vector<ConfigFile> deploy_configs;
@@ -170,14 +177,15 @@ std::vector<Figure> report_figures(const RoiReport& report);
 
 /// A table of the report, already formatted, shared by every format.
 struct ReportTable {
-  std::string id;  ///< "sweep", "strategies", "tenants", "uncertainty"
+  std::string id;  ///< "sweep", "strategies", "tenants", "energy", "uncertainty"
   std::string title;
   std::string intro;  ///< a sentence above the table; may be empty
   std::vector<std::string> columns;
   std::vector<bool> numeric;  ///< right-aligned columns
   std::vector<std::vector<std::string>> rows;
 };
-/// The report's tables in order (sweep only from a sweep folder, uncertainty only when sampled).
+/// The report's tables in order: sweep (from a sweep folder only), strategies, tenants, energy,
+/// uncertainty (when sampled).
 std::vector<ReportTable> report_tables(const RoiReport& report);
 
 /// The report as GitHub-flavoured Markdown; figures link to `figure.file`.

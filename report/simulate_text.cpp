@@ -5,6 +5,7 @@
 
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
+#include "report/energy_summary.hpp"
 #include "report/money_tables.hpp"
 #include "report/text_table.hpp"
 #include "scenario/sizing.hpp"
@@ -128,6 +129,8 @@ std::string simulate_text(const scenario::SimResult& result, const scenario::Sce
       !business.empty()) {
     out << "\n" << business;
   }
+  // Energy, as information: the cloud prices above already include power (docs/energy.md).
+  out << "\n" << energy_table_text(energy_summary(result, pricing::shipped_onprem_table()));
   for (const auto& strategy : result.strategies) {
     for (const auto& issue : strategy.issues) out << strategy.name << ": " << issue << "\n";
   }

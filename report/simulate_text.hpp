@@ -15,7 +15,8 @@ namespace slicewise::report {
 std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario);
 
 /// The whole summary of `result` (simulated from `scenario`, priced as `costs`): the strategy and
-/// tenant table, the money table and business figures, each strategy's issues and sizing, the
+/// tenant table, the money table and business figures, the energy table (report/energy_summary.hpp,
+/// at the shipped on-prem table's electricity price), each strategy's issues and sizing, the
 /// uncertainty bands when sampled, and the calibration line.
 std::string simulate_text(const scenario::SimResult& result, const scenario::Scenario& scenario,
                           const CostReport& costs);

@@ -161,6 +161,7 @@ class ResultChecker {
     r.required_number("simulated_s", kNonNegative);
     r.required_integer("num_events", kNonNegative);
     if (const json* s = r.optional_object("sizing")) sizing(*s, r.pointer("sizing"), num_tenants);
+    if (const json* e = r.optional_object("energy")) energy(*e, r.pointer("energy"));
     r.finish();
     if (input_ && !name.empty()) {
       const auto& specs = input_->strategies;
@@ -202,6 +203,42 @@ class ResultChecker {
       for (std::size_t i = 0; i < steps->size(); ++i)
         sizing_step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), count);
     }
+    r.finish();
+  }
+
+  /// The strategy's energy (scenario/energy.hpp): non-negative figures, a GPU of the catalog per
+  /// used GPU with its power curve rising from idle to TDP.
+  void energy(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    for (const char* key : {"hours", "gpu_kwh", "mean_power_w", "monthly_kwh", "unused_idle_w"}) {
+      r.required_number(key, kNonNegative);
+    }
+    r.required_integer("unused_gpus", NumberRange::between(0, 1e9));
+    if (const json* gpus = r.required_array("per_gpu")) {
+      for (std::size_t i = 0; i < gpus->size(); ++i)
+        gpu_energy((*gpus)[i], r.pointer("per_gpu") + "/" + std::to_string(i));
+    }
+    r.finish();
+  }
+
+  void gpu_energy(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    r.required_integer("gpu_index", kNonNegative);
+    const std::size_t before = out_.size();
+    const std::string gpu = r.required_string("gpu");
+    if (out_.size() == before && r.valid() && !models::GpuCatalog::shipped().find(gpu)) {
+      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
+    }
+    r.required_number("util_frac", NumberRange::fraction());
+    const std::size_t watts_before = out_.size();
+    const double idle = r.required_number("idle_w", kNonNegative);
+    const double max = r.required_number("max_w", kNonNegative);
+    if (out_.size() == watts_before && r.valid() && idle > max) {
+      r.error("idle_w", "must not exceed max_w (" + format_number(max) + ") (got " + format_number(idle) + ")");
+    }
+    required_bool(r, "idle_estimated");
+    r.required_number("mean_power_w", kNonNegative);
+    r.required_number("kwh", kNonNegative);
     r.finish();
   }
 

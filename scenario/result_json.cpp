@@ -20,6 +20,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_pro
                                                 sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuEnergy, gpu_index, gpu, util_frac, idle_w, max_w, idle_estimated,
+                                                mean_power_w, kwh)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EnergyRecord, hours, gpu_kwh, mean_power_w, monthly_kwh, unused_gpus,
+                                                unused_idle_w, per_gpu)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
                                                 context_load, feasible, shortfall, steps)
@@ -37,6 +41,7 @@ void to_json(nlohmann::json& out, const StrategyResult& value) {
                        {"simulated_s", value.simulated_s},
                        {"num_events", value.num_events}};
   if (value.sizing) out["sizing"] = *value.sizing;  // absent: the fleet as given
+  if (value.energy) out["energy"] = *value.energy;  // absent: no power curve for a GPU, or an older result
 }
 
 void from_json(const nlohmann::json& in, StrategyResult& value) {
@@ -52,6 +57,7 @@ void from_json(const nlohmann::json& in, StrategyResult& value) {
   in.at("simulated_s").get_to(value.simulated_s);
   in.at("num_events").get_to(value.num_events);
   if (in.contains("sizing")) value.sizing = in.at("sizing").get<SizingRecord>();
+  if (in.contains("energy")) value.energy = in.at("energy").get<EnergyRecord>();
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,

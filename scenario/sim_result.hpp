@@ -100,6 +100,33 @@ struct SizingRecord {
   bool operator==(const SizingRecord&) const = default;
 };
 
+/// One used GPU's power and energy over the run (scenario/energy.hpp).
+struct GpuEnergy {
+  int gpu_index = 0;            ///< as DeviceResult::gpu_index
+  std::string gpu;              ///< GPU id
+  double util_frac = 0.0;       ///< SM utilisation of the whole GPU: its devices' by their share of its SMs
+  double idle_w = 0.0;          ///< power at rest (catalog)
+  double max_w = 0.0;           ///< power at full utilisation: the catalog's TDP
+  bool idle_estimated = false;  ///< idle_w estimated from the catalog's measured GPUs, not measured
+  double mean_power_w = 0.0;    ///< idle_w + (max_w − idle_w) × util_frac
+  double kwh = 0.0;             ///< mean_power_w × the run's hours / 1000
+  bool operator==(const GpuEnergy&) const = default;
+};
+
+/// A strategy's GPU energy (docs/energy.md): the GPUs it used, each on its linear power curve at
+/// its mean SM utilisation. GPUs of the fleet it left without work are not counted (the bill does
+/// not count them either): unused_gpus and unused_idle_w say what they would add left powered.
+struct EnergyRecord {
+  double hours = 0.0;              ///< the run's horizon, h
+  double gpu_kwh = 0.0;            ///< Σ per_gpu kwh
+  double mean_power_w = 0.0;       ///< Σ per_gpu mean_power_w: the used GPUs together
+  double monthly_kwh = 0.0;        ///< mean_power_w × 730 h / 1000
+  int unused_gpus = 0;             ///< GPUs of the strategy's fleet with no device
+  double unused_idle_w = 0.0;      ///< their idle power together, not in the figures above
+  std::vector<GpuEnergy> per_gpu;  ///< by gpu_index
+  bool operator==(const EnergyRecord&) const = default;
+};
+
 struct StrategyResult {
   std::string name;
   std::string kind;
@@ -114,6 +141,9 @@ struct StrategyResult {
   std::int64_t num_events = 0;  ///< device wake-ups processed
   /// Set when the strategy was sized for SLA; absent when its fleet is as given.
   std::optional<SizingRecord> sizing;
+  /// Absent from results written before energy was modelled, and when a GPU of the fleet has no
+  /// TDP in the catalog (scenario/energy.hpp).
+  std::optional<EnergyRecord> energy;
   bool operator==(const StrategyResult&) const = default;
 };
 

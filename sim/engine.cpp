@@ -11,6 +11,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "core/error.hpp"
+#include "scenario/energy.hpp"
 #include "sim/device_state.hpp"
 #include "sim/event_loop.hpp"
 #include "sim/least_loaded_index.hpp"
@@ -412,6 +413,8 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   out.num_events = run.events;
   tenant_results(simulated, placement, run.devices, run.stats, out);
   device_results(simulated, run.devices, run.stats, out);
+  // Energy from the utilisation just recorded (docs/energy.md: why not SimGrid's energy plugin).
+  out.energy = scenario::strategy_energy(out, fleet, simulated.horizon_s, *catalogs.gpus);
   result.strategies.push_back(std::move(out));
   return result;
 }

@@ -453,6 +453,14 @@ void keep_headings_with_next(QTextDocument& document, double page_height) {
   }
 }
 
+/// Asks the layout for every block's place, which lays the whole document out now. Qt lays a
+/// document out lazily; left to it, the blocks after the appendix's page break (or, in a longer
+/// report, after the methodology) kept a height of 0 and never reached the PDF.
+void lay_out_every_block(QTextDocument& document) {
+  auto* layout = document.documentLayout();
+  for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) layout->blockBoundingRect(block);
+}
+
 /// Draws `document` (paginated to `page`) page by page, each numbered "n / N" under it.
 void paint_pages(QTextDocument& document, QPdfWriter& writer, QPainter& painter, const QSizeF& page) {
   const int pages = document.pageCount();
@@ -528,9 +536,11 @@ void draw_pdf(const RoiReport& r, QPdfWriter& writer, QPainter& painter) {
   document.setHtml(qs(pdf_html(r, figures, fit)));
   document.setDocumentMargin(0.0);
   document.setPageSize(page);
+  lay_out_every_block(document);
   document.documentLayout()->registerHandler(FigureObjects::kObjectType, &objects);
   objects.insert_into(document);
   keep_headings_with_next(document, page.height());
+  lay_out_every_block(document);
   paint_pages(document, writer, painter, page);
 }
 

@@ -64,7 +64,7 @@ class ResultModelTest : public QObject {
     for (int column = 0; column < model.columnCount(); ++column)
       headers << model.headerData(column, Qt::Horizontal).toString();
     QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "$/month", "Savings\n$/month", "Savings\n%", "Busy\n%",
-                                   "SM util\n%", "Over\nSLA %", "SLA", "phi-3.5-mini-instruct\np95 s",
+                                   "SM util\n%", "kWh\n/month", "Over\nSLA %", "SLA", "phi-3.5-mini-instruct\np95 s",
                                    "phi-3.5-mini-instruct\np99 s", "deepseek-r1-distill-llama-8b\np95 s",
                                    "deepseek-r1-distill-llama-8b\np99 s"}));
     // The tooltips say them in full.
@@ -94,6 +94,9 @@ class ResultModelTest : public QObject {
     QTest::newRow("time_slicing busy") << 1 << int(ResultModel::kBusyPercent) << "99.3";
     QTest::newRow("dedicated SM") << 0 << int(ResultModel::kSmUtilPercent) << "51.2";
     QTest::newRow("time_slicing SM") << 1 << int(ResultModel::kSmUtilPercent) << "59.0";
+    // L40S from 33 W idle to 350 W: (2 x 33 + 317 x (0.3975 + 0.6272)) W x 730 h / 1000.
+    QTest::newRow("dedicated kWh/month") << 0 << int(ResultModel::kEnergyKwhMonth) << "285.3";
+    QTest::newRow("time_slicing kWh/month") << 1 << int(ResultModel::kEnergyKwhMonth) << "160.7";
     QTest::newRow("violations") << 1 << int(ResultModel::kSlaViolationsPercent) << "0.00";
     QTest::newRow("SLA") << 1 << int(ResultModel::kSla) << "met";
     QTest::newRow("phi p95 dedicated") << 0 << ResultModel::p95_column(0) << "0.609";

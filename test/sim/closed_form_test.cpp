@@ -108,6 +108,27 @@ TEST(Metrics, TimeAfterTheHorizonIsLeftOutOfUtilisation) {
   }
 }
 
+TEST(Energy, ASaturatedGpuDrawsItsTdpAndTheFleetsUnusedGpusAreCountedApart) {
+  // One user keeps one of three L40S (33 W idle, 350 W TDP) busy at full SM occupancy for 100 s:
+  // 350 W for 100 s = 350 x 100 / 3600 / 1000 kWh; at half occupancy 33 + 317 / 2 = 191.5 W. The
+  // two GPUs dedicated leaves unused are not in the kWh; their idle power is listed.
+  for (const double sm : {1.0, 0.5}) {
+    auto s = make_scenario("L40S", 3, 100.0);
+    s.tenants.push_back(generic_tenant("busy", 10.0, sm));
+    s.strategies = {strategy(StrategyKind::dedicated)};
+    const auto result = simulate(s);
+    const auto& r = result.strategies.at(0);
+    ASSERT_TRUE(r.energy.has_value());
+    const double watts = 33.0 + 317.0 * sm;
+    EXPECT_NEAR(r.devices.at(0).sm_util_frac, sm, 1e-12);
+    EXPECT_NEAR(r.energy->mean_power_w, watts, 1e-9) << sm;
+    EXPECT_NEAR(r.energy->gpu_kwh, watts * 100.0 / 3600.0 / 1000.0, 1e-12) << sm;
+    EXPECT_NEAR(r.energy->monthly_kwh, watts * 730.0 / 1000.0, 1e-9) << sm;
+    EXPECT_EQ(r.energy->unused_gpus, 2);
+    EXPECT_DOUBLE_EQ(r.energy->unused_idle_w, 66.0);
+  }
+}
+
 TEST(Metrics, LongSeriesAreMergedSoThatTheResultStaysReadable) {
   // 60 GPUs x 2 series + 60 tenants, 100,000 samples each: 1.8e7 numbers, over the 5e6 a result
   // keeps. Four metrics intervals become one sample; the means are unchanged. (A valid run used to

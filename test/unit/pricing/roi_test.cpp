@@ -158,23 +158,46 @@ OnPremServer h100_server() {
   return s;
 }
 
+/// What an H100 SXM draws at utilisation u on the catalog's curve (85 W idle, 700 W TDP).
+double h100_watts(double u) { return 85.0 + (700.0 - 85.0) * u; }
+
 TEST(OnPrem, MonthlyCostAddsDepreciationPowerSupportAndLicences) {
-  // 3 GPUs at 50 % utilisation on one 8-GPU server.
-  const auto cost = onprem_cost(h100_server(), 3, 0.5);
+  // 3 GPUs at 50 % utilisation on one 8-GPU server: 3 x 392.5 W in use, 5 idle GPUs x 85 W, the host.
+  const auto cost = onprem_cost(h100_server(), 3, 0.5, {3 * h100_watts(0.5), 85.0});
   EXPECT_EQ(cost.num_servers, 1);
   EXPECT_DOUBLE_EQ(cost.capex_usd, 317000);
   EXPECT_NEAR(cost.depreciation_monthly_usd, 317000.0 / 60.0, 1e-9);
-  EXPECT_NEAR(cost.power_monthly_usd, (3 * 700 * 0.5 + 4600) * 1.5 * 730 / 1000 * 0.1, 1e-9);  // 629.625
+  EXPECT_DOUBLE_EQ(cost.gpu_power_w, 1177.5);
+  EXPECT_DOUBLE_EQ(cost.idle_gpus_power_w, 425.0);
+  EXPECT_DOUBLE_EQ(cost.hosts_power_w, 4600.0);
+  EXPECT_DOUBLE_EQ(cost.it_power_w, 6202.5);
+  EXPECT_NEAR(cost.energy_monthly_kwh, 6202.5 * 1.5 * 730 / 1000, 1e-9);  // 6791.7375
+  EXPECT_NEAR(cost.power_monthly_usd, 679.17375, 1e-9);
   EXPECT_NEAR(cost.support_monthly_usd, 317000 * 0.1 / 12, 1e-9);
   EXPECT_NEAR(cost.license_monthly_usd, 8 * 4500.0 / 12, 1e-9);  // every installed GPU is licensed
   EXPECT_NEAR(cost.opex_monthly_usd, cost.power_monthly_usd + cost.support_monthly_usd + cost.license_monthly_usd,
               1e-9);
   EXPECT_NEAR(cost.three_year_usd, 317000 + 36 * cost.opex_monthly_usd, 1e-6);
-  EXPECT_EQ(onprem_cost(h100_server(), 9, 0.5).num_servers, 2);
+  // 9 GPUs: 2 servers, 7 idle GPUs, 2 hosts.
+  const auto two = onprem_cost(h100_server(), 9, 0.5, {9 * h100_watts(0.5), 85.0});
+  EXPECT_EQ(two.num_servers, 2);
+  EXPECT_DOUBLE_EQ(two.idle_gpus_power_w, 7 * 85.0);
+  EXPECT_DOUBLE_EQ(two.hosts_power_w, 2 * 4600.0);
+}
+
+TEST(OnPrem, ConstantPowerGivesWattsTimesHours) {
+  // Closed form: a constant draw P for the 730-hour month is P x 730 / 1000 kWh (PUE 1, no host).
+  OnPremServer server = h100_server();
+  server.host_power_w = 0;
+  server.pue = 1.0;
+  server.num_gpus = 1;
+  const auto cost = onprem_cost(server, 1, 1.0, {700.0, 85.0});
+  EXPECT_DOUBLE_EQ(cost.energy_monthly_kwh, 700.0 * 730.0 / 1000.0);  // 511 kWh
+  EXPECT_DOUBLE_EQ(cost.power_monthly_usd, 511.0 * 0.1);
 }
 
 TEST(OnPrem, PaybackIsCapexOverTheMonthlyDifference) {
-  const auto cost = onprem_cost(h100_server(), 8, 1.0);
+  const auto cost = onprem_cost(h100_server(), 8, 1.0, {8 * 700.0, 85.0});
   const double cloud = 40000.0;
   EXPECT_NEAR(*payback_months(cost, cloud), 317000 / (cloud - cost.opex_monthly_usd), 1e-9);
   EXPECT_FALSE(payback_months(cost, cost.opex_monthly_usd));  // never pays back
@@ -182,39 +205,46 @@ TEST(OnPrem, PaybackIsCapexOverTheMonthlyDifference) {
 
 TEST(OnPrem, JsonCarriesEveryFigureOfTheTextTableWithItsUnit) {
   // `roi test/data/results/mixed-mig-h100.json --onprem onprem` (test/e2e/cases/roi-mixed-onprem.stdout)
-  // prints for dedicated, 4 H100s busy 0.2785829607620346 of the time on the shipped 8-GPU server:
-  // capex 317000, opex 3490.14, $/month 8773.48, 3-year TCO 442645, payback 19.1 months against
-  // its cloud bill of 20089.60. By hand: IT power 4 x 700 W x 0.27858 + 4600 W host = 5380.03 W;
-  // x PUE 1.56 x 730 h / 1000 = 6126.78 kWh a month; x $0.08 = $490.14; licences 8 installed GPUs x
-  // 4500 / 12 = $3000; support 0; opex 490.14 + 3000 = 3490.14; depreciation 317000 / (5 x 12) =
-  // 5283.33; $/month 5283.33 + 3490.14 = 8773.48; TCO 317000 + 36 x 3490.14 = 442645.13; one owned
-  // GPU-hour 8773.48 / (8 x 730) = 1.5023; payback 317000 / (20089.60 - 3490.14) = 19.10 months.
+  // prices dedicated, 4 H100s whose SM utilisations add up to 0.8246121771498719 (0.69529 +
+  // 0.10499 + 0.00883 + 0.01550), on the shipped 8-GPU server against its cloud bill of 20089.60.
+  // By hand: GPUs in use 4 x 85 W + 615 W x 0.82461 = 847.14 W; 4 idle GPUs x 85 W = 340 W; host
+  // 4600 W; 5787.14 W x PUE 1.56 x 730 h / 1000 = 6590.39 kWh a month; x $0.08 = $527.23;
+  // licences 8 installed GPUs x 4500 / 12 = $3000; support 0; opex 527.23 + 3000 = 3527.23;
+  // depreciation 317000 / (5 x 12) = 5283.33; $/month 5283.33 + 3527.23 = 8810.56; TCO 317000 +
+  // 36 x 3527.23 = 443980.33; one owned GPU-hour 8810.56 / (8 x 730) = 1.5087; payback 317000 /
+  // (20089.60 - 3527.23) = 19.14 months.
   const auto table = OnPremTable::load(std::string(SW_SOURCE_DIR) + "/data/onprem.json");
-  const auto cost = onprem_cost(*table.server_for("H100-SXM-80GB"), 4, 0.2785829607620346);
+  const double util_sum = 0.8246121771498719;
+  const auto cost =
+      onprem_cost(*table.server_for("H100-SXM-80GB"), 4, util_sum / 4, {4 * 85.0 + 615.0 * util_sum, 85.0});
   const nlohmann::json figures = cost;
   std::vector<std::string> keys;
   for (const auto& [key, value] : figures.items()) keys.push_back(key);
-  EXPECT_EQ(keys,
-            (std::vector<std::string>{"capex_usd", "depreciation_monthly_usd", "energy_monthly_kwh",
-                                      "gpu_utilization_frac", "license_monthly_usd", "monthly_usd", "num_gpus",
-                                      "num_gpus_installed", "num_servers", "opex_monthly_usd", "power_monthly_usd",
-                                      "support_monthly_usd", "three_year_usd", "usd_per_gpu_hour"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "capex_usd", "depreciation_monthly_usd", "energy_monthly_kwh", "gpu_power_w",
+                      "gpu_utilization_frac", "hosts_power_w", "idle_gpus_power_w", "it_power_w", "license_monthly_usd",
+                      "monthly_usd", "num_gpus", "num_gpus_installed", "num_servers", "opex_monthly_usd",
+                      "power_monthly_usd", "support_monthly_usd", "three_year_usd", "usd_per_gpu_hour"}));
   EXPECT_EQ(figures["num_servers"], 1);
   EXPECT_EQ(figures["num_gpus"], 4);
   EXPECT_EQ(figures["num_gpus_installed"], 8);
-  EXPECT_EQ(figures["gpu_utilization_frac"], 0.2785829607620346);
+  EXPECT_EQ(figures["gpu_utilization_frac"], util_sum / 4);
   EXPECT_EQ(figures["capex_usd"], 317000.0);
+  EXPECT_NEAR(figures["gpu_power_w"].get<double>(), 847.14, 0.005);
+  EXPECT_EQ(figures["idle_gpus_power_w"], 340.0);
+  EXPECT_EQ(figures["hosts_power_w"], 4600.0);
+  EXPECT_NEAR(figures["it_power_w"].get<double>(), 5787.14, 0.005);
   // The text's figures, to the cent (its rounding), and the parts it adds up.
-  EXPECT_NEAR(figures["opex_monthly_usd"].get<double>(), 3490.14, 0.005);
-  EXPECT_NEAR(figures["monthly_usd"].get<double>(), 8773.48, 0.005);
-  EXPECT_NEAR(figures["three_year_usd"].get<double>(), 442645.0, 0.5);
-  EXPECT_NEAR(figures["energy_monthly_kwh"].get<double>(), 6126.78, 0.005);
-  EXPECT_NEAR(figures["power_monthly_usd"].get<double>(), 490.14, 0.005);
+  EXPECT_NEAR(figures["opex_monthly_usd"].get<double>(), 3527.23, 0.005);
+  EXPECT_NEAR(figures["monthly_usd"].get<double>(), 8810.56, 0.005);
+  EXPECT_NEAR(figures["three_year_usd"].get<double>(), 443980.0, 0.5);
+  EXPECT_NEAR(figures["energy_monthly_kwh"].get<double>(), 6590.39, 0.005);
+  EXPECT_NEAR(figures["power_monthly_usd"].get<double>(), 527.23, 0.005);
   EXPECT_NEAR(figures["depreciation_monthly_usd"].get<double>(), 317000.0 / 60.0, 1e-9);
   EXPECT_NEAR(figures["license_monthly_usd"].get<double>(), 3000.0, 1e-9);
   EXPECT_EQ(figures["support_monthly_usd"], 0.0);
-  EXPECT_NEAR(figures["usd_per_gpu_hour"].get<double>(), 1.5023, 0.00005);
-  EXPECT_NEAR(*payback_months(cost, 20089.60), 19.1, 0.05);
+  EXPECT_NEAR(figures["usd_per_gpu_hour"].get<double>(), 1.5087, 0.00005);
+  EXPECT_NEAR(*payback_months(cost, 20089.60), 19.14, 0.005);
   // Every figure is the struct's own, not a second computation.
   EXPECT_EQ(figures["opex_monthly_usd"], cost.opex_monthly_usd);
   EXPECT_EQ(figures["three_year_usd"], cost.three_year_usd);

@@ -40,7 +40,29 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
             std::string::npos)
       << r.savings;
   EXPECT_EQ(r.tenants.size(), 4u);
-  EXPECT_EQ(report_tables(r).size(), 2u);  // strategies, tenants (no sweep, no uncertainty)
+  EXPECT_EQ(report_tables(r).size(), 3u);  // strategies, tenants, energy (no sweep, no uncertainty)
+}
+
+TEST(RoiReport, TheEnergyTableGivesEachStrategysKwhAndElectricityAsInformation) {
+  const auto r = seed_report();
+  const auto tables = report_tables(r);
+  const auto& energy = tables.at(2);
+  EXPECT_EQ(energy.id, "energy");
+  EXPECT_EQ(energy.columns,
+            (std::vector<std::string>{"strategy", "GPUs", "mean power W", "kWh/month", "kWh/month with PUE",
+                                      "electricity $/month", "unused GPUs (idle W)"}));
+  EXPECT_EQ(energy.intro.rfind("Information (cloud prices already include power)", 0), 0u) << energy.intro;
+  EXPECT_NE(energy.intro.find("electricity at 0.08 USD/kWh and PUE 1.56 (on-prem table \"onprem\")"), std::string::npos)
+      << energy.intro;
+  // dedicated: two L40S (33 W idle, 350 W TDP) at SM utilisation 0.3975 and 0.6272: 2 x 33 + 317 x
+  // 1.0247 = 390.83 W; x 730 h = 285.3 kWh a month; x PUE 1.56 = 445.1 kWh; x $0.08 = $35.61.
+  ASSERT_EQ(energy.rows.size(), 2u);
+  EXPECT_EQ(energy.rows[0], (std::vector<std::string>{"dedicated", "2", "391", "285.3", "445.1", "$35.61", "0"}));
+  // time_slicing: one L40S at 0.59047: 33 + 317 x 0.59047 = 220.18 W; 160.7 kWh; 250.7; $20.06. The
+  // result predates energy: computed from its devices, its unused GPUs are not known (0).
+  EXPECT_EQ(energy.rows[1], (std::vector<std::string>{"time_slicing", "1", "220", "160.7", "250.7", "$20.06", "0"}));
+  ASSERT_TRUE(r.strategies[0].monthly_kwh.has_value());
+  EXPECT_NEAR(*r.strategies[0].monthly_kwh, 285.3058, 5e-5);
 }
 
 TEST(RoiReport, TheAppendixHoldsTheRecommendedStrategysDeployableConfigs) {

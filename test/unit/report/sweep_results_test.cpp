@@ -21,11 +21,26 @@ SweepTable two_points() {
     p.index = static_cast<std::size_t>(i);
     p.values = nlohmann::json::array({i + 1});
     p.labels = {std::to_string(i + 1)};
-    StrategySummary dedicated{"dedicated", "dedicated", "hardware", 2,   3273.4368, 0,    0,  0, 0.4,
-                              0.3,         100,         0,          0.0, 0,         true, {}, {}};
-    StrategySummary shared{"time_slicing",      "time_slicing", "none", 1,   1758.1904, 1515.2464,
-                           18182.9568,          0.4629,         0.8,    0.6, 100,       i == 0 ? 0 : 25,
-                           i == 0 ? 0.0 : 0.25, i == 0 ? 0 : 1, i == 0, {},  {}};
+    StrategySummary dedicated{"dedicated", "dedicated",  "hardware", 2, 3273.4368, 0, 0,    0,  0.4,
+                              0.3,         std::nullopt, 100,        0, 0.0,       0, true, {}, {}};
+    StrategySummary shared{"time_slicing",
+                           "time_slicing",
+                           "none",
+                           1,
+                           1758.1904,
+                           1515.2464,
+                           18182.9568,
+                           0.4629,
+                           0.8,
+                           0.6,
+                           std::nullopt,
+                           100,
+                           i == 0 ? 0 : 25,
+                           i == 0 ? 0.0 : 0.25,
+                           i == 0 ? 0 : 1,
+                           i == 0,
+                           {},
+                           {}};
     p.strategies = {dedicated, shared};
     p.tenants = {{"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184, {}, {}, {}},
                  {"time_slicing",

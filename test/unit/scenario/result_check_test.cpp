@@ -167,5 +167,38 @@ TEST(ResultCheck, NewerSchemaAndUncertaintyBands) {
             "d/p0001.json: /result/uncertainty/0/sla_violation_p95_frac: must be >= 0 (got -0.1)");
 }
 
+TEST(ResultCheck, AStrategysEnergyIsCheckedAndReadBack) {
+  auto doc = seed_result();
+  doc["strategies"][1]["energy"] = json::parse(R"({"hours": 0.5, "gpu_kwh": 0.1, "mean_power_w": 200,
+    "monthly_kwh": 146, "unused_gpus": 1, "unused_idle_w": 33, "per_gpu": [{"gpu_index": 0, "gpu": "L40S",
+    "util_frac": 0.53, "idle_w": 33, "max_w": 350, "idle_estimated": false, "mean_power_w": 200, "kwh": 0.1}]})");
+  EXPECT_EQ(problems(doc), "");
+  const auto result = result_from_json(doc, "r.json", "");
+  ASSERT_TRUE(result.strategies[1].energy.has_value());
+  EXPECT_EQ(result.strategies[1].energy->unused_gpus, 1);
+  EXPECT_EQ(result.strategies[1].energy->per_gpu.at(0).max_w, 350.0);
+  EXPECT_FALSE(result.strategies[0].energy.has_value());  // optional: older results lack it
+
+  auto& energy = doc["strategies"][1]["energy"];
+  energy["gpu_kwh"] = -0.1;
+  energy["unused_gpus"] = 1.5;
+  energy.erase("hours");
+  auto& gpu = energy["per_gpu"][0];
+  gpu["gpu"] = "L40";
+  gpu["util_frac"] = 1.2;
+  gpu["idle_w"] = 400;
+  gpu["idle_estimated"] = "no";
+  gpu["kwhh"] = 1;
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/1/energy: missing required key \"hours\"\n"
+            "r.json: /strategies/1/energy/gpu_kwh: must be >= 0 (got -0.1)\n"
+            "r.json: /strategies/1/energy/unused_gpus: expected integer (got 1.5)\n"
+            "r.json: /strategies/1/energy/per_gpu/0/gpu: unknown GPU \"L40\" (did you mean \"L40S\"?)\n"
+            "r.json: /strategies/1/energy/per_gpu/0/util_frac: must be in [0, 1] (got 1.2)\n"
+            "r.json: /strategies/1/energy/per_gpu/0/idle_w: must not exceed max_w (350) (got 400)\n"
+            "r.json: /strategies/1/energy/per_gpu/0/idle_estimated: expected boolean (got \"no\")\n"
+            "r.json: /strategies/1/energy/per_gpu/0/kwhh: unknown key (did you mean \"kwh\"?)");
+}
+
 }  // namespace
 }  // namespace slicewise::scenario
