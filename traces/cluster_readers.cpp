@@ -17,9 +17,10 @@ namespace slicewise::traces {
 
 namespace {
 
-constexpr double kGibPerGb = 1e9 / 1073741824.0;
-/// Largest GPU memory of one PAI instance, GB.
-constexpr double kMaxMemoryGb = 1e6;
+/// Largest GPU memory of one PAI instance, GiB. The PAI README says "GB", but the values are whole
+/// MiB over 1024 (its own example, 2.3994140625, is 2457/1024): they are GiB, read as such (as
+/// `profile import --format pai-sensor` reads them, docs/telemetry.md).
+constexpr double kMaxMemoryGib = 1e6;
 constexpr auto kMaxSeconds = static_cast<std::int64_t>(kMaxTraceSeconds);
 
 /// name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,
@@ -122,7 +123,7 @@ class PaiTaskReader final : public CsvTraceReader {
 };
 
 /// PAI v2020 sensor table (no header row): per-instance lifetime averages. gpu_wrk_util is percent
-/// of one GPU; max_gpu_wrk_mem is GB. No arrival times: these rows give workload parameters.
+/// of one GPU; max_gpu_wrk_mem is GiB (see kMaxMemoryGib). No arrival times: these rows give workload parameters.
 class PaiSensorReader final : public CsvTraceReader {
  public:
   using CsvTraceReader::CsvTraceReader;
@@ -139,7 +140,7 @@ class PaiSensorReader final : public CsvTraceReader {
       return;
     }
     PaiTaskReader::set_gpus(row, parse_non_negative(f[util_], "gpu_wrk_util", at, 100.0 * kMaxGpus) / 100.0);
-    row.memory_gib = parse_non_negative(f[mem_], "max_gpu_wrk_mem", at, kMaxMemoryGb) * kGibPerGb;
+    row.memory_gib = parse_non_negative(f[mem_], "max_gpu_wrk_mem", at, kMaxMemoryGib);
   }
   std::size_t util_ = 0, mem_ = 0;
 };

@@ -269,8 +269,8 @@ TEST(Pai, SensorTableGivesWorkloadParameters) {
   const auto rows = read_all(*reader);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].gpu_frac, 0.35);
-  EXPECT_NEAR(rows[0].memory_gib, 8.0 * 1e9 / 1073741824.0, 1e-12);
-  EXPECT_FALSE(rows[1].complete);  // empty gpu_wrk_util
+  EXPECT_EQ(rows[0].memory_gib, 8.0);  // GiB as written (values are MiB / 1024, whatever the README says)
+  EXPECT_FALSE(rows[1].complete);      // empty gpu_wrk_util
   EXPECT_EQ(rows[2].num_gpus, 2);
   EXPECT_EQ(rows[2].gpu_frac, 0.75);
 }
