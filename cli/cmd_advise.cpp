@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <functional>
 
@@ -93,8 +92,7 @@ std::vector<E> parse_names(const std::vector<std::string>& given, const std::vec
 
 /// The advisor's progress: candidates sized and simulations run, as a bar or JSON lines. The whole
 /// run's fraction is the mean over the candidates: a candidate pruned or sized counts 1, one being
-/// sized 1 − 0.75^(its search's rounds + the current run's fraction), as a strategy sized for SLA
-/// under `simulate` (cli/simulate_run.cpp).
+/// sized its search_fraction() (cli/progress_meter.hpp), as a strategy sized for SLA under `simulate`.
 class AdviceProgress {
  public:
   AdviceProgress(ProgressMode mode, std::ostream& err, std::size_t num_candidates)
@@ -110,8 +108,7 @@ class AdviceProgress {
   }
   /// Candidate `c`'s current run reached `simulated` of `horizon` seconds.
   void run(std::size_t c, double simulated, double horizon) {
-    const double f = horizon > 0.0 ? std::clamp(simulated / horizon, 0.0, 1.0) : 1.0;
-    fraction_[c] = std::max(fraction_[c], 1.0 - std::pow(0.75, std::max(0, rounds_[c] - 1) + f));
+    fraction_[c] = std::max(fraction_[c], search_fraction(rounds_[c], simulated, horizon));
   }
   /// Candidate `c` is sized, or needs no sizing (pruned).
   void done(std::size_t c) { fraction_[c] = 1.0; }

@@ -25,6 +25,11 @@ double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+double search_fraction(int run, double simulated, double horizon) {
+  const double current = horizon > 0.0 ? std::clamp(simulated / horizon, 0.0, 1.0) : 1.0;
+  return 1.0 - std::pow(0.75, std::max(0, run - 1) + current);
+}
+
 std::string duration_text(double seconds) {
   const long s = std::lround(std::max(0.0, seconds));
   char text[48];

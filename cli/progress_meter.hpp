@@ -21,6 +21,11 @@ double steady_seconds();
 /// "7 s", "3 min 05 s", "2 h 04 min": a duration for a person, rounded to the second.
 std::string duration_text(double seconds);
 
+/// A sizing search's fraction done, its length unknown: in run number `run` (from 1), `simulated` of
+/// `horizon` seconds into it, 1 − 0.75^(runs done + the run's fraction). It moves forward with
+/// every run and reaches 1 only when the caller says the search ended.
+double search_fraction(int run, double simulated, double horizon);
+
 class ProgressMeter {
  public:
   using Clock = std::function<double()>;

@@ -3,7 +3,6 @@
 #include "cli/simulate_run.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <string>
 
@@ -27,8 +26,7 @@ namespace {
 /// The strategies' progress on stderr: a bar, or JSON lines `progress` and `done`
 /// (docs/architecture.md, "Progress"), or nothing. The whole run's fraction is the mean of the
 /// strategies' fractions; a strategy's is its simulated time over the horizon, or, for a sizing
-/// search of unknown length, 1 − 0.75^(rounds done + the current run's fraction), which moves
-/// forward with every run and reaches 1 when the search ends.
+/// search of unknown length, search_fraction() (cli/progress_meter.hpp) until the search ends.
 class StrategyProgress {
  public:
   /// `observer` (optional) is told the whole run's fraction at every step, whatever the mode.
@@ -49,8 +47,7 @@ class StrategyProgress {
 
   /// Sizing search `position` is in its run number `round` (from 1), `simulated` of `horizon` into it.
   void update_search(std::size_t position, int round, double simulated, double horizon) {
-    const double run = horizon > 0.0 ? std::clamp(simulated / horizon, 0.0, 1.0) : 1.0;
-    set(position, 1.0 - std::pow(0.75, std::max(0, round - 1) + run), simulated, horizon);
+    set(position, search_fraction(round, simulated, horizon), simulated, horizon);
   }
 
   /// Strategy `position` ended, successfully or not.

@@ -1,6 +1,7 @@
 // The progress bar's figures (cli/progress_meter.hpp) on a clock the test moves by hand.
 #include "cli/progress_meter.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -73,6 +74,14 @@ TEST(ProgressMeter, TheBarSaysElapsedAndLeftAndRedrawsAtMostTenTimesASecond) {
   EXPECT_NE(err.str().find("100 %, 4/4 strategies, 1 s elapsed, about 0 s left"), std::string::npos) << err.str();
   meter.close();
   EXPECT_EQ(err.str().back(), '\n');
+}
+
+TEST(ProgressMeter, ASearchOfUnknownLengthMovesForwardWithEveryRun) {
+  EXPECT_DOUBLE_EQ(search_fraction(1, 0.0, 600.0), 0.0);
+  EXPECT_DOUBLE_EQ(search_fraction(1, 300.0, 600.0), 1.0 - std::pow(0.75, 0.5));
+  EXPECT_DOUBLE_EQ(search_fraction(2, 0.0, 600.0), 0.25);                        // one run done: 1 - 0.75
+  EXPECT_DOUBLE_EQ(search_fraction(3, 900.0, 600.0), 1.0 - 0.75 * 0.75 * 0.75);  // the drain counts as the run's end
+  EXPECT_DOUBLE_EQ(search_fraction(0, 600.0, 0.0), 0.25);  // before the first round, a run with no horizon is done
 }
 
 TEST(ProgressMeter, DurationsReadAsAPersonWouldSayThem) {
