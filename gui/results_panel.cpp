@@ -252,12 +252,13 @@ void ResultsPanel::fill_summary(const report::RoiReport* report) {
     for (QLabel* label : {savings_, sla_risk_, rejected_}) label->hide();
     return;
   }
-  // The headline as the HTML and PDF reports write it (report/render/report_render.cpp).
-  const bool recommends = report->recommended >= 0 && report->recommended < static_cast<int>(report->strategies.size());
+  // The headline as the HTML and PDF reports write it (report::recommended_headline, then the savings).
+  const std::string headline = report::recommended_headline(*report);
+  const bool recommends = !headline.empty();
   if (recommends) {
     const auto& best = report->strategies[static_cast<std::size_t>(report->recommended)];
     headline_->setText(QStringLiteral("<b>%1</b> — %2")
-                           .arg(tr("Recommended strategy: %1").arg(to_qstring(best.name)).toHtmlEscaped(),
+                           .arg(to_qstring(headline).toHtmlEscaped(),
                                 tr("monthly savings %1, annual %2")
                                     .arg(to_qstring(report::format_usd(best.monthly_savings_usd)),
                                          to_qstring(report::format_usd(best.annual_savings_usd, 0)))
