@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include "gui/scenario_document.hpp"
@@ -38,6 +39,10 @@ scenario::Scenario two_tenant_scenario();
 /// Writes `text` to `name` inside `dir` (creating sub-folders) and returns its path; fails the
 /// process when it cannot.
 QString write_file(const QTemporaryDir& dir, const QString& name, const QByteArray& text);
+
+/// The first column of `table` narrower than its header asks for or than its widest cell, said as
+/// "column 3 ($/month): 80 px for a header of 90 and cells of 85"; empty when every column fits.
+QString column_cut_short(const QTableView* table);
 
 /// `scenario` as the JSON document the editor holds (scenario::to_json).
 Json document_of(const scenario::Scenario& scenario);

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 
 #include "scenario/json_io.hpp"
 
@@ -55,6 +56,23 @@ QString write_file(const QTemporaryDir& dir, const QString& name, const QByteArr
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()) qFatal("cannot write %s", qPrintable(path));
   return path;
+}
+
+QString column_cut_short(const QTableView* table) {
+  const QHeaderView* header = table->horizontalHeader();
+  for (int column = 0; column < header->count(); ++column) {
+    // QTableView hides the public sizeHintForColumn.
+    const int cells = static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column);
+    if (header->sectionSize(column) >= header->sectionSizeHint(column) && header->sectionSize(column) >= cells)
+      continue;
+    return QStringLiteral("column %1 (%2): %3 px for a header of %4 and cells of %5")
+        .arg(column)
+        .arg(table->model()->headerData(column, Qt::Horizontal).toString())
+        .arg(header->sectionSize(column))
+        .arg(header->sectionSizeHint(column))
+        .arg(cells);
+  }
+  return {};
 }
 
 Json document_of(const scenario::Scenario& scenario) {

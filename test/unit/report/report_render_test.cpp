@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -47,22 +46,9 @@ const report::Figure& figure_named(const std::vector<report::Figure>& figures, c
   throw std::runtime_error("no figure " + id);
 }
 
-/// Standard output of a shell command (empty when it fails).
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
-bool have_tool(const std::string& name) {
-  return std::system(("command -v " + name + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+using slicewise::test::have_tool;
+using slicewise::test::quoted;
+using slicewise::test::run;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

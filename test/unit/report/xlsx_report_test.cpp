@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -16,6 +15,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "test/test_util.hpp"
 
 namespace slicewise::report {
 namespace {
@@ -117,18 +117,8 @@ RoiReport seed_report() {
   return r;
 }
 
-/// Standard output of a shell command (empty when it fails).
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+using slicewise::test::quoted;
+using slicewise::test::run;
 
 std::string part(const fs::path& book, const std::string& name) { return run("unzip -p " + quoted(book) + " " + name); }
 
