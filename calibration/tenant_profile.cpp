@@ -2,7 +2,9 @@
 #include "calibration/tenant_profile.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
@@ -244,6 +246,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+/// `value` with 3 decimals ("0.700"), whatever the locale (a GUI's may write "0,700"); never "-0.000".
+std::string fixed3(double value) {
+  const double rounded = std::round(value * 1000.0) / 1000.0;
+  char text[64];
+  const auto result =
+      std::to_chars(text, text + sizeof text, rounded == 0.0 ? 0.0 : rounded, std::chars_format::fixed, 3);
+  return std::string(text, result.ptr);
+}
+
+/// "gpu_duty_frac 0.700 ± 0.100": a figure as written, ± its spread's standard deviation.
+void add_figure(std::vector<std::string>& parts, const char* name, const std::optional<double>& value,
+                const std::optional<Spread>& spread) {
+  if (value && spread) parts.push_back(std::string(name) + " " + fixed3(*value) + " ± " + fixed3(spread->std_dev));
+}
+
 /// A spread as JSON, values rounded to `decimals`.
 Json spread_json(const Spread& s, int decimals) {
   const double scale = std::pow(10.0, decimals);
@@ -260,20 +277,21 @@ Json spread_json(const Spread& s, int decimals) {
   return out;
 }
 
-Json workload_json(const TenantEstimate& t) {
+Json workload_json(const traces::TelemetryData& data, const TenantEstimate& t) {
   Json w = Json::object();
   if (!t.reference_gpu.empty()) w["reference_gpu"] = t.reference_gpu;
   if (t.gpu_duty_frac) w["gpu_duty_frac"] = *t.gpu_duty_frac;
   if (t.sm_occupancy_frac) w["sm_occupancy_frac"] = *t.sm_occupancy_frac;
   if (t.mem_bw_frac) w["mem_bw_frac"] = *t.mem_bw_frac;
   if (t.memory_gib) w["memory_gib"] = *t.memory_gib;
+  w["source"] = workload_source(data, t);
   return w;
 }
 
-Json tenant_json(const TenantEstimate& t) {
+Json tenant_json(const traces::TelemetryData& data, const TenantEstimate& t) {
   Json out;
   out["name"] = t.name;
-  out["workload"] = workload_json(t);
+  out["workload"] = workload_json(data, t);
   Json spread = Json::object();
   if (t.duty) spread["gpu_duty_frac"] = spread_json(*t.duty, 4);
   if (t.sm) spread["sm_occupancy_frac"] = spread_json(*t.sm, 4);
@@ -307,11 +325,24 @@ Json source_json(const traces::TelemetryData& data, const TenantProfiles& profil
 
 }  // namespace
 
+std::string workload_source(const traces::TelemetryData& data, const TenantEstimate& t) {
+  std::vector<std::string> figures;
+  add_figure(figures, "gpu_duty_frac", t.gpu_duty_frac, t.duty);
+  add_figure(figures, "sm_occupancy_frac", t.sm_occupancy_frac, t.sm);
+  add_figure(figures, "mem_bw_frac", t.mem_bw_frac, t.bandwidth);
+  if (t.memory_gib) figures.push_back("memory_gib max " + fixed3(*t.memory_gib));
+  std::string text = std::string(traces::to_string(data.format)) + ": " +
+                     std::filesystem::path(data.path).filename().string() + ", " + std::to_string(t.num_busy) +
+                     " busy sample" + (t.num_busy == 1 ? "" : "s") + " of " + std::to_string(t.num_samples);
+  if (!figures.empty()) text += "; " + join(figures, ", ");
+  return text;
+}
+
 nlohmann::ordered_json to_json(const traces::TelemetryData& data, const TenantProfiles& profiles) {
   Json out;
   out["source"] = source_json(data, profiles);
   Json tenants = Json::array();
-  for (const auto& t : profiles.tenants) tenants.push_back(tenant_json(t));
+  for (const auto& t : profiles.tenants) tenants.push_back(tenant_json(data, t));
   out["tenants"] = tenants;
   Json skipped = Json::array();
   for (const auto& s : profiles.skipped) {

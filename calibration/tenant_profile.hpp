@@ -93,9 +93,16 @@ TenantProfiles estimate_tenants(const traces::TelemetryData& data, const Estimat
 /// prefixes; "" when none fits.
 std::string catalog_gpu_of(std::string_view model_name, const models::GpuCatalog& gpus);
 
+/// Where a tenant's figures come from, as its workload's `source` says it: "dcgm-prometheus:
+/// scrape.prom, 4 busy samples of 4; gpu_duty_frac 0.700 ± 0.100, sm_occupancy_frac 0.800 ± 0.000,
+/// mem_bw_frac 0.500 ± 0.000, memory_gib max 41.000" (each figure as written ± its standard
+/// deviation; memory the largest sample). The file's base name only, so that the text does not
+/// depend on the folder it was read from.
+std::string workload_source(const traces::TelemetryData& data, const TenantEstimate& tenant);
+
 /// The document `profile import --out` writes: {"source": {...}, "tenants": [{"name", "workload",
 /// "spread", ...}], "skipped": [...]}. Each tenant's "workload" object pastes into a scenario
-/// tenant's workload (add kind and solo_latency_s).
+/// tenant's workload (add kind and solo_latency_s); its "source" is workload_source().
 nlohmann::ordered_json to_json(const traces::TelemetryData& data, const TenantProfiles& profiles);
 
 }  // namespace slicewise::calibration

@@ -14,6 +14,7 @@
 #include "report/costing.hpp"
 #include "report/energy_summary.hpp"
 #include "report/money_tables.hpp"
+#include "report/simulate_text.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"
 
@@ -121,6 +122,7 @@ int run_roi(const RoiOptions& options, Io io) {
          << report::chargeback_table_text(costs);
   if (onprem) io.out << "\n" << report::onprem_table_text(report::cost_onprem(result, *onprem, costs), *onprem);
   io.out << "\n" << report::energy_table_text(report::energy_summary(result, energy_site(onprem)));
+  if (const auto faults = report::faults_text(result); !faults.empty()) io.out << "\n" << faults;
   if (const auto business = report::business_text(costs, scenario.pricing.monthly_revenue_usd,
                                                   scenario.pricing.abandonment_per_100ms_frac);
       !business.empty()) {

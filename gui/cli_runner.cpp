@@ -56,9 +56,7 @@ bool CliRunner::is_running() const { return process_ && process_->state() != QPr
 
 QString CliRunner::work_file(const QString& name) const { return work_dir_ ? work_dir_->filePath(name) : QString(); }
 
-bool CliRunner::start_cli(const Json& document, const std::filesystem::path& base_dir, const QString& folder_name,
-                          const QString& busy, const std::function<QStringList(const QString&)>& arguments,
-                          QString* error) {
+bool CliRunner::begin_run(const QString& folder_name, const QString& busy, QString* error) {
   if (is_running()) {
     if (error) *error = busy;
     return false;
@@ -68,6 +66,13 @@ bool CliRunner::start_cli(const Json& document, const std::filesystem::path& bas
     if (error) *error = tr("cannot create a temporary folder: %1").arg(work_dir_->errorString());
     return false;
   }
+  return true;
+}
+
+bool CliRunner::start_cli(const Json& document, const std::filesystem::path& base_dir, const QString& folder_name,
+                          const QString& busy, const std::function<QStringList(const QString&)>& arguments,
+                          QString* error) {
+  if (!begin_run(folder_name, busy, error)) return false;
   const QString scenario_file = work_dir_->filePath(QStringLiteral("scenario.json"));
   Json absolute = document;
   rebase_scenario_paths(absolute, base_dir, {});
@@ -77,11 +82,22 @@ bool CliRunner::start_cli(const Json& document, const std::filesystem::path& bas
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
+  launch(arguments(scenario_file));
+  return true;
+}
 
+bool CliRunner::start_cli(const QString& folder_name, const QString& busy,
+                          const std::function<QStringList()>& arguments, QString* error) {
+  if (!begin_run(folder_name, busy, error)) return false;
+  launch(arguments());
+  return true;
+}
+
+void CliRunner::launch(const QStringList& arguments) {
   delete process_;
   process_ = new QProcess(this);
   process_->setProgram(program_);
-  process_->setArguments(arguments(scenario_file));
+  process_->setArguments(arguments);
   connect(process_, &QProcess::readyReadStandardError, this, &CliRunner::read_stderr);
   connect(process_, &QProcess::finished, this, &CliRunner::on_finished);
   connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
@@ -98,7 +114,6 @@ bool CliRunner::start_cli(const Json& document, const std::filesystem::path& bas
   time_text_.clear();
   process_->setReadChannel(QProcess::StandardError);
   process_->start();
-  return true;
 }
 
 void CliRunner::cancel() {

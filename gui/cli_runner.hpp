@@ -1,8 +1,8 @@
 // What the GUI's runs of the CLI share (SimulationRunner: `slicewise simulate`; AdviseRunner:
-// `slicewise advise`): the document written, with its relative paths made absolute, to a temporary
-// folder; the CLI started as a child process under Qt's event loop (the GUI thread never blocks);
-// its stderr split into JSON event lines, handed to the subclass, and other lines kept as the error
-// message; the progress those lines carry (the whole run's fraction, elapsed and remaining time);
+// `slicewise advise`; TelemetryImportRunner: `slicewise profile import`): a temporary folder, with
+// the document written there, its relative paths made absolute; the CLI started as a child process under Qt's event
+// loop (the GUI thread never blocks); its stderr split into JSON event lines, handed to the subclass, and other lines
+// kept as the error message; the progress those lines carry (the whole run's fraction, elapsed and remaining time);
 // Cancel as SIGTERM, then SIGKILL when the CLI has not ended 5 s later.
 #pragma once
 
@@ -62,6 +62,10 @@ class CliRunner : public QObject {
   /// `error` set when a run is going on (`busy`) or the scenario cannot be written.
   bool start_cli(const Json& document, const std::filesystem::path& base_dir, const QString& folder_name,
                  const QString& busy, const std::function<QStringList(const QString&)>& arguments, QString* error);
+  /// The same for a command that reads no scenario (`profile import`): a new temporary folder, then
+  /// the CLI with `arguments()`, which may name files in it (work_file()).
+  bool start_cli(const QString& folder_name, const QString& busy, const std::function<QStringList()>& arguments,
+                 QString* error);
   /// A path in the run's temporary folder; "" before the first run.
   QString work_file(const QString& name) const;
   /// An event line of stderr ({"event": ...}); false when the subclass does not know it, which
@@ -80,6 +84,11 @@ class CliRunner : public QObject {
   const QString& time_text() const { return time_text_; }
 
  private:
+  /// A new temporary folder for the run; false with `error` set when a run is going on or the
+  /// folder cannot be made.
+  bool begin_run(const QString& folder_name, const QString& busy, QString* error);
+  /// Starts the CLI with `arguments`.
+  void launch(const QStringList& arguments);
   void read_stderr();
   void on_finished(int exit_code, QProcess::ExitStatus status);
 

@@ -3,6 +3,7 @@
 
 #include <QObject>
 
+#include "models/fault_rates.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 
@@ -143,6 +144,52 @@ std::vector<FieldSpec> strategy_fields() {
       strategy_field(QObject::tr("Sidecars"), "sidecars", FieldType::json)
           .with_tooltip(QObject::tr(
               "JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU instances the strategy pays for")),
+  };
+}
+
+std::vector<FieldSpec> fault_fields() {
+  const QString per_gpu_hour = QObject::tr(
+      "per GPU-hour in use; 0 = none (no public per-GPU figure: your own, "
+      "from Xid logs)");
+  return {
+      FieldSpec(QObject::tr("GPU failures (/GPU-h)"), "/gpu_failure_per_gpu_hour", FieldType::number)
+          .with_placeholder(QString::number(models::kGpuFailurePerGpuHour, 'g', 3) + QObject::tr(" (Llama 3)"))
+          .with_tooltip(QObject::tr("GPU failures per GPU-hour in use: everything on the GPU stops until it is "
+                                    "repaired. Default: ") +
+                        QString::fromUtf8(models::kGpuFailureSource)),
+      FieldSpec(QObject::tr("Driver resets (/GPU-h)"), "/driver_reset_per_gpu_hour", FieldType::number)
+          .with_placeholder("0")
+          .with_tooltip(QObject::tr("GPU resets (uncontained errors), ") + per_gpu_hour),
+      FieldSpec(QObject::tr("Tenant crashes (/context-h)"), "/tenant_crash_per_context_hour", FieldType::number)
+          .with_placeholder("0")
+          .with_tooltip(QObject::tr("One context's fatal error (illegal address, out of memory), per context-hour")),
+      FieldSpec(QObject::tr("MPS server faults (/GPU-h)"), "/mps_server_fault_per_gpu_hour", FieldType::number)
+          .with_placeholder("0")
+          .with_tooltip(QObject::tr("The MPS server dies with every client on the GPU (MPS strategies only), ") +
+                        per_gpu_hour),
+      FieldSpec(QObject::tr("GPU repair (s)"), "/gpu_repair_s", FieldType::number)
+          .with_placeholder("3600")
+          .with_tooltip(QObject::tr("A failed GPU is back (repaired, or its work moved) after this")),
+      FieldSpec(QObject::tr("Driver reset (s)"), "/driver_reset_s", FieldType::number)
+          .with_placeholder("60")
+          .with_tooltip(QObject::tr("A reset GPU is back after this; its contexts then restart")),
+      FieldSpec(QObject::tr("Context restart (s)"), "/context_restart_s", FieldType::number)
+          .with_placeholder("30")
+          .with_tooltip(QObject::tr("A context that died serves again after this (process and model load)")),
+      FieldSpec(QObject::tr("Co-tenant kill fraction"), "/co_tenant_kill_frac", FieldType::number)
+          .with_placeholder("1")
+          .with_tooltip(QObject::tr("Time-sliced sharing: the chance that a co-tenant's context dies with the one "
+                                    "that crashed; 1 = no fault isolation")),
+      FieldSpec(QObject::tr("Max retries"), "/max_retries", FieldType::integer)
+          .with_placeholder("1")
+          .with_tooltip(QObject::tr("A request lost to a fault is re-sent up to this many times; 0 = it fails")),
+      FieldSpec(QObject::tr("Random faults"), "/random", FieldType::boolean)
+          .with_placeholder("true")
+          .with_tooltip(QObject::tr("Draw faults from the rates during the run; false = the schedule only")),
+      FieldSpec(QObject::tr("Schedule"), "/schedule", FieldType::json)
+          .with_tooltip(QObject::tr("JSON: [{\"at_s\": 600, \"kind\": \"gpu_failure\", \"gpu\": 0}, {\"at_s\": 900, "
+                                    "\"kind\": \"tenant_crash\", \"tenant\": \"a\", \"replica\": 0}]: faults at given "
+                                    "times")),
   };
 }
 

@@ -1,6 +1,7 @@
 // The slicewise-gui main window: the scenario editor on the left, the run (what-if controls,
 // progress, cancel) and its results on the right, the document's problems at the bottom. The File
-// menu opens, saves and exports; Edit undoes and redoes; Run runs and cancels.
+// menu opens, saves, imports tenants from telemetry and exports; Edit undoes and redoes; Run runs
+// and cancels.
 #pragma once
 
 #include <QMainWindow>
@@ -23,15 +24,18 @@ class ResultsPanel;
 class RunPanel;
 class ScenarioEditor;
 class SimulationRunner;
+class TelemetryImportRunner;
 
 /// Object names, for tests and style sheets: "scenarioHeader" (QLabel), "diagnosticsList"
 /// (QListWidget; each item's text is Diagnostic::format(), its Qt::UserRole the JSON pointer;
 /// hidden while the scenario is valid), the run panel's widgets (run_panel.hpp); actions "openAction",
-/// "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction", "redoAction",
-/// "runAction", "cancelAction", "adviseAction"; menu "recentMenu"; the advice's progress dialog
-/// "adviseProgress". The editor is "scenarioEditor", the results "resultsPanel", the splitter
-/// between them "sidesSplitter": after the window's first run the results side gets 2/3 of its
-/// width (when it had less), so the summary, the strategy table and the figures have the room.
+/// "saveAction", "saveAsAction", "importTelemetryAction", "exportAction", "quitAction", "undoAction",
+/// "redoAction", "runAction", "cancelAction", "adviseAction"; menu "recentMenu"; the advice's
+/// progress dialog "adviseProgress"; the telemetry import's dialog "telemetryImportDialog" (with
+/// "telemetryFile", "telemetryFormat", "referenceGpu") and its error box "importErrorBox". The editor is
+/// "scenarioEditor", the results "resultsPanel", the splitter between them "sidesSplitter": after the window's first
+/// run the results side gets 2/3 of its width (when it had less), so the summary, the strategy table and the figures
+/// have the room.
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -60,6 +64,16 @@ class MainWindow : public QMainWindow {
   /// problems or advice is being computed.
   bool advise();
   AdviseRunner* advise_runner() const { return advise_runner_; }
+
+  /// Runs `slicewise profile import FILE --format FORMAT --out TMP.json [--reference-gpu GPU]` in a
+  /// child process (docs/telemetry.md); when it ends, adds one tenant per imported workload to the
+  /// document as one undo step (tenants_from_import(), telemetry_import.hpp), selects the first in
+  /// the editor and says in the status bar that each one's solo latency is a placeholder to
+  /// replace. A failure (the CLI's, or a document it wrote that cannot be used) shows the whole
+  /// message in "importErrorBox". False (and the reason in the status bar) when an import is
+  /// going on.
+  bool import_telemetry(const QString& file, const QString& format, const QString& reference_gpu);
+  TelemetryImportRunner* import_runner() const { return import_runner_; }
   /// The last advice shown; nullptr before the first.
   AdviceDialog* advice_dialog() const { return advice_dialog_; }
 
@@ -80,6 +94,10 @@ class MainWindow : public QMainWindow {
   void runFinished();
   /// A run failed (the CLI's message) or was cancelled (an empty message).
   void runStopped(const QString& message);
+  /// Tenants were imported from telemetry: `count` added, the first at index `first`.
+  void telemetryImported(int first, int count);
+  /// A telemetry import failed: the message shown.
+  void telemetryImportFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -93,6 +111,9 @@ class MainWindow : public QMainWindow {
   bool save();
   bool choose_and_save_as();
   void choose_and_export();
+  void choose_and_import_telemetry();
+  void add_imported_tenants();
+  void show_import_error(const QString& message);
   void choose_trace(int tenant);
   bool maybe_save();
   void add_recent(const QString& path);
@@ -109,7 +130,9 @@ class MainWindow : public QMainWindow {
   QAction* cancel_action_ = nullptr;
   QAction* export_action_ = nullptr;
   QAction* advise_action_ = nullptr;
+  QAction* import_action_ = nullptr;
   AdviseRunner* advise_runner_ = nullptr;
+  TelemetryImportRunner* import_runner_ = nullptr;
   AdviceDialog* advice_dialog_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QSplitter* sides_ = nullptr;

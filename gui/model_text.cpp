@@ -48,6 +48,13 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
   p.add("pinned_memory_limit_gib", s.pinned_memory_limit_gib);
   p.add("low_priority_thread_pct", s.low_priority_thread_pct);
   if (!s.layout.empty()) p.add("layout", s.layout);
+  if (s.layout_schedule) {
+    std::vector<std::string> phases;  // "day from 8 h: 3g.40gb+4g.40gb"
+    for (const auto& phase : s.layout_schedule->phases) {
+      phases.push_back(phase.name + " from " + format_number(phase.from_hour) + " h: " + phase.layout);
+    }
+    p.add("layout_schedule", join(phases, " / "));
+  }
   p.add("gpucores_pct", s.gpucores_pct);
   p.add("gpumem_gib", s.gpumem_gib);
   if (s.kind == models::StrategyKind::vgpu) {

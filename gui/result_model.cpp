@@ -25,6 +25,47 @@ QString tenant_sla_text(const report::TenantRow& t) {
            percent_text(t.sla_max_violation_frac, 1));
 }
 
+/// The tenant the rates leave least available; nullptr when the record has no tenant.
+const scenario::TenantExposure* least_available(const scenario::FaultRecord& faults) {
+  const scenario::TenantExposure* lowest = nullptr;
+  for (const auto& t : faults.tenants) {
+    if (!lowest || t.availability < lowest->availability) lowest = &t;
+  }
+  return lowest;
+}
+
+/// A small rate as it reads: 3 significant digits ("0.00880", "12.4").
+QString rate_text(double value) { return QString::number(value, 'g', 3); }
+
+/// The availability cell's tooltip: every tenant's expected figures, one line each.
+QStringList availability_lines(const scenario::FaultRecord& faults) {
+  QStringList lines;
+  for (const auto& t : faults.tenants) {
+    lines << QStringLiteral("%1: %2 % expected; %3 h of outage and %4 interruptions a month")
+                 .arg(to_qstring(t.name), percent_text(t.availability, 3), fixed_text(t.outage_hours_per_month, 2),
+                      rate_text(t.interruptions_per_month));
+  }
+  return lines;
+}
+
+/// The blast radius cell's tooltip: each fault kind's expected rate and reach, then the run's.
+QStringList blast_radius_lines(const scenario::FaultRecord& faults) {
+  QStringList lines;
+  for (const auto& e : faults.expected) {
+    lines << QStringLiteral("%1: %2 a month, %3 tenants (%4 contexts) per fault, down %5 s")
+                 .arg(to_qstring(e.kind), rate_text(e.per_month), fixed_text(e.tenants_hit, 2),
+                      fixed_text(e.contexts_hit, 2), number_text(e.outage_s));
+  }
+  const auto repartitions = static_cast<std::size_t>(faults.num_repartitions);
+  const std::size_t drawn = faults.events.size() - std::min(repartitions, faults.events.size());
+  if (drawn > 0) {
+    lines << QStringLiteral("In the run: %1, %2 tenants hit per fault")
+                 .arg(count_text(drawn, QStringLiteral("fault"), QStringLiteral("faults")),
+                      fixed_text(faults.blast_radius_tenants, 2));
+  }
+  return lines;
+}
+
 }  // namespace
 
 ResultModel::ResultModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -34,6 +75,7 @@ void ResultModel::set_report(const report::RoiReport& report) {
   tenants_.clear();
   tenant_rows_ = report.tenants;
   rows_.clear();
+  has_faults_ = false;
   for (const auto& t : tenant_rows_) {
     if (std::find(tenants_.begin(), tenants_.end(), t.tenant) == tenants_.end()) tenants_.push_back(t.tenant);
   }
@@ -48,6 +90,10 @@ void ResultModel::set_report(const report::RoiReport& report) {
       const auto at = std::find(tenants_.begin(), tenants_.end(), t.tenant) - tenants_.begin();
       row.tenants[static_cast<std::size_t>(at)] = &t;
     }
+    for (const auto& simulated : report.result.strategies) {
+      if (simulated.name == row.summary.name) row.faults = simulated.faults;
+    }
+    has_faults_ = has_faults_ || row.faults.has_value();
     rows_.push_back(std::move(row));
   }
   endResetModel();
@@ -58,6 +104,7 @@ void ResultModel::clear() {
   tenants_.clear();
   tenant_rows_.clear();
   rows_.clear();
+  has_faults_ = false;
   endResetModel();
 }
 
@@ -66,7 +113,30 @@ int ResultModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ResultModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : kNumFixedColumns + 2 * static_cast<int>(tenants_.size());
+  return parent.isValid() ? 0 : first_tenant_column() + 2 * static_cast<int>(tenants_.size());
+}
+
+int ResultModel::tenant_of(int column) const {
+  return column < first_tenant_column() ? -1 : (column - first_tenant_column()) / 2;
+}
+
+QVariant ResultModel::fault_display(const Row& row, int column) const {
+  if (!row.faults) return missing_text();
+  if (column == availability_column()) {
+    const auto* lowest = least_available(*row.faults);
+    return lowest ? percent_text(lowest->availability, 3) : missing_text();
+  }
+  // No rate, no expected fault (a schedule or a layout schedule only): no expected radius either.
+  return row.faults->expected.empty() ? missing_text() : fixed_text(row.faults->expected_blast_radius, 2);
+}
+
+QVariant ResultModel::fault_sort_key(const Row& row, int column) const {
+  if (!row.faults) return {};
+  if (column == availability_column()) {
+    const auto* lowest = least_available(*row.faults);
+    return lowest ? sort_value(100.0 * lowest->availability) : QVariant();
+  }
+  return row.faults->expected.empty() ? QVariant() : sort_value(row.faults->expected_blast_radius);
 }
 
 QVariant ResultModel::data(const QModelIndex& index, int role) const {
@@ -110,9 +180,10 @@ QVariant ResultModel::display(const Row& row, int column) const {
     case kSla: return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
     default: break;
   }
-  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  if (tenant_of(column) < 0) return fault_display(row, column);
+  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
   if (!tenant) return missing_text();
-  return seconds_text((column - kNumFixedColumns) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
+  return seconds_text((column - first_tenant_column()) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
 }
 
 QVariant ResultModel::sort_key(const Row& row, int column) const {
@@ -131,24 +202,29 @@ QVariant ResultModel::sort_key(const Row& row, int column) const {
     case kSla: return s.num_tenants_missing_sla;
     default: break;
   }
-  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  if (tenant_of(column) < 0) return fault_sort_key(row, column);
+  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
   if (!tenant) return {};
-  return sort_value((column - kNumFixedColumns) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
+  return sort_value((column - first_tenant_column()) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
 }
 
 bool ResultModel::missed(const Row& row, int column) const {
   if (column == kSla || column == kSlaViolationsPercent) return !row.summary.sla_met;
-  if (column < kNumFixedColumns) return false;
-  const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+  if (tenant_of(column) < 0) return false;
+  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
   return tenant && !tenant->sla_met;
 }
 
 QString ResultModel::tooltip(const Row& row, int column) const {
   QStringList lines;
-  if (column >= kNumFixedColumns) {
-    if (const auto* tenant = row.tenants[static_cast<std::size_t>((column - kNumFixedColumns) / 2)]) {
+  if (tenant_of(column) >= 0) {
+    if (const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))]) {
       lines << tenant_sla_text(*tenant);
     }
+  } else if (row.faults && column == availability_column()) {
+    lines << availability_lines(*row.faults);
+  } else if (row.faults && column == blast_radius_column()) {
+    lines << blast_radius_lines(*row.faults);
   } else if (column == kSla) {
     for (const auto* tenant : row.tenants) {
       if (tenant && !tenant->sla_met) lines << tenant_sla_text(*tenant);
@@ -186,8 +262,18 @@ QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int r
     };
     return tr(fixed[section][shown]);
   }
-  const QString tenant = to_qstring(tenants_[static_cast<std::size_t>((section - kNumFixedColumns) / 2)]);
-  const bool p95 = (section - kNumFixedColumns) % 2 == 0;
+  if (tenant_of(section) < 0) {
+    static const char* const faults[kNumFaultColumns][2] = {
+        {QT_TR_NOOP("Avail. %\nexpected"),
+         QT_TR_NOOP("Availability expected from the fault rates over the strategy's placement: the lowest "
+                    "tenant's, % of a 730-hour month (docs/faults.md)")},
+        {QT_TR_NOOP("Blast\nradius"),
+         QT_TR_NOOP("Blast radius: tenants a fault is expected to take down, weighted by the fault kinds' rates")},
+    };
+    return tr(faults[section - kNumFixedColumns][shown]);
+  }
+  const QString tenant = to_qstring(tenants_[static_cast<std::size_t>(tenant_of(section))]);
+  const bool p95 = (section - first_tenant_column()) % 2 == 0;
   if (shown == 1) {
     return p95 ? tr("%1: 95th-percentile latency (s)").arg(tenant) : tr("%1: 99th-percentile latency (s)").arg(tenant);
   }

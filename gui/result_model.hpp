@@ -1,7 +1,9 @@
 // Table model over an ROI report's strategies: one row per strategy with its monthly cost, savings,
-// utilisation, GPU energy, SLA outcome and each tenant's p95/p99 latency (issue 8's comparison table).
+// utilisation, GPU energy, SLA outcome, its expected availability and blast radius under faults,
+// and each tenant's p95/p99 latency (issue 8's comparison table).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,11 +20,19 @@ namespace slicewise::gui {
 /// (FontRole), missed SLAs are red (ForegroundRole), numeric cells right-aligned, and every cell's
 /// tooltip lists the strategy's issues. Headers are short, with their units ("$/month", "Busy %",
 /// "<tenant>\np95 s" on two lines); their tooltips (Qt::ToolTipRole) say them in full.
+///
+/// When some strategy of the report has faults (scenario::StrategyResult::faults, from the result the
+/// report was built from), two columns follow kSla (docs/faults.md): the lowest tenant's expected
+/// availability per month, % with 3 decimals, and the expected blast radius, tenants per fault with
+/// 2 decimals; "—" for a strategy without faults. Without faults in the report they are absent, so
+/// the table keeps its width; availability_column() and blast_radius_column() are then -1, and the
+/// tenant columns start at kNumFixedColumns.
 class ResultModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  /// The fixed columns; then two per tenant (p95_column(), p99_column()).
+  /// The fixed columns; then the fault columns when the report has faults; then two per tenant
+  /// (p95_column(), p99_column()).
   enum Column : int {
     kStrategy,              ///< name, "+ (recommended)" / "+ (baseline)"; sorts by name
     kKind,                  ///< strategy kind ("time_slicing")
@@ -47,9 +57,17 @@ class ResultModel : public QAbstractTableModel {
 
   /// Tenant names of the latency columns, in first-seen order over report.tenants.
   const std::vector<std::string>& tenants() const { return tenants_; }
+  /// Whether some strategy of the report has a FaultRecord: the fault columns are shown.
+  bool has_faults() const { return has_faults_; }
+  /// Column of the lowest tenant's expected availability (%), and of the expected blast radius
+  /// (tenants per fault); -1 without faults.
+  int availability_column() const { return has_faults_ ? kNumFixedColumns : -1; }
+  int blast_radius_column() const { return has_faults_ ? kNumFixedColumns + 1 : -1; }
+  /// Column of the first tenant's p95: after the fixed and the fault columns.
+  int first_tenant_column() const { return kNumFixedColumns + (has_faults_ ? kNumFaultColumns : 0); }
   /// Column of the `tenant`-th tenant's p95 (s) and p99 (s).
-  static int p95_column(int tenant) { return kNumFixedColumns + 2 * tenant; }
-  static int p99_column(int tenant) { return kNumFixedColumns + 2 * tenant + 1; }
+  int p95_column(int tenant) const { return first_tenant_column() + 2 * tenant; }
+  int p99_column(int tenant) const { return first_tenant_column() + 2 * tenant + 1; }
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -57,13 +75,20 @@ class ResultModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
+  static constexpr int kNumFaultColumns = 2;
+
   struct Row {
     report::StrategySummary summary;
     bool recommended = false;
     bool baseline = false;
     std::vector<const report::TenantRow*> tenants;  ///< one per tenants_ entry; nullptr when absent
+    std::optional<scenario::FaultRecord> faults;    ///< the result's, by strategy name
   };
 
+  /// Index into tenants_ of a tenant column; -1 for the fixed and fault columns.
+  int tenant_of(int column) const;
+  QVariant fault_display(const Row& row, int column) const;
+  QVariant fault_sort_key(const Row& row, int column) const;
   QVariant display(const Row& row, int column) const;
   QVariant sort_key(const Row& row, int column) const;
   QString tooltip(const Row& row, int column) const;
@@ -72,6 +97,7 @@ class ResultModel : public QAbstractTableModel {
   std::vector<std::string> tenants_;
   std::vector<report::TenantRow> tenant_rows_;  ///< the report's, owned so Row::tenants can point into them
   std::vector<Row> rows_;
+  bool has_faults_ = false;
 };
 
 }  // namespace slicewise::gui

@@ -29,6 +29,8 @@ QString percent_text(double frac, int decimals) {
 
 QString seconds_text(double seconds) { return QString::fromStdString(report::format_fixed(seconds, 3)); }
 
+QString fixed_text(double value, int decimals) { return QString::fromStdString(report::format_fixed(value, decimals)); }
+
 QString money_delta_text(double usd) { return with_sign(usd, report::format_usd(usd)); }
 
 QString percent_delta_text(double frac, int decimals) {

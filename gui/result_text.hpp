@@ -24,6 +24,9 @@ QString percent_text(double frac, int decimals);
 /// Seconds with 3 decimals, as the report's tenant table: "0.609".
 QString seconds_text(double seconds);
 
+/// A number with `decimals` decimals, as the report writes them: fixed_text(1.5, 2) == "1.50".
+QString fixed_text(double value, int decimals);
+
 /// Signed differences B - A: "+$1,515.25" / "-$12.00" / "$0.00"; percentage points "+1.5" / "-0.25" /
 /// "0.0"; seconds "+0.120" / "0.000". Zero (after rounding) has no sign.
 QString money_delta_text(double usd);

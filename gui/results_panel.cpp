@@ -13,6 +13,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QStringList>
 #include <QTabWidget>
@@ -25,6 +26,7 @@
 #include "gui/model_text.hpp"
 #include "gui/result_model.hpp"
 #include "gui/result_text.hpp"
+#include "gui/strategy_detail_models.hpp"
 
 namespace slicewise::gui {
 
@@ -113,6 +115,42 @@ void set_sentence(QLabel* label, const std::string& text) {
   label->setVisible(!text.empty());
 }
 
+/// A bold caption over a table of a tab.
+QLabel* caption(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()), parent);
+  label->setTextFormat(Qt::RichText);
+  return label;
+}
+
+/// A sortable table (sortable_table) over `model`, through a proxy owned by `owner`.
+QTableView* sortable_table_of(const char* name, QAbstractItemModel* model, QObject* owner, QWidget* parent) {
+  auto* proxy = new QSortFilterProxyModel(owner);
+  proxy->setSourceModel(model);
+  return sortable_table(name, proxy, parent);
+}
+
+/// The sentence above the fault tables: what the run saw, over every strategy, and where the
+/// expected figures come from.
+QString fault_note_text(const scenario::SimResult& result) {
+  std::size_t faults = 0, repartitions = 0;
+  for (const auto& strategy : result.strategies) {
+    if (!strategy.faults) continue;
+    for (const auto& event : strategy.faults->events) {
+      if (event.kind == "repartition") {
+        ++repartitions;
+      } else {
+        ++faults;
+      }
+    }
+  }
+  return QObject::tr(
+             "The run saw %1 and %2 over its strategies. A run is usually far shorter than a fault's mean "
+             "time: the expected figures come from the rates over the strategy's placement, per 730-hour "
+             "month (docs/faults.md).")
+      .arg(count_text(faults, QObject::tr("fault"), QObject::tr("faults")),
+           count_text(repartitions, QObject::tr("re-partition"), QObject::tr("re-partitions")));
+}
+
 }  // namespace
 
 ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
@@ -124,6 +162,9 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   chart_area_->setWidgetResizable(true);
   tabs_->addTab(chart_area_, tr("Charts"));
   tabs_->addTab(make_compare_tab(), tr("Compare"));
+  tabs_->addTab(make_details_tab(), tr("Details"));
+  faults_tab_ = make_faults_tab();
+  tabs_->addTab(faults_tab_, tr("Faults"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(make_summary());
@@ -185,6 +226,40 @@ QWidget* ResultsPanel::make_compare_tab() {
   return tab;
 }
 
+QWidget* ResultsPanel::make_details_tab() {
+  auto* tab = new QWidget(this);
+  detail_strategy_ = new QComboBox(tab);
+  detail_strategy_->setObjectName("detailStrategy");
+  tenant_result_model_ = new TenantResultModel(this);
+  device_model_ = new DeviceResultModel(this);
+  auto* picker = new QFormLayout();
+  picker->addRow(tr("Strategy:"), detail_strategy_);
+  auto* layout = new QVBoxLayout(tab);
+  layout->addLayout(picker);
+  layout->addWidget(caption(tr("Tenants"), tab));
+  layout->addWidget(sortable_table_of("tenantResultTable", tenant_result_model_, this, tab));
+  layout->addWidget(caption(tr("Devices"), tab));
+  layout->addWidget(sortable_table_of("deviceTable", device_model_, this, tab));
+  layout->addStretch(1);
+  connect(detail_strategy_, &QComboBox::currentIndexChanged, this, &ResultsPanel::show_detail_strategy);
+  return tab;
+}
+
+QWidget* ResultsPanel::make_faults_tab() {
+  auto* tab = new QWidget(this);
+  fault_note_ = summary_label("faultNote", tab);
+  fault_event_model_ = new FaultEventModel(this);
+  fault_exposure_model_ = new FaultExposureModel(this);
+  auto* layout = new QVBoxLayout(tab);
+  layout->addWidget(fault_note_);
+  layout->addWidget(caption(tr("Faults and re-partitions in the run"), tab));
+  layout->addWidget(sortable_table_of("faultEventTable", fault_event_model_, this, tab));
+  layout->addWidget(caption(tr("Expected per month"), tab));
+  layout->addWidget(sortable_table_of("faultExpectedTable", fault_exposure_model_, this, tab));
+  layout->addStretch(1);
+  return tab;
+}
+
 void ResultsPanel::add_run(const QString& label, report::RoiReport report) {
   runs_.push_back(Run{label, std::make_shared<const report::RoiReport>(std::move(report))});
   const int newest = run_count() - 1;
@@ -242,6 +317,52 @@ void ResultsPanel::show_current() {
   }
   fill_summary(current);
   rebuild_charts();
+  fill_details();
+  fill_faults();
+}
+
+bool ResultsPanel::faults_shown() const { return tabs_->isTabVisible(kFaultsTab); }
+
+void ResultsPanel::fill_details() {
+  const report::RoiReport* current = current_report();
+  {
+    const QSignalBlocker blocker(detail_strategy_);
+    detail_strategy_->clear();
+    if (current) {
+      for (const auto& strategy : current->result.strategies) detail_strategy_->addItem(to_qstring(strategy.name));
+      // The recommended strategy first, as the summary names it.
+      int selected = 0;
+      if (current->recommended >= 0) {
+        const auto& name = current->strategies[static_cast<std::size_t>(current->recommended)].name;
+        selected = std::max(0, detail_strategy_->findText(to_qstring(name)));
+      }
+      detail_strategy_->setCurrentIndex(selected);
+    }
+  }
+  show_detail_strategy();
+}
+
+void ResultsPanel::show_detail_strategy() {
+  const report::RoiReport* current = current_report();
+  const int index = detail_strategy_->currentIndex();
+  if (!current || index < 0 || index >= static_cast<int>(current->result.strategies.size())) {
+    tenant_result_model_->set_strategy(scenario::StrategyResult{});
+    device_model_->set_strategy(scenario::StrategyResult{});
+    return;
+  }
+  const auto& strategy = current->result.strategies[static_cast<std::size_t>(index)];
+  tenant_result_model_->set_strategy(strategy);
+  device_model_->set_strategy(strategy);
+}
+
+void ResultsPanel::fill_faults() {
+  const report::RoiReport* current = current_report();
+  const bool any = current && std::any_of(current->result.strategies.begin(), current->result.strategies.end(),
+                                          [](const scenario::StrategyResult& s) { return s.faults.has_value(); });
+  fault_event_model_->set_result(any ? current->result : scenario::SimResult{});
+  fault_exposure_model_->set_result(any ? current->result : scenario::SimResult{});
+  fault_note_->setText(any ? fault_note_text(current->result) : QString());
+  tabs_->setTabVisible(kFaultsTab, any);
 }
 
 void ResultsPanel::fill_summary(const report::RoiReport* report) {

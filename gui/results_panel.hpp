@@ -21,7 +21,11 @@ class QTableView;
 namespace slicewise::gui {
 
 class CompareModel;
+class DeviceResultModel;
+class FaultEventModel;
+class FaultExposureModel;
 class ResultModel;
+class TenantResultModel;
 
 /// The current run's answer at the top, "resultSummary" (a QFrame) with the ROI report's own texts
 /// (report::RoiReport), as the HTML and PDF reports' executive summary:
@@ -40,7 +44,17 @@ class ResultModel;
 ///   and a FigureView named "figure-<id>" (as wide as the area, at the figure's own aspect), then
 ///   the caption;
 /// - "Compare": combos "compareA" and "compareB" listing the runs as "#<n> <label>", and
-///   "compareTable", a sortable CompareModel of the two selected runs, fitted as the table.
+///   "compareTable", a sortable CompareModel of the two selected runs, fitted as the table;
+/// - "Details": combo "detailStrategy" listing the current run's strategies (the recommended one
+///   selected, else the first), and that strategy's tenants in "tenantResultTable"
+///   (TenantResultModel: with their failures, retries, downtime and availability when it has
+///   faults) and devices in "deviceTable" (DeviceResultModel: with their layout phase when set),
+///   both sortable and fitted as the table;
+/// - "Faults", shown only when some strategy of the current run has a FaultRecord (the scenario
+///   has faults, or a strategy a MIG layout schedule): "faultNote" (what the run saw, and where
+///   the expected figures come from), "faultEventTable" (FaultEventModel: every fault and
+///   re-partition of the run) and "faultExpectedTable" (FaultExposureModel: per strategy and
+///   fault kind, what the rates make expected per month).
 /// The current run is the newest one. The panel owns the reports.
 class ResultsPanel : public QWidget {
   Q_OBJECT
@@ -68,6 +82,11 @@ class ResultsPanel : public QWidget {
   /// one per line.
   QString summary_text() const;
 
+  /// Indices of the tabs in "resultTabs".
+  enum Tab : int { kTableTab, kChartsTab, kCompareTab, kDetailsTab, kFaultsTab };
+  /// Whether the Faults tab is shown (the current run has faults).
+  bool faults_shown() const;
+
  signals:
   /// The current report changed (added, replaced or cleared).
   void currentReportChanged();
@@ -81,6 +100,13 @@ class ResultsPanel : public QWidget {
   QWidget* make_summary();
   QWidget* make_table_tab();
   QWidget* make_compare_tab();
+  QWidget* make_details_tab();
+  QWidget* make_faults_tab();
+  /// The Details tab's strategy list from the current run, and its selection.
+  void fill_details();
+  void show_detail_strategy();
+  /// The Faults tab from the current run, and whether it is shown.
+  void fill_faults();
   /// Table, summary and charts from the current run.
   void show_current();
   void fill_summary(const report::RoiReport* report);
@@ -105,6 +131,13 @@ class ResultsPanel : public QWidget {
   CompareModel* compare_model_ = nullptr;
   QSortFilterProxyModel* compare_proxy_ = nullptr;
   QTableView* compare_table_ = nullptr;
+  QComboBox* detail_strategy_ = nullptr;
+  TenantResultModel* tenant_result_model_ = nullptr;
+  DeviceResultModel* device_model_ = nullptr;
+  QWidget* faults_tab_ = nullptr;
+  QLabel* fault_note_ = nullptr;
+  FaultEventModel* fault_event_model_ = nullptr;
+  FaultExposureModel* fault_exposure_model_ = nullptr;
 };
 
 }  // namespace slicewise::gui

@@ -1,11 +1,13 @@
 // The scenario editor (see scenario_editor.hpp).
 #include "gui/scenario_editor.hpp"
 
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -116,6 +118,7 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
   tabs_->addTab(create_fleet_page(), tr("Fleet"));
   tabs_->addTab(create_tenant_page(), tr("Tenants"));
   tabs_->addTab(create_strategy_page(), tr("Strategies"));
+  tabs_->addTab(create_fault_page(), tr("Faults"));
   layout->addWidget(tabs_);
 
   preview_timer_->setSingleShot(true);
@@ -134,6 +137,7 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
     if (selected_tenant() < 0) tenant_form_->clear_base();
     if (selected_strategy() < 0) strategy_form_->clear_base();
     refresh_strategy_extras();
+    refresh_faults();
   });
   show_first_rows();
 }
@@ -279,6 +283,43 @@ QWidget* ScenarioEditor::create_strategy_page() {
   return page;
 }
 
+QWidget* ScenarioEditor::create_fault_page() {
+  auto* page = new QWidget(this);
+  auto* layout = new QVBoxLayout(page);
+  faults_enabled_ = new QCheckBox(tr("Inject faults"), page);
+  faults_enabled_->setObjectName(QStringLiteral("faultsEnabled"));
+  faults_enabled_->setToolTip(
+      tr("Adds the faults section (GPU failures at the default rate until you set "
+         "others), or removes it with every setting in it"));
+  auto* note = new QLabel(tr("Rates are per hour of exposure: a GPU in use, or a context. What a fault takes down "
+                             "follows what the strategy isolates (docs/faults.md). A strategy's MIG layout "
+                             "schedule is edited in the scenario file (docs/mig-schedule.md)."),
+                          page);
+  note->setWordWrap(true);
+  fault_form_ = new PointerForm(document_, fault_fields(), page);
+  fault_form_->setObjectName(QStringLiteral("faultForm"));
+  layout->addWidget(faults_enabled_);
+  layout->addWidget(note);
+  layout->addWidget(fault_form_, 1);
+  connect(faults_enabled_, &QCheckBox::clicked, this, [this](bool checked) {
+    document_->set_value("/faults", checked ? std::optional<Json>(Json::object()) : std::nullopt,
+                         checked ? tr("Inject faults") : tr("Remove faults"));
+  });
+  refresh_faults();
+  return scrolled(page, this);
+}
+
+void ScenarioEditor::refresh_faults() {
+  const Json* faults = document_->value_at("/faults");
+  faults_enabled_->setChecked(faults != nullptr);
+  // Again on every change: a form whose base was absent stays disabled until it is set again.
+  if (faults) {
+    fault_form_->set_base("/faults");
+  } else {
+    fault_form_->clear_base();
+  }
+}
+
 void ScenarioEditor::append_element(const std::string& array_pointer, Json element, const QString& label) {
   const Json* array = document_->value_at(array_pointer);
   Json updated = array && array->is_array() ? *array : Json::array();
@@ -409,6 +450,8 @@ void ScenarioEditor::navigate_to(const std::string& pointer) {
   } else if (const int strategy = index_after(pointer, "/strategies/"); strategy >= 0) {
     tabs_->setCurrentIndex(3);
     select_strategy(strategy);
+  } else if (pointer.rfind("/faults", 0) == 0) {
+    tabs_->setCurrentIndex(4);
   } else if (pointer.rfind("/fleet", 0) == 0) {
     tabs_->setCurrentIndex(1);
     if (const int entry = index_after(pointer, "/fleet/"); entry >= 0) fleet_view_->selectRow(entry);

@@ -1,6 +1,6 @@
 // The scenario editor: the scenario's settings and pricing, its fleet, its tenants (table, form,
-// trace picker and arrival preview) and its strategies (table, form, MIG layout editor and
-// per-tenant settings), all editing one ScenarioDocument.
+// trace picker and arrival preview), its strategies (table, form, MIG layout editor and
+// per-tenant settings) and its faults (a form), all editing one ScenarioDocument.
 #pragma once
 
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "gui/scenario_document.hpp"
 
+class QCheckBox;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -23,8 +24,10 @@ class StrategyModel;
 class StrategyTenantModel;
 class TenantModel;
 
-/// Object names: "editorTabs" (QTabWidget: Scenario, Fleet, Tenants, Strategies), "scenarioForm",
-/// "tenantForm", "strategyForm" (PointerForm), "fleetView", "tenantView", "strategyView",
+/// Object names: "editorTabs" (QTabWidget: Scenario, Fleet, Tenants, Strategies, Faults),
+/// "scenarioForm", "tenantForm", "strategyForm", "faultForm" (PointerForm over /faults: disabled
+/// while the scenario has no faults), "faultsEnabled" (QCheckBox: adds an empty /faults, which
+/// injects GPU failures at the default rate, or removes the whole section), "fleetView", "tenantView", "strategyView",
 /// "strategyTenantView" (QTableView), "addFleetEntry", "removeFleetEntry", "addTenant",
 /// "removeTenant", "addStrategy", "removeStrategy", "browseTrace" (QPushButton), "migEditor"
 /// (MigLayoutEditor), "arrivalPreview" (ArrivalChart).
@@ -57,6 +60,9 @@ class ScenarioEditor : public QWidget {
   QWidget* create_fleet_page();
   QWidget* create_tenant_page();
   QWidget* create_strategy_page();
+  QWidget* create_fault_page();
+  /// The Faults tab from the document: the check box, and the form on /faults when it exists.
+  void refresh_faults();
   /// Fits the tables' columns and selects the first tenant and strategy (a new document).
   void show_first_rows();
   void on_tenant_selected();
@@ -78,6 +84,8 @@ class ScenarioEditor : public QWidget {
   PointerForm* scenario_form_ = nullptr;
   PointerForm* tenant_form_ = nullptr;
   PointerForm* strategy_form_ = nullptr;
+  PointerForm* fault_form_ = nullptr;
+  QCheckBox* faults_enabled_ = nullptr;
   MigLayoutEditor* mig_editor_ = nullptr;
   QWidget* mig_box_ = nullptr;
   ArrivalChart* preview_ = nullptr;

@@ -24,6 +24,7 @@
 #include "core/spell.hpp"
 #include "models/mig_layout.hpp"
 #include "report/text_table.hpp"
+#include "scenario/layout_schedule.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
@@ -118,11 +119,12 @@ std::string config_map(const std::string& name, const std::string& ns, const std
   return std::string(y.c_str()) + "\n";
 }
 
-/// The MIG layout of the strategy, per profile, in catalog order of first appearance.
+/// The MIG layout of the strategy, per profile, in catalog order of first appearance. For a layout
+/// schedule, its first phase's layout: one mig-parted config per phase is not exported.
 std::vector<std::pair<std::string, int>> layout_counts(const scenario::StrategySpec& spec) {
   std::string error;
   std::vector<std::pair<std::string, int>> counts;
-  for (const auto& profile : models::split_mig_layout(spec.layout, error)) {
+  for (const auto& profile : models::split_mig_layout(scenario::first_layout(spec), error)) {
     auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == profile; });
     if (it == counts.end()) {
       counts.emplace_back(profile, 1);

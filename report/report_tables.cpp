@@ -21,6 +21,7 @@ ReportTable sweep_table(const SweepSection& sw) {
                     sw.detail_point + ".",
                 {"point"},
                 {false},
+                {},
                 {}};
   for (const auto& axis : sw.axes) {
     t.columns.push_back(axis);
@@ -55,6 +56,7 @@ ReportTable strategies_table(const RoiReport& r) {
                          {"strategy", "kind", "isolation", "GPUs", "$/month", "savings $/month", "savings %",
                           "GPU busy %", "SLA violations %", "SLA"},
                          {false, false, false, true, true, true, true, true, true, false},
+                         {},
                          {}};
   // How each fleet was sized, when any was sized for SLA (as-given reports read as before).
   const auto& basis = r.costs.fleet_basis;
@@ -100,6 +102,7 @@ ReportTable tenants_table(const RoiReport& r) {
                       "percentile. Chargeback " +
                           chargeback_model_text(r.costs.chargeback_model) +
                           "; each strategy's charges add up to its monthly cost.",
+                      {},
                       {},
                       {},
                       {}};
@@ -152,6 +155,7 @@ ReportTable energy_table(const RoiReport& r) {
                      {"strategy", "GPUs", "mean power W", "kWh/month", "kWh/month with PUE", "electricity $/month",
                       "unused GPUs (idle W)"},
                      {false, true, true, true, true, true, true},
+                     {},
                      {}};
   for (const auto& row : e.rows) {
     if (!row.energy) {
@@ -178,6 +182,7 @@ ReportTable uncertainty_table(const RoiReport& r) {
                     {"strategy", "samples", "savings $/month, median", "90 % interval", "SLA violations %, median",
                      "90 % interval", "GPUs, median", "90 % interval", "fleet meets every SLA %"},
                     {false, true, true, true, true, true, true, true, true},
+                    {},
                     {}};
   for (const auto& b : r.result.uncertainty) {
     bands.rows.push_back(
@@ -219,12 +224,18 @@ std::vector<Figure> report_figures(const RoiReport& report) {
                      "mean over its used GPUs, a MIG instance counting by its share of the GPU's SMs.",
                      ""});
   bool mig = false;
+  bool phases = false;
   for (const auto& s : report.result.strategies) {
-    for (const auto& d : s.devices) mig = mig || !d.mig_profile.empty();
+    for (const auto& d : s.devices) {
+      mig = mig || !d.mig_profile.empty();
+      phases = phases || (!d.mig_profile.empty() && !d.phase.empty());
+    }
   }
   if (mig) {
-    figures.push_back(
-        {"mig-layout", "MIG layout", "Instances per GPU on the memory slices they occupy, with their tenants.", ""});
+    figures.push_back({"mig-layout", "MIG layout",
+                       std::string("Instances per GPU on the memory slices they occupy, with their tenants") +
+                           (phases ? "; under a layout schedule, a row per phase and GPU." : "."),
+                       ""});
   }
   return figures;
 }

@@ -12,9 +12,9 @@ namespace {
 /// Text for Markdown prose: names are shown as written, never read as HTML.
 std::string md_text(const std::string& text) { return markdown_text(text); }
 
-/// One table's section: its heading, intro and the table.
-std::string table_markdown(const ReportTable& t) {
-  std::string md = "## " + md_text(t.title) + "\n\n";
+/// One table under its heading (`level` '#'s), with its intro.
+std::string table_markdown(const ReportTable& t, int level = 2) {
+  std::string md = std::string(static_cast<std::size_t>(level), '#') + " " + md_text(t.title) + "\n\n";
   if (!t.intro.empty()) md += md_text(t.intro) + "\n\n";
   std::vector<Column> columns;
   for (std::size_t c = 0; c < t.columns.size(); ++c)
@@ -22,6 +22,16 @@ std::string table_markdown(const ReportTable& t) {
   TextTable table(columns);
   for (const auto& row : t.rows) table.add_row(row);
   md += table.to_markdown() + "\n";
+  return md;
+}
+
+/// A section: its heading, paragraphs, tables (a heading below) and notes as a list.
+std::string section_markdown(const ReportSection& section) {
+  std::string md = "## " + md_text(section.title) + "\n\n";
+  for (const auto& paragraph : section.paragraphs) md += md_text(paragraph) + "\n\n";
+  for (const auto& t : section.tables) md += table_markdown(t, 3);
+  for (const auto& note : section.notes) md += "- " + md_text(note) + "\n";
+  if (!section.notes.empty()) md += "\n";
   return md;
 }
 
@@ -62,6 +72,7 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   for (const auto& line : provenance_lines(r)) md += "- " + md_text(line) + "\n";
   md += "\n";
   for (const auto& t : report_tables(r)) md += table_markdown(t);
+  for (const auto& section : report_sections(r)) md += section_markdown(section);
   md += "## Figures\n\n";
   for (const auto& f : figures) {
     md +=
@@ -72,6 +83,7 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   for (const auto& line : r.assumptions) md += "- " + md_text(line) + "\n";
   md += "\n## Methodology\n\n";
   for (const auto& paragraph : r.methodology) md += md_text(paragraph) + "\n\n";
+  md += table_markdown(workload_sources_table(r));
   if (!r.deploy_configs.empty()) md += configs_appendix(r);
   return md;
 }

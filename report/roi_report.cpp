@@ -416,6 +416,23 @@ std::string priced_item_text(const RoiReport& r, const PricedItem& item) {
          (item.source.empty() ? std::string() : " (source: " + item.source + ")");
 }
 
+/// Where the tenants' workload figures come from, in a line: given in the scenario, or how many
+/// carry a source (`profile import` writes one); the appendix lists them.
+std::string workload_provenance_text(const scenario::Scenario& input) {
+  const auto sourced = std::count_if(input.tenants.begin(), input.tenants.end(),
+                                     [](const scenario::Tenant& t) { return !t.workload.source.empty(); });
+  const auto all = static_cast<long>(input.tenants.size());
+  std::string where = "given in the scenario for every tenant";
+  if (sourced == all && all > 0) {
+    where = "every tenant's from the source its workload names";
+  } else if (sourced > 0) {
+    where = std::to_string(sourced) + " of " + std::to_string(all) +
+            " tenants' from the source their workload names, the others given in the scenario";
+  }
+  return "Workload figures (GPU duty, SM occupancy, memory bandwidth, memory): " + where +
+         "; the appendix lists them per tenant";
+}
+
 /// "fleet as given (4 GPUs)", "fleet sized to the SLA (2 GPUs)".
 std::string fleet_text(const std::string& basis, int num_gpus) {
   const std::string gpus = plural(num_gpus, "GPU", "GPUs");
@@ -707,6 +724,7 @@ std::vector<std::string> provenance_lines(const RoiReport& r) {
     lines.push_back(s.name + ": " +
                     fleet_text(i < r.costs.fleet_basis.size() ? r.costs.fleet_basis[i] : "as given", s.num_gpus));
   }
+  lines.push_back(workload_provenance_text(r.result.input));
   return lines;
 }
 

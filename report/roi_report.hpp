@@ -177,16 +177,37 @@ std::vector<Figure> report_figures(const RoiReport& report);
 
 /// A table of the report, already formatted, shared by every format.
 struct ReportTable {
-  std::string id;  ///< "sweep", "strategies", "tenants", "energy", "uncertainty"
+  std::string id;  ///< "sweep", "strategies", "tenants", "energy", "uncertainty", "faults", ...
   std::string title;
   std::string intro;  ///< a sentence above the table; may be empty
   std::vector<std::string> columns;
   std::vector<bool> numeric;  ///< right-aligned columns
   std::vector<std::vector<std::string>> rows;
+  /// Columns of free text that wrap at spaces in the HTML and PDF (a workload's source, a phase's
+  /// tenants); every other cell stays on one line. Empty: none wraps.
+  std::vector<bool> wrap;
 };
 /// The report's tables in order: sweep (from a sweep folder only), strategies, tenants, energy,
 /// uncertainty (when sampled).
 std::vector<ReportTable> report_tables(const RoiReport& report);
+
+/// A section of sentences and tables after the report's tables, shared by every format.
+struct ReportSection {
+  std::string id;  ///< "availability", "mig-schedule"
+  std::string title;
+  std::vector<std::string> paragraphs;  ///< above its tables
+  std::vector<ReportTable> tables;      ///< each under its own title, a heading below the section's
+  std::vector<std::string> notes;       ///< below its tables, a point each (one per strategy)
+};
+/// The sections after the report's tables, in order (docs/reports.md): "Availability and blast
+/// radius" when the scenario has faults (or a strategy's fault record holds more than
+/// re-partitions), "MIG layout schedule" when a strategy has a layout schedule; none otherwise.
+std::vector<ReportSection> report_sections(const RoiReport& report);
+
+/// The appendix's table "Appendix: where the workload figures come from": every tenant's
+/// gpu_duty_frac, sm_occupancy_frac, mem_bw_frac and memory_gib as simulated, with their source
+/// (Workload::source; "given in the scenario" when it has none). In every report.
+ReportTable workload_sources_table(const RoiReport& report);
 
 /// The report as GitHub-flavoured Markdown; figures link to `figure.file`.
 std::string roi_report_markdown(const RoiReport& report, const std::vector<Figure>& figures);

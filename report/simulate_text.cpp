@@ -1,6 +1,7 @@
 // The text summary of a simulation.
 #include "report/simulate_text.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/json_reader.hpp"
@@ -77,6 +78,99 @@ std::string strategy_table(const scenario::SimResult& result) {
   return table.to_text();
 }
 
+/// "1 fault", "3 faults".
+std::string counted(std::int64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// A strategy's expected figures for `tenant`; nullptr when the record has none.
+const scenario::TenantExposure* exposure_of(const scenario::FaultRecord& faults, const std::string& tenant) {
+  const auto it = std::find_if(faults.tenants.begin(), faults.tenants.end(),
+                               [&](const scenario::TenantExposure& e) { return e.name == tenant; });
+  return it == faults.tenants.end() ? nullptr : &*it;
+}
+
+/// Per tenant of each strategy with faults: what the run saw, then what the rates make expected.
+std::string availability_table(const scenario::SimResult& result) {
+  TextTable table({{"strategy"},
+                   {"tenant"},
+                   {"interruptions", Align::right},
+                   {"failed", Align::right},
+                   {"retried", Align::right},
+                   {"downtime s", Align::right},
+                   {"availability %", Align::right},
+                   {"interruptions/month", Align::right},
+                   {"outage h/month", Align::right},
+                   {"expected availability %", Align::right}});
+  for (const auto& strategy : result.strategies) {
+    if (!strategy.faults) continue;
+    bool first = true;
+    for (const auto& tenant : strategy.tenants) {
+      const auto* expected = exposure_of(*strategy.faults, tenant.name);
+      table.add_row({first ? strategy.name : "", tenant.name, std::to_string(tenant.num_interruptions),
+                     std::to_string(tenant.num_failed), std::to_string(tenant.num_retried), seconds(tenant.downtime_s),
+                     percent_number(tenant.availability, 3),
+                     expected ? format_fixed(expected->interruptions_per_month, 4) : "-",
+                     expected ? format_fixed(expected->outage_hours_per_month, 4) : "-",
+                     expected ? percent_number(expected->availability, 3) : "-"});
+      first = false;
+    }
+  }
+  return table.to_text();
+}
+
+/// "mps: blast radius 2.00 tenants per fault in the run (3 faults), 1.50 expected from the rates;
+/// 0 re-partitions" ("-" where the run had no fault, or no fault has a rate).
+std::string blast_radius_line(const scenario::StrategyResult& strategy) {
+  const auto& f = *strategy.faults;
+  const auto faults = std::count_if(f.events.begin(), f.events.end(),
+                                    [](const scenario::FaultEvent& e) { return e.kind != "repartition"; });
+  return strategy.name + ": blast radius " + (faults == 0 ? "-" : format_fixed(f.blast_radius_tenants, 2)) +
+         " tenants per fault in the run (" + counted(faults, "fault") + "), " +
+         (f.expected.empty() ? "-" : format_fixed(f.expected_blast_radius, 2)) + " expected from the rates; " +
+         counted(f.num_repartitions, "re-partition") + "\n";
+}
+
+/// Devices that belong to a layout phase or were down, per strategy; "" when there are none.
+/// Their names, phases and contexts come from the result file: escaped for the terminal.
+std::string phase_devices_table(const scenario::SimResult& result) {
+  TextTable table({{"strategy"}, {"device"}, {"phase"}, {"down s", Align::right}, {"contexts"}});
+  for (const auto& strategy : result.strategies) {
+    bool first = true;
+    for (const auto& device : strategy.devices) {
+      if (device.phase.empty() && device.down_s == 0.0) continue;
+      table.add_row({first ? strategy.name : "", excerpt(device.name),
+                     device.phase.empty() ? "-" : excerpt(device.phase), seconds(device.down_s),
+                     device.contexts.empty() ? "-" : excerpt(join(device.contexts, ", "))});
+      first = false;
+    }
+  }
+  return table.num_rows() == 0 ? "" : "devices in a layout phase or down\n" + table.to_text();
+}
+
+/// The first kMaxEventLines events of a strategy, then how many more there were; "" when none.
+std::string events_text(const scenario::StrategyResult& strategy) {
+  constexpr std::size_t kMaxEventLines = 20;
+  const auto& events = strategy.faults->events;
+  if (events.empty()) return "";
+  TextTable table({{"at s", Align::right},
+                   {"event"},
+                   {"GPU", Align::right},
+                   {"origin"},
+                   {"tenants hit", Align::right},
+                   {"outage s", Align::right},
+                   {"contexts hit"}});
+  for (std::size_t i = 0; i < events.size() && i < kMaxEventLines; ++i) {
+    const auto& e = events[i];
+    table.add_row({seconds(e.at_s), excerpt(e.kind) + (e.scheduled ? " (scheduled)" : ""), std::to_string(e.gpu_index),
+                   e.origin.empty() ? "-" : excerpt(e.origin), std::to_string(e.tenants_hit), seconds(e.outage_s),
+                   e.contexts_hit.empty() ? "-" : excerpt(join(e.contexts_hit, ", "))});
+  }
+  std::string text = strategy.name + ": events\n" + table.to_text();
+  if (events.size() > kMaxEventLines) text += "… and " + std::to_string(events.size() - kMaxEventLines) + " more\n";
+  return text;
+}
+
 std::string uncertainty_table(const std::vector<scenario::UncertaintyBand>& uncertainty) {
   TextTable bands({{"strategy"},
                    {"samples", Align::right},
@@ -117,6 +211,25 @@ std::string sizing_text(const scenario::SizingRecord& record, const scenario::Sc
   return text;  // a shortfall is in the money table's notes
 }
 
+std::string faults_text(const scenario::SimResult& result) {
+  const bool any = std::any_of(result.strategies.begin(), result.strategies.end(),
+                               [](const scenario::StrategyResult& s) { return s.faults.has_value(); });
+  if (!any) return "";
+  std::string text =
+      "Faults and availability (docs/faults.md): in the run, over the measured window; expected, per 730-hour "
+      "month from the fault rates and the placement\n\n" +
+      availability_table(result);
+  for (const auto& strategy : result.strategies) {
+    if (strategy.faults) text += blast_radius_line(strategy);
+  }
+  if (const auto devices = phase_devices_table(result); !devices.empty()) text += "\n" + devices;
+  for (const auto& strategy : result.strategies) {
+    if (!strategy.faults) continue;
+    if (const auto events = events_text(strategy); !events.empty()) text += "\n" + events;
+  }
+  return text;
+}
+
 std::string simulate_text(const scenario::SimResult& result, const scenario::Scenario& scenario,
                           const CostReport& costs) {
   std::ostringstream out;
@@ -131,6 +244,7 @@ std::string simulate_text(const scenario::SimResult& result, const scenario::Sce
   }
   // Energy, as information: the cloud prices above already include power (docs/energy.md).
   out << "\n" << energy_table_text(energy_summary(result, pricing::shipped_onprem_table()));
+  if (const auto faults = faults_text(result); !faults.empty()) out << "\n" << faults;
   for (const auto& strategy : result.strategies) {
     for (const auto& issue : strategy.issues) out << strategy.name << ": " << issue << "\n";
   }

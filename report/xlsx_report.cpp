@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include "core/atomic_output.hpp"
 #include "core/error.hpp"
@@ -53,17 +54,27 @@ void build_and_close(const RoiReport& report, const fs::path& tmp, const fs::pat
   if (!book) check(LXW_ERROR_MEMORY_MALLOC_FAILED, out);
   set_properties(book.get(), report, out);
   const Formats formats = make_formats(book.get(), report.costs.currency);
-  // Sheets are added in reading order; their cells are written after the layout is known. Sweep
-  // points only for a report made from a sweep folder.
+  // Sheets are added in reading order; their cells are written after the layout is known. Energy
+  // only when a strategy's energy is known, Availability when a strategy has faults, Sweep points
+  // for a report made from a sweep folder.
+  const bool with_energy = xlsx::has_energy_sheet(report);
+  const bool with_availability = xlsx::has_availability_sheet(report);
+  const bool with_points = report.sweep.has_value();
   Sheet summary(workbook_add_worksheet(book.get(), "Summary"), out);
   Sheet inputs(workbook_add_worksheet(book.get(), "Inputs"), out);
   Sheet costs(workbook_add_worksheet(book.get(), xlsx::kCostsSheet), out);
   Sheet tenants(workbook_add_worksheet(book.get(), "Tenants"), out);
-  Sheet points(report.sweep ? workbook_add_worksheet(book.get(), xlsx::kSweepSheet) : nullptr, out);
+  Sheet energy(with_energy ? workbook_add_worksheet(book.get(), "Energy") : nullptr, out);
+  Sheet availability(with_availability ? workbook_add_worksheet(book.get(), "Availability") : nullptr, out);
+  Sheet points(with_points ? workbook_add_worksheet(book.get(), xlsx::kSweepSheet) : nullptr, out);
   Sheet charts(workbook_add_worksheet(book.get(), "Charts"), out);
   Sheet provenance(workbook_add_worksheet(book.get(), "Provenance"), out);
-  for (auto* sheet : {&summary, &inputs, &costs, &tenants, &points, &charts, &provenance}) {
-    if (sheet == &points && !report.sweep) continue;
+  const std::pair<Sheet*, bool> sheets[] = {
+      {&summary, true},       {&inputs, true},        {&costs, true},
+      {&tenants, true},       {&energy, with_energy}, {&availability, with_availability},
+      {&points, with_points}, {&charts, true},        {&provenance, true}};
+  for (const auto& [sheet, wanted] : sheets) {
+    if (!wanted) continue;
     if (!sheet->raw()) check(LXW_ERROR_MEMORY_MALLOC_FAILED, out);
     worksheet_set_comments_author(sheet->raw(), "slicewise");
   }
@@ -72,7 +83,9 @@ void build_and_close(const RoiReport& report, const fs::path& tmp, const fs::pat
   write_inputs(inputs, report, model, formats);
   write_costs(costs, report, model, formats);
   write_tenants(tenants, report, model, formats);
-  if (report.sweep) write_sweep_points(points, report, model, formats);
+  if (with_energy) write_energy(energy, report, formats);
+  if (with_availability) write_availability(availability, report, formats);
+  if (with_points) write_sweep_points(points, report, model, formats);
   write_charts(book.get(), charts, report, model, formats);
   write_provenance(provenance, report, formats);
   check(workbook_close(book.release()), out);  // frees the workbook whatever it returns

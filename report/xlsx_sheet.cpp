@@ -67,6 +67,11 @@ Formats make_formats(lxw_workbook* book, const std::string& currency) {
   f.pct = add_format(book, "0.0%");
   f.pct_fine = add_format(book, "0.00%");
   f.seconds = add_format(book, "0.000");
+  f.tenths = add_format(book, "0.0");
+  f.hundredths = add_format(book, "0.00");
+  f.per_month = add_format(book, "0.0000");
+  f.availability = add_format(book, "0.000%");
+  f.input_number = add_format(book, "0.00###", true);
   f.input_count = add_format(book, "0", true);
   f.input_price = add_format(book, money_format(currency, "00###"), true);
   f.input_money = add_format(book, money_format(currency, "00"), true);

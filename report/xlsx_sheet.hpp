@@ -28,6 +28,11 @@ struct Formats {
   lxw_format* pct = nullptr;
   lxw_format* pct_fine = nullptr;  ///< violation fractions
   lxw_format* seconds = nullptr;
+  lxw_format* tenths = nullptr;        ///< watts, kWh per month: 0.0
+  lxw_format* hundredths = nullptr;    ///< electricity in USD: 0.00
+  lxw_format* per_month = nullptr;     ///< expected faults and outage hours per month: 0.0000
+  lxw_format* availability = nullptr;  ///< 0.000%
+  lxw_format* input_number = nullptr;  ///< an input that is not money in the report's currency (PUE, USD/kWh)
   lxw_format* input_count = nullptr;
   lxw_format* input_price = nullptr;
   lxw_format* input_money = nullptr;

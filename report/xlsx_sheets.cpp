@@ -2,13 +2,16 @@
 // written with the value slicewise computed (xlsx_model); the charts read those cells.
 #include "report/xlsx_sheets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/spell.hpp"
 #include "core/units.hpp"
+#include "report/energy_summary.hpp"
 #include "report/sweep_results.hpp"
 
 namespace slicewise::report::xlsx {
@@ -245,6 +248,125 @@ void write_sweep_figures(Sheet& sheet, const SweepSection::Row& point, std::size
   sheet.text(row, layout.strategy_col(num_strategies), point.failed ? "failed" : recommended);
 }
 
+// The Energy sheet: the site's PUE and electricity price (inputs), then the strategies' table.
+constexpr lxw_row_t kEnergyPueRow = 3;
+constexpr lxw_row_t kEnergyPriceRow = 4;
+constexpr lxw_row_t kEnergyHeaderRow = 6;
+
+/// One strategy's row of the Energy sheet; kWh per month with PUE and electricity are formulas over
+/// the inputs, cached as energy_summary computed them (in the same order).
+void write_energy_row(Sheet& sheet, lxw_row_t row, const EnergyRow& e, const Formats& f) {
+  sheet.text(row, 0, e.strategy);
+  if (!e.energy) {
+    sheet.text(row, 1, "no TDP in the GPU catalog for " + join(e.gpus_without_power, ", "));
+    return;
+  }
+  const auto& r = *e.energy;
+  sheet.number(row, 1, static_cast<double>(r.per_gpu.size()));
+  sheet.number(row, 2, r.mean_power_w, f.tenths);
+  sheet.number(row, 3, r.gpu_kwh, f.seconds);
+  sheet.number(row, 4, r.monthly_kwh, f.tenths);
+  sheet.formula(row, 5, cell(row, 4) + "*" + cell(kEnergyPueRow, 1, true), e.facility_monthly_kwh, f.tenths);
+  sheet.formula(row, 6, cell(row, 5) + "*" + cell(kEnergyPriceRow, 1, true), e.electricity_monthly_usd, f.hundredths);
+  sheet.number(row, 7, r.unused_gpus);
+  sheet.number(row, 8, r.unused_idle_w, f.tenths);
+}
+
+/// The per GPU table of the Energy sheet from `row`: its header, then one row per used GPU.
+void write_gpu_energy(Sheet& sheet, lxw_row_t row, const EnergySummary& summary, const Formats& f) {
+  sheet.text(row++, 0, "Per GPU", f.bold);
+  sheet.headers(row++,
+                {"Strategy", "GPU index", "GPU", "SM utilisation", "Idle (W)", "Max (W)", "Idle estimated",
+                 "Mean power (W)", "kWh (run)"},
+                f.header);
+  for (const auto& e : summary.rows) {
+    if (!e.energy) continue;
+    for (const auto& gpu : e.energy->per_gpu) {
+      sheet.text(row, 0, e.strategy);
+      sheet.number(row, 1, gpu.gpu_index);
+      sheet.text(row, 2, gpu.gpu);
+      sheet.number(row, 3, gpu.util_frac, f.pct);
+      sheet.number(row, 4, gpu.idle_w, f.tenths);
+      sheet.number(row, 5, gpu.max_w, f.tenths);
+      sheet.text(row, 6, gpu.idle_estimated ? "yes" : "no");
+      sheet.number(row, 7, gpu.mean_power_w, f.tenths);
+      sheet.number(row, 8, gpu.kwh, f.seconds);
+      ++row;
+    }
+  }
+}
+
+// The Availability sheet: the tenants' table from its header row on.
+constexpr lxw_row_t kAvailabilityHeaderRow = 2;
+
+/// A strategy's expected figures for `tenant`; nullptr when its record has none.
+const scenario::TenantExposure* exposure_of(const scenario::FaultRecord& faults, const std::string& tenant) {
+  for (const auto& e : faults.tenants) {
+    if (e.name == tenant) return &e;
+  }
+  return nullptr;
+}
+
+/// One tenant's row of the Availability sheet: the run's figures, then the expected ones (blank
+/// when the record has none for it).
+void write_availability_row(Sheet& sheet, lxw_row_t row, const scenario::StrategyResult& s,
+                            const scenario::TenantResult& t, const Formats& f) {
+  sheet.text(row, 0, s.name);
+  sheet.text(row, 1, t.name);
+  sheet.number(row, 2, static_cast<double>(t.num_interruptions));
+  sheet.number(row, 3, static_cast<double>(t.num_failed));
+  sheet.number(row, 4, static_cast<double>(t.num_retried));
+  sheet.number(row, 5, t.downtime_s, f.seconds);
+  sheet.number(row, 6, t.availability, f.availability);
+  if (const auto* e = exposure_of(*s.faults, t.name)) {
+    sheet.number(row, 7, e->interruptions_per_month, f.per_month);
+    sheet.number(row, 8, e->outage_hours_per_month, f.per_month);
+    sheet.number(row, 9, e->availability, f.availability);
+  }
+}
+
+/// The per strategy tables of the Availability sheet from `row`: the blast radius and
+/// re-partitions, then the expected faults by kind.
+void write_fault_summary(Sheet& sheet, lxw_row_t row, const scenario::SimResult& result, const Formats& f) {
+  sheet.text(row++, 0, "Per strategy", f.bold);
+  sheet.headers(row++,
+                {"Strategy", "Faults (run)", "Blast radius (run, tenants per fault)", "Re-partitions (run)",
+                 "Expected faults per month", "Blast radius (expected, tenants per fault)"},
+                f.header);
+  for (const auto& s : result.strategies) {
+    if (!s.faults) continue;
+    const auto& r = *s.faults;
+    double faults = 0.0;
+    for (const auto& e : r.events) faults += e.kind == "repartition" ? 0.0 : 1.0;
+    double per_month = 0.0;
+    for (const auto& e : r.expected) per_month += e.per_month;
+    sheet.text(row, 0, s.name);
+    sheet.number(row, 1, faults);
+    sheet.number(row, 2, r.blast_radius_tenants, f.hundredths);
+    sheet.number(row, 3, r.num_repartitions);
+    sheet.number(row, 4, per_month, f.per_month);
+    sheet.number(row, 5, r.expected_blast_radius, f.hundredths);
+    ++row;
+  }
+  ++row;
+  sheet.text(row++, 0, "Expected faults by kind", f.bold);
+  sheet.headers(row++,
+                {"Strategy", "Kind", "Per month", "Tenants hit per fault", "Contexts hit per fault", "Outage (s)"},
+                f.header);
+  for (const auto& s : result.strategies) {
+    if (!s.faults) continue;
+    for (const auto& e : s.faults->expected) {
+      sheet.text(row, 0, s.name);
+      sheet.text(row, 1, e.kind);
+      sheet.number(row, 2, e.per_month, f.per_month);
+      sheet.number(row, 3, e.tenants_hit, f.hundredths);
+      sheet.number(row, 4, e.contexts_hit, f.hundredths);
+      sheet.number(row, 5, e.outage_s, f.seconds);
+      ++row;
+    }
+  }
+}
+
 }  // namespace
 
 void write_summary(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
@@ -393,6 +515,60 @@ void write_tenants(Sheet& sheet, const RoiReport& report, const Model& m, const 
     write_tenant_charges(sheet, report, m, f, charges, strategies, i);
   }
   worksheet_freeze_panes(sheet.raw(), kTenantHeaderRow + 1, 0);
+}
+
+bool has_energy_sheet(const RoiReport& report) {
+  return std::any_of(report.energy.rows.begin(), report.energy.rows.end(),
+                     [](const EnergyRow& row) { return row.energy.has_value(); });
+}
+
+void write_energy(Sheet& sheet, const RoiReport& report, const Formats& f) {
+  const auto& summary = report.energy;
+  sheet.widths({30, 12, 16, 12, 16, 22, 26, 12, 16});
+  sheet.text(0, 0, "Energy: the GPUs each strategy uses, over the run and over a 730-hour month", f.title);
+  sheet.text(1, 0, energy_basis_text(summary));
+  sheet.text(kEnergyPueRow, 0, "PUE");
+  sheet.input(kEnergyPueRow, 1, summary.pue, f.input_number);
+  sheet.text(kEnergyPueRow, 2, summary.site.empty() ? "no on-prem table" : "on-prem table " + summary.site);
+  sheet.text(kEnergyPriceRow, 0, "Electricity (USD per kWh)");
+  sheet.input(kEnergyPriceRow, 1, summary.usd_per_kwh, f.input_number);
+  sheet.headers(kEnergyHeaderRow,
+                {"Strategy", "GPUs used", "Mean power (W)", "kWh (run)", "kWh per month", "kWh per month with PUE",
+                 "Electricity (USD per month)", "Unused GPUs", "Unused idle (W)"},
+                f.header);
+  lxw_row_t row = kEnergyHeaderRow + 1;
+  for (const auto& e : summary.rows) write_energy_row(sheet, row++, e, f);
+  write_gpu_energy(sheet, row + 1, summary, f);
+  worksheet_freeze_panes(sheet.raw(), kEnergyHeaderRow + 1, 0);
+}
+
+bool has_availability_sheet(const RoiReport& report) {
+  const auto& strategies = report.result.strategies;
+  return std::any_of(strategies.begin(), strategies.end(),
+                     [](const scenario::StrategyResult& s) { return s.faults.has_value(); });
+}
+
+void write_availability(Sheet& sheet, const RoiReport& report, const Formats& f) {
+  sheet.widths({30, 26, 14, 12, 12, 14, 14, 18, 18, 14});
+  sheet.text(0, 0,
+             "Availability: per tenant, what the run saw and what the fault rates make expected per 730-hour month "
+             "(docs/metrics.md, docs/faults.md)",
+             f.title);
+  sheet.text(1, 0,
+             "Availability (run) = 1 - downtime / (horizon - warm-up); availability (expected) = 1 - outage hours "
+             "per month / 730.");
+  sheet.headers(kAvailabilityHeaderRow,
+                {"Strategy", "Tenant", "Interruptions (run)", "Failed requests", "Retried requests", "Downtime (s)",
+                 "Availability (run)", "Interruptions per month (expected)", "Outage hours per month (expected)",
+                 "Availability (expected)"},
+                f.header);
+  lxw_row_t row = kAvailabilityHeaderRow + 1;
+  for (const auto& s : report.result.strategies) {
+    if (!s.faults) continue;
+    for (const auto& t : s.tenants) write_availability_row(sheet, row++, s, t, f);
+  }
+  write_fault_summary(sheet, row + 1, report.result, f);
+  worksheet_freeze_panes(sheet.raw(), kAvailabilityHeaderRow + 1, 0);
 }
 
 void write_sweep_points(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {

@@ -82,6 +82,14 @@ const EnumTable<VgpuScheduler>& vgpu_scheduler_table() {
   return table;
 }
 
+const EnumTable<FaultKind>& fault_kind_table() {
+  static const EnumTable<FaultKind> table = {{"gpu_failure", FaultKind::gpu_failure},
+                                             {"driver_reset", FaultKind::driver_reset},
+                                             {"tenant_crash", FaultKind::tenant_crash},
+                                             {"mps_server_fault", FaultKind::mps_server_fault}};
+  return table;
+}
+
 double default_max_violation_frac(Environment environment) {
   switch (environment) {
     case Environment::development: return 0.20;

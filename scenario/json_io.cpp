@@ -1,6 +1,6 @@
 // Scenario format v1: strict reading of the top level (phase 1 of loading) and load_scenario. The
-// nested sections are read by json_read_tenant.cpp, json_read_load.cpp and json_read_strategy.cpp;
-// writing is in json_write.cpp.
+// nested sections are read by json_read_tenant.cpp, json_read_load.cpp, json_read_strategy.cpp and
+// json_read_faults.cpp; writing is in json_write.cpp.
 #include "scenario/json_io.hpp"
 
 #include <map>
@@ -143,6 +143,9 @@ Scenario parse_scenario(const json& document, const std::string& file) {
     read_tenants(r, s);
     read_strategies(r, s);
     if (const json* pricing = r.optional_object("pricing")) s.pricing = read_pricing(r, *pricing, "/pricing");
+    if (const json* faults = r.optional_object("faults")) {
+      s.faults = detail::read_faults(*faults, "/faults", r.diagnostics(), r.file());
+    }
     r.finish();
   } catch (const json::exception& e) {
     out.push_back({file, 0, 0, "", e.what()});

@@ -1,7 +1,8 @@
-// Readers of the scenario's nested sections: a tenant (with its workload, load and SLA) and a
-// strategy (with its per-tenant settings and sidecars). Each reads one JSON object strictly, adds
-// every problem to `out` with its JSON pointer and the scenario's `file`, and returns what it could
-// read. Used by parse_scenario (json_io.cpp); internal to sw_scenario.
+// Readers of the scenario's nested sections: a tenant (with its workload, load and SLA), a
+// strategy (with its per-tenant settings, MIG layout schedule and sidecars) and the faults. Each
+// reads one JSON object strictly, adds every problem to `out` with its JSON pointer and the
+// scenario's `file`, and returns what it could read. Used by parse_scenario (json_io.cpp); internal
+// to sw_scenario.
 #pragma once
 
 #include <string>
@@ -28,5 +29,10 @@ Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diag
 /// another strategy's.
 StrategySpec read_strategy(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
                            const std::string& file);
+
+/// Reads the top-level "faults" object at `pointer` (json_read_faults.cpp): rates, recovery times,
+/// retries and the schedule of faults at given times, each scheduled fault with its kind's keys.
+FaultSpec read_faults(const nlohmann::json& value, const std::string& pointer, Diagnostics& out,
+                      const std::string& file);
 
 }  // namespace slicewise::scenario::detail

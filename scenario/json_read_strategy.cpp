@@ -1,5 +1,5 @@
-// Reading one strategy: its kind and name, the keys of that kind, the per-tenant settings and the
-// CPU-only sidecar instances.
+// Reading one strategy: its kind and name, the keys of that kind (with a MIG strategy's layout or
+// layout schedule), the per-tenant settings and the CPU-only sidecar instances.
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.hpp"
@@ -18,6 +18,8 @@ namespace {
 
 /// A percentage of a GPU: (0, 100].
 const NumberRange kPercent{0.0, true, 100.0, false};
+/// An hour of the day: [0, 24).
+const NumberRange kHourOfDay{0.0, false, 24.0, true};
 
 StrategyKind strategy_kind_of(JsonReader& r, bool& known) {
   const std::size_t before = r.diagnostics().size();
@@ -42,6 +44,63 @@ TenantStrategySettings read_setting(JsonReader& parent, const json& value, const
   return t;
 }
 
+/// What one tenant gets in one phase of a layout schedule.
+PhaseTenant read_phase_tenant(JsonReader& parent, const json& value, const std::string& pointer) {
+  JsonReader r(value, pointer, parent.diagnostics(), parent.file());
+  PhaseTenant t;
+  t.mig_profile = nonempty_string(r, "mig_profile", true);
+  t.num_contexts = read_count(r, "num_contexts", 0, 0);
+  r.finish();
+  return t;
+}
+
+/// One phase of a layout schedule. Its order among the phases, its name's uniqueness and whether
+/// its tenants and profiles exist are checked by validate_scenario (strategies/mig_checks.cpp).
+LayoutPhase read_phase(JsonReader& parent, const json& value, const std::string& pointer) {
+  JsonReader r(value, pointer, parent.diagnostics(), parent.file());
+  LayoutPhase p;
+  p.name = read_name(r, "name", true);
+  p.from_hour = r.required_number("from_hour", kHourOfDay);
+  p.layout = nonempty_string(r, "layout", true);
+  if (const json* tenants = r.required_object("tenants")) {
+    for (const auto& [name, entry] : tenants->items()) {
+      p.tenants[name] = read_phase_tenant(r, entry, r.pointer("tenants") + "/" + json_pointer_token(name));
+    }
+  }
+  r.finish();
+  return p;
+}
+
+LayoutSchedule read_layout_schedule(JsonReader& parent, const json& value) {
+  JsonReader r(value, parent.pointer("layout_schedule"), parent.diagnostics(), parent.file());
+  const LayoutSchedule defaults;
+  LayoutSchedule s;
+  s.start_hour = r.optional_number("start_hour", defaults.start_hour, kHourOfDay);
+  s.repartition_s = r.optional_number("repartition_s", defaults.repartition_s, NumberRange::non_negative());
+  s.rolling = r.optional_bool("rolling", defaults.rolling);
+  if (const json* phases = r.required_array("phases")) {
+    for (std::size_t i = 0; i < phases->size(); ++i) {
+      s.phases.push_back(read_phase(r, (*phases)[i], element_pointer(r.pointer("phases"), i)));
+    }
+  }
+  r.finish();
+  return s;
+}
+
+/// A MIG strategy's instances: one `layout` for the whole run, or a `layout_schedule`; exactly one.
+void read_layouts(JsonReader& r, StrategySpec& s) {
+  const bool has_layout = r.has("layout");
+  const bool has_schedule = r.has("layout_schedule");
+  if (r.valid() && has_layout && has_schedule) {
+    r.error_here("give one of \"layout\" or \"layout_schedule\", not both");
+  } else if (r.valid() && !has_layout && !has_schedule) {
+    r.error_here("missing required key \"layout\" or \"layout_schedule\" (give exactly one)");
+  }
+  s.layout = nonempty_string(r, "layout", false);
+  if (const json* schedule = r.optional_object("layout_schedule"))
+    s.layout_schedule = read_layout_schedule(r, *schedule);
+}
+
 /// The keys of the strategy's kind (none when the kind is invalid).
 void read_kind_fields(JsonReader& r, StrategySpec& s, bool known) {
   auto use = [&](const char* key) { return known && uses(strategy_keys(), key, s.kind); };
@@ -54,7 +113,7 @@ void read_kind_fields(JsonReader& r, StrategySpec& s, bool known) {
     s.pinned_memory_limit_gib = r.maybe_number("pinned_memory_limit_gib", NumberRange::positive());
   }
   if (use("low_priority_thread_pct")) s.low_priority_thread_pct = r.maybe_number("low_priority_thread_pct", kPercent);
-  if (use("layout")) s.layout = nonempty_string(r, "layout", true);
+  if (use("layout")) read_layouts(r, s);
   if (use("gpucores_pct")) s.gpucores_pct = r.maybe_number("gpucores_pct", kPercent);
   if (use("gpumem_gib")) s.gpumem_gib = r.maybe_number("gpumem_gib", NumberRange::positive());
   if (use("vgpu_scheduler")) {

@@ -60,6 +60,7 @@ Workload read_workload(JsonReader& parent, const json& value, WorkloadFacts& fac
   if (w.kind == WorkloadKind::llm && facts.kind_known) {
     if (const json* llm = r.required_object("llm")) w.llm = read_llm(r, *llm, facts);
   }
+  w.source = r.optional_string("source", "");  // free text: `profile import` writes it, "" = given by hand
   r.finish();
   return w;
 }

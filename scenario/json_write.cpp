@@ -41,6 +41,7 @@ ordered_json workload_json(const Workload& w) {
                               {"prompt_tokens", w.llm->prompt_tokens},
                               {"output_tokens", w.llm->output_tokens}};
   }
+  put_if(out, "source", w.source);  // only when set, so that workloads given by hand keep their bytes
   return out;
 }
 
@@ -108,6 +109,31 @@ ordered_json setting_json(const TenantStrategySettings& t, models::StrategyKind 
   return out;
 }
 
+ordered_json layout_schedule_json(const LayoutSchedule& schedule) {
+  ordered_json phases = ordered_json::array();
+  for (const auto& p : schedule.phases) {
+    ordered_json tenants = ordered_json::object();
+    for (const auto& [name, t] : p.tenants) {
+      ordered_json entry;
+      entry["mig_profile"] = t.mig_profile;
+      if (t.num_contexts != 0) entry["num_contexts"] = t.num_contexts;  // absent: the tenant's num_contexts
+      tenants[name] = entry;
+    }
+    ordered_json phase;
+    phase["name"] = p.name;
+    phase["from_hour"] = p.from_hour;
+    phase["layout"] = p.layout;
+    phase["tenants"] = tenants;
+    phases.push_back(phase);
+  }
+  ordered_json out;
+  out["start_hour"] = schedule.start_hour;
+  out["repartition_s"] = schedule.repartition_s;
+  out["rolling"] = schedule.rolling;
+  out["phases"] = phases;
+  return out;
+}
+
 ordered_json strategy_json(const StrategySpec& s) {
   ordered_json out;
   out["name"] = s.name;
@@ -122,7 +148,9 @@ ordered_json strategy_json(const StrategySpec& s) {
   if (use("active_thread_pct")) put_if(out, "active_thread_pct", s.active_thread_pct);
   if (use("pinned_memory_limit_gib")) put_if(out, "pinned_memory_limit_gib", s.pinned_memory_limit_gib);
   if (use("low_priority_thread_pct")) put_if(out, "low_priority_thread_pct", s.low_priority_thread_pct);
-  if (use("layout")) out["layout"] = s.layout;
+  // A schedule replaces the layout: "layout" is then empty and not written.
+  if (use("layout") && !s.layout_schedule) out["layout"] = s.layout;
+  if (use("layout_schedule") && s.layout_schedule) out["layout_schedule"] = layout_schedule_json(*s.layout_schedule);
   if (use("gpucores_pct")) put_if(out, "gpucores_pct", s.gpucores_pct);
   if (use("gpumem_gib")) put_if(out, "gpumem_gib", s.gpumem_gib);
   if (use("vgpu_scheduler")) out["vgpu_scheduler"] = name_of(vgpu_scheduler_table(), s.vgpu_scheduler);
@@ -136,6 +164,37 @@ ordered_json strategy_json(const StrategySpec& s) {
     ordered_json sidecars = ordered_json::array();
     for (const auto& c : s.sidecars) sidecars.push_back({{"instance_type", c.instance_type}, {"count", c.count}});
     out["sidecars"] = sidecars;
+  }
+  return out;
+}
+
+ordered_json scheduled_fault_json(const ScheduledFault& f) {
+  ordered_json out;
+  out["at_s"] = f.at_s;
+  out["kind"] = name_of(fault_kind_table(), f.kind);
+  auto use = [&](const char* key) { return uses(fault_keys(), key, f.kind); };
+  if (use("gpu")) out["gpu"] = f.gpu;
+  if (use("tenant")) out["tenant"] = f.tenant;
+  if (use("replica")) out["replica"] = f.replica;
+  return out;
+}
+
+ordered_json faults_json(const FaultSpec& f) {
+  ordered_json out;
+  put_if(out, "gpu_failure_per_gpu_hour", f.gpu_failure_per_gpu_hour);  // absent: the public default
+  out["driver_reset_per_gpu_hour"] = f.driver_reset_per_gpu_hour;
+  out["tenant_crash_per_context_hour"] = f.tenant_crash_per_context_hour;
+  out["mps_server_fault_per_gpu_hour"] = f.mps_server_fault_per_gpu_hour;
+  out["gpu_repair_s"] = f.gpu_repair_s;
+  out["driver_reset_s"] = f.driver_reset_s;
+  out["context_restart_s"] = f.context_restart_s;
+  out["co_tenant_kill_frac"] = f.co_tenant_kill_frac;
+  out["max_retries"] = f.max_retries;
+  out["random"] = f.random;
+  if (!f.schedule.empty()) {
+    ordered_json schedule = ordered_json::array();
+    for (const auto& fault : f.schedule) schedule.push_back(scheduled_fault_json(fault));
+    out["schedule"] = schedule;
   }
   return out;
 }
@@ -173,6 +232,7 @@ void to_json(ordered_json& out, const Scenario& s) {
     pricing["abandonment_per_100ms_frac"] = s.pricing.abandonment_per_100ms_frac;
   }
   out["pricing"] = pricing;
+  if (s.faults) out["faults"] = faults_json(*s.faults);  // absent: no faults, and the bytes of old scenarios
 }
 
 nlohmann::ordered_json strategy_to_json(const StrategySpec& strategy) { return strategy_json(strategy); }

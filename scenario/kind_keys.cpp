@@ -28,10 +28,11 @@ KeyKinds<StrategyKind> kinds_reading(const std::vector<std::string>& keys,
 
 const KeyKinds<StrategyKind>& strategy_keys() {
   // Every kind-specific StrategySpec key, in the order of the struct; the policies say who reads it.
-  static const KeyKinds<StrategyKind> table = kinds_reading(
-      {"replicas", "quantum_ms", "switch_cost_ms", "exact", "active_thread_pct", "pinned_memory_limit_gib",
-       "low_priority_thread_pct", "layout", "gpucores_pct", "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
-      &StrategyPolicy::strategy_keys);
+  static const KeyKinds<StrategyKind> table =
+      kinds_reading({"replicas", "quantum_ms", "switch_cost_ms", "exact", "active_thread_pct",
+                     "pinned_memory_limit_gib", "low_priority_thread_pct", "layout", "layout_schedule", "gpucores_pct",
+                     "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
+                    &StrategyPolicy::strategy_keys);
   return table;
 }
 
@@ -67,6 +68,15 @@ const KeyKinds<LoadKind>& load_keys() {
 
 const KeyKinds<WorkloadKind>& workload_keys() {
   static const KeyKinds<WorkloadKind> table = {{"llm", {WorkloadKind::llm}}, {"service_dist", {WorkloadKind::generic}}};
+  return table;
+}
+
+const KeyKinds<FaultKind>& fault_keys() {
+  static const KeyKinds<FaultKind> table = {
+      {"gpu", {FaultKind::gpu_failure, FaultKind::driver_reset, FaultKind::mps_server_fault}},
+      {"tenant", {FaultKind::tenant_crash}},
+      {"replica", {FaultKind::tenant_crash}},
+  };
   return table;
 }
 

@@ -1,7 +1,8 @@
 // Keys that only some kinds accept: strategy keys per strategy kind, per-tenant strategy settings
-// per strategy kind, load keys per load kind, workload and SLA keys per workload kind. One table
-// drives the reader (a key on the wrong kind is rejected), the writer (only the kind's keys are
-// written), validate_scenario (in-memory scenarios) and docs/scenario-format.md.
+// per strategy kind, load keys per load kind, workload and SLA keys per workload kind, scheduled
+// fault keys per fault kind. One table drives the reader (a key on the wrong kind is rejected), the
+// writer (only the kind's keys are written), validate_scenario (in-memory scenarios) and
+// docs/scenario-format.md.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +25,7 @@ const KeyKinds<models::StrategyKind>& tenant_setting_keys();  ///< TenantStrateg
 const KeyKinds<LoadKind>& load_keys();                        ///< LoadSpec fields
 const KeyKinds<WorkloadKind>& workload_keys();                ///< Workload fields
 const KeyKinds<WorkloadKind>& sla_keys();                     ///< SlaTargets fields
+const KeyKinds<FaultKind>& fault_keys();                      ///< ScheduledFault fields
 
 /// True when `kind` uses `key` (also for keys the table does not list).
 template <class K>

@@ -143,13 +143,13 @@ class ResultChecker {
     r.required_number("fleet_sm_util_frac", kNonNegative);
     strings(r, "issues");
     std::optional<std::size_t> num_tenants, num_devices;  // unknown when the array is missing
+    std::vector<std::string> tenant_names;
     if (const json* tenants = r.required_array("tenants")) {
       num_tenants = tenants->size();
-      std::vector<std::string> names;
       for (std::size_t i = 0; i < tenants->size(); ++i) {
-        names.push_back(tenant((*tenants)[i], r.pointer("tenants") + "/" + std::to_string(i)));
+        tenant_names.push_back(tenant((*tenants)[i], r.pointer("tenants") + "/" + std::to_string(i)));
       }
-      tenants_match_input(names, r.pointer("tenants"));
+      tenants_match_input(tenant_names, r.pointer("tenants"));
     }
     if (const json* devices = r.required_array("devices")) {
       num_devices = devices->size();
@@ -162,6 +162,8 @@ class ResultChecker {
     r.required_integer("num_events", kNonNegative);
     if (const json* s = r.optional_object("sizing")) sizing(*s, r.pointer("sizing"), num_tenants);
     if (const json* e = r.optional_object("energy")) energy(*e, r.pointer("energy"));
+    if (const json* f = r.optional_object("faults"))
+      faults(*f, r.pointer("faults"), tenant_names, r.pointer("tenants"));
     r.finish();
     if (input_ && !name.empty()) {
       const auto& specs = input_->strategies;
@@ -242,6 +244,74 @@ class ResultChecker {
     r.finish();
   }
 
+  /// Faults and re-partitions of a strategy (FaultRecord): every event and expected figure in range,
+  /// and per tenant exposure only for the strategy's own tenants (`tenants`, listed at `tenants_at`).
+  void faults(const json& value, const std::string& pointer, const std::vector<std::string>& tenants,
+              const std::string& tenants_at) {
+    JsonReader r(value, pointer, out_, file_);
+    if (const json* events = r.required_array("events")) {
+      for (std::size_t i = 0; i < events->size(); ++i)
+        fault_event((*events)[i], r.pointer("events") + "/" + std::to_string(i));
+    }
+    r.required_number("blast_radius_tenants", kNonNegative);
+    if (const json* expected = r.required_array("expected")) {
+      for (std::size_t i = 0; i < expected->size(); ++i)
+        fault_exposure((*expected)[i], r.pointer("expected") + "/" + std::to_string(i));
+    }
+    r.required_number("expected_blast_radius", kNonNegative);
+    if (const json* exposures = r.required_array("tenants")) {
+      for (std::size_t i = 0; i < exposures->size(); ++i)
+        tenant_exposure((*exposures)[i], r.pointer("tenants") + "/" + std::to_string(i), tenants, tenants_at);
+    }
+    r.required_integer("num_repartitions", kNonNegative);
+    r.finish();
+  }
+
+  /// The kinds a fault event or an expected figure may have: the fault kinds, and a re-partition.
+  static const EnumTable<int>& fault_kinds() {
+    static const EnumTable<int> kinds = {
+        {"gpu_failure", 0}, {"driver_reset", 1}, {"tenant_crash", 2}, {"mps_server_fault", 3}, {"repartition", 4}};
+    return kinds;
+  }
+
+  void fault_event(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    r.required_number("at_s", kNonNegative);
+    r.required_enum("kind", fault_kinds());
+    r.required_integer("gpu_index", kNonNegative);
+    r.required_string("origin");
+    required_bool(r, "scheduled");
+    strings(r, "contexts_hit");
+    r.required_integer("tenants_hit", kNonNegative);
+    r.required_number("outage_s", kNonNegative);
+    r.finish();
+  }
+
+  void fault_exposure(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    r.required_enum("kind", fault_kinds());
+    for (const char* key : {"per_month", "tenants_hit", "contexts_hit", "outage_s"})
+      r.required_number(key, kNonNegative);
+    r.finish();
+  }
+
+  void tenant_exposure(const json& value, const std::string& pointer, const std::vector<std::string>& tenants,
+                       const std::string& tenants_at) {
+    JsonReader r(value, pointer, out_, file_);
+    const std::size_t before = out_.size();
+    const std::string name = r.required_string("name");
+    // Unchecked when the strategy's tenants are missing (reported there).
+    if (out_.size() == before && r.valid() && !tenants.empty() &&
+        std::find(tenants.begin(), tenants.end(), name) == tenants.end()) {
+      r.error("name", "unknown tenant \"" + name + "\"; the strategy's tenants (" + tenants_at + ") are " +
+                          join(tenants, "|") + did_you_mean_suffix(name, tenants));
+    }
+    r.required_number("interruptions_per_month", kNonNegative);
+    r.required_number("outage_hours_per_month", kNonNegative);
+    r.required_number("availability", NumberRange::fraction());
+    r.finish();
+  }
+
   /// The sizing record's contexts: an integer >= 1 per tenant.
   void sizing_contexts(const json& contexts, const std::string& pointer, std::optional<std::size_t> num_tenants) {
     for (std::size_t i = 0; i < contexts.size(); ++i) {
@@ -308,6 +378,10 @@ class ResultChecker {
     r.required_number("sla_violation_frac", kNonNegative);
     r.required_number("sla_max_violation_frac", NumberRange::fraction());
     required_bool(r, "sla_met");
+    // Faults and re-partitions: absent from results written before they were modelled.
+    for (const char* key : {"num_failed", "num_retried", "num_interruptions"}) r.maybe_integer(key, kNonNegative);
+    r.maybe_number("downtime_s", kNonNegative);
+    r.maybe_number("availability", NumberRange::fraction());
     r.finish();
     return name;
   }
@@ -327,6 +401,8 @@ class ResultChecker {
       r.required_number(key, kNonNegative);
     }
     required_bool(r, "oom_risk");
+    r.optional_string("phase", "");  // these two are absent from results written before layout schedules
+    r.maybe_number("down_s", kNonNegative);
     r.finish();
   }
 

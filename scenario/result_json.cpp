@@ -15,9 +15,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts
                                                 num_completed, num_dropped, num_unfinished, throughput_per_s,
                                                 gpu_work_s, latency_s, latency_cdf_s, queue_delay_s, ttft_s, tpot_s,
                                                 slowdown, sla_violations, sla_violation_frac, sla_max_violation_frac,
-                                                sla_met)
+                                                sla_met, num_failed, num_retried, num_interruptions, downtime_s,
+                                                availability)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
-                                                sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk)
+                                                sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk,
+                                                phase, down_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuEnergy, gpu_index, gpu, util_frac, idle_w, max_w, idle_estimated,
@@ -27,6 +29,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EnergyRecord, hours, gpu_kwh, me
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
                                                 context_load, feasible, shortfall, steps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultEvent, at_s, kind, gpu_index, origin, scheduled, contexts_hit,
+                                                tenants_hit, outage_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultExposure, kind, per_month, tenants_hit, contexts_hit, outage_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantExposure, name, interruptions_per_month, outage_hours_per_month,
+                                                availability)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultRecord, events, blast_radius_tenants, expected,
+                                                expected_blast_radius, tenants, num_repartitions)
 
 void to_json(nlohmann::json& out, const StrategyResult& value) {
   out = nlohmann::json{{"name", value.name},
@@ -42,6 +51,7 @@ void to_json(nlohmann::json& out, const StrategyResult& value) {
                        {"num_events", value.num_events}};
   if (value.sizing) out["sizing"] = *value.sizing;  // absent: the fleet as given
   if (value.energy) out["energy"] = *value.energy;  // absent: no power curve for a GPU, or an older result
+  if (value.faults) out["faults"] = *value.faults;  // absent: no faults and no layout schedule, or an older result
 }
 
 void from_json(const nlohmann::json& in, StrategyResult& value) {
@@ -58,6 +68,7 @@ void from_json(const nlohmann::json& in, StrategyResult& value) {
   in.at("num_events").get_to(value.num_events);
   if (in.contains("sizing")) value.sizing = in.at("sizing").get<SizingRecord>();
   if (in.contains("energy")) value.energy = in.at("energy").get<EnergyRecord>();
+  if (in.contains("faults")) value.faults = in.at("faults").get<FaultRecord>();
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CalibrationRecord, profile_id, fit_mape, constants, sources)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UncertaintyBand, strategy, num_samples, monthly_savings_p05_usd,

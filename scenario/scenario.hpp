@@ -53,6 +53,9 @@ struct Workload {
   int max_concurrency = 1;               ///< requests served at once inside one context (batching), >= 1
   std::optional<LlmSpec> llm;            ///< required when kind == llm, absent otherwise
   ServiceDistribution service_dist = ServiceDistribution::fixed;  ///< generic: fixed or exponential solo times
+  /// Where these figures come from, free text ("" = given by hand); `profile import` writes the
+  /// telemetry file, format, samples and each figure's spread here, and the report shows it.
+  std::string source;
   bool operator==(const Workload&) const = default;
 };
 
@@ -153,6 +156,34 @@ enum class PlacementPolicy { pack, spread };
 enum class Sizing { as_given, sla };
 enum class VgpuScheduler { best_effort, equal_share, fixed_share };
 
+/// What one tenant gets in one phase of a MIG layout schedule.
+struct PhaseTenant {
+  std::string mig_profile;  ///< the profile its contexts get in this phase (required)
+  int num_contexts = 0;     ///< contexts in this phase, >= 1; 0 = the tenant's num_contexts
+  bool operator==(const PhaseTenant&) const = default;
+};
+
+/// One layout of a MIG schedule, in force from `from_hour` until the next phase's hour.
+struct LayoutPhase {
+  std::string name;                            ///< label, unique in the schedule ("day", "night")
+  double from_hour = 0.0;                      ///< hour of day it starts, [0, 24)
+  std::string layout;                          ///< per GPU, as StrategySpec::layout
+  std::map<std::string, PhaseTenant> tenants;  ///< tenants served in this phase; the others wait
+  bool operator==(const LayoutPhase&) const = default;
+};
+
+/// MIG re-partitioning over the day (docs/mig-schedule.md): the GPUs switch layout at each phase's
+/// hour; a GPU re-partitioning serves nothing for `repartition_s` (drain, destroy and create the
+/// instances, restart the pods), and what it held is re-sent to the tenant's other contexts or
+/// waits for the new ones.
+struct LayoutSchedule {
+  double start_hour = 0.0;          ///< hour of day at simulated time 0, [0, 24)
+  double repartition_s = 60.0;      ///< one GPU's re-partition, >= 0 (an assumption: docs/mig-schedule.md)
+  bool rolling = false;             ///< GPUs re-partition one after another instead of all at once
+  std::vector<LayoutPhase> phases;  ///< at least two, by from_hour
+  bool operator==(const LayoutSchedule&) const = default;
+};
+
 /// One strategy to compare. Constants left unset take the calibration profile's values.
 struct StrategySpec {
   std::string name;  ///< unique label; defaults to the kind's name
@@ -172,6 +203,8 @@ struct StrategySpec {
   std::optional<double> low_priority_thread_pct;  ///< thread cap of low-priority clients, (0, 100]; default 50
   // mig, mig_time_slicing
   std::string layout;  ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
+  /// Layouts by time of day instead of one `layout` (then empty).
+  std::optional<LayoutSchedule> layout_schedule;
   // hami
   std::optional<double> gpucores_pct;  ///< default core cap per context
   std::optional<double> gpumem_gib;    ///< default memory limit per context
@@ -195,6 +228,46 @@ struct PricingSpec {
   bool operator==(const PricingSpec&) const = default;
 };
 
+/// The faults a run injects (docs/faults.md).
+enum class FaultKind {
+  gpu_failure,       ///< the GPU fails: everything on it stops until it is repaired or replaced
+  driver_reset,      ///< a GPU reset (uncontained error): every context on the GPU restarts
+  tenant_crash,      ///< one context's fatal error (illegal address, out of memory)
+  mps_server_fault,  ///< the MPS control daemon or server dies: every client on the GPU (MPS only)
+};
+
+/// A fault at a given time: a test's exact answer, or a drill.
+struct ScheduledFault {
+  double at_s = 0.0;  ///< simulated time, [0, horizon)
+  FaultKind kind = FaultKind::gpu_failure;
+  int gpu = 0;         ///< gpu_failure, driver_reset, mps_server_fault: index in the strategy's fleet
+  std::string tenant;  ///< tenant_crash: the tenant whose context fails
+  int replica = 0;     ///< tenant_crash: which of its contexts (0 .. num_contexts − 1)
+  bool operator==(const ScheduledFault&) const = default;
+};
+
+/// Fault rates and recovery times. Rates are per hour of exposure: a GPU in use (gpu_failure,
+/// driver_reset, mps_server_fault on MPS GPUs) or a context (tenant_crash). What a fault takes down
+/// follows what the strategy isolates (docs/faults.md).
+struct FaultSpec {
+  /// Per GPU-hour; default: the GPU failures of Meta's Llama 3 run (models/fault_rates.hpp).
+  std::optional<double> gpu_failure_per_gpu_hour;
+  double driver_reset_per_gpu_hour = 0.0;      ///< no public per-GPU figure: your own, from Xid logs
+  double tenant_crash_per_context_hour = 0.0;  ///< likewise
+  double mps_server_fault_per_gpu_hour = 0.0;  ///< likewise; MPS strategies only
+  double gpu_repair_s = 3600.0;                ///< a failed GPU is back (repaired, or its work moved) after this
+  double driver_reset_s = 60.0;                ///< a reset GPU is back after this; its contexts then restart
+  double context_restart_s = 30.0;             ///< a context that died serves again after this (process and model load)
+  /// Time-sliced sharing (time_slicing, hami; mig_time_slicing inside one instance): the chance that
+  /// a co-tenant's context dies with the one that crashed. 1 = no fault isolation, as NVIDIA's
+  /// device plugin documents for time-slicing replicas.
+  double co_tenant_kill_frac = 1.0;
+  int max_retries = 1;  ///< a request lost to a fault is re-sent up to this many times; 0 = it fails
+  bool random = true;   ///< draw faults from the rates during the run; false = the schedule only
+  std::vector<ScheduledFault> schedule;
+  bool operator==(const FaultSpec&) const = default;
+};
+
 struct Scenario {
   int schema_version = 1;
   std::string name;
@@ -207,6 +280,7 @@ struct Scenario {
   std::vector<Tenant> tenants;           ///< at least one tenant
   std::vector<StrategySpec> strategies;  ///< at least one strategy
   PricingSpec pricing;
+  std::optional<FaultSpec> faults;    ///< absent = no faults
   std::filesystem::path source_file;  ///< set by the loader (not part of the JSON); "" in memory
   bool operator==(const Scenario&) const = default;
 };

@@ -2,8 +2,9 @@
 // they share (the price table, the fleet's GPUs, the tenants that fit no fleet GPU, the instance
 // types used). Its checks are defined by subject: validate_fleet.cpp (fleet entries, tenants,
 // traces), validate_strategies.cpp (strategy keys, per-tenant settings, the policies' own checks),
-// validate_limits.cpp (the size of the run) and validate_pricing.cpp (price table, region,
-// purchase option); run() is in validate.cpp. Internal to sw_scenario.
+// validate_limits.cpp (the size of the run), validate_pricing.cpp (price table, region, purchase
+// option) and validate_faults.cpp (fault rates, recovery times, scheduled faults); run() is in
+// validate.cpp. Internal to sw_scenario.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,7 @@ class ScenarioChecker {
   ScenarioChecker(const Scenario& scenario, const Catalogs& catalogs);
 
   /// Every problem, in this order: fleet entries, tenants, strategies, run-size limits, the price
-  /// table's own problems, then region and purchase option.
+  /// table's own problems, region and purchase option, then faults.
   Diagnostics run();
 
  private:
@@ -61,11 +62,18 @@ class ScenarioChecker {
   void series_limit();
   void load_limits(std::size_t i);
   void quanta_limit(std::size_t j);
+  void fault_limits();
   std::int64_t total_contexts() const;
 
   // validate_pricing.cpp
   void pricing();
   void instance_prices(const std::string& region);
+
+  // validate_faults.cpp
+  void faults();
+  void scheduled_fault(std::size_t k);
+  void scheduled_fault_target(const ScheduledFault& fault, const std::string& pointer);
+  void in_range(std::string pointer, double value, const NumberRange& range);
 
   const Scenario& s_;
   const Catalogs& c_;
@@ -75,6 +83,7 @@ class ScenarioChecker {
   std::optional<pricing::PriceTable> table_;
   std::vector<const models::GpuSpec*> fleet_gpus_;                   ///< distinct, in fleet order
   std::int64_t num_gpus_ = 0;                                        ///< physical GPUs of the known fleet entries
+  std::size_t fleet_entries_known_ = 0;                              ///< fleet entries whose GPU is known
   std::set<std::size_t> too_big_;                                    ///< tenants that fit no fleet GPU
   std::vector<std::pair<std::string, std::string>> instances_used_;  ///< (type, pointer), in check order
 };

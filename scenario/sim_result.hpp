@@ -50,6 +50,12 @@ struct TenantResult {
   double sla_violation_frac = 0.0;    ///< sla_violations / (arrived)
   double sla_max_violation_frac = 0.0;  ///< the tenant's allowed fraction
   bool sla_met = true;
+  // Faults and re-partitions (docs/faults.md); all 0 (availability 1) in a run without them.
+  std::int64_t num_failed = 0;         ///< lost when their context went down and not re-sent (SLA violations)
+  std::int64_t num_retried = 0;        ///< re-sent after their context went down
+  std::int64_t num_interruptions = 0;  ///< times one of its contexts went down
+  double downtime_s = 0.0;             ///< measured time with none of its contexts up
+  double availability = 1.0;           ///< 1 − downtime / (horizon − warm-up)
   bool operator==(const TenantResult&) const = default;
 };
 
@@ -64,6 +70,8 @@ struct DeviceResult {
   double memory_allocated_gib = 0.0;
   double memory_capacity_gib = 0.0;
   bool oom_risk = false;  ///< contexts' memory exceeds the device and nothing isolates it
+  std::string phase;      ///< the layout schedule's phase it belongs to; "" without a schedule
+  double down_s = 0.0;    ///< time its SimGrid host was off (faults, re-partitions, other phases)
   bool operator==(const DeviceResult&) const = default;
 };
 
@@ -127,6 +135,50 @@ struct EnergyRecord {
   bool operator==(const EnergyRecord&) const = default;
 };
 
+/// One fault or re-partition of the run, and what it took down.
+struct FaultEvent {
+  double at_s = 0.0;
+  std::string kind;        ///< gpu_failure | driver_reset | tenant_crash | mps_server_fault | repartition
+  int gpu_index = 0;       ///< the GPU it struck (a tenant crash: its context's GPU)
+  std::string origin;      ///< tenant_crash: "tenant#k" that crashed; repartition: "day -> night"; else ""
+  bool scheduled = false;  ///< from the scenario's schedule (or the layout schedule), not drawn
+  std::vector<std::string> contexts_hit;  ///< "tenant#k" taken down
+  int tenants_hit = 0;                    ///< distinct tenants among contexts_hit
+  double outage_s = 0.0;                  ///< until what it took down serves again
+  bool operator==(const FaultEvent&) const = default;
+};
+
+/// One kind of fault as expected from its rate over the strategy's placement (no drawing).
+struct FaultExposure {
+  std::string kind;
+  double per_month = 0.0;     ///< expected faults per month (730 h) over the GPUs or contexts exposed
+  double tenants_hit = 0.0;   ///< blast radius: expected tenants hit per fault
+  double contexts_hit = 0.0;  ///< expected contexts taken down per fault
+  double outage_s = 0.0;      ///< how long what it hits is down
+  bool operator==(const FaultExposure&) const = default;
+};
+
+/// One tenant's expected interruptions and outage per month, from the rates and the placement.
+struct TenantExposure {
+  std::string name;
+  double interruptions_per_month = 0.0;  ///< faults per month that take down one of its contexts
+  double outage_hours_per_month = 0.0;   ///< expected hours per month with none of its contexts up
+  double availability = 1.0;             ///< 1 − outage / 730 h
+  bool operator==(const TenantExposure&) const = default;
+};
+
+/// Faults and re-partitions of a strategy: what happened in the run, and what the rates make
+/// expected per month (the run is usually far shorter than a fault's mean time).
+struct FaultRecord {
+  std::vector<FaultEvent> events;       ///< in time order
+  double blast_radius_tenants = 0.0;    ///< mean tenants_hit over the run's faults (re-partitions aside)
+  std::vector<FaultExposure> expected;  ///< per fault kind with a rate > 0
+  double expected_blast_radius = 0.0;   ///< tenants hit per fault, weighted by the kinds' rates
+  std::vector<TenantExposure> tenants;  ///< in tenant order
+  int num_repartitions = 0;             ///< GPU re-partitions in the run
+  bool operator==(const FaultRecord&) const = default;
+};
+
 struct StrategyResult {
   std::string name;
   std::string kind;
@@ -144,6 +196,8 @@ struct StrategyResult {
   /// Absent from results written before energy was modelled, and when a GPU of the fleet has no
   /// TDP in the catalog (scenario/energy.hpp).
   std::optional<EnergyRecord> energy;
+  /// Present when the scenario has faults or the strategy a layout schedule.
+  std::optional<FaultRecord> faults;
   bool operator==(const StrategyResult&) const = default;
 };
 

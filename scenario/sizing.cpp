@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "models/mig_layout.hpp"
+#include "scenario/layout_schedule.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::scenario {
@@ -192,7 +193,8 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   if (partitions_) {
     const auto* geometry = catalogs.mig->find(gpu->id);
     SW_CHECK(geometry != nullptr, "sizing: no MIG geometry (validate first)");
-    const auto layout = models::place_mig_layout(*geometry, spec.layout);
+    // A layout schedule is sized by its first phase's layout (its instances per GPU).
+    const auto layout = models::place_mig_layout(*geometry, first_layout(spec));
     SW_CHECK(layout.valid, "sizing: invalid layout (validate first)");
     instances_per_gpu_ = static_cast<int>(layout.instances.size());
     instance_memory_gib_ = 0.0;

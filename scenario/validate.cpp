@@ -1,6 +1,6 @@
 // Phase 2 of loading: validate_scenario runs the semantic checks of ScenarioChecker (defined by
-// subject in validate_fleet.cpp, validate_strategies.cpp, validate_limits.cpp and
-// validate_pricing.cpp) against the GPU, MIG and price catalogs; plus the resolvers the loader and
+// subject in validate_fleet.cpp, validate_strategies.cpp, validate_limits.cpp, validate_pricing.cpp
+// and validate_faults.cpp) against the GPU, MIG and price catalogs; plus the resolvers the loader and
 // the simulation share (relative paths, fleet GPU ids, load traces).
 #include "scenario/validate.hpp"
 
@@ -32,6 +32,7 @@ Diagnostics ScenarioChecker::run() {
   limits();
   out_.insert(out_.end(), pricing_problems_.begin(), pricing_problems_.end());
   pricing();
+  faults();
   return std::move(out_);
 }
 

@@ -17,6 +17,10 @@
 
 namespace slicewise::scenario {
 
+/// Most times a request lost to a fault is re-sent (FaultSpec::max_retries): each retry is a new
+/// request, so more would let one fault multiply the load without bound.
+inline constexpr int kMaxFaultRetries = 10;
+
 /// The catalogs a scenario is checked against.
 struct Catalogs {
   const models::GpuCatalog* gpus = nullptr;

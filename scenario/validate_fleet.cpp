@@ -62,6 +62,7 @@ void ScenarioChecker::fleet_entry(std::size_t i) {
   }
   if (!gpu) return;
   num_gpus_ += static_cast<std::int64_t>(gpus_per_entry) * e.count;
+  ++fleet_entries_known_;
   if (std::find(fleet_gpus_.begin(), fleet_gpus_.end(), gpu) == fleet_gpus_.end()) fleet_gpus_.push_back(gpu);
 }
 

@@ -1,5 +1,6 @@
 // The run-size checks of validate_scenario: bounds on the work one run may take (fleet GPUs,
-// contexts, time-series samples, expected requests, MMPP state changes, exact quanta), so that a
+// contexts, time-series samples, expected requests, MMPP state changes, exact quanta, expected
+// faults), so that a
 // slip of the keyboard (a rate of 1e308, a metrics interval of a microsecond) is refused at once
 // instead of running out of memory or never ending.
 #include <algorithm>
@@ -38,13 +39,14 @@ std::string count_text(double value) {
 
 }  // namespace
 
-/// Fleet GPUs and contexts, time series length, expected requests per tenant, MMPP state changes
-/// and exact quanta, in that order.
+/// Fleet GPUs and contexts, time series length, expected requests per tenant, MMPP state changes,
+/// exact quanta and expected faults, in that order.
 void ScenarioChecker::limits() {
   fleet_limits();
   series_limit();
   for (std::size_t i = 0; i < s_.tenants.size(); ++i) load_limits(i);
   for (std::size_t j = 0; j < s_.strategies.size(); ++j) quanta_limit(j);
+  fault_limits();
 }
 
 std::int64_t ScenarioChecker::total_contexts() const {
@@ -131,6 +133,36 @@ void ScenarioChecker::quanta_limit(std::size_t j) {
     add("/strategies/" + std::to_string(j) + "/quantum_ms",
         "exact time slicing steps horizon_s / quantum_ms = " + count_text(quanta) + " quanta per device; at most " +
             count_text(kMaxEvents) + " (use a longer quantum, or \"exact\": false for the fluid model)");
+  }
+}
+
+/// Expected faults of each random rate over the run: rate x the fleet's GPUs (or the tenants'
+/// contexts) x horizon_s in hours. Each fault is an event and may restart contexts and re-send
+/// requests. Rates out of range are reported by faults().
+void ScenarioChecker::fault_limits() {
+  if (!s_.faults || !s_.faults->random) return;
+  const FaultSpec& f = *s_.faults;
+  const double hours = s_.horizon_s / 3600.0;
+  const double gpus = static_cast<double>(num_gpus_);
+  const double contexts = static_cast<double>(total_contexts());
+  const std::string on_gpus = "the fleet's " + count_text(gpus) + " GPU(s)";
+  const std::string on_contexts = "the tenants' " + count_text(contexts) + " context(s)";
+  struct Rate {
+    const char* key;
+    double per_hour;
+    double exposed;
+    const std::string& what;
+  };
+  const Rate rates[] = {{"gpu_failure_per_gpu_hour", f.gpu_failure_per_gpu_hour.value_or(0.0), gpus, on_gpus},
+                        {"driver_reset_per_gpu_hour", f.driver_reset_per_gpu_hour, gpus, on_gpus},
+                        {"tenant_crash_per_context_hour", f.tenant_crash_per_context_hour, contexts, on_contexts},
+                        {"mps_server_fault_per_gpu_hour", f.mps_server_fault_per_gpu_hour, gpus, on_gpus}};
+  for (const auto& rate : rates) {
+    const double expected = rate.per_hour * rate.exposed * hours;
+    if (!std::isfinite(rate.per_hour) || !(expected > kMaxEvents)) continue;
+    add(std::string("/faults/") + rate.key, "this rate on " + rate.what + " for horizon_s (" + format_number(hours) +
+                                                " h) gives " + count_text(expected) + " expected faults; at most " +
+                                                count_text(kMaxEvents) + " (lower the rate or horizon_s)");
   }
 }
 

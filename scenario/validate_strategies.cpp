@@ -32,6 +32,7 @@ std::vector<std::string> set_strategy_fields(const StrategySpec& s) {
                    {"pinned_memory_limit_gib", s.pinned_memory_limit_gib.has_value()},
                    {"low_priority_thread_pct", s.low_priority_thread_pct.has_value()},
                    {"layout", !s.layout.empty()},
+                   {"layout_schedule", s.layout_schedule.has_value()},
                    {"gpucores_pct", s.gpucores_pct.has_value()},
                    {"gpumem_gib", s.gpumem_gib.has_value()},
                    {"vgpu_scheduler", s.vgpu_scheduler != VgpuScheduler::best_effort},

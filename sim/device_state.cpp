@@ -434,6 +434,41 @@ void DeviceState::count_in_system(std::vector<std::int64_t>& per_tenant) const {
   }
 }
 
+std::vector<Request> DeviceState::take_down(std::size_t slot) {
+  Context& context = contexts_[slot];
+  std::vector<std::size_t> taken;
+  taken.reserve(load(context));
+  for (const auto& entry : context.heap) taken.push_back(entry.request);
+  for (std::size_t i = context.waiting_head; i < context.waiting.size(); ++i) taken.push_back(context.waiting[i]);
+  // In service first, by arrival (then by index: a stable order whatever the heap's).
+  std::sort(taken.begin(), taken.begin() + static_cast<long>(context.heap.size()), [&](std::size_t a, std::size_t b) {
+    const double ta = requests_[a].record.arrived_at_s;
+    const double tb = requests_[b].record.arrived_at_s;
+    return ta != tb ? ta < tb : a < b;
+  });
+  std::vector<Request> lost;
+  lost.reserve(taken.size());
+  for (const std::size_t index : taken) {
+    const Request& held = requests_[index];
+    lost.push_back(Request{held.record, held.user, 0.0, 0.0, false, held.retries});
+    free_requests_.push_back(index);
+  }
+  context.heap.clear();
+  context.waiting.clear();
+  context.waiting_head = 0;
+  context.num_prefill = context.num_decode = 0;
+  context.prefill_scale = context.decode_scale = 0.0;
+  context.up = false;
+  std::erase_if(pending_, [&](const Pending& p) { return p.slot == slot; });
+  note_load(context);
+  return lost;
+}
+
+void DeviceState::bring_up(std::size_t slot) {
+  contexts_[slot].up = true;
+  note_load(contexts_[slot]);
+}
+
 void DeviceState::track_load(std::size_t slot, LeastLoadedIndex* index, std::size_t position) {
   auto& context = contexts_[slot];
   context.load_index = index;

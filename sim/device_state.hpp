@@ -37,7 +37,13 @@ struct TenantStats {
   std::int64_t num_dropped = 0;
   std::int64_t num_unfinished = 0;
   std::int64_t sla_violations = 0;
-  double gpu_work_s = 0.0;                    ///< GPU seconds (on the reference GPU) of the measured completed requests
+  // Faults and re-partitions (docs/faults.md)
+  std::int64_t num_failed = 0;         ///< measured requests lost for good
+  std::int64_t num_retried = 0;        ///< measured requests re-sent after their context went down
+  std::int64_t num_interruptions = 0;  ///< faults or re-partitions in the measured window that took one of its contexts
+  std::int64_t num_held = 0;           ///< requests still waiting for a context at the end (unfinished)
+  double downtime_s = 0.0;             ///< measured time with none of its contexts serving
+  double gpu_work_s = 0.0;             ///< GPU seconds (on the reference GPU) of the measured completed requests
   std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
 };
 
@@ -60,6 +66,7 @@ struct Request {
   double started_at_s = 0.0;
   double prefill_done_at_s = 0.0;
   bool in_decode = false;
+  int retries = 0;  ///< times it was re-sent after its context went down (docs/faults.md)
 };
 
 class DeviceState {
@@ -98,6 +105,15 @@ class DeviceState {
   /// Adds each tenant's requests still in the system to `per_tenant[tenant]`.
   void count_in_system(std::vector<std::int64_t>& per_tenant) const;
 
+  /// Local context `slot` stops (a fault, a re-partition, a phase not yet begun): its requests in
+  /// service and waiting leave it, returned in arrival order as fresh requests (their progress is
+  /// lost). Advance first, recompute the rates after. A down context takes no arrivals; least-loaded
+  /// routing sees it as never the least loaded.
+  std::vector<Request> take_down(std::size_t slot);
+  /// Local context `slot` serves again (empty).
+  void bring_up(std::size_t slot);
+  bool is_up(std::size_t slot) const { return contexts_[slot].up; }
+
   const std::vector<double>& busy_series() const { return busy_series_; }
   const std::vector<double>& sm_series() const { return sm_series_; }
   const PlacedDevice& placed() const { return device_; }
@@ -123,6 +139,7 @@ class DeviceState {
     double decode_scale = 0.0;
     LeastLoadedIndex* load_index = nullptr;  ///< told each change of the load, when set
     std::size_t load_position = 0;
+    bool up = true;  ///< false while taken down
   };
 
   std::size_t allocate(const Request& request);
@@ -143,8 +160,10 @@ class DeviceState {
   std::size_t load(const Context& context) const { return context.heap.size() + num_waiting(context); }
   /// Tells the context's least-loaded index its load, after a request came or left.
   void note_load(const Context& context) const {
-    if (context.load_index) context.load_index->set(context.load_position, load(context));
+    if (context.load_index) context.load_index->set(context.load_position, context.up ? load(context) : kDownLoad);
   }
+  /// The load a down context shows least-loaded routing: more than any real one.
+  static constexpr std::size_t kDownLoad = std::numeric_limits<std::size_t>::max() / 4;
   void integrate(double from, double to, double busy, double sm);
 
   PlacedDevice device_;

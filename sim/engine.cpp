@@ -14,10 +14,12 @@
 #include "scenario/energy.hpp"
 #include "sim/device_state.hpp"
 #include "sim/event_loop.hpp"
+#include "sim/fault_plan.hpp"
 #include "sim/least_loaded_index.hpp"
 #include "sim/load_source.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_results.hpp"
+#include "sim/run_state.hpp"
 #include "sim/simulation.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -29,81 +31,88 @@ using scenario::Scenario;
 
 namespace {
 
-struct ContextRef {
-  std::size_t device = 0;
-  std::size_t slot = 0;
-};
-
-/// A tenant's request source: its open-loop stream and the request it holds until its time, or
-/// its closed-loop users waiting to send their next request.
-struct Source {
-  std::shared_ptr<traces::RequestSource> stream;  ///< null for a closed loop
-  traces::RequestRecord record;                   ///< open loop: the next request
-  bool started = false;                           ///< open loop: `record` was fetched
-  traces::RequestRecord shape;                    ///< closed loop: every user's request
-  std::vector<std::pair<double, int>> users;      ///< closed loop: (send time, user), a min-heap
-  std::unique_ptr<std::mt19937_64> rng;           ///< closed loop: think times and service draws
-  bool closed_loop() const { return !stream; }
-  void push_user(double at, int user) {
-    users.emplace_back(at, user);
-    std::push_heap(users.begin(), users.end(), std::greater<>());
-  }
-};
-
-/// Everything a run shares between its actors. The event loop's actors are the devices
-/// (0 .. D-1) and then the tenants' sources (D .. D+T-1).
-struct Run {
-  explicit Run(const Scenario& s) : scenario(s) {}
-  const Scenario& scenario;
-  double horizon_s = 0.0;
-  double stop_s = 0.0;
-  std::vector<WorkloadShape> shapes;
-  std::vector<TenantStats> stats;
-  std::vector<TenantInfo> tenants;
-  std::vector<std::unique_ptr<DeviceState>> devices;
-  std::vector<std::vector<ContextRef>> contexts_of;  ///< per tenant
-  std::vector<std::size_t> round_robin;
-  /// Per tenant routed least-loaded: its contexts' loads, in contexts_of order (else empty).
-  std::vector<std::optional<LeastLoadedIndex>> least_loaded;
-  std::vector<Source> sources;  ///< per tenant
-  std::optional<EventLoop> loop;
-  int sources_running = 0;
-  std::int64_t events = 0;
-  std::exception_ptr source_error;  ///< a bad trace row met during the run, rethrown after it
-  std::size_t source_actor(std::size_t tenant) const { return devices.size() + tenant; }
-};
-
 double exponential(std::mt19937_64& rng, double mean) {
   return mean <= 0.0 ? 0.0 : -mean * std::log1p(-traces::unit_interval(rng()));
+}
+
+/// One of the tenant's serving contexts by its router; none when none serves.
+std::optional<ContextRef> route(Run& run, std::size_t tenant) {
+  const auto& refs = run.contexts_of[tenant];
+  const auto& least_loaded = run.least_loaded[tenant];
+  if (!run.ops || run.up_count[tenant] == refs.size()) {
+    return least_loaded ? refs[least_loaded->least()] : refs[run.round_robin[tenant]++ % refs.size()];
+  }
+  if (run.up_count[tenant] == 0) return std::nullopt;
+  if (least_loaded) return refs[least_loaded->least()];  // a down context is never the least loaded
+  while (true) {                                         // the next serving one in turn
+    const ContextRef ref = refs[run.round_robin[tenant]++ % refs.size()];
+    if (run.devices[ref.device]->is_up(ref.slot)) return ref;
+  }
+}
+
+}  // namespace
+
+void user_done(Run& run, std::size_t tenant, int user, double now) {
+  const auto& load = run.scenario.tenants[tenant].load;
+  auto& source = run.sources[tenant];
+  source.push_user(now + exponential(*source.rng, load.think_time_s), user);
+  run.loop->notify(run.source_actor(tenant));
+}
+
+void fail_request(Run& run, std::size_t tenant, const Request& request) {
+  auto& info = run.tenants[tenant];
+  if (request.record.arrived_at_s >= info.warmup_s) {
+    ++info.stats->num_failed;
+    ++info.stats->sla_violations;
+  }
+  // Its user learns of the failure and tries again after a back-off (a client without think time
+  // would otherwise retry in a loop at one instant while nothing serves).
+  if (request.user >= 0) user_done(run, tenant, request.user, run.loop->now() + kFailureBackoffS);
 }
 
 void arrive(Run& run, std::size_t tenant, const Request& request) {
   const double now = run.loop->now();
   auto& info = run.tenants[tenant];
-  const bool measured = request.record.arrived_at_s >= info.warmup_s;
-  if (measured) ++info.stats->num_arrived;
   const auto& refs = run.contexts_of[tenant];
   if (refs.empty()) {
-    if (measured) {
+    if (request.record.arrived_at_s >= info.warmup_s) {
       ++info.stats->num_dropped;
       ++info.stats->sla_violations;
     }
     return;
   }
-  const auto& least_loaded = run.least_loaded[tenant];
-  const ContextRef ref = least_loaded ? refs[least_loaded->least()] : refs[run.round_robin[tenant]++ % refs.size()];
-  auto& device = *run.devices[ref.device];
+  const auto ref = route(run, tenant);
+  if (!ref) {
+    if (run.ops->settings.spec.max_retries > 0) {
+      run.held[tenant].push_back(request);
+    } else {
+      fail_request(run, tenant, request);
+    }
+    return;
+  }
+  auto& device = *run.devices[ref->device];
   device.advance(now);
-  device.arrive(ref.slot, request, now);
+  device.arrive(ref->slot, request, now);
   device.recompute_rates();
-  run.loop->notify(ref.device);
+  run.loop->notify(ref->device);
+}
+
+namespace {
+
+/// A new request from a source: counted as arrived when measured, then routed.
+void send(Run& run, std::size_t tenant, const Request& request) {
+  if (request.record.arrived_at_s >= run.tenants[tenant].warmup_s) ++run.tenants[tenant].stats->num_arrived;
+  arrive(run, tenant, request);
 }
 
 void source_finished(Run& run, std::size_t tenant) {
   run.loop->finish(run.source_actor(tenant));
-  if (--run.sources_running == 0) {
-    for (std::size_t d = 0; d < run.devices.size(); ++d) run.loop->notify(d);
+  if (--run.sources_running > 0) return;
+  if (run.ops_running) {
+    run.loop->notify(run.ops_actor());  // it ends now unless requests wait for a context
+    return;
   }
+  for (std::size_t d = 0; d < run.devices.size(); ++d) run.loop->notify(d);
 }
 
 /// An open-loop source: sends the request it holds, then every next one due by now, and sleeps
@@ -112,14 +121,14 @@ void open_loop_step(Run& run, std::size_t tenant) {
   auto& source = run.sources[tenant];
   auto& loop = *run.loop;
   try {
-    if (source.started) arrive(run, tenant, Request{source.record, -1, 0.0, 0.0, false});
+    if (source.started) send(run, tenant, Request{source.record, -1, 0.0, 0.0, false, 0});
     source.started = true;
     while (source.stream->next(source.record) && source.record.arrived_at_s < run.horizon_s) {
       if (source.record.arrived_at_s > loop.now()) {
         loop.wake_at(run.source_actor(tenant), wake_time(loop.now(), source.record.arrived_at_s));
         return;
       }
-      arrive(run, tenant, Request{source.record, -1, 0.0, 0.0, false});
+      send(run, tenant, Request{source.record, -1, 0.0, 0.0, false, 0});
     }
   } catch (const Error&) {
     // Keep it, stop every source at this instant, rethrow after the run.
@@ -155,7 +164,7 @@ void closed_loop_step(Run& run, std::size_t tenant) {
     if (run.scenario.tenants[tenant].workload.service_dist == scenario::ServiceDistribution::exponential) {
       record.work_scale = exponential(*source.rng, 1.0);
     }
-    arrive(run, tenant, Request{record, user, 0.0, 0.0, false});
+    send(run, tenant, Request{record, user, 0.0, 0.0, false, 0});
   }
   source_finished(run, tenant);
 }
@@ -169,7 +178,7 @@ void device_step(Run& run, std::size_t index) {
   device.advance(now);
   if (device.complete_due(now) || device.time_driven()) device.recompute_rates();
   ++run.events;
-  if (now >= run.stop_s || (run.sources_running == 0 && device.idle())) {
+  if (now >= run.stop_s || (run.arrivals_over() && device.idle())) {
     loop.finish(index);
     return;
   }
@@ -185,6 +194,10 @@ void device_step(Run& run, std::size_t index) {
 void step(Run& run, std::size_t actor) {
   if (actor < run.devices.size()) {
     device_step(run, actor);
+    return;
+  }
+  if (actor == run.ops_actor()) {
+    operations_step(run);
     return;
   }
   const std::size_t tenant = actor - run.devices.size();
@@ -295,14 +308,11 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
       run.contexts_of[placement.devices[d].contexts[slot].tenant].push_back({d, slot});
     }
     run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
-      const auto& load = run.scenario.tenants[tenant].load;
-      auto& source = run.sources[tenant];
-      source.push_user(now + exponential(*source.rng, load.think_time_s), user);
-      run.loop->notify(run.source_actor(tenant));
+      user_done(run, tenant, user, now);
     };
   }
   for (auto& refs : run.contexts_of) {
-    std::sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
+    std::stable_sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
       const auto& ca = placement.devices[a.device].contexts[a.slot];
       const auto& cb = placement.devices[b.device].contexts[b.slot];
       return ca.replica < cb.replica;
@@ -322,7 +332,8 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
 void start_actors(Run& run, const RunOptions& options) {
   const Scenario& scenario = run.scenario;
   const std::size_t num_tenants = scenario.tenants.size();
-  run.loop.emplace(run.devices.size() + num_tenants);
+  const std::size_t num_actors = run.devices.size() + num_tenants + (run.ops ? 1 : 0);
+  run.loop.emplace(num_actors);
   run.sources.resize(num_tenants);
   for (std::size_t t = 0; t < num_tenants; ++t) {
     const auto& tenant = scenario.tenants[t];
@@ -336,7 +347,8 @@ void start_actors(Run& run, const RunOptions& options) {
       run.sources[t].stream = open_loop_source_of(scenario, t);
     }
   }
-  for (std::size_t actor = 0; actor < run.devices.size() + num_tenants; ++actor) run.loop->notify(actor);
+  run.ops_running = run.ops.has_value();
+  for (std::size_t actor = 0; actor < num_actors; ++actor) run.loop->notify(actor);
   auto* frontend = sg4::Host::by_name("frontend");
   double sync_s = kNever;
   if (options.progress) {
@@ -347,6 +359,73 @@ void start_actors(Run& run, const RunOptions& options) {
     sg4::Actor::create("monitor", frontend, monitor, &options, run.horizon_s, sync_s);
   }
   sg4::Actor::create("scheduler", frontend, scheduler, &run, sync_s);
+}
+
+/// The placement a run simulates: the strategy's, or with a layout schedule every phase's devices
+/// together (named "device:phase"), each phase's contexts down while another is in force.
+struct PlacedRun {
+  Placement placement;
+  std::vector<Placement> phases;         ///< per phase (one: the placement itself, without a schedule)
+  std::vector<double> day_fracs;         ///< per phase, its share of the day
+  std::vector<int> phase_of_device;      ///< per device of `placement`; -1 without a schedule
+  std::vector<std::string> phase_names;  ///< empty without a schedule
+};
+
+PlacedRun place_run(const Scenario& scenario, const scenario::StrategySpec& strategy,
+                    const std::vector<std::string>& fleet, const scenario::Catalogs& catalogs,
+                    const RunOptions& options, const std::vector<double>& balance_loads) {
+  PlacedRun run;
+  if (!strategy.layout_schedule) {
+    run.placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults,
+                                   balance_loads.empty() ? nullptr : &balance_loads);
+    run.phases = {run.placement};
+    run.day_fracs = {1.0};
+    run.phase_of_device.assign(run.placement.devices.size(), -1);
+    return run;
+  }
+  if (options.sized) {
+    throw ConfigError(scenario.source_file.string(),
+                      "/strategies/" + std::to_string(options.strategy_index) + "/sizing",
+                      "sla with a layout_schedule is not supported (the search sizes one layout); give as_given");
+  }
+  const auto& schedule = *strategy.layout_schedule;
+  run.day_fracs = phase_day_fracs(schedule);
+  run.placement.num_unplaced.assign(scenario.tenants.size(), 0);
+  std::vector<bool> gpu_used(fleet.size(), false);
+  for (std::size_t p = 0; p < schedule.phases.size(); ++p) {
+    const auto& phase = schedule.phases[p];
+    const PhaseScenario ps = phase_scenario(scenario, strategy, phase);
+    run.phases.push_back(
+        place_contexts(ps.scenario, ps.strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults));
+    const Placement& placed = run.phases.back();
+    run.phase_names.push_back(phase.name);
+    for (PlacedDevice device : placed.devices) {
+      device.name += ":" + phase.name;
+      gpu_used[device.gpu_index] = true;
+      run.placement.devices.push_back(std::move(device));
+      run.phase_of_device.push_back(static_cast<int>(p));
+    }
+    for (const auto& issue : placed.issues) run.placement.issues.push_back("phase " + phase.name + ": " + issue);
+    for (std::size_t t = 0; t < scenario.tenants.size(); ++t) run.placement.num_unplaced[t] += placed.num_unplaced[t];
+  }
+  run.placement.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
+  return run;
+}
+
+/// A scheduled strategy's tenants: their contexts are those of the phase that has the most.
+void count_phase_contexts(const PlacedRun& placed, scenario::StrategyResult& out) {
+  for (std::size_t t = 0; t < out.tenants.size(); ++t) {
+    int most = 0;
+    for (const auto& phase : placed.phases) {
+      int n = 0;
+      for (const auto& device : phase.devices) {
+        n += static_cast<int>(std::count_if(device.contexts.begin(), device.contexts.end(),
+                                            [&](const PlacedContext& c) { return c.tenant == t; }));
+      }
+      most = std::max(most, n);
+    }
+    out.tenants[t].num_contexts = most;
+  }
 }
 
 }  // namespace
@@ -374,14 +453,21 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   const Scenario& simulated = sized_scenario ? *sized_scenario : scenario;
   const auto& strategy = simulated.strategies[static_cast<std::size_t>(options.strategy_index)];
   const auto fleet = expand_fleet(simulated, catalogs);
-  const Placement placement = place_contexts(simulated, strategy, fleet, *catalogs.gpus, *catalogs.mig,
-                                             options.defaults, balance_loads.empty() ? nullptr : &balance_loads);
+  const PlacedRun placed = place_run(simulated, strategy, fleet, catalogs, options, balance_loads);
+  const Placement& placement = placed.placement;
 
   Run run(simulated);
   run.horizon_s = simulated.horizon_s;
   run.stop_s = simulated.horizon_s * std::max(1.0, options.drain_factor);
   const auto num_intervals = static_cast<std::size_t>(std::ceil(simulated.horizon_s / simulated.metrics_interval_s));
   init_tenants(run, fleet, catalogs, num_intervals);
+  build_devices(run, placement, num_intervals);
+  if (simulated.faults || strategy.layout_schedule) {
+    std::vector<PhasePlacement> phases;
+    for (std::size_t p = 0; p < placed.phases.size(); ++p) phases.push_back({&placed.phases[p], placed.day_fracs[p]});
+    init_operations(run, strategy.kind, placed.phase_of_device, placed.phase_names,
+                    strategy.layout_schedule ? &*strategy.layout_schedule : nullptr, phases);
+  }
 
   int argc = 2;
   char arg0[] = "slicewise";
@@ -392,7 +478,6 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   for (const auto& device : placement.devices) hosts.push_back({device.name});
   hosts.push_back({"frontend"});
   build_platform(hosts);
-  build_devices(run, placement, num_intervals);
   start_actors(run, options);
   engine.run();
   if (run.source_error) std::rethrow_exception(run.source_error);
@@ -411,8 +496,11 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   out.issues = placement.issues;
   out.simulated_s = end_s;
   out.num_events = run.events;
+  if (run.ops) close_operations(run, end_s);
   tenant_results(simulated, placement, run.devices, run.stats, out);
   device_results(simulated, run.devices, run.stats, out);
+  if (strategy.layout_schedule) count_phase_contexts(placed, out);
+  if (run.ops) operations_results(run, out);
   // Energy from the utilisation just recorded (docs/energy.md: why not SimGrid's energy plugin).
   out.energy = scenario::strategy_energy(out, fleet, simulated.horizon_s, *catalogs.gpus);
   result.strategies.push_back(std::move(out));

@@ -58,7 +58,7 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
     r.num_arrived = stats.num_arrived;
     r.num_completed = stats.num_completed;
     r.num_dropped = stats.num_dropped;
-    r.num_unfinished = unfinished[t];
+    r.num_unfinished = unfinished[t] + stats.num_held;  // still on a device, or waiting for one to come up
     r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
     r.gpu_work_s = stats.gpu_work_s;
     r.latency_s = stats.latency.summary();

@@ -545,9 +545,9 @@ int figure_height(const RoiReport& r, const Figure& figure) {
   if (figure.id == "mig-layout") {
     int rows = 0;
     for (const auto& s : r.result.strategies) {
-      std::set<int> gpus;
+      std::set<std::pair<std::string, int>> gpus;  // a row per GPU, and per phase under a layout schedule
       for (const auto& d : s.devices) {
-        if (!d.mig_profile.empty()) gpus.insert(d.gpu_index);
+        if (!d.mig_profile.empty()) gpus.insert({d.phase, d.gpu_index});
       }
       rows += static_cast<int>(gpus.size());
     }

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <QFontMetricsF>
@@ -49,18 +50,24 @@ MigRow::Box instance_box(const scenario::DeviceResult& d, const models::MigProfi
   return box;
 }
 
-/// Every GPU cut into MIG instances, strategy by strategy, each strategy's GPUs by index.
+/// Every GPU cut into MIG instances, strategy by strategy, each strategy's GPUs by index; under a
+/// layout schedule a row per phase and GPU (the phases in the order the devices list them), as
+/// each phase's instances occupy the same slots at other hours.
 std::vector<MigRow> mig_rows(const report::RoiReport& r) {
   std::vector<MigRow> rows;
   const auto& catalog = models::MigCatalog::shipped();
   for (const auto& s : r.result.strategies) {
-    std::map<int, MigRow> by_gpu;
+    std::vector<std::string> phases;
+    std::map<std::pair<std::size_t, int>, MigRow> by_gpu;
     for (const auto& d : s.devices) {
       if (d.mig_profile.empty()) continue;
       const auto* gpu = catalog.find(d.gpu);
       const auto* profile = gpu ? gpu->find(d.mig_profile) : nullptr;
-      auto& row = by_gpu[d.gpu_index];
-      row.label = s.name + "\ngpu" + std::to_string(d.gpu_index) + " (" + d.gpu + ")";
+      auto phase = std::find(phases.begin(), phases.end(), d.phase);
+      if (phase == phases.end()) phase = phases.insert(phases.end(), d.phase);
+      auto& row = by_gpu[{static_cast<std::size_t>(phase - phases.begin()), d.gpu_index}];
+      row.label = s.name + (d.phase.empty() ? std::string() : ", " + d.phase) + "\ngpu" + std::to_string(d.gpu_index) +
+                  " (" + d.gpu + ")";
       if (gpu) row.num_slots = std::max(1, gpu->memory_slots);
       row.boxes.push_back(instance_box(d, profile));
     }

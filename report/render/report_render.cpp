@@ -103,11 +103,19 @@ std::vector<std::string> words_of(const std::string& text) {
   return words;
 }
 
-/// The widest cell of column `c`: cells never wrap.
+bool wraps(const ReportTable& t, std::size_t c) { return c < t.wrap.size() && t.wrap[c]; }
+
+/// The widest cell of column `c`: cells never wrap, but in a column of free text (ReportTable::wrap)
+/// which wraps at spaces, and is then as narrow as its widest word.
 double widest_cell(const ReportTable& t, std::size_t c, const TableFit& fit) {
   double width = 0.0;
   for (const auto& row : t.rows) {
-    if (c < row.size()) width = std::max(width, text_width(fit.cell_font, row[c]));
+    if (c >= row.size()) continue;
+    if (!wraps(t, c)) {
+      width = std::max(width, text_width(fit.cell_font, row[c]));
+      continue;
+    }
+    for (const auto& word : words_of(row[c])) width = std::max(width, text_width(fit.cell_font, word));
   }
   return width;
 }
@@ -205,14 +213,15 @@ std::string header_cell(const ReportTable& t, std::size_t c, const std::string& 
   return std::string(numeric ? "<th class=\"num\">" : "<th>") + esc(t.columns[c]) + "</th>";
 }
 
-/// A body cell: nowrap and coloured inline in the PDF, by class in the HTML (numbers and cells
-/// that say an SLA was missed or a point failed).
-std::string body_cell(const std::string& cell, bool numeric, const TableFit& fit, bool pdf) {
+/// A body cell: nowrap (but in a column of free text) and coloured inline in the PDF, by class in
+/// the HTML (numbers and cells that say an SLA was missed or a point failed).
+std::string body_cell(const std::string& cell, bool numeric, bool wrap, const TableFit& fit, bool pdf) {
   const bool missed = cell.find("missed") != std::string::npos || cell == "failed";
   std::string open = "<td>";
   if (pdf) {
-    open = std::string("<td") + (numeric ? " align=\"right\"" : "") + " style=\"white-space: nowrap" +
-           (missed ? "; color: #a01010" : "") + font_style(fit) + "\">";
+    open = std::string("<td") + (numeric ? " align=\"right\"" : "") +
+           " style=\"white-space: " + (wrap ? "normal" : "nowrap") + (missed ? "; color: #a01010" : "") +
+           font_style(fit) + "\">";
   } else if (numeric || missed) {
     open = std::string("<td class=\"") + (numeric ? "num" : "") + (numeric && missed ? " " : "") +
            (missed ? "missed" : "") + "\">";
@@ -230,33 +239,50 @@ std::string table_html(const ReportTable& t, const std::vector<std::size_t>& col
   for (const auto& row : t.rows) {
     html += "<tr>";
     for (const std::size_t c : columns) {
-      html += body_cell(c < row.size() ? row[c] : std::string(), t.numeric[c], fit, pdf);
+      html += body_cell(c < row.size() ? row[c] : std::string(), t.numeric[c], wraps(t, c), fit, pdf);
     }
     html += "</tr>\n";
   }
   return html + (pdf ? "</tbody></table>\n" : "</tbody></table></div>\n");
 }
 
-/// Every table under its heading and intro, split into parts that fit `fit.width`.
+/// Table `t` under its heading (`heading`: "h2", "h3"; `heading_style` its inline style, if any)
+/// and intro, split into parts that fit `fit.width`.
+std::string table_block_html(const ReportTable& t, const TableFit& fit, bool pdf, const std::string& heading,
+                             const std::string& heading_style = "") {
+  std::string html = "<" + heading + (heading_style.empty() ? "" : " style=\"" + heading_style + "\"") + ">" +
+                     esc(t.title) + "</" + heading + ">\n";
+  if (!t.intro.empty()) html += "<p>" + esc(t.intro) + "</p>\n";
+  // In the PDF a table a little too wide is set a point smaller before it is split in parts.
+  TableFit table_fit = fit;
+  auto groups = column_groups(t, table_fit);
+  if (pdf && groups.size() > 1) {
+    const TableFit smaller = compact(fit, fit.cell_font.pointSizeF() - 1.0);
+    if (auto fewer = column_groups(t, smaller); fewer.size() == 1) {
+      table_fit = smaller;
+      groups = std::move(fewer);
+    }
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (g > 0) html += "<p class=\"sub\">" + esc(t.title) + ", continued</p>\n";
+    html += table_html(t, groups[g], table_fit, pdf);
+  }
+  return html;
+}
+
+/// Every table under its heading and intro, then the sections (availability, MIG schedule): their
+/// paragraphs, tables under a smaller heading, and notes as a list.
 std::string tables_html(const RoiReport& r, const TableFit& fit, bool pdf) {
   std::string html;
-  for (const auto& t : report_tables(r)) {
-    html += "<h2>" + esc(t.title) + "</h2>\n";
-    if (!t.intro.empty()) html += "<p>" + esc(t.intro) + "</p>\n";
-    // In the PDF a table a little too wide is set a point smaller before it is split in parts.
-    TableFit table_fit = fit;
-    auto groups = column_groups(t, table_fit);
-    if (pdf && groups.size() > 1) {
-      const TableFit smaller = compact(fit, fit.cell_font.pointSizeF() - 1.0);
-      if (auto fewer = column_groups(t, smaller); fewer.size() == 1) {
-        table_fit = smaller;
-        groups = std::move(fewer);
-      }
-    }
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (g > 0) html += "<p class=\"sub\">" + esc(t.title) + ", continued</p>\n";
-      html += table_html(t, groups[g], table_fit, pdf);
-    }
+  for (const auto& t : report_tables(r)) html += table_block_html(t, fit, pdf, "h2");
+  for (const auto& section : report::report_sections(r)) {
+    html += "<h2>" + esc(section.title) + "</h2>\n";
+    for (const auto& paragraph : section.paragraphs) html += "<p>" + esc(paragraph) + "</p>\n";
+    for (const auto& t : section.tables) html += table_block_html(t, fit, pdf, "h3");
+    if (section.notes.empty()) continue;
+    html += "<ul>\n";
+    for (const auto& note : section.notes) html += "<li>" + esc(note) + "</li>\n";
+    html += "</ul>\n";
   }
   return html;
 }
@@ -301,6 +327,9 @@ std::string body_html(const RoiReport& r, const std::vector<Figure>& figures,
   for (const auto& line : r.assumptions) html += "<li>" + esc(line) + "</li>\n";
   html += "</ul>\n<h2>Methodology</h2>\n";
   for (const auto& paragraph : r.methodology) html += "<p>" + esc(paragraph) + "</p>\n";
+  // The appendices start on a page of their own in the PDF.
+  const std::string page_break = pdf ? "page-break-before: always" : "";
+  html += table_block_html(report::workload_sources_table(r), fit, pdf, "h2", page_break);
   if (!r.deploy_configs.empty()) {
     html += std::string("<h2") + (pdf ? " style=\"page-break-before: always\"" : "") +
             ">Appendix: deployable configs</h2>\n<p>" + esc(report::appendix_intro(r)) + "</p>\n";

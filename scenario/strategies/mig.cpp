@@ -15,8 +15,11 @@ class Mig final : public OwnDevicePolicy {
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
 
-  std::vector<std::string> strategy_keys() const override { return {"layout"}; }
+  std::vector<std::string> strategy_keys() const override { return {"layout", "layout_schedule"}; }
   std::vector<std::string> tenant_keys() const override { return {"mig_profile"}; }
+  std::string tenant_key_problem(const StrategySpec& spec, const std::string& key) const override {
+    return mig_tenant_key_problem(spec, key);
+  }
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }

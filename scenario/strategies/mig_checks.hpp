@@ -1,5 +1,7 @@
-// The checks mig and mig_time_slicing share: a layout, a MIG-capable fleet, a layout valid on every
-// fleet GPU, per-tenant profiles that are instances of it, tenants that fit their instances.
+// The checks mig and mig_time_slicing share: a layout or a layout schedule (not both), a
+// MIG-capable fleet, each layout valid on every fleet GPU, per-tenant profiles that are instances of
+// it, tenants that fit their instances; for a schedule also its phases' order, names and tenants,
+// and a clock that agrees with the tenants' diurnal loads.
 #pragma once
 
 #include "scenario/strategies/policy.hpp"
@@ -7,5 +9,9 @@
 namespace slicewise::scenario {
 
 void check_mig_layout(const StrategySpec& spec, const StrategyCheck& check);
+
+/// Why a per-tenant key cannot apply to a MIG strategy: `mig_profile` next to a layout schedule,
+/// whose phases give each tenant its profile; "" when it can.
+std::string mig_tenant_key_problem(const StrategySpec& spec, const std::string& key);
 
 }  // namespace slicewise::scenario

@@ -15,9 +15,12 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
 
   std::vector<std::string> strategy_keys() const override {
-    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout"};
+    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout", "layout_schedule"};
   }
   std::vector<std::string> tenant_keys() const override { return {"mig_profile", "weight"}; }
+  std::string tenant_key_problem(const StrategySpec& spec, const std::string& key) const override {
+    return mig_tenant_key_problem(spec, key);
+  }
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }

@@ -2,7 +2,9 @@
 // MigLayoutEditor (only valid layouts), the arrival preview (closed forms on a hand-written trace)
 // and the ScenarioEditor's trace picker.
 #include <algorithm>
+#include <utility>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -10,6 +12,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -210,6 +213,59 @@ class EditorTest : public QObject {
     editor.navigate_to("/tenants/1/load/rate_per_s");
     QCOMPARE(editor.selected_tenant(), 1);
     QCOMPARE(editor.findChild<PointerForm*>("tenantForm")->base(), std::string("/tenants/1"));
+  }
+
+  void theFaultsTabAddsEditsAndRemovesTheSection() {
+    ScenarioDocument document;
+    QVERIFY(document.open(write("valid.json", valid_scenario_json()), nullptr));
+    ScenarioEditor editor(&document);
+    editor.show();
+    auto* tabs = editor.findChild<QTabWidget*>("editorTabs");
+    QCOMPARE(tabs->tabText(4), QStringLiteral("Faults"));
+    auto* enabled = editor.findChild<QCheckBox*>("faultsEnabled");
+    auto* form = editor.findChild<PointerForm*>("faultForm");
+    QVERIFY(enabled && form);
+    QVERIFY(!enabled->isChecked());
+    QVERIFY(!form->isEnabled());  // no faults section: nothing to edit
+
+    enabled->click();
+    QCOMPARE(QString::fromStdString(document.value_at("/faults")->dump()), QStringLiteral("{}"));
+    QVERIFY(enabled->isChecked());
+    QVERIFY(form->isEnabled());
+    QCOMPARE(form->base(), std::string("/faults"));
+    const auto line = [&](const char* pointer) { return qobject_cast<QLineEdit*>(form->editor(pointer)); };
+    QCOMPARE(line("/gpu_failure_per_gpu_hour")->placeholderText(), QStringLiteral("1.21e-05 (Llama 3)"));
+    QCOMPARE(line("/driver_reset_per_gpu_hour")->placeholderText(), QStringLiteral("0"));
+    QCOMPARE(line("/gpu_repair_s")->placeholderText(), QStringLiteral("3600"));
+    QCOMPARE(line("/co_tenant_kill_frac")->placeholderText(), QStringLiteral("1"));
+    for (const auto& [pointer, text] :
+         {std::pair{"/driver_reset_per_gpu_hour", "0.001"}, std::pair{"/max_retries", "0"},
+          std::pair{"/schedule", R"([{"at_s": 60, "kind": "gpu_failure", "gpu": 0}])"}}) {
+      line(pointer)->setText(QString::fromUtf8(text));
+      emit line(pointer)->editingFinished();
+    }
+    auto* random = qobject_cast<QComboBox*>(form->editor("/random"));
+    random->setCurrentIndex(random->findData(QStringLiteral("false")));
+    emit random->activated(random->currentIndex());
+    QCOMPARE(QString::fromStdString(document.value_at("/faults")->dump()),
+             QStringLiteral(R"({"driver_reset_per_gpu_hour":0.001,"max_retries":0,)"
+                            R"("schedule":[{"at_s":60,"kind":"gpu_failure","gpu":0}],"random":false})"));
+
+    tabs->setCurrentIndex(0);
+    editor.navigate_to("/faults/max_retries");
+    QCOMPARE(tabs->currentIndex(), 4);
+
+    // Unchecking removes the whole section, as one step that undo brings back.
+    const int steps = document.undo_stack()->count();
+    enabled->click();
+    QVERIFY(!document.value_at("/faults"));
+    QVERIFY(!enabled->isChecked());
+    QVERIFY(!form->isEnabled());
+    QCOMPARE(document.undo_stack()->count(), steps + 1);
+    document.undo_stack()->undo();
+    QVERIFY(enabled->isChecked());
+    QVERIFY(form->isEnabled());
+    QCOMPARE(document.value_at("/faults/max_retries")->get<int>(), 0);
   }
 };
 

@@ -25,6 +25,8 @@ int run_result_model_test(int argc, char** argv);
 int run_compare_model_test(int argc, char** argv);
 int run_results_panel_test(int argc, char** argv);
 int run_gui_docs_test(int argc, char** argv);
+int run_strategy_detail_model_test(int argc, char** argv);
+int run_telemetry_import_test(int argc, char** argv);
 
 /// An in-memory scenario (no file; it parses, though the catalogs may reject parts) with 2 fleet entries, 2 tenants and
 /// 2 strategies; the model tests assert its cell texts:

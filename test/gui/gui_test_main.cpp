@@ -54,6 +54,8 @@ int run_classes(int argc, char** argv) {
       {"ResultModelTest", run_result_model_test},
       {"CompareModelTest", run_compare_model_test},
       {"ResultsPanelTest", run_results_panel_test},
+      {"StrategyDetailModelTest", run_strategy_detail_model_test},
+      {"TelemetryImportTest", run_telemetry_import_test},
       {"GuiDocsTest", run_gui_docs_test},
       {"ScreenshotTest", run_screenshot_test},
   };

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -17,6 +18,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -94,8 +96,8 @@ class MainWindowTest : public QObject {
     for (const char* name : {"fleetView", "tenantView", "strategyView", "strategyTenantView"}) {
       QVERIFY2(window_->findChild<QTableView*>(name), name);
     }
-    for (const char* name : {"openAction", "saveAction", "saveAsAction", "exportAction", "quitAction", "undoAction",
-                             "redoAction", "runAction", "cancelAction"}) {
+    for (const char* name : {"openAction", "saveAction", "saveAsAction", "importTelemetryAction", "exportAction",
+                             "quitAction", "undoAction", "redoAction", "runAction", "cancelAction"}) {
       QVERIFY2(window_->findChild<QAction*>(name), name);
     }
     QVERIFY(window_->findChild<QListWidget*>("diagnosticsList")->isHidden());
@@ -154,6 +156,77 @@ class MainWindowTest : public QObject {
                                    "literal; last read: 'no'"));
     QCOMPARE(model_of("tenantView")->rowCount(), 2);
     QCOMPARE(window_->document()->path(), valid_path_);
+  }
+
+  void importTenantsFromTelemetry() {
+    QVERIFY(window_->open_scenario(valid_path_));
+    QSignalSpy imported(window_.get(), &MainWindow::telemetryImported);
+    QSignalSpy failed(window_.get(), &MainWindow::telemetryImportFailed);
+    const QString telemetry = QStringLiteral(SW_SOURCE_DIR "/examples/telemetry/dcgm-exporter-h100.prom");
+    const auto import_and_wait = [&] {
+      imported.clear();
+      if (!window_->import_telemetry(telemetry, QStringLiteral("dcgm-prometheus"), QString())) return false;
+      if (!QTest::qWaitFor([&] { return imported.count() + failed.count() > 0; }, 60000)) return false;
+      if (!failed.isEmpty()) qWarning("import failed: %s", qPrintable(failed.front().front().toString()));
+      return imported.count() == 1;
+    };
+    QVERIFY(window_->findChild<QAction*>("importTelemetryAction"));
+    QVERIFY(import_and_wait());
+    // Two busy workloads (the idle GPU is skipped), after alpha and beta.
+    QCOMPARE(imported.front().at(0).toInt(), 2);
+    QCOMPARE(imported.front().at(1).toInt(), 2);
+    QCOMPARE(model_of("tenantView")->rowCount(), 4);
+    QCOMPARE(cell("tenantView", 2, 0), QStringLiteral("inference/vllm-0/vllm"));
+    QCOMPARE(cell("tenantView", 3, 0), QStringLiteral("training/resnet-train-0/pytorch"));
+    const Json* vllm = window_->document()->value_at("/tenants/2");
+    QVERIFY(vllm);
+    QCOMPARE(QString::fromStdString((*vllm)["workload"]["kind"].get<std::string>()), QStringLiteral("generic"));
+    QCOMPARE((*vllm)["workload"]["solo_latency_s"].get<double>(), 0.1);
+    QCOMPARE((*vllm)["workload"]["gpu_duty_frac"].get<double>(), 0.7);
+    QCOMPARE((*vllm)["workload"]["memory_gib"].get<double>(), 41.0);
+    QCOMPARE(QString::fromStdString((*vllm)["workload"]["reference_gpu"].get<std::string>()),
+             QStringLiteral("H100-SXM-80GB"));
+    QCOMPARE(QString::fromStdString((*vllm)["load"].dump()), QStringLiteral(R"({"kind":"poisson","rate_per_s":1})"));
+    QCOMPARE(QString::fromStdString((*vllm)["sla"].dump()), QStringLiteral(R"({"environment":"internal"})"));
+    // The first new tenant is shown, and the status line says its solo latency is to be set.
+    QCOMPARE(window_->findChild<QTabWidget*>("editorTabs")->currentIndex(), 2);
+    QCOMPARE(window_->editor()->selected_tenant(), 2);
+    QCOMPARE(window_->statusBar()->currentMessage(),
+             QStringLiteral("Imported 2 tenants from dcgm-exporter-h100.prom: enter each one's measured solo latency "
+                            "(0.1 s is a placeholder); load poisson 1/s and SLA internal are defaults to adjust"));
+    QVERIFY(window_->document()->is_modified());
+
+    // Again: the names are taken, so the new ones get "-2".
+    QVERIFY(import_and_wait());
+    QCOMPARE(model_of("tenantView")->rowCount(), 6);
+    QCOMPARE(cell("tenantView", 4, 0), QStringLiteral("inference/vllm-0/vllm-2"));
+    QCOMPARE(cell("tenantView", 5, 0), QStringLiteral("training/resnet-train-0/pytorch-2"));
+    // Each import is one undo step.
+    window_->document()->undo_stack()->undo();
+    QCOMPARE(model_of("tenantView")->rowCount(), 4);
+    window_->document()->undo_stack()->undo();
+    QCOMPARE(model_of("tenantView")->rowCount(), 2);
+    QVERIFY(failed.isEmpty());
+  }
+
+  void aFailedImportShowsTheClisWholeMessage() {
+    QVERIFY(window_->open_scenario(valid_path_));
+    QSignalSpy failed(window_.get(), &MainWindow::telemetryImportFailed);
+    const QString bad = QStringLiteral(SW_TEST_DATA_DIR "/telemetry/bad-label.prom");
+    QVERIFY(window_->import_telemetry(bad, QStringLiteral("dcgm-prometheus"), QString()));
+    QVERIFY(!window_->findChild<QAction*>("importTelemetryAction")->isEnabled());
+    QVERIFY(QTest::qWaitFor([&] { return failed.count() == 1; }, 60000));
+    const QString expected = bad + QStringLiteral(":4: expected , or } after label \"pod\", got \"0.950000\"");
+    QCOMPARE(failed.front().front().toString(), expected);
+    auto* box = window_->findChild<QMessageBox*>("importErrorBox");
+    QVERIFY(box);
+    QCOMPARE(box->text(), expected);
+    QVERIFY(box->isVisible());
+    box->close();
+    QCOMPARE(window_->statusBar()->currentMessage(), QStringLiteral("Import failed"));
+    QVERIFY(window_->findChild<QAction*>("importTelemetryAction")->isEnabled());
+    QCOMPARE(model_of("tenantView")->rowCount(), 2);  // nothing added
+    QVERIFY(!window_->document()->is_modified());
   }
 
   /// The issue's "done when": open the example, change a tenant's load and a strategy, run, see

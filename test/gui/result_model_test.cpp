@@ -72,8 +72,7 @@ class ResultModelTest : public QObject {
     QCOMPARE(tip(ResultModel::kMonthlyCost), QStringLiteral("Monthly cost (USD) at the scenario's prices"));
     QCOMPARE(tip(ResultModel::kSlaViolationsPercent),
              QStringLiteral("SLA violations: requests over their latency target, % of all arrivals"));
-    QCOMPARE(tip(ResultModel::p99_column(1)),
-             QStringLiteral("deepseek-r1-distill-llama-8b: 99th-percentile latency (s)"));
+    QCOMPARE(tip(model.p99_column(1)), QStringLiteral("deepseek-r1-distill-llama-8b: 99th-percentile latency (s)"));
   }
 
   void cells_data() {
@@ -99,10 +98,12 @@ class ResultModelTest : public QObject {
     QTest::newRow("time_slicing kWh/month") << 1 << int(ResultModel::kEnergyKwhMonth) << "160.7";
     QTest::newRow("violations") << 1 << int(ResultModel::kSlaViolationsPercent) << "0.00";
     QTest::newRow("SLA") << 1 << int(ResultModel::kSla) << "met";
-    QTest::newRow("phi p95 dedicated") << 0 << ResultModel::p95_column(0) << "0.609";
-    QTest::newRow("phi p99 time-sliced") << 1 << ResultModel::p99_column(0) << "1.057";
-    QTest::newRow("deepseek p95 dedicated") << 0 << ResultModel::p95_column(1) << "1.135";
-    QTest::newRow("deepseek p99 time-sliced") << 1 << ResultModel::p99_column(1) << "1.969";
+    ResultModel shape;  // the seed has no faults: the tenant columns follow the fixed ones
+    shape.set_report(seed_report());
+    QTest::newRow("phi p95 dedicated") << 0 << shape.p95_column(0) << "0.609";
+    QTest::newRow("phi p99 time-sliced") << 1 << shape.p99_column(0) << "1.057";
+    QTest::newRow("deepseek p95 dedicated") << 0 << shape.p95_column(1) << "1.135";
+    QTest::newRow("deepseek p99 time-sliced") << 1 << shape.p99_column(1) << "1.969";
   }
 
   void cells() {
@@ -124,7 +125,7 @@ class ResultModelTest : public QObject {
     QVERIFY(qAbs(number(1, ResultModel::kMonthlySavings).toDouble() - 1515.2464) < 1e-6);
     QVERIFY(qAbs(number(1, ResultModel::kSavingsPercent).toDouble() - 100.0 * 1515.2464 / 3273.4368) < 1e-6);
     QVERIFY(qAbs(number(0, ResultModel::kBusyPercent).toDouble() - 84.55) < 1e-9);
-    QVERIFY(qAbs(number(1, ResultModel::p95_column(1)).toDouble() - 1.9694297265061658) < 1e-12);
+    QVERIFY(qAbs(number(1, model.p95_column(1)).toDouble() - 1.9694297265061658) < 1e-12);
     QCOMPARE(number(0, ResultModel::kGpus).toInt(), 2);
     QCOMPARE(number(1, ResultModel::kSla).toInt(), 0);
     QCOMPARE(number(1, ResultModel::kStrategy).toString(), QStringLiteral("time_slicing"));
@@ -134,7 +135,7 @@ class ResultModelTest : public QObject {
     ResultModel model;
     model.set_report(seed_report());
     QCOMPARE(model.index(0, ResultModel::kMonthlyCost).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
-    QCOMPARE(model.index(0, ResultModel::p99_column(1)).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
+    QCOMPARE(model.index(0, model.p99_column(1)).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
     QVERIFY(!model.index(0, ResultModel::kStrategy).data(Qt::TextAlignmentRole).isValid());
   }
 
@@ -160,8 +161,8 @@ class ResultModelTest : public QObject {
     const QColor red(0xa0, 0x10, 0x10);
     QCOMPARE(sla.data(Qt::ForegroundRole).value<QColor>(), red);
     QCOMPARE(model.index(1, ResultModel::kSlaViolationsPercent).data(Qt::ForegroundRole).value<QColor>(), red);
-    QCOMPARE(model.index(1, ResultModel::p95_column(0)).data(Qt::ForegroundRole).value<QColor>(), red);
-    QVERIFY(!model.index(1, ResultModel::p95_column(1)).data(Qt::ForegroundRole).isValid());  // deepseek met it
+    QCOMPARE(model.index(1, model.p95_column(0)).data(Qt::ForegroundRole).value<QColor>(), red);
+    QVERIFY(!model.index(1, model.p95_column(1)).data(Qt::ForegroundRole).isValid());  // deepseek met it
     QVERIFY(!model.index(0, ResultModel::kSla).data(Qt::ForegroundRole).isValid());
     QCOMPARE(sla.data(Qt::ToolTipRole).toString(),
              QStringLiteral("phi-3.5-mini-instruct: 5.00 % over 2 s (allowed 1.0 %)\n"
@@ -178,8 +179,8 @@ class ResultModelTest : public QObject {
     ResultModel model;
     QAbstractItemModelTester tester(&model, kFatal);
     model.set_report(report);
-    QCOMPARE(model.index(2, ResultModel::p95_column(0)).data().toString(), QStringLiteral("—"));
-    QVERIFY(!model.index(2, ResultModel::p95_column(0)).data(kSortRole).isValid());
+    QCOMPARE(model.index(2, model.p95_column(0)).data().toString(), QStringLiteral("—"));
+    QVERIFY(!model.index(2, model.p95_column(0)).data(kSortRole).isValid());
   }
 
   void aProxySortsSavingsNumericallyNotAsText() {
@@ -199,6 +200,73 @@ class ResultModelTest : public QObject {
     QCOMPARE(names(proxy), (QStringList{"dedicated (baseline)", "half", "time_slicing (recommended)"}));
     proxy.sort(ResultModel::kMonthlySavings, Qt::DescendingOrder);
     QCOMPARE(names(proxy), (QStringList{"time_slicing (recommended)", "half", "dedicated (baseline)"}));
+  }
+
+  void withoutFaultsTheFaultColumnsAreAbsent() {
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report());
+    QVERIFY(!model.has_faults());
+    QCOMPARE(model.availability_column(), -1);
+    QCOMPARE(model.blast_radius_column(), -1);
+    QCOMPARE(model.first_tenant_column(), int(ResultModel::kNumFixedColumns));
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 4);
+    QStringList headers;
+    for (int column = 0; column < model.columnCount(); ++column)
+      headers << model.headerData(column, Qt::Horizontal).toString();
+    QVERIFY(!headers.contains(QStringLiteral("Avail. %\nexpected")));
+    QVERIFY(!headers.contains(QStringLiteral("Blast\nradius")));
+    // A report with faults, then one without again: the columns go with them.
+    model.set_report(seed_report_with_faults());
+    QVERIFY(model.has_faults());
+    model.set_report(mixed_mig_report());
+    QVERIFY(!model.has_faults());
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 8);
+  }
+
+  void withFaultsTheAvailabilityAndBlastRadiusFollowSla() {
+    ResultModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report_with_faults());
+    QVERIFY(model.has_faults());
+    QCOMPARE(model.availability_column(), ResultModel::kNumFixedColumns + 0);
+    QCOMPARE(model.blast_radius_column(), ResultModel::kNumFixedColumns + 1);
+    QCOMPARE(model.p95_column(0), ResultModel::kNumFixedColumns + 2);
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 2 + 4);
+    QCOMPARE(model.headerData(model.availability_column(), Qt::Horizontal).toString(),
+             QStringLiteral("Avail. %\nexpected"));
+    QCOMPARE(model.headerData(model.blast_radius_column(), Qt::Horizontal).toString(), QStringLiteral("Blast\nradius"));
+    QCOMPARE(model.headerData(model.p95_column(0), Qt::Horizontal).toString(),
+             QStringLiteral("phi-3.5-mini-instruct\np95 s"));
+    const auto text = [&](int row, int column) { return model.index(row, column).data().toString(); };
+    // time_slicing: phi is the least available tenant, 99.875 %; (0.0088 × 2 + 1.46 × 1.5) / 1.4688
+    // = 1.503 tenants per fault.
+    QCOMPARE(text(1, model.availability_column()), QStringLiteral("99.875"));
+    QCOMPARE(text(1, model.blast_radius_column()), QStringLiteral("1.50"));
+    // dedicated has no FaultRecord.
+    QCOMPARE(text(0, model.availability_column()), QStringLiteral("—"));
+    QCOMPARE(text(0, model.blast_radius_column()), QStringLiteral("—"));
+    // The tenant columns moved with them.
+    QCOMPARE(text(1, model.p99_column(0)), QStringLiteral("1.057"));
+    QCOMPARE(text(0, model.p95_column(1)), QStringLiteral("1.135"));
+    QCOMPARE(text(1, ResultModel::kSla), QStringLiteral("met"));
+
+    QCOMPARE(model.index(1, model.availability_column()).data(kSortRole).toDouble(), 100.0 * 0.99875);
+    QCOMPARE(model.index(1, model.blast_radius_column()).data(kSortRole).toDouble(),
+             (0.0088 * 2.0 + 1.46 * 1.5) / 1.4688);
+    QVERIFY(!model.index(0, model.availability_column()).data(kSortRole).isValid());
+    QCOMPARE(model.index(1, model.availability_column()).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
+
+    QCOMPARE(model.index(1, model.availability_column()).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("phi-3.5-mini-instruct: 99.875 % expected; 0.91 h of outage and 1.47 interruptions a "
+                            "month\n"
+                            "deepseek-r1-distill-llama-8b: 99.950 % expected; 0.36 h of outage and 1.47 "
+                            "interruptions a month"));
+    QCOMPARE(model.index(1, model.blast_radius_column()).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("gpu_failure: 0.0088 a month, 2.00 tenants (2.00 contexts) per fault, down 3600 s\n"
+                            "tenant_crash: 1.46 a month, 1.50 tenants (1.50 contexts) per fault, down 30 s\n"
+                            "In the run: 2 faults, 2.00 tenants hit per fault"));
+    QVERIFY(!model.index(0, model.availability_column()).data(Qt::ToolTipRole).isValid());
   }
 
   void aProxySortsTheMixedFleetsCostNumerically() {

@@ -281,6 +281,63 @@ class ResultsPanelTest : public QObject {
              QStringLiteral("$0.00"));
   }
 
+  void theFaultColumnsAndTabFollowTheRunsFaults() {
+    panel_->add_run("seed", seed_report());
+    auto* tabs = child<QTabWidget>("resultTabs");
+    QCOMPARE(tabs->tabText(ResultsPanel::kDetailsTab), QStringLiteral("Details"));
+    QCOMPARE(tabs->tabText(ResultsPanel::kFaultsTab), QStringLiteral("Faults"));
+    QVERIFY(!panel_->faults_shown());
+    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 4);
+
+    panel_->add_run("faults", seed_report_with_faults());
+    QVERIFY(panel_->faults_shown());
+    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 2 + 4);
+    QCOMPARE(cell("resultTable", 1, ResultModel::kNumFixedColumns), QStringLiteral("99.875"));
+    QCOMPARE(model_of("faultEventTable")->rowCount(), 2);
+    QCOMPARE(cell("faultEventTable", 1, 2), QStringLiteral("tenant_crash"));
+    QCOMPARE(model_of("faultExpectedTable")->rowCount(), 2);
+    QCOMPARE(
+        child<QLabel>("faultNote")->text(),
+        QStringLiteral("The run saw 2 faults and 0 re-partitions over its strategies. A run is usually far shorter "
+                       "than a fault's mean time: the expected figures come from the rates over the strategy's "
+                       "placement, per 730-hour month (docs/faults.md)."));
+    tabs->setCurrentIndex(ResultsPanel::kFaultsTab);
+    QTRY_VERIFY_WITH_TIMEOUT(column_cut_short(child<QTableView>("faultEventTable")).isEmpty(), 5000);
+    const QString cut = column_cut_short(child<QTableView>("faultEventTable"));
+    QVERIFY2(cut.isEmpty(), qPrintable(cut));
+
+    // Re-pricing to a run without faults hides the tab and the columns again.
+    panel_->replace_current(seed_report());
+    QVERIFY(!panel_->faults_shown());
+    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 4);
+    QCOMPARE(model_of("faultEventTable")->rowCount(), 0);
+  }
+
+  void theDetailsShowTheChosenStrategysTenantsAndDevices() {
+    panel_->add_run("faults", seed_report_with_faults());
+    auto* strategy = child<QComboBox>("detailStrategy");
+    QCOMPARE(strategy->count(), 2);
+    QCOMPARE(strategy->currentText(), QStringLiteral("time_slicing"));  // the recommended one
+    QAbstractItemModelTester tester(model_of("tenantResultTable"),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModel* tenants = model_of("tenantResultTable");
+    QCOMPARE(tenants->rowCount(), 2);
+    QCOMPARE(tenants->columnCount(), 14);  // with the fault columns
+    QCOMPARE(tenants->headerData(8, Qt::Horizontal).toString(), QStringLiteral("Failed"));
+    QCOMPARE(cell("tenantResultTable", 0, 8), QStringLiteral("3"));
+    QCOMPARE(cell("deviceTable", 0, 3), QStringLiteral("day"));
+
+    strategy->setCurrentIndex(0);  // dedicated: no faults, no phases
+    QCOMPARE(tenants->columnCount(), 7);
+    QCOMPARE(cell("tenantResultTable", 1, 0), QStringLiteral("deepseek-r1-distill-llama-8b"));
+    QCOMPARE(model_of("deviceTable")->rowCount(), 2);
+    QCOMPARE(model_of("deviceTable")->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Contexts"));
+
+    panel_->clear();
+    QCOMPARE(strategy->count(), 0);
+    QCOMPARE(tenants->rowCount(), 0);
+  }
+
   void clearRemovesEveryRun() {
     panel_->add_run("seed", seed_report());
     QSignalSpy changed(panel_.get(), &ResultsPanel::currentReportChanged);

@@ -27,6 +27,23 @@ report::RoiReport seed_report();
 /// becomes the recommendation.
 report::RoiReport seed_report_missing_sla();
 
+/// The seed result with a hand-built FaultRecord on time_slicing (dedicated has none), as a run
+/// with faults would carry it (docs/faults.md):
+/// - events: a scheduled gpu_failure at 120 s on GPU 0 that took down phi-3.5-mini-instruct#0 and
+///   deepseek-r1-distill-llama-8b#0 for 3600 s; a drawn tenant_crash at 300.5 s of
+///   phi-3.5-mini-instruct#0 that took it down with deepseek's context for 30 s (blast radius 2);
+/// - expected: gpu_failure 0.0088 a month, 2 tenants and contexts per fault, 3600 s down;
+///   tenant_crash 1.46 a month, 1.5 tenants and contexts per fault, 30 s down; expected blast
+///   radius (0.0088 × 2 + 1.46 × 1.5) / 1.4688 = 1.503;
+/// - tenants: phi-3.5-mini-instruct 99.875 % available, 0.9125 h out and 1.4688 interruptions a
+///   month; deepseek-r1-distill-llama-8b 99.95 %, 0.36 h, 1.4688;
+/// - in the run: phi 3 failed, 5 retried, 2 interruptions, 12.5 s down (availability 1 − 12.5 /
+///   600); deepseek 0 failed, 2 retried, 2 interruptions, none down; the GPU in phase "day",
+///   12.5 s down.
+scenario::SimResult seed_result_with_faults();
+/// seed_result_with_faults() priced.
+report::RoiReport seed_report_with_faults();
+
 /// "mixed-mig-h100": dedicated (baseline; 4 GPUs, $20,089.60), mig (recommended), mig_time_slicing
 /// (both $5,022.40) and mps ($10,044.80); four tenants (llm-8b, vision-resnet50, notebook-alice,
 /// notebook-bob).

@@ -265,7 +265,8 @@ TEST(TenantProfile, TheWorkloadObjectPastesIntoAScenario) {
   EXPECT_EQ(tenant["name"], "inference/vllm-0/vllm");
   EXPECT_EQ(tenant["workload"].dump(),
             R"({"reference_gpu":"H100-SXM-80GB","gpu_duty_frac":0.6,"sm_occupancy_frac":0.8,"mem_bw_frac":0.5,)"
-            R"("memory_gib":41.0})");
+            R"("memory_gib":41.0,"source":"dcgm-prometheus: scrape.prom, 3 busy samples of 3; gpu_duty_frac )"
+            R"(0.600 ± 0.000, sm_occupancy_frac 0.800 ± 0.000, mem_bw_frac 0.500 ± 0.000, memory_gib max 41.000"})");
   EXPECT_EQ(tenant["spread"]["gpu_duty_frac"].dump(),
             R"({"samples":3,"mean":0.6,"std":0.0,"min":0.6,"p5":0.6,"p50":0.6,"p95":0.6,"max":0.6})");
   EXPECT_EQ(document["source"]["format"], "dcgm-prometheus");
@@ -294,6 +295,29 @@ TEST(TenantProfile, TheWorkloadObjectPastesIntoAScenario) {
   EXPECT_EQ(scenario.tenants[0].workload.mem_bw_frac, 0.5);
   EXPECT_EQ(scenario.tenants[0].workload.memory_gib, 41.0);
   EXPECT_EQ(scenario.tenants[0].workload.reference_gpu, "H100-SXM-80GB");
+  EXPECT_EQ(scenario.tenants[0].workload.source, tenant["workload"]["source"].get<std::string>());
+}
+
+TEST(TenantProfile, WorkloadSourceNamesTheFileTheSamplesAndEachFiguresSpread) {
+  // Pod a of AKnownMixtureOfTwoPods: duty 0.25 / 0.75 (mean 0.5, std 0.25), SM 0.5 throughout, no
+  // bandwidth, memory 2 / 4 GiB; read from a file in a folder, of which only the base name is kept.
+  std::vector<TelemetrySample> a;
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(sample(0.25, 0.125, 0.0, 2.0));
+    a.push_back(sample(0.75, 0.375, 0.0, 4.0));
+  }
+  a.push_back(sample(0.0, 0.0, 0.0, 1.0));  // idle: counts for memory only
+  auto data = data_of({workload("a", a)});
+  data.path = "/var/lib/telemetry/node-1.prom";
+  const auto profiles = estimate(data);
+  EXPECT_EQ(workload_source(data, profiles.tenants[0]),
+            "dcgm-prometheus: node-1.prom, 6 busy samples of 7; gpu_duty_frac 0.500 ± 0.250, sm_occupancy_frac "
+            "0.500 ± 0.000, mem_bw_frac 0.000 ± 0.000, memory_gib max 4.000");
+  // What the telemetry lacks is left out of the source as of the workload.
+  const auto bare = data_of({workload("w", {sample(0.5)}, "")}, traces::TelemetryFormat::dcgmi_dmon);
+  const auto bare_profiles = estimate(bare);
+  EXPECT_EQ(workload_source(bare, bare_profiles.tenants[0]),
+            "dcgmi-dmon: scrape.prom, 1 busy sample of 1; gpu_duty_frac 0.500 ± 0.000");
 }
 
 }  // namespace

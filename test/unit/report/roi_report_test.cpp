@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/fault_rates.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/utilisation.hpp"
 #include "scenario/validate.hpp"
@@ -216,7 +217,9 @@ TEST(RoiReport, EveryPriceIsListedWithItsOwnDateAndSource) {
                                       "t3.large: $0.0832/h on-demand, aws us-east-1, price as of " + sidecar->as_of +
                                           " (source: " + sidecar->source + ")",
                                       "Calibration profile: slicewise-default-2026-11-22", "Seed: 42",
-                                      "dedicated: fleet as given (2 GPUs)", "time_slicing: fleet as given (1 GPU)"}));
+                                      "dedicated: fleet as given (2 GPUs)", "time_slicing: fleet as given (1 GPU)",
+                                      "Workload figures (GPU duty, SM occupancy, memory bandwidth, memory): given in "
+                                      "the scenario for every tenant; the appendix lists them per tenant"}));
   // Spot prices have their own date and source; the t3.large's spot price has no date of its own.
   const auto spot =
       build_roi_report(result, cost_result(result, result.input, table, pricing::PurchaseOption::spot), &table);
@@ -323,6 +326,320 @@ TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
   }
   EXPECT_EQ(md.find("<b>"), std::string::npos);
   EXPECT_EQ(md.find("<i>"), std::string::npos);
+}
+
+// ---- Availability, MIG layout schedule, workload sources ----
+
+/// A fault event of the run, filled by hand.
+scenario::FaultEvent fault_event(double at_s, const std::string& kind, std::vector<std::string> contexts_hit,
+                                 int tenants_hit, double outage_s) {
+  scenario::FaultEvent e;
+  e.at_s = at_s;
+  e.kind = kind;
+  e.contexts_hit = std::move(contexts_hit);
+  e.tenants_hit = tenants_hit;
+  e.outage_s = outage_s;
+  return e;
+}
+
+/// The seed result with faults: tenant crashes at 0.01 per context-hour, a co-tenant dying with
+/// probability 0.5, GPU failures at the Llama 3 rate (left unset), one scheduled crash; each
+/// strategy's fault record and its tenants' run figures filled by hand.
+scenario::SimResult seed_with_faults() {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  scenario::FaultSpec faults;
+  faults.tenant_crash_per_context_hour = 0.01;
+  faults.co_tenant_kill_frac = 0.5;
+  scenario::ScheduledFault crash;
+  crash.at_s = 100.0;
+  crash.kind = scenario::FaultKind::tenant_crash;
+  crash.tenant = "phi-3.5-mini-instruct";
+  faults.schedule.push_back(crash);
+  result.input.faults = faults;
+  // dedicated: 2 GPUs x 1.2e-5 x 730 h GPU failures and 2 contexts x 0.01 x 730 h crashes a month,
+  // each taking one tenant down.
+  scenario::FaultRecord dedicated;
+  dedicated.expected = {{"gpu_failure", 0.0176, 1.0, 1.0, 3630.0}, {"tenant_crash", 14.6, 1.0, 1.0, 30.0}};
+  dedicated.expected_blast_radius = 1.0;
+  dedicated.events = {fault_event(100.0, "tenant_crash", {"phi-3.5-mini-instruct#0"}, 1, 30.0)};
+  dedicated.blast_radius_tenants = 1.0;
+  dedicated.tenants = {{"phi-3.5-mini-instruct", 7.3088, 0.0697, 0.9999045},
+                       {"deepseek-r1-distill-llama-8b", 7.3088, 0.0697, 0.9999045}};
+  auto& ded = result.strategies[0];
+  ded.faults = dedicated;
+  ded.tenants[0].num_failed = 3;
+  ded.tenants[0].num_retried = 12;
+  ded.tenants[0].downtime_s = 30.0;
+  // time_slicing: one GPU; a failure takes both tenants, a crash the other with probability 0.5.
+  scenario::FaultRecord shared;
+  shared.expected = {{"gpu_failure", 0.0088, 2.0, 2.0, 3630.0}, {"tenant_crash", 14.6, 1.5, 1.5, 30.0}};
+  shared.expected_blast_radius = 1.500301;
+  const std::vector<std::string> both = {"phi-3.5-mini-instruct#0", "deepseek-r1-distill-llama-8b#0"};
+  shared.events = {fault_event(100.0, "tenant_crash", both, 2, 30.0),
+                   fault_event(400.0, "gpu_failure", both, 2, 3630.0)};
+  shared.blast_radius_tenants = 2.0;
+  shared.tenants = {{"phi-3.5-mini-instruct", 14.6088, 0.1279, 0.9998248},
+                    {"deepseek-r1-distill-llama-8b", 14.6088, 0.1279, 0.9998248}};
+  auto& ts = result.strategies[1];
+  ts.faults = shared;
+  ts.tenants[0].num_failed = 5;
+  ts.tenants[0].num_retried = 20;
+  ts.tenants[0].downtime_s = 45.5;
+  return result;
+}
+
+RoiReport priced(const scenario::SimResult& result) {
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  return build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+}
+
+TEST(RoiReport, TheAvailabilitySectionNamesTheRatesAndGivesEachStrategysBlastRadius) {
+  const auto r = priced(seed_with_faults());
+  const auto sections = report_sections(r);
+  ASSERT_EQ(sections.size(), 1u);  // no layout schedule
+  const auto& a = sections[0];
+  EXPECT_EQ(a.id, "availability");
+  EXPECT_EQ(a.title, "Availability and blast radius");
+  ASSERT_EQ(a.paragraphs.size(), 1u);
+  EXPECT_EQ(a.paragraphs[0],
+            "Fault rates: GPU failures 1.21e-5 per GPU-hour, one per 82,944 GPU-hours (the scenario leaves it unset: "
+            "the rate of Meta's Llama 3 run; source: " +
+                std::string(models::kGpuFailureSource) +
+                "); tenant crashes 0.01 per context-hour; no driver resets or MPS server faults. Recovery: a failed "
+                "GPU is back after 3600 s and a reset one after 60 s; a context that went down serves again 30 s "
+                "after its crash, its MPS server's fault or its GPU's return. Under time-sliced sharing a crashed "
+                "context takes each co-tenant's context on its GPU with it with probability 0.5 "
+                "(co_tenant_kill_frac); a request lost to a fault is re-sent up to 1 time. The run adds 1 scheduled "
+                "fault to those it draws.");
+  ASSERT_EQ(a.tables.size(), 2u);
+  const auto& faults = a.tables[0];
+  EXPECT_EQ(faults.columns,
+            (std::vector<std::string>{"strategy", "kind", "faults/month", "tenants per fault", "contexts per fault",
+                                      "faults in the run", "tenants per fault in the run"}));
+  // time_slicing's contexts per fault: (0.0088 x 2 + 14.6 x 1.5) / 14.6088 = 1.5003.
+  EXPECT_EQ(faults.rows, (std::vector<std::vector<std::string>>{
+                             {"dedicated", "dedicated", "14.6", "1.00", "1.00", "1", "1.00"},
+                             {"time_slicing", "time_slicing", "14.6", "1.50", "1.50", "2", "2.00"}}));
+  const auto& tenants = a.tables[1];
+  EXPECT_EQ(tenants.columns,
+            (std::vector<std::string>{"strategy", "tenant", "interruptions/month", "outage h/month", "availability %",
+                                      "failed in the run", "retried in the run", "downtime s in the run"}));
+  EXPECT_EQ(tenants.rows,
+            (std::vector<std::vector<std::string>>{
+                {"dedicated", "phi-3.5-mini-instruct", "7.31", "0.0697", "99.990", "3", "12", "30.0"},
+                {"dedicated", "deepseek-r1-distill-llama-8b", "7.31", "0.0697", "99.990", "0", "0", "0.0"},
+                {"time_slicing", "phi-3.5-mini-instruct", "14.6", "0.128", "99.982", "5", "20", "45.5"},
+                {"time_slicing", "deepseek-r1-distill-llama-8b", "14.6", "0.128", "99.982", "0", "0", "0.0"}}));
+  EXPECT_EQ(a.notes, (std::vector<std::string>{
+                         "dedicated: each context has a GPU of its own, so a tenant's crash takes down its own "
+                         "context only; like every strategy, it loses everything on a GPU that fails or resets.",
+                         "time_slicing: contexts share the GPU without fault isolation, so a tenant's crash can take "
+                         "the co-tenants on its GPU with it (co_tenant_kill_frac 0.5); like every strategy, it loses "
+                         "everything on a GPU that fails or resets."}));
+  const auto md = roi_report_markdown(r, {});
+  for (const char* text :
+       {"## Availability and blast radius\n\nFault rates: GPU failures 1.21e-5 per GPU-hour", "### Faults per strategy",
+        "| time_slicing | time_slicing | 14.6 | 1.50 | 1.50 | 2 | 2.00 |", "### Availability per tenant",
+        "| dedicated | phi-3.5-mini-instruct | 7.31 | 0.0697 | 99.990 | 3 | 12 | 30.0 |",
+        "\n- dedicated: each context has a GPU of its own"}) {
+    EXPECT_NE(md.find(text), std::string::npos) << text;
+  }
+  // After the report's tables, before the figures.
+  EXPECT_LT(md.find("## Energy"), md.find("## Availability and blast radius"));
+  EXPECT_LT(md.find("## Availability and blast radius"), md.find("## Figures"));
+}
+
+TEST(RoiReport, TheIsolationSentenceFollowsTheStrategyKind) {
+  auto r = priced(seed_with_faults());
+  const std::string tail = "; like every strategy, it loses everything on a GPU that fails or resets.";
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"mps", "time_slicing (mps): a client's fatal fault, or the MPS server's, ends every client on the GPU"},
+      {"mig",
+       "time_slicing (mig): MIG instances are hardware partitions, so a tenant's crash stays in its own "
+       "instance"},
+      {"mig_time_slicing",
+       "time_slicing (mig_time_slicing): a tenant's crash stays in its MIG instance, but can "
+       "take the co-tenants time-sliced in that instance with it (co_tenant_kill_frac 0.5)"},
+      {"hami",
+       "time_slicing (hami): contexts share the GPU without fault isolation, so a tenant's crash can take "
+       "the co-tenants on its GPU with it (co_tenant_kill_frac 0.5)"},
+      {"vgpu",
+       "time_slicing (vgpu): each context runs in a VM of its own with its own guest driver, so a tenant's "
+       "crash stays in its VM"}};
+  for (const auto& [kind, sentence] : kinds) {
+    r.result.strategies[1].kind = kind;
+    const auto sections = report_sections(r);
+    ASSERT_EQ(sections.size(), 1u);
+    ASSERT_EQ(sections[0].notes.size(), 2u);
+    EXPECT_EQ(sections[0].notes[1], sentence + tail) << kind;
+  }
+}
+
+TEST(RoiReport, RatesGivenAndRandomFaultsOffAreSaidSo) {
+  auto result = seed_with_faults();
+  result.input.faults->gpu_failure_per_gpu_hour = 0.0;
+  result.input.faults->driver_reset_per_gpu_hour = 0.0002;
+  result.input.faults->random = false;
+  result.input.faults->max_retries = 2;
+  const auto sections = report_sections(priced(result));
+  ASSERT_EQ(sections.size(), 1u);
+  EXPECT_EQ(sections[0].paragraphs.at(0),
+            "Fault rates: driver resets 0.0002 per GPU-hour; tenant crashes 0.01 per context-hour; no GPU failures "
+            "or MPS server faults. Recovery: a failed GPU is back after 3600 s and a reset one after 60 s; a "
+            "context that went down serves again 30 s after its crash, its MPS server's fault or its GPU's return. "
+            "Under time-sliced sharing a crashed context takes each co-tenant's context on its GPU with it with "
+            "probability 0.5 (co_tenant_kill_frac); a request lost to a fault is re-sent up to 2 times. The run "
+            "draws no faults from these rates (random false): it has only its 1 scheduled fault; the expected "
+            "figures below come from the rates all the same.");
+  // A rate given in the scenario: its hours between failures, no Llama 3 source.
+  result.input.faults->gpu_failure_per_gpu_hour = 1e-4;
+  const auto given = report_sections(priced(result));
+  EXPECT_EQ(given.at(0).paragraphs.at(0).substr(0, 101),
+            "Fault rates: GPU failures 0.0001 per GPU-hour, one per 10,000 GPU-hours; driver resets 0.0002 per GPU");
+}
+
+/// The mixed MIG result with a fifth strategy, mig-day-night: the static mig's GPU under a layout
+/// schedule (day: the static layout, vision-resnet50 with two contexts; night from 20:30: one
+/// 7g.80gb for llm-8b), its clock at 07:45, so that the run re-partitions once, 15 minutes in.
+scenario::SimResult mixed_with_schedule() {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/mixed-mig-h100.json");
+  auto spec = result.input.strategies.at(1);
+  spec.name = "mig-day-night";
+  spec.layout.clear();
+  spec.tenants.clear();
+  scenario::LayoutSchedule schedule;
+  schedule.start_hour = 7.75;
+  schedule.repartition_s = 60.0;
+  scenario::LayoutPhase day;
+  day.name = "day";
+  day.from_hour = 8.0;
+  day.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
+  day.tenants = {{"llm-8b", {"3g.40gb", 0}},
+                 {"vision-resnet50", {"2g.20gb", 2}},
+                 {"notebook-alice", {"1g.10gb", 0}},
+                 {"notebook-bob", {"1g.10gb", 0}}};
+  scenario::LayoutPhase night;
+  night.name = "night";
+  night.from_hour = 20.5;
+  night.layout = "7g.80gb";
+  night.tenants = {{"llm-8b", {"7g.80gb", 0}}};
+  schedule.phases = {day, night};
+  spec.layout_schedule = schedule;
+  result.input.strategies.push_back(spec);
+  auto run = result.strategies.at(1);
+  run.name = "mig-day-night";
+  run.tenants[0].latency_s.p95 = 4.0;
+  run.tenants[1].latency_s.p95 = 0.1;
+  run.tenants[3].latency_s.p95 = 12.0;
+  run.tenants[3].sla_met = false;
+  run.fleet_busy_frac = 0.4;
+  for (auto& d : run.devices) d.phase = "day";
+  auto whole = run.devices.at(0);
+  whole.name = "gpu0/7g.80gb@0";
+  whole.mig_profile = "7g.80gb";
+  whole.contexts = {"llm-8b#0"};
+  whole.phase = "night";
+  run.devices.push_back(whole);
+  scenario::FaultRecord record;
+  record.num_repartitions = 1;
+  auto repartition = fault_event(900.0, "repartition", {"llm-8b#0"}, 1, 60.0);
+  repartition.origin = "night -> day";
+  repartition.scheduled = true;
+  record.events = {repartition};
+  run.faults = record;
+  result.strategies.push_back(run);
+  return result;
+}
+
+TEST(RoiReport, TheMigScheduleSectionGivesThePhasesTheRepartitionsAndTheStaticComparison) {
+  const auto r = priced(mixed_with_schedule());
+  const auto sections = report_sections(r);
+  ASSERT_EQ(sections.size(), 1u);  // re-partitions alone make no availability section
+  const auto& m = sections[0];
+  EXPECT_EQ(m.id, "mig-schedule");
+  EXPECT_EQ(m.title, "MIG layout schedule");
+  ASSERT_EQ(m.tables.size(), 1u);
+  EXPECT_EQ(m.tables[0].columns,
+            (std::vector<std::string>{"strategy", "phase", "starts at", "layout", "tenants and profiles"}));
+  EXPECT_EQ(m.tables[0].rows,
+            (std::vector<std::vector<std::string>>{
+                {"mig-day-night", "day", "08:00", "3g.40gb+2g.20gb+1g.10gb+1g.10gb",
+                 "llm-8b 3g.40gb, vision-resnet50 2g.20gb × 2, notebook-alice 1g.10gb, notebook-bob 1g.10gb"},
+                {"mig-day-night", "night", "20:30", "7g.80gb",
+                 "llm-8b 7g.80gb; waiting: vision-resnet50, notebook-alice, notebook-bob"}}));
+  // The static mig's p95: 4.643, 0.152, 3.475 and 9.421 s; GPU busy 56.3 %.
+  EXPECT_EQ(m.notes,
+            (std::vector<std::string>{
+                "mig-day-night (mig): simulated time 0 is 07:45; at each phase's hour its GPUs re-partition all at "
+                "once, each serving nothing for 60 s (drain, destroy and create the instances, restart the pods). "
+                "The run had 1 re-partition, which took 60 GPU-seconds (0.02 GPU-hours) of service.",
+                "Against the static mig: mig-day-night misses the SLA of notebook-bob, mig meets every SLA; p95 "
+                "latency llm-8b 4.000 s against 4.643 s, vision-resnet50 0.100 s against 0.152 s, notebook-alice "
+                "3.475 s against 3.475 s, notebook-bob 12.000 s against 9.421 s; GPU busy 40.0 % against 56.3 %."}));
+  const auto md = roi_report_markdown(r, {});
+  EXPECT_NE(md.find("## MIG layout schedule\n\nA layout schedule re-partitions"), std::string::npos);
+  EXPECT_NE(md.find("| mig-day-night | night | 20:30 | 7g.80gb | llm-8b 7g.80gb; waiting: vision-resnet50, "
+                    "notebook-alice, notebook-bob |"),
+            std::string::npos);
+  EXPECT_EQ(md.find("Availability and blast radius"), std::string::npos);
+}
+
+TEST(RoiReport, ARollingScheduleWithoutAStaticMigStrategySaysSoAndComparesWithNothing) {
+  auto result = mixed_with_schedule();
+  result.input.strategies.back().layout_schedule->rolling = true;
+  // Only dedicated and the scheduled strategy are left.
+  result.strategies = {result.strategies[0], result.strategies[4]};
+  result.input.strategies = {result.input.strategies[0], result.input.strategies[4]};
+  result.strategies[1].faults->num_repartitions = 0;
+  result.strategies[1].faults->events.clear();
+  const auto sections = report_sections(priced(result));
+  ASSERT_EQ(sections.size(), 1u);
+  EXPECT_EQ(sections[0].notes,
+            (std::vector<std::string>{
+                "mig-day-night (mig): simulated time 0 is 07:45; at each phase's hour its GPUs re-partition one "
+                "after another (rolling), each serving nothing for 60 s (drain, destroy and create the instances, "
+                "restart the pods). The run had no re-partition: it ended before the next phase."}));
+}
+
+TEST(RoiReport, TheAppendixListsEveryTenantsWorkloadFiguresAndTheirSource) {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const std::string source =
+      "dcgm-prometheus: dcgm-exporter-l40s.prom, 4 busy samples of 4; gpu_duty_frac 0.795 ± 0.010";
+  result.input.tenants[1].workload.source = source;
+  const auto r = priced(result);
+  const auto t = workload_sources_table(r);
+  EXPECT_EQ(t.id, "workload-sources");
+  EXPECT_EQ(t.title, "Appendix: where the workload figures come from");
+  EXPECT_EQ(t.columns, (std::vector<std::string>{"tenant", "gpu_duty_frac", "sm_occupancy_frac", "mem_bw_frac",
+                                                 "memory_gib", "source"}));
+  EXPECT_EQ(t.rows, (std::vector<std::vector<std::string>>{
+                        {"phi-3.5-mini-instruct", "0.795", "0.5", "0.6", "19.2", "given in the scenario"},
+                        {"deepseek-r1-distill-llama-8b", "0.896", "0.7", "0.8", "19.2", source}}));
+  EXPECT_EQ(t.wrap, (std::vector<bool>{false, false, false, false, false, true}));  // the source wraps
+  EXPECT_EQ(provenance_lines(r).back(),
+            "Workload figures (GPU duty, SM occupancy, memory bandwidth, memory): 1 of 2 tenants' from the source "
+            "their workload names, the others given in the scenario; the appendix lists them per tenant");
+  // In the Markdown after the methodology, before the deployable configs.
+  const auto md = roi_report_markdown(r, {});
+  const auto appendix = md.find("## Appendix: where the workload figures come from");
+  ASSERT_NE(appendix, std::string::npos);
+  EXPECT_LT(md.find("## Methodology"), appendix);
+  EXPECT_LT(appendix, md.find("## Appendix: deployable configs"));
+  EXPECT_NE(md.find("| deepseek-r1-distill-llama-8b | 0.896 | 0.7 | 0.8 | 19.2 | " + source + " |", appendix),
+            std::string::npos);
+}
+
+TEST(RoiReport, AResultWithoutFaultsOrSchedulesHasNeitherSection) {
+  const auto r = seed_report();
+  EXPECT_TRUE(report_sections(r).empty());
+  const auto md = roi_report_markdown(r, {});
+  EXPECT_EQ(md.find("Availability and blast radius"), std::string::npos);
+  EXPECT_EQ(md.find("MIG layout schedule"), std::string::npos);
+  EXPECT_NE(md.find("## Appendix: where the workload figures come from"), std::string::npos);  // in every report
+  // A static MIG result has no schedule section either.
+  EXPECT_TRUE(
+      report_sections(priced(scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/mixed-mig-h100.json")))
+          .empty());
 }
 
 }  // namespace

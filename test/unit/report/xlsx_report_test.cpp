@@ -430,6 +430,154 @@ TEST_F(XlsxReport, SizedBaselineWithoutItsLinesStaysAnInput) {
   EXPECT_NEAR(cell_xml(inputs, "B9").value, kDedicatedMonthlyUsd, 1e-9);  // the strategy's cost + savings
 }
 
+/// The seed report with the energy the reports show: dedicated's two L40S at half their SM each
+/// (idle 33 W, TDP 350 W: 191.5 W each, 383 W together; 0.5 h: 0.1915 kWh; a month 279.59 kWh),
+/// at 0.1 USD/kWh and PUE 1.5; time_slicing's GPU without a power curve.
+RoiReport energy_report() {
+  auto report = seed_report();
+  report.energy.site = "onprem";
+  report.energy.usd_per_kwh = 0.1;
+  report.energy.pue = 1.5;
+  scenario::EnergyRecord record;
+  record.hours = 0.5;
+  record.gpu_kwh = 0.1915;
+  record.mean_power_w = 383.0;
+  record.monthly_kwh = 279.59;
+  for (int i = 0; i < 2; ++i) {
+    record.per_gpu.push_back(scenario::GpuEnergy{i, "L40S", 0.5, 33.0, 350.0, false, 191.5, 0.09575});
+  }
+  EnergyRow dedicated;
+  dedicated.strategy = "dedicated";
+  dedicated.energy = record;
+  dedicated.facility_monthly_kwh = 279.59 * 1.5;
+  dedicated.electricity_monthly_usd = dedicated.facility_monthly_kwh * 0.1;
+  EnergyRow shared;
+  shared.strategy = "time_slicing";
+  shared.gpus_without_power = {"B200"};
+  report.energy.rows = {dedicated, shared};
+  return report;
+}
+
+TEST_F(XlsxReport, TheEnergySheetPricesEachStrategysMonthOverItsInputs) {
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(energy_report(), book);
+  const std::string script =
+      "import openpyxl, sys\n"
+      "def r(v):\n"
+      "    return round(v, 6) if isinstance(v, float) else v\n"
+      "for data_only in (False, True):\n"
+      "    wb = openpyxl.load_workbook(sys.argv[1], data_only=data_only)\n"
+      "    ws = wb['Energy']\n"
+      "    if not data_only:\n"
+      "        print(','.join(wb.sheetnames))\n"
+      "        print(ws['A4'].value, ws['B4'].value, ws['C4'].value, '|', ws['A5'].value, ws['B5'].value)\n"
+      "    for row in ws.iter_rows(min_row=7, max_row=14, values_only=True):\n"
+      "        print(tuple(r(v) for v in row))\n";
+  // Row 8: dedicated, its month with PUE and its electricity as formulas over B4 and B5; row 9:
+  // time_slicing, why it has no figures; rows 11-14: per GPU. Then the cached values.
+  EXPECT_EQ(python(dir_, script, book),
+            "Summary,Inputs,Costs,Tenants,Energy,Charts,Provenance\n"
+            "PUE 1.5 on-prem table onprem | Electricity (USD per kWh) 0.1\n"
+            "('Strategy', 'GPUs used', 'Mean power (W)', 'kWh (run)', 'kWh per month', 'kWh per month with PUE', "
+            "'Electricity (USD per month)', 'Unused GPUs', 'Unused idle (W)')\n"
+            "('dedicated', 2, 383, 0.1915, 279.59, '=E8*$B$4', '=F8*$B$5', 0, 0)\n"
+            "('time_slicing', 'no TDP in the GPU catalog for B200', None, None, None, None, None, None, None)\n"
+            "(None, None, None, None, None, None, None, None, None)\n"
+            "('Per GPU', None, None, None, None, None, None, None, None)\n"
+            "('Strategy', 'GPU index', 'GPU', 'SM utilisation', 'Idle (W)', 'Max (W)', 'Idle estimated', "
+            "'Mean power (W)', 'kWh (run)')\n"
+            "('dedicated', 0, 'L40S', 0.5, 33, 350, 'no', 191.5, 0.09575)\n"
+            "('dedicated', 1, 'L40S', 0.5, 33, 350, 'no', 191.5, 0.09575)\n"
+            "('Strategy', 'GPUs used', 'Mean power (W)', 'kWh (run)', 'kWh per month', 'kWh per month with PUE', "
+            "'Electricity (USD per month)', 'Unused GPUs', 'Unused idle (W)')\n"
+            "('dedicated', 2, 383, 0.1915, 279.59, 419.385, 41.9385, 0, 0)\n"
+            "('time_slicing', 'no TDP in the GPU catalog for B200', None, None, None, None, None, None, None)\n"
+            "(None, None, None, None, None, None, None, None, None)\n"
+            "('Per GPU', None, None, None, None, None, None, None, None)\n"
+            "('Strategy', 'GPU index', 'GPU', 'SM utilisation', 'Idle (W)', 'Max (W)', 'Idle estimated', "
+            "'Mean power (W)', 'kWh (run)')\n"
+            "('dedicated', 0, 'L40S', 0.5, 33, 350, 'no', 191.5, 0.09575)\n"
+            "('dedicated', 1, 'L40S', 0.5, 33, 350, 'no', 191.5, 0.09575)\n");
+}
+
+/// The seed report whose time_slicing strategy saw a driver reset (both tenants down 60 s of the
+/// 600 s window) and one re-partition, with GPU failures and driver resets expected per month;
+/// the record has expected figures for chat only.
+RoiReport availability_report() {
+  auto report = seed_report();
+  scenario::StrategyResult dedicated;
+  dedicated.name = "dedicated";
+  scenario::StrategyResult shared;
+  shared.name = "time_slicing";
+  for (const char* name : {"chat", "embed"}) {
+    scenario::TenantResult t;
+    t.name = name;
+    dedicated.tenants.push_back(t);
+    t.num_interruptions = 1;
+    t.num_failed = std::string(name) == "chat" ? 2 : 0;
+    t.num_retried = 5;
+    t.downtime_s = 60.0;
+    t.availability = 0.9;
+    shared.tenants.push_back(t);
+  }
+  scenario::FaultRecord faults;
+  faults.events = {scenario::FaultEvent{100.0, "driver_reset", 0, "", true, {"chat#0", "embed#0"}, 2, 60.0},
+                   scenario::FaultEvent{300.0, "repartition", 0, "day -> night", true, {"chat#0"}, 1, 60.0}};
+  faults.blast_radius_tenants = 2.0;
+  faults.expected = {scenario::FaultExposure{"gpu_failure", 0.25, 2.0, 2.0, 3600.0},
+                     scenario::FaultExposure{"driver_reset", 0.5, 2.0, 2.0, 60.0}};
+  faults.expected_blast_radius = 2.0;
+  faults.tenants = {scenario::TenantExposure{"chat", 0.75, 0.25, 1.0 - 0.25 / 730.0}};
+  faults.num_repartitions = 1;
+  shared.faults = faults;
+  report.result.strategies = {dedicated, shared};
+  return report;
+}
+
+TEST_F(XlsxReport, TheAvailabilitySheetHasTheRunsAndTheExpectedFigures) {
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(availability_report(), book);
+  const std::string script =
+      "import openpyxl, sys\n"
+      "def r(v):\n"
+      "    return round(v, 9) if isinstance(v, float) else v\n"
+      "wb = openpyxl.load_workbook(sys.argv[1])\n"
+      "print(','.join(wb.sheetnames))\n"
+      "for row in wb['Availability'].iter_rows(min_row=3, values_only=True):\n"
+      "    print(tuple(r(v) for v in row if v is not None))\n";
+  // Tenants in rows 4-5 (embed without expected figures), the strategy's summary in row 9 (one
+  // fault: the re-partition aside; 0.25 + 0.5 expected a month), the kinds in rows 13-14.
+  EXPECT_EQ(python(dir_, script, book),
+            "Summary,Inputs,Costs,Tenants,Availability,Charts,Provenance\n"
+            "('Strategy', 'Tenant', 'Interruptions (run)', 'Failed requests', 'Retried requests', 'Downtime (s)', "
+            "'Availability (run)', 'Interruptions per month (expected)', 'Outage hours per month (expected)', "
+            "'Availability (expected)')\n"
+            "('time_slicing', 'chat', 1, 2, 5, 60, 0.9, 0.75, 0.25, 0.999657534)\n"
+            "('time_slicing', 'embed', 1, 0, 5, 60, 0.9)\n"
+            "()\n"
+            "('Per strategy',)\n"
+            "('Strategy', 'Faults (run)', 'Blast radius (run, tenants per fault)', 'Re-partitions (run)', "
+            "'Expected faults per month', 'Blast radius (expected, tenants per fault)')\n"
+            "('time_slicing', 1, 2, 1, 0.75, 2)\n"
+            "()\n"
+            "('Expected faults by kind',)\n"
+            "('Strategy', 'Kind', 'Per month', 'Tenants hit per fault', 'Contexts hit per fault', 'Outage (s)')\n"
+            "('time_slicing', 'gpu_failure', 0.25, 2, 2, 3600)\n"
+            "('time_slicing', 'driver_reset', 0.5, 2, 2, 60)\n");
+}
+
+TEST_F(XlsxReport, NoEnergyOrAvailabilitySheetWithoutTheirFigures) {
+  auto report = energy_report();
+  report.energy.rows[0].energy.reset();  // no strategy with a power curve
+  report.result = availability_report().result;
+  report.result.strategies[1].faults.reset();
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  EXPECT_EQ(
+      python(dir_, "import openpyxl, sys\nprint(','.join(openpyxl.load_workbook(sys.argv[1]).sheetnames))\n", book),
+      "Summary,Inputs,Costs,Tenants,Charts,Provenance\n");
+}
+
 TEST_F(XlsxReport, MissingFolderThrowsNamingTheFile) {
   const auto book = dir_ / "missing" / "roi.xlsx";
   try {

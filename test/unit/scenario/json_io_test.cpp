@@ -18,6 +18,61 @@ Scenario round_trip(const Scenario& s) {
   return parse_scenario(nlohmann::json::parse(out.dump()), s.source_file.string());
 }
 
+/// Two phases with every field set: from 7 h the day layout, from 19.5 h the night one.
+LayoutSchedule day_night_schedule() {
+  LayoutSchedule schedule;
+  schedule.start_hour = 6.5;
+  schedule.repartition_s = 45;
+  schedule.rolling = true;
+  LayoutPhase day;
+  day.name = "day";
+  day.from_hour = 7;
+  day.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
+  day.tenants["llm/one"] = PhaseTenant{"3g.40gb", 2};
+  day.tenants["p"] = PhaseTenant{"1g.10gb", 0};
+  LayoutPhase night;
+  night.name = "night";
+  night.from_hour = 19.5;
+  night.layout = "7x1g.10gb";
+  night.tenants["batch"] = PhaseTenant{"1g.10gb", 5};
+  schedule.phases = {day, night};
+  return schedule;
+}
+
+/// Every fault setting away from its default, and one scheduled fault of each kind.
+FaultSpec every_fault() {
+  FaultSpec f;
+  f.gpu_failure_per_gpu_hour = 2.5e-5;
+  f.driver_reset_per_gpu_hour = 1e-4;
+  f.tenant_crash_per_context_hour = 0.01;
+  f.mps_server_fault_per_gpu_hour = 0.002;
+  f.gpu_repair_s = 7200;
+  f.driver_reset_s = 90;
+  f.context_restart_s = 45.5;
+  f.co_tenant_kill_frac = 0.25;
+  f.max_retries = 3;
+  f.random = false;
+  ScheduledFault failure;
+  failure.at_s = 600;
+  failure.kind = FaultKind::gpu_failure;
+  failure.gpu = 2;
+  ScheduledFault reset;
+  reset.at_s = 900.5;
+  reset.kind = FaultKind::driver_reset;
+  reset.gpu = 1;
+  ScheduledFault crash;
+  crash.at_s = 1200;
+  crash.kind = FaultKind::tenant_crash;
+  crash.tenant = "llm/one";
+  crash.replica = 1;
+  ScheduledFault mps;
+  mps.at_s = 0;
+  mps.kind = FaultKind::mps_server_fault;
+  mps.gpu = 0;
+  f.schedule = {failure, reset, crash, mps};
+  return f;
+}
+
 /// A scenario that sets every field to a non-default value somewhere.
 Scenario rich_scenario() {
   Scenario s;
@@ -51,6 +106,7 @@ Scenario rich_scenario() {
   llm.num_contexts = 2;
   llm.router = RouterPolicy::least_loaded;
   llm.priority = Priority::high;
+  llm.workload.source = "dcgm-prometheus: scrape.prom, 4 busy samples of 4; gpu_duty_frac 0.800 ± 0.100";
 
   Tenant batch;
   batch.name = "batch";
@@ -111,8 +167,13 @@ Scenario rich_scenario() {
   vgpu.timeslice_ms = 1;
   vgpu.switch_cost_ms = 0.05;
   vgpu.tenants["batch"].weight = 3;
-  s.strategies = {dedicated, ts, mps, mig, hami, vgpu};
+  StrategySpec scheduled;
+  scheduled.name = "mig-day-night";
+  scheduled.kind = StrategyKind::mig;
+  scheduled.layout_schedule = day_night_schedule();
+  s.strategies = {dedicated, ts, mps, mig, hami, vgpu, scheduled};
   s.pricing = PricingSpec{"my/prices.json", "us-west-2", pricing::PurchaseOption::spot};
+  s.faults = every_fault();
   return s;
 }
 
@@ -201,6 +262,64 @@ TEST(ScenarioJson, GpuFracDemandIsWrittenOnlyWhenSetAndRoundTrips) {
   s.tenants[0].load.gpu_frac_demand = true;
   to_json(out, s);
   EXPECT_EQ(out["tenants"][0]["load"]["gpu_frac_demand"], true);
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(ScenarioJson, FaultsTakeTheirDefaultsAndAreWrittenAsRead) {
+  auto doc = test::minimal_document();
+  doc["faults"] = nlohmann::json::parse(R"({"schedule": [{"at_s": 60, "kind": "tenant_crash", "tenant": "a"},
+                                                          {"at_s": 30, "kind": "driver_reset", "gpu": 0}]})");
+  const Scenario s = parse_scenario(doc, "m.json");
+  ASSERT_TRUE(s.faults.has_value());
+  const FaultSpec& f = *s.faults;
+  EXPECT_FALSE(f.gpu_failure_per_gpu_hour.has_value());  // the simulation's public default
+  EXPECT_EQ(f.driver_reset_per_gpu_hour, 0.0);
+  EXPECT_EQ(f.tenant_crash_per_context_hour, 0.0);
+  EXPECT_EQ(f.mps_server_fault_per_gpu_hour, 0.0);
+  EXPECT_EQ(f.gpu_repair_s, 3600.0);
+  EXPECT_EQ(f.driver_reset_s, 60.0);
+  EXPECT_EQ(f.context_restart_s, 30.0);
+  EXPECT_EQ(f.co_tenant_kill_frac, 1.0);
+  EXPECT_EQ(f.max_retries, 1);
+  EXPECT_TRUE(f.random);
+  ASSERT_EQ(f.schedule.size(), 2u);
+  EXPECT_EQ(f.schedule[0], (ScheduledFault{60.0, FaultKind::tenant_crash, 0, "a", 0}));
+  EXPECT_EQ(f.schedule[1], (ScheduledFault{30.0, FaultKind::driver_reset, 0, "", 0}));
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  EXPECT_EQ(out["faults"].dump(),
+            R"({"driver_reset_per_gpu_hour":0.0,"tenant_crash_per_context_hour":0.0,"mps_server_fault_per_gpu_hour":)"
+            R"(0.0,"gpu_repair_s":3600.0,"driver_reset_s":60.0,"context_restart_s":30.0,"co_tenant_kill_frac":1.0,)"
+            R"("max_retries":1,"random":true,"schedule":[{"at_s":60.0,"kind":"tenant_crash","tenant":"a","replica":0},)"
+            R"({"at_s":30.0,"kind":"driver_reset","gpu":0}]})");
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(ScenarioJson, LayoutScheduleIsWrittenInsteadOfTheLayout) {
+  Scenario s = parse_scenario(test::minimal_document(), "m.json");
+  s.strategies[0].kind = StrategyKind::mig_time_slicing;
+  s.strategies[0].layout_schedule = day_night_schedule();
+  s.strategies[0].layout_schedule->phases[1].tenants = {{"a", PhaseTenant{"1g.10gb", 0}}};
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  const auto& strategy = out["strategies"][0];
+  EXPECT_FALSE(strategy.contains("layout"));
+  EXPECT_EQ(strategy["layout_schedule"].dump(),
+            R"({"start_hour":6.5,"repartition_s":45.0,"rolling":true,"phases":[{"name":"day","from_hour":7.0,)"
+            R"("layout":"3g.40gb+2g.20gb+1g.10gb+1g.10gb","tenants":{"llm/one":{"mig_profile":"3g.40gb",)"
+            R"("num_contexts":2},"p":{"mig_profile":"1g.10gb"}}},{"name":"night","from_hour":19.5,"layout":)"
+            R"("7x1g.10gb","tenants":{"a":{"mig_profile":"1g.10gb"}}}]})");
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(ScenarioJson, WorkloadSourceIsWrittenOnlyWhenSet) {
+  Scenario s = parse_scenario(test::minimal_document(), "m.json");
+  nlohmann::ordered_json out;
+  to_json(out, s);
+  EXPECT_FALSE(out["tenants"][0]["workload"].contains("source"));
+  s.tenants[0].workload.source = "given by hand, 2026-11";
+  to_json(out, s);
+  EXPECT_EQ(out["tenants"][0]["workload"]["source"], "given by hand, 2026-11");
   EXPECT_EQ(round_trip(s), s);
 }
 

@@ -241,10 +241,118 @@ TEST(ScenarioParseErrors, TenantSettingOnTheWrongKind) {
             "(applies to mig, mig_time_slicing)");
 }
 
-TEST(ScenarioParseErrors, MigNeedsALayout) {
+TEST(ScenarioParseErrors, MigNeedsALayoutOrALayoutSchedule) {
   auto doc = minimal_document();
   doc["strategies"][0] = {{"kind", "mig"}};
-  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0: missing required key \"layout\"");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0: missing required key \"layout\" or \"layout_schedule\" (give exactly one)");
+}
+
+/// A MIG strategy whose layout changes at 8 h and 20 h, serving tenant "a" in both phases.
+nlohmann::json day_night_strategy(const std::string& kind = "mig") {
+  return nlohmann::json::parse(R"({"kind": ")" + kind + R"(", "layout_schedule": {"phases": [
+      {"name": "day", "from_hour": 8, "layout": "3g.40gb+2g.20gb+1g.10gb+1g.10gb", "tenants": {"a": {"mig_profile": "3g.40gb"}}},
+      {"name": "night", "from_hour": 20, "layout": "7x1g.10gb", "tenants": {"a": {"mig_profile": "1g.10gb"}}}]}})");
+}
+
+TEST(ScenarioParseErrors, LayoutScheduleOnlyForTheMigKinds) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = day_night_strategy("time_slicing");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/layout_schedule: unknown key for strategy kind \"time_slicing\" "
+            "(applies to mig, mig_time_slicing)");
+  doc["strategies"][0] = day_night_strategy("mig_time_slicing");
+  EXPECT_EQ(parse_error(doc), "no error");
+}
+
+TEST(ScenarioParseErrors, LayoutAndLayoutScheduleTogether) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = day_night_strategy();
+  doc["strategies"][0]["layout"] = "7x1g.10gb";
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0: give one of \"layout\" or \"layout_schedule\", not both");
+}
+
+TEST(ScenarioParseErrors, LayoutScheduleFieldsAreTypedAndBounded) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = day_night_strategy();
+  auto& schedule = doc["strategies"][0]["layout_schedule"];
+  schedule["start_hour"] = 24;
+  schedule["repartition_s"] = -1;
+  schedule["rolling"] = "yes";
+  schedule["phases"][0]["from_hour"] = -8;
+  schedule["phases"][0]["tenants"]["a"] = {{"num_contexts", 2.5}};
+  schedule["phases"][1].erase("layout");
+  schedule["phases"][1]["tenants"]["a"]["mig_profil"] = "1g.10gb";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/layout_schedule/start_hour: must be in [0, 24) (got 24)\n"
+            "s.json: /strategies/0/layout_schedule/repartition_s: must be >= 0 (got -1)\n"
+            "s.json: /strategies/0/layout_schedule/rolling: expected boolean (got \"yes\")\n"
+            "s.json: /strategies/0/layout_schedule/phases/0/from_hour: must be in [0, 24) (got -8)\n"
+            "s.json: /strategies/0/layout_schedule/phases/0/tenants/a: missing required key \"mig_profile\"\n"
+            "s.json: /strategies/0/layout_schedule/phases/0/tenants/a/num_contexts: expected integer (got 2.5)\n"
+            "s.json: /strategies/0/layout_schedule/phases/1: missing required key \"layout\"\n"
+            "s.json: /strategies/0/layout_schedule/phases/1/tenants/a/mig_profil: unknown key (did you mean "
+            "\"mig_profile\"?)");
+}
+
+TEST(ScenarioParseErrors, UnknownKeyInFaultsListsTheAllowedKeys) {
+  auto doc = minimal_document();
+  doc["faults"] = {{"xyzzy", 1}, {"max_retry", 2}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /faults/max_retry: unknown key (did you mean \"max_retries\"?)\n"
+            "s.json: /faults/xyzzy: unknown key; allowed here: gpu_failure_per_gpu_hour, driver_reset_per_gpu_hour, "
+            "tenant_crash_per_context_hour, mps_server_fault_per_gpu_hour, gpu_repair_s, driver_reset_s, "
+            "context_restart_s, co_tenant_kill_frac, max_retries, random, schedule");
+}
+
+TEST(ScenarioParseErrors, UnknownFaultKindListsTheKinds) {
+  auto doc = minimal_document();
+  doc["faults"] = {{"schedule", {{{"at_s", 10}, {"kind", "gpu_fail"}, {"gpu", 0}}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /faults/schedule/0/kind: unknown \"gpu_fail\"; expected "
+            "gpu_failure|driver_reset|tenant_crash|mps_server_fault (did you mean \"gpu_failure\"?)");
+}
+
+TEST(ScenarioParseErrors, NegativeFaultRate) {
+  auto doc = minimal_document();
+  doc["faults"] = {{"driver_reset_per_gpu_hour", -0.5}, {"gpu_failure_per_gpu_hour", "often"}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /faults/gpu_failure_per_gpu_hour: expected number (got \"often\")\n"
+            "s.json: /faults/driver_reset_per_gpu_hour: must be >= 0 (got -0.5)");
+}
+
+TEST(ScenarioParseErrors, CoTenantKillFractionAndRetriesInRange) {
+  auto doc = minimal_document();
+  doc["faults"] = {{"co_tenant_kill_frac", 1.5}, {"max_retries", 11}, {"gpu_repair_s", -1}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /faults/gpu_repair_s: must be >= 0 (got -1)\n"
+            "s.json: /faults/co_tenant_kill_frac: must be in [0, 1] (got 1.5)\n"
+            "s.json: /faults/max_retries: must be in [0, 10] (got 11)");
+}
+
+TEST(ScenarioParseErrors, ScheduledFaultsTakeTheKeysOfTheirKind) {
+  auto doc = minimal_document();
+  doc["faults"] = nlohmann::json::parse(R"({"schedule": [
+      {"at_s": 10, "kind": "gpu_failure", "gpu": 0, "tenant": "a", "replica": 0},
+      {"at_s": 20, "kind": "tenant_crash", "gpu": 1},
+      {"at_s": -1, "kind": "driver_reset"}]})");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /faults/schedule/0/tenant: unknown key for fault kind \"gpu_failure\" (applies to tenant_crash)\n"
+            "s.json: /faults/schedule/0/replica: unknown key for fault kind \"gpu_failure\" (applies to tenant_crash)\n"
+            "s.json: /faults/schedule/1/gpu: unknown key for fault kind \"tenant_crash\" (applies to gpu_failure, "
+            "driver_reset, mps_server_fault)\n"
+            "s.json: /faults/schedule/1: missing required key \"tenant\"\n"
+            "s.json: /faults/schedule/2/at_s: must be >= 0 (got -1)\n"
+            "s.json: /faults/schedule/2: missing required key \"gpu\"");
+}
+
+TEST(ScenarioParseErrors, WorkloadSourceIsText) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"]["source"] = 3;
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/workload/source: expected string (got 3)");
+  doc["tenants"][0]["workload"]["source"] =
+      "dcgm-prometheus: scrape.prom, 4 busy samples of 4; gpu_duty_frac 0.700 ± 0.100";
+  EXPECT_EQ(parse_error(doc), "no error");
 }
 
 TEST(ScenarioParseErrors, LoadKeyOnTheWrongKind) {

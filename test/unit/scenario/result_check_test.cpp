@@ -200,5 +200,184 @@ TEST(ResultCheck, AStrategysEnergyIsCheckedAndReadBack) {
             "r.json: /strategies/1/energy/per_gpu/0/kwhh: unknown key (did you mean \"kwh\"?)");
 }
 
+/// The seed result with faults in its time_slicing strategy: one driver reset of its only GPU at
+/// 100 s that took both tenants down for 60 s, and the GPU failures its rates make expected.
+json seed_with_faults() {
+  auto doc = seed_result();
+  auto& shared = doc["strategies"][1];
+  for (auto& tenant : shared["tenants"]) {
+    tenant.update({{"num_failed", 2},
+                   {"num_retried", 5},
+                   {"num_interruptions", 1},
+                   {"downtime_s", 60.0},
+                   {"availability", 0.9}});  // 1 − 60 / 600
+  }
+  shared["devices"][0].update({{"phase", "day"}, {"down_s", 60.0}});
+  shared["faults"] = json::parse(R"({"events": [{"at_s": 100, "kind": "driver_reset", "gpu_index": 0, "origin": "",
+    "scheduled": true, "contexts_hit": ["phi-3.5-mini-instruct#0", "deepseek-r1-distill-llama-8b#0"],
+    "tenants_hit": 2, "outage_s": 60}], "blast_radius_tenants": 2,
+    "expected": [{"kind": "gpu_failure", "per_month": 0.25, "tenants_hit": 2, "contexts_hit": 2, "outage_s": 3600}],
+    "expected_blast_radius": 2, "tenants": [
+      {"name": "phi-3.5-mini-instruct", "interruptions_per_month": 0.25, "outage_hours_per_month": 0.25,
+       "availability": 0.99965753424657533},
+      {"name": "deepseek-r1-distill-llama-8b", "interruptions_per_month": 0.25, "outage_hours_per_month": 0.25,
+       "availability": 0.99965753424657533}], "num_repartitions": 0})");
+  return doc;
+}
+
+TEST(ResultCheck, FaultsAndAvailabilityAreCheckedAndReadBack) {
+  const auto doc = seed_with_faults();
+  EXPECT_EQ(problems(doc), "");
+  const auto result = result_from_json(doc, "r.json", "");
+  const auto& shared = result.strategies[1];
+  EXPECT_EQ(shared.tenants[0].num_failed, 2);
+  EXPECT_EQ(shared.tenants[1].num_retried, 5);
+  EXPECT_EQ(shared.tenants[1].num_interruptions, 1);
+  EXPECT_EQ(shared.tenants[0].downtime_s, 60.0);
+  EXPECT_EQ(shared.tenants[0].availability, 0.9);
+  EXPECT_EQ(shared.devices[0].phase, "day");
+  EXPECT_EQ(shared.devices[0].down_s, 60.0);
+  ASSERT_TRUE(shared.faults.has_value());
+  ASSERT_EQ(shared.faults->events.size(), 1U);
+  EXPECT_EQ(shared.faults->events[0].kind, "driver_reset");
+  EXPECT_EQ(shared.faults->events[0].contexts_hit.size(), 2U);
+  EXPECT_TRUE(shared.faults->events[0].scheduled);
+  EXPECT_EQ(shared.faults->expected.at(0).outage_s, 3600.0);
+  EXPECT_EQ(shared.faults->tenants.at(1).name, "deepseek-r1-distill-llama-8b");
+  // seed.json was written before faults were modelled: every tenant up all the time, no record.
+  const auto& dedicated = result.strategies[0];
+  EXPECT_EQ(dedicated.tenants[0].num_interruptions, 0);
+  EXPECT_EQ(dedicated.tenants[0].downtime_s, 0.0);
+  EXPECT_EQ(dedicated.tenants[0].availability, 1.0);
+  EXPECT_EQ(dedicated.devices[0].phase, "");
+  EXPECT_EQ(dedicated.devices[0].down_s, 0.0);
+  EXPECT_FALSE(dedicated.faults.has_value());
+}
+
+TEST(ResultCheck, BadFaultFiguresAreRefusedWithTheirPointers) {
+  auto doc = seed_with_faults();
+  auto& shared = doc["strategies"][1];
+  shared["tenants"][0]["num_failed"] = -1;
+  shared["tenants"][0]["num_interruptions"] = 0.5;
+  shared["tenants"][0]["downtime_s"] = -2.5;
+  shared["tenants"][1]["availability"] = 1.5;
+  shared["devices"][0]["phase"] = 3;
+  shared["devices"][0]["down_s"] = -1;
+  auto& faults = shared["faults"];
+  auto& event = faults["events"][0];
+  event["at_s"] = -0.5;
+  event["kind"] = "gpu_fail";
+  event["gpu_index"] = -1;
+  event["tenants_hit"] = -2;
+  event["outage_s"] = -60;
+  event["scheduled"] = "yes";
+  faults["blast_radius_tenants"] = -1;
+  faults["expected"][0]["per_month"] = -0.25;
+  faults["expected"][0]["kind"] = "repartitions";
+  faults["expected_blast_radius"] = -2;
+  faults["tenants"][0]["name"] = "phi-3.5-mini";
+  faults["tenants"][1]["availability"] = 2;
+  faults["tenants"][1]["outage_hours_per_month"] = -0.25;
+  faults["num_repartitions"] = -3;
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/1/tenants/0/num_failed: must be >= 0 (got -1)\n"
+            "r.json: /strategies/1/tenants/0/num_interruptions: expected integer (got 0.5)\n"
+            "r.json: /strategies/1/tenants/0/downtime_s: must be >= 0 (got -2.5)\n"
+            "r.json: /strategies/1/tenants/1/availability: must be in [0, 1] (got 1.5)\n"
+            "r.json: /strategies/1/devices/0/phase: expected string (got 3)\n"
+            "r.json: /strategies/1/devices/0/down_s: must be >= 0 (got -1)\n"
+            "r.json: /strategies/1/faults/events/0/at_s: must be >= 0 (got -0.5)\n"
+            "r.json: /strategies/1/faults/events/0/kind: unknown \"gpu_fail\"; expected "
+            "gpu_failure|driver_reset|tenant_crash|mps_server_fault|repartition (did you mean \"gpu_failure\"?)\n"
+            "r.json: /strategies/1/faults/events/0/gpu_index: must be >= 0 (got -1)\n"
+            "r.json: /strategies/1/faults/events/0/scheduled: expected boolean (got \"yes\")\n"
+            "r.json: /strategies/1/faults/events/0/tenants_hit: must be >= 0 (got -2)\n"
+            "r.json: /strategies/1/faults/events/0/outage_s: must be >= 0 (got -60)\n"
+            "r.json: /strategies/1/faults/blast_radius_tenants: must be >= 0 (got -1)\n"
+            "r.json: /strategies/1/faults/expected/0/kind: unknown \"repartitions\"; expected "
+            "gpu_failure|driver_reset|tenant_crash|mps_server_fault|repartition (did you mean \"repartition\"?)\n"
+            "r.json: /strategies/1/faults/expected/0/per_month: must be >= 0 (got -0.25)\n"
+            "r.json: /strategies/1/faults/expected_blast_radius: must be >= 0 (got -2)\n"
+            "r.json: /strategies/1/faults/tenants/0/name: unknown tenant \"phi-3.5-mini\"; the strategy's tenants "
+            "(/strategies/1/tenants) are phi-3.5-mini-instruct|deepseek-r1-distill-llama-8b (did you mean "
+            "\"phi-3.5-mini-instruct\"?)\n"
+            "r.json: /strategies/1/faults/tenants/1/outage_hours_per_month: must be >= 0 (got -0.25)\n"
+            "r.json: /strategies/1/faults/tenants/1/availability: must be in [0, 1] (got 2)\n"
+            "r.json: /strategies/1/faults/num_repartitions: must be >= 0 (got -3)");
+}
+
+TEST(ResultCheck, AFaultRecordMissesNoKeyAndHasNoOther) {
+  auto doc = seed_with_faults();
+  auto& faults = doc["strategies"][1]["faults"];
+  faults.erase("num_repartitions");
+  faults["events"][0].erase("contexts_hit");
+  faults["events"][0]["origin"] = nullptr;
+  faults["expected"][0]["outage"] = 1;
+  faults["tenants"] = "all";
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/1/faults/events/0/origin: expected string (got null)\n"
+            "r.json: /strategies/1/faults/events/0: missing required key \"contexts_hit\"\n"
+            "r.json: /strategies/1/faults/expected/0/outage: unknown key (did you mean \"outage_s\"?)\n"
+            "r.json: /strategies/1/faults/tenants: expected array (got \"all\")\n"
+            "r.json: /strategies/1/faults: missing required key \"num_repartitions\"");
+}
+
+/// Every new field of a strategy set, so that a round trip shows each one written and read back.
+StrategyResult strategy_with_every_fault_field() {
+  StrategyResult s;
+  s.name = "time_slicing";
+  s.kind = "time_slicing";
+  s.num_gpus_used = 1;
+  TenantResult t;
+  t.name = "chat";
+  t.num_failed = 3;
+  t.num_retried = 7;
+  t.num_interruptions = 2;
+  t.downtime_s = 42.5;
+  t.availability = 0.875;
+  s.tenants = {t};
+  DeviceResult d;
+  d.name = "gpu0/3g.40gb@0";
+  d.gpu = "A100-SXM4-40GB";
+  d.mig_profile = "3g.40gb";
+  d.phase = "night";
+  d.down_s = 120.25;
+  s.devices = {d};
+  FaultRecord f;
+  f.events = {FaultEvent{12.5, "tenant_crash", 1, "chat#0", true, {"chat#0", "embed#1"}, 2, 30.0},
+              FaultEvent{50.0, "repartition", 0, "day -> night", true, {"chat#1"}, 1, 60.0}};
+  f.blast_radius_tenants = 2.0;
+  f.expected = {FaultExposure{"gpu_failure", 0.125, 1.5, 2.5, 3600.0}};
+  f.expected_blast_radius = 1.5;
+  f.tenants = {TenantExposure{"chat", 0.5, 0.25, 0.75}};
+  f.num_repartitions = 4;
+  s.faults = f;
+  return s;
+}
+
+TEST(ResultJson, EveryFaultFieldRoundTrips) {
+  const StrategyResult original = strategy_with_every_fault_field();
+  const json written = original;
+  EXPECT_EQ(written.at("faults").at("num_repartitions"), 4);
+  EXPECT_EQ(written.at("tenants").at(0).at("availability"), 0.875);
+  EXPECT_EQ(written.at("devices").at(0).at("phase"), "night");
+  EXPECT_EQ(json::parse(written.dump()).get<StrategyResult>(), original);
+
+  StrategyResult without = original;
+  without.faults.reset();
+  const json plain = without;
+  EXPECT_FALSE(plain.contains("faults"));  // written only when present, as energy and sizing
+  EXPECT_EQ(plain.get<StrategyResult>(), without);
+}
+
+TEST(ResultJson, AResultWithFaultsIsWrittenCheckedAndReadBackEqual) {
+  const auto first = result_from_json(seed_with_faults(), "r.json", "");
+  const auto text = result_to_text(first);
+  EXPECT_EQ(problems(json::parse(text)), "");
+  const auto again = result_from_json(json::parse(text), "r.json", "");
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(result_to_text(again), text);
+}
+
 }  // namespace
 }  // namespace slicewise::scenario

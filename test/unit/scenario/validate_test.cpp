@@ -5,6 +5,7 @@
 #include "scenario/validate.hpp"
 
 #include <filesystem>
+#include <limits>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -368,6 +369,203 @@ TEST(ScenarioValidate, SeveralProblemsAreReportedAtOnceInDocumentOrder) {
             "GPU (got 8)\n"
             "s.json: /strategies/1/tenants/x: unknown tenant \"x\"; tenants: chat\n"
             "s.json: /pricing/table: unknown price table \"gpc\"; expected aws|azure|gcp or a path to a table file");
+}
+
+/// A mig strategy whose layout changes at 8 h and 20 h, serving tenant `tenant` in both phases.
+json day_night(const std::string& tenant = "a") {
+  auto strategy = json::parse(R"({"kind": "mig", "layout_schedule": {"start_hour": 0, "repartition_s": 90,
+      "rolling": true, "phases": [
+      {"name": "day", "from_hour": 8, "layout": "3g.40gb+2g.20gb+1g.10gb+1g.10gb", "tenants": {}},
+      {"name": "night", "from_hour": 20, "layout": "7x1g.10gb", "tenants": {}}]}})");
+  strategy["layout_schedule"]["phases"][0]["tenants"][tenant] = {{"mig_profile", "3g.40gb"}};
+  strategy["layout_schedule"]["phases"][1]["tenants"][tenant] = {{"mig_profile", "1g.10gb"}, {"num_contexts", 3}};
+  return strategy;
+}
+
+/// Every kind of scheduled fault on the minimal document's tenant, on `gpus` A100-80GB.
+json with_faults(int gpus = 2) {
+  auto doc = on_a100({{"kind", "dedicated"}}, gpus);
+  doc["tenants"][0]["num_contexts"] = 2;
+  doc["faults"] = json::parse(R"({"gpu_failure_per_gpu_hour": 0.001, "tenant_crash_per_context_hour": 0.01,
+      "co_tenant_kill_frac": 0.5, "max_retries": 2, "random": false, "schedule": [
+      {"at_s": 0, "kind": "gpu_failure", "gpu": 1},
+      {"at_s": 100, "kind": "driver_reset", "gpu": 0},
+      {"at_s": 200, "kind": "tenant_crash", "tenant": "a", "replica": 1},
+      {"at_s": 3599, "kind": "mps_server_fault", "gpu": 0}]})");
+  return doc;
+}
+
+TEST(ScenarioValidate, LayoutScheduleAndFaultsAreValid) {
+  EXPECT_EQ(validate_error(on_a100(day_night())), "");
+  EXPECT_EQ(validate_error(with_faults()), "");
+  auto doc = on_a100(day_night());
+  doc["strategies"][0]["kind"] = "mig_time_slicing";
+  EXPECT_EQ(validate_error(doc), "");
+}
+
+TEST(ScenarioValidate, ScheduledFaultAtOrAfterTheHorizon) {
+  auto doc = with_faults();
+  doc["horizon_s"] = 200;
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/schedule/2/at_s: must be < horizon_s (got 200; horizon_s is 200)\n"
+            "s.json: /faults/schedule/3/at_s: must be < horizon_s (got 3599; horizon_s is 200)");
+}
+
+TEST(ScenarioValidate, TenantCrashOfAnUnknownTenant) {
+  auto doc = with_faults();
+  doc["faults"]["schedule"][2]["tenant"] = "batch";
+  EXPECT_EQ(validate_error(doc), "s.json: /faults/schedule/2/tenant: unknown tenant \"batch\"; tenants: a");
+  doc["tenants"][0]["name"] = "chat";
+  doc["faults"]["schedule"][2]["tenant"] = "chatt";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/schedule/2/tenant: unknown tenant \"chatt\" (did you mean \"chat\"?)");
+}
+
+TEST(ScenarioValidate, TenantCrashOfAReplicaTheTenantDoesNotHave) {
+  auto doc = with_faults();
+  doc["faults"]["schedule"][2]["replica"] = 2;
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/schedule/2/replica: tenant \"a\" has 2 contexts, numbered 0 .. 1 (got 2)");
+  doc["tenants"][0]["num_contexts"] = 1;
+  doc["faults"]["schedule"][2]["replica"] = 1;
+  EXPECT_EQ(validate_error(doc), "s.json: /faults/schedule/2/replica: tenant \"a\" has 1 context, numbered 0 (got 1)");
+}
+
+TEST(ScenarioValidate, GpuFaultOnAGpuBeyondTheFleet) {
+  auto doc = with_faults(1);
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/schedule/0/gpu: the fleet has 1 GPU, numbered 0 in fleet order, an instance counting "
+            "its GPUs (got 1)");
+  // An instance counts its GPUs: 1 + 8 A100-80GB of a p4de.24xlarge.
+  doc["fleet"].push_back({{"instance_type", "p4de.24xlarge"}});
+  doc["faults"]["schedule"][0]["gpu"] = 8;
+  EXPECT_EQ(validate_error(doc), "");
+  doc["faults"]["schedule"][0]["gpu"] = 9;
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/schedule/0/gpu: the fleet has 9 GPUs, numbered 0 .. 8 in fleet order, an instance "
+            "counting its GPUs (got 9)");
+}
+
+TEST(ScenarioValidate, InMemoryFaultsOutOfRange) {
+  Scenario s = parse_scenario(with_faults(), "s.json");
+  s.faults->gpu_failure_per_gpu_hour = std::numeric_limits<double>::infinity();
+  s.faults->tenant_crash_per_context_hour = -1;
+  s.faults->context_restart_s = -30;
+  s.faults->co_tenant_kill_frac = 1.5;
+  s.faults->max_retries = 11;
+  s.faults->schedule[0].tenant = "a";
+  s.faults->schedule[2].gpu = 1;
+  s.faults->schedule[3].gpu = -1;
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /faults/gpu_failure_per_gpu_hour: must be a finite number (got inf)\n"
+            "s.json: /faults/tenant_crash_per_context_hour: must be >= 0 (got -1)\n"
+            "s.json: /faults/context_restart_s: must be >= 0 (got -30)\n"
+            "s.json: /faults/co_tenant_kill_frac: must be in [0, 1] (got 1.5)\n"
+            "s.json: /faults/max_retries: must be in [0, 10] (got 11)\n"
+            "s.json: /faults/schedule/0/tenant: set, but not used by fault kind \"gpu_failure\" (applies to "
+            "tenant_crash)\n"
+            "s.json: /faults/schedule/2/gpu: set, but not used by fault kind \"tenant_crash\" (applies to "
+            "gpu_failure, driver_reset, mps_server_fault)\n"
+            "s.json: /faults/schedule/3/gpu: must be >= 0 (got -1)");
+}
+
+TEST(ScenarioValidate, AtMostABillionExpectedFaults) {
+  auto doc = with_faults(4);
+  doc["horizon_s"] = 7200;
+  doc["faults"]["random"] = true;
+  doc["faults"]["driver_reset_per_gpu_hour"] = 2e8;
+  doc["faults"]["tenant_crash_per_context_hour"] = 1e8;
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /faults/driver_reset_per_gpu_hour: this rate on the fleet's 4 GPU(s) for horizon_s (2 h) gives "
+            "1600000000 expected faults; at most 1000000000 (lower the rate or horizon_s)");
+  doc["faults"]["random"] = false;  // the schedule only: the rates draw nothing
+  EXPECT_EQ(validate_error(doc), "");
+}
+
+TEST(ScenarioValidate, LayoutScheduleWithOnePhase) {
+  auto doc = on_a100(day_night());
+  doc["strategies"][0]["layout_schedule"]["phases"].erase(1);
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/phases: must list at least two phases (got 1); for one layout all "
+            "day, give \"layout\" instead");
+}
+
+TEST(ScenarioValidate, LayoutSchedulePhasesInTheOrderOfTheDayWithTheirOwnNames) {
+  auto doc = on_a100(day_night());
+  auto& phases = doc["strategies"][0]["layout_schedule"]["phases"];
+  phases[1]["from_hour"] = 6;
+  phases[1]["name"] = "day";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/phases/1/name: duplicate phase name \"day\" (also "
+            "/strategies/0/layout_schedule/phases/0/name)\n"
+            "s.json: /strategies/0/layout_schedule/phases/1/from_hour: must be > 8, the from_hour of phase \"day\" "
+            "before it: phases are listed in the order of the day (got 6)");
+}
+
+TEST(ScenarioValidate, LayoutSchedulePhaseProfileMustBeInItsLayout) {
+  auto doc = on_a100(day_night());
+  auto& phases = doc["strategies"][0]["layout_schedule"]["phases"];
+  phases[1]["tenants"]["a"]["mig_profile"] = "3g.40gb";
+  phases[0]["layout"] = "8x1g.10gb";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/phases/0/layout: invalid MIG layout for A100-80GB: 1g.10gb allows "
+            "at most 7 instances per GPU (got 8)\n"
+            "s.json: /strategies/0/layout_schedule/phases/1/tenants/a/mig_profile: \"3g.40gb\" is not an instance of "
+            "the layout; expected 1g.10gb");
+}
+
+TEST(ScenarioValidate, LayoutSchedulePhaseTenantsAreTheScenarios) {
+  auto doc = on_a100(day_night());
+  doc["strategies"][0]["layout_schedule"]["phases"][0]["tenants"]["zz"] = {{"mig_profile", "1g.10gb"}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/phases/0/tenants/zz: unknown tenant \"zz\"; "
+            "tenants: a");
+}
+
+TEST(ScenarioValidate, LayoutScheduleServesEveryTenant) {
+  auto doc = on_a100(day_night());
+  doc["tenants"].push_back(doc["tenants"][0]);
+  doc["tenants"][1]["name"] = "b";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/phases: tenant \"b\" is in no phase's \"tenants\", so it would "
+            "never be served; give it a profile in at least one phase");
+}
+
+TEST(ScenarioValidate, LayoutScheduleClockMustAgreeWithDiurnalLoads) {
+  auto doc = on_a100(day_night("chat"));
+  doc["tenants"][0]["name"] = "chat";
+  doc["tenants"][0]["load"] = {
+      {"kind", "diurnal"}, {"rate_per_s", 1}, {"hourly_profile", std::vector<double>(24, 1.0)}, {"start_hour", 6}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layout_schedule/start_hour: 0 but tenant \"chat\" has a diurnal load starting at "
+            "hour 6; the schedule's clock and the load's must agree");
+  doc["strategies"][0]["layout_schedule"]["start_hour"] = 6;
+  EXPECT_EQ(validate_error(doc), "");
+}
+
+TEST(ScenarioValidate, LayoutScheduleGivesTheProfilesNotTheStrategysTenants) {
+  auto doc = on_a100(day_night());
+  doc["strategies"][0]["tenants"] = {{"a", {{"mig_profile", "1g.10gb"}}}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/tenants/a/mig_profile: not used with a layout_schedule: each phase's \"tenants\" "
+            "gives the tenant's profile in that phase");
+}
+
+TEST(ScenarioValidate, InMemoryLayoutScheduleNextToALayoutOrOnAnotherKind) {
+  Scenario s = parse_scenario(on_a100(day_night()), "s.json");
+  s.strategies[0].layout = "7x1g.10gb";
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /strategies/0: give one of \"layout\" or \"layout_schedule\", not both");
+  s.strategies[0].layout.clear();
+  s.strategies[0].kind = models::StrategyKind::time_slicing;
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /strategies/0/layout_schedule: set, but not used by strategy kind \"time_slicing\" (applies to "
+            "mig, mig_time_slicing)");
+  s.strategies[0].kind = models::StrategyKind::mig;
+  s.strategies[0].layout_schedule.reset();
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /strategies/0/layout: missing MIG layout (required for strategy kind \"mig\": give \"layout\" "
+            "or \"layout_schedule\")");
 }
 
 TEST(ScenarioValidate, FleetGpuIdResolvesInstancesAndAliases) {
