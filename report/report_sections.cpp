@@ -50,7 +50,7 @@ std::string seconds_text(double s) { return format_number(s) + " s"; }
 
 /// An hour of the day as a clock reads it: 7.5 -> "07:30".
 std::string clock_text(double hour) {
-  const long minutes = std::lround(hour * 60.0) % (24 * 60);
+  const long minutes = std::lround(hour * 60.0) % (24L * 60L);
   char text[16];
   std::snprintf(text, sizeof text, "%02ld:%02ld", minutes / 60, minutes % 60);
   return text;
@@ -277,10 +277,10 @@ std::string phase_tenants_text(const scenario::LayoutPhase& phase, const scenari
     served.push_back(tenant.name + " " + it->second.mig_profile +
                      (contexts > 1 ? " × " + std::to_string(contexts) : std::string()));
   }
-  for (const auto& [name, settings] : phase.tenants) {
+  for (const auto& entry : phase.tenants) {
     const bool known = std::any_of(input.tenants.begin(), input.tenants.end(),
-                                   [&](const scenario::Tenant& t) { return t.name == name; });
-    if (!known) served.push_back(name + " " + settings.mig_profile);
+                                   [&](const scenario::Tenant& t) { return t.name == entry.first; });
+    if (!known) served.push_back(entry.first + " " + entry.second.mig_profile);
   }
   return join(served, ", ") + (waiting.empty() ? std::string() : "; waiting: " + join(waiting, ", "));
 }
@@ -368,7 +368,7 @@ ReportSection schedule_section(const RoiReport& r) {
   ReportSection section;
   section.id = "mig-schedule";
   section.title = "MIG layout schedule";
-  section.paragraphs.push_back(
+  section.paragraphs.emplace_back(
       "A layout schedule re-partitions the MIG GPUs over the day instead of keeping one layout "
       "(docs/mig-schedule.md); the strategies and tenants tables above compare it with the other strategies over "
       "the whole run, re-partitions included.");

@@ -428,28 +428,39 @@ void count_phase_contexts(const PlacedRun& placed, scenario::StrategyResult& out
   }
 }
 
+/// A sized run's scenario: the search's contexts on its fleet's GPUs (sets `balance_loads` when
+/// the search balances); none when the run is as the scenario says.
+std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOptions& options,
+                                           const scenario::Catalogs& catalogs, std::vector<double>& balance_loads) {
+  if (!options.sized) return std::nullopt;
+  const auto& sized = *options.sized;
+  SW_CHECK(sized.num_gpus >= 1 && sized.contexts.size() == scenario.tenants.size(), "malformed sized run");
+  Scenario out = scenario;
+  const std::string gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
+  out.fleet = {scenario::FleetEntry{gpu, "", sized.num_gpus}};
+  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) out.tenants[t].num_contexts = sized.contexts[t];
+  if (sized.balance) {
+    balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
+  }
+  return out;
+}
+
+/// The operations actor's state for a run with faults or a layout schedule.
+void start_operations(Run& run, const scenario::StrategySpec& strategy, const PlacedRun& placed) {
+  std::vector<PhasePlacement> phases;
+  for (std::size_t p = 0; p < placed.phases.size(); ++p) phases.push_back({&placed.phases[p], placed.day_fracs[p]});
+  init_operations(run, strategy.kind, placed.phase_of_device, placed.phase_names,
+                  strategy.layout_schedule ? &*strategy.layout_schedule : nullptr, phases);
+}
+
 }  // namespace
 
 scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& options) {
   SW_CHECK(options.strategy_index >= 0 && options.strategy_index < static_cast<int>(scenario.strategies.size()),
            "strategy index out of range");
   const auto catalogs = scenario::Catalogs::shipped();
-  // A sized run: the scenario with the search's contexts, on its fleet's GPUs.
-  std::optional<Scenario> sized_scenario;
   std::vector<double> balance_loads;
-  if (options.sized) {
-    const auto& sized = *options.sized;
-    SW_CHECK(sized.num_gpus >= 1 && sized.contexts.size() == scenario.tenants.size(), "malformed sized run");
-    sized_scenario = scenario;
-    const std::string gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
-    sized_scenario->fleet = {scenario::FleetEntry{gpu, "", sized.num_gpus}};
-    for (std::size_t t = 0; t < scenario.tenants.size(); ++t)
-      sized_scenario->tenants[t].num_contexts = sized.contexts[t];
-    if (sized.balance) {
-      balance_loads =
-          sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
-    }
-  }
+  const std::optional<Scenario> sized_scenario = sized_run_scenario(scenario, options, catalogs, balance_loads);
   const Scenario& simulated = sized_scenario ? *sized_scenario : scenario;
   const auto& strategy = simulated.strategies[static_cast<std::size_t>(options.strategy_index)];
   const auto fleet = expand_fleet(simulated, catalogs);
@@ -462,12 +473,7 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   const auto num_intervals = static_cast<std::size_t>(std::ceil(simulated.horizon_s / simulated.metrics_interval_s));
   init_tenants(run, fleet, catalogs, num_intervals);
   build_devices(run, placement, num_intervals);
-  if (simulated.faults || strategy.layout_schedule) {
-    std::vector<PhasePlacement> phases;
-    for (std::size_t p = 0; p < placed.phases.size(); ++p) phases.push_back({&placed.phases[p], placed.day_fracs[p]});
-    init_operations(run, strategy.kind, placed.phase_of_device, placed.phase_names,
-                    strategy.layout_schedule ? &*strategy.layout_schedule : nullptr, phases);
-  }
+  if (simulated.faults || strategy.layout_schedule) start_operations(run, strategy, placed);
 
   int argc = 2;
   char arg0[] = "slicewise";

@@ -95,9 +95,9 @@ std::vector<std::vector<double>> crash_reach_of(const Placement& placement, std:
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     p[d].assign(placement.devices[d].contexts.size(), 0.0);
     for (std::size_t s = 0; s < p[d].size(); ++s) {
-      if (d == od && s == os) {
-        p[d][s] = 1.0;
-      } else if (reach == CrashReach::whole_gpu && placement.devices[d].gpu_index == placement.devices[od].gpu_index) {
+      const bool origin = d == od && s == os;
+      const bool same_gpu = placement.devices[d].gpu_index == placement.devices[od].gpu_index;
+      if (origin || (reach == CrashReach::whole_gpu && same_gpu)) {
         p[d][s] = 1.0;
       } else if (reach == CrashReach::own_device && d == od) {
         p[d][s] = co_kill;
@@ -146,57 +146,73 @@ struct Accumulator {
 
 }  // namespace
 
+namespace {
+
+/// The chance each context of the placement goes down when GPU `gpu` fails, resets or loses its
+/// MPS server: every context on it.
+std::vector<std::vector<double>> gpu_reach_of(const Placement& placement, std::size_t gpu) {
+  std::vector<std::vector<double>> p(placement.devices.size());
+  for (std::size_t d = 0; d < placement.devices.size(); ++d) {
+    p[d].assign(placement.devices[d].contexts.size(), placement.devices[d].gpu_index == gpu ? 1.0 : 0.0);
+  }
+  return p;
+}
+
+/// One kind of fault over every phase: its expectation, and each tenant's interruptions and
+/// outage hours added to `interruptions` and `outage_h`.
+scenario::FaultExposure kind_exposure(const FaultSettings& settings, CrashReach reach, FaultKind fault, double rate,
+                                      const std::vector<PhasePlacement>& phases, std::size_t num_tenants,
+                                      std::vector<double>& interruptions, std::vector<double>& outage_h) {
+  scenario::FaultExposure exposure;
+  exposure.kind = scenario::name_of(scenario::fault_kind_table(), fault);
+  exposure.outage_s = outage_s(settings.spec, fault);
+  double contexts_sum = 0.0;  // Σ per_month × per-fault figure, over sources
+  double tenants_sum = 0.0;
+  for (const auto& phase : phases) {
+    const Placement& placement = *phase.placement;
+    const Layout layout = layout_of(placement);
+    Accumulator acc(placement, num_tenants, phase.day_frac);
+    const double per_month = rate * kHoursPerMonth * phase.day_frac;
+    auto add = [&](const std::vector<std::vector<double>>& p) {
+      const auto hit = acc.add(p, rate, exposure.outage_s);
+      exposure.per_month += per_month;
+      contexts_sum += per_month * hit.first;
+      tenants_sum += per_month * hit.second;
+    };
+    if (fault == FaultKind::tenant_crash) {
+      for (const auto& ref : layout.contexts) {
+        add(crash_reach_of(placement, ref.first, ref.second, reach, settings.spec.co_tenant_kill_frac));
+      }
+    } else {
+      for (const auto& entry : layout.by_gpu) add(gpu_reach_of(placement, entry.first));
+    }
+    for (std::size_t t = 0; t < num_tenants; ++t) {
+      interruptions[t] += acc.interruptions[t];
+      outage_h[t] += acc.outage_h[t];
+    }
+  }
+  if (exposure.per_month > 0.0) {
+    exposure.contexts_hit = contexts_sum / exposure.per_month;
+    exposure.tenants_hit = tenants_sum / exposure.per_month;
+  }
+  return exposure;
+}
+
+}  // namespace
+
 void expected_exposure(const FaultSettings& settings, models::StrategyKind kind,
                        const std::vector<PhasePlacement>& phases, const scenario::Scenario& scenario,
                        scenario::FaultRecord& out) {
   const std::size_t num_tenants = scenario.tenants.size();
   std::vector<double> interruptions(num_tenants, 0.0);
   std::vector<double> outage_h(num_tenants, 0.0);
-  std::vector<bool> placed(num_tenants, false);
-  const CrashReach reach = crash_reach(kind);
   for (const FaultKind fault : kKinds) {
     const double rate = rate_of(settings, kind, fault);
     if (!(rate > 0.0)) continue;
-    scenario::FaultExposure exposure;
-    exposure.kind = scenario::name_of(scenario::fault_kind_table(), fault);
-    exposure.outage_s = outage_s(settings.spec, fault);
-    double contexts_sum = 0.0;  // Σ per_month × per-fault figure, over sources
-    double tenants_sum = 0.0;
-    for (const auto& phase : phases) {
-      const Placement& placement = *phase.placement;
-      const Layout layout = layout_of(placement);
-      Accumulator acc(placement, num_tenants, phase.day_frac);
-      auto add = [&](const std::vector<std::vector<double>>& p) {
-        const auto [contexts, tenants] = acc.add(p, rate, exposure.outage_s);
-        const double per_month = rate * kHoursPerMonth * phase.day_frac;
-        exposure.per_month += per_month;
-        contexts_sum += per_month * contexts;
-        tenants_sum += per_month * tenants;
-      };
-      if (fault == FaultKind::tenant_crash) {
-        for (const auto& [d, s] : layout.contexts) {
-          add(crash_reach_of(placement, d, s, reach, settings.spec.co_tenant_kill_frac));
-        }
-      } else {
-        for (const auto& [gpu, members] : layout.by_gpu) {
-          std::vector<std::vector<double>> p(placement.devices.size());
-          for (std::size_t d = 0; d < placement.devices.size(); ++d) {
-            p[d].assign(placement.devices[d].contexts.size(), placement.devices[d].gpu_index == gpu ? 1.0 : 0.0);
-          }
-          add(p);
-        }
-      }
-      for (std::size_t t = 0; t < num_tenants; ++t) {
-        interruptions[t] += acc.interruptions[t];
-        outage_h[t] += acc.outage_h[t];
-      }
-    }
-    if (exposure.per_month > 0.0) {
-      exposure.contexts_hit = contexts_sum / exposure.per_month;
-      exposure.tenants_hit = tenants_sum / exposure.per_month;
-    }
-    out.expected.push_back(exposure);
+    out.expected.push_back(
+        kind_exposure(settings, crash_reach(kind), fault, rate, phases, num_tenants, interruptions, outage_h));
   }
+  std::vector<bool> placed(num_tenants, false);
   for (const auto& phase : phases) {
     for (const auto& device : phase.placement->devices) {
       for (const auto& c : device.contexts) placed[c.tenant] = true;
@@ -243,13 +259,8 @@ void draw_poisson(std::uint64_t seed, double rate_h, double horizon_s, Emit emit
   }
 }
 
-}  // namespace
-
-std::vector<PlannedFault> plan_faults(const FaultSettings& settings, models::StrategyKind kind,
-                                      const scenario::Scenario& scenario, const std::vector<std::size_t>& gpus,
-                                      const std::vector<std::pair<std::size_t, int>>& contexts) {
+std::vector<PlannedFault> scheduled_faults(const FaultSettings& settings, const scenario::Scenario& scenario) {
   std::vector<PlannedFault> faults;
-  if (!settings.any) return faults;
   for (const auto& s : settings.spec.schedule) {
     PlannedFault f;
     f.at_s = s.at_s;
@@ -265,34 +276,53 @@ std::vector<PlannedFault> plan_faults(const FaultSettings& settings, models::Str
     }
     faults.push_back(f);
   }
-  if (settings.spec.random) {
-    for (const FaultKind fault : kKinds) {
-      const double rate = rate_of(settings, kind, fault);
-      const auto k = static_cast<std::uint64_t>(fault);
-      if (fault == FaultKind::tenant_crash) {
-        for (const auto& [t, r] : contexts) {
-          const std::uint64_t seed = mix(mix(scenario.seed ^ (k << 56)) ^ (std::uint64_t{t} << 20) ^ std::uint64_t(r));
-          draw_poisson(seed, rate, scenario.horizon_s, [&](double at) {
-            faults.push_back(PlannedFault{at, fault, 0, t, r, false});
-          });
-        }
-        continue;
-      }
-      for (const std::size_t g : gpus) {
-        const std::uint64_t seed = mix(mix(scenario.seed ^ (k << 56)) ^ (std::uint64_t{g} + 0x5bd1e995ULL));
-        draw_poisson(seed, rate, scenario.horizon_s, [&](double at) {
-          faults.push_back(PlannedFault{at, fault, g, 0, 0, false});
-        });
-      }
+  return faults;
+}
+
+/// Poisson arrivals of one kind on each of its sources, appended to `faults`.
+void draw_kind(FaultKind fault, double rate, const scenario::Scenario& scenario, const std::vector<std::size_t>& gpus,
+               const std::vector<std::pair<std::size_t, int>>& contexts, std::vector<PlannedFault>& faults) {
+  const auto k = static_cast<std::uint64_t>(fault);
+  const std::uint64_t kind_seed = mix(scenario.seed ^ (k << 56));
+  if (fault == FaultKind::tenant_crash) {
+    for (const auto& context : contexts) {
+      const std::size_t tenant = context.first;
+      const int replica = context.second;
+      const std::uint64_t seed = mix(kind_seed ^ (std::uint64_t{tenant} << 20) ^ static_cast<std::uint64_t>(replica));
+      draw_poisson(seed, rate, scenario.horizon_s, [&](double at) {
+        faults.push_back(PlannedFault{at, fault, 0, tenant, replica, false});
+      });
     }
+    return;
   }
-  std::stable_sort(faults.begin(), faults.end(), [](const PlannedFault& a, const PlannedFault& b) {
-    if (a.at_s != b.at_s) return a.at_s < b.at_s;
-    if (a.scheduled != b.scheduled) return a.scheduled;  // the schedule's first at one instant
-    if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.gpu != b.gpu) return a.gpu < b.gpu;
-    return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
-  });
+  for (const std::size_t g : gpus) {
+    const std::uint64_t seed = mix(kind_seed ^ (std::uint64_t{g} + 0x5bd1e995ULL));
+    draw_poisson(seed, rate, scenario.horizon_s, [&](double at) {
+      faults.push_back(PlannedFault{at, fault, g, 0, 0, false});
+    });
+  }
+}
+
+bool earlier(const PlannedFault& a, const PlannedFault& b) {
+  if (a.at_s != b.at_s) return a.at_s < b.at_s;
+  if (a.scheduled != b.scheduled) return a.scheduled;  // the schedule's first at one instant
+  if (a.kind != b.kind) return a.kind < b.kind;
+  if (a.gpu != b.gpu) return a.gpu < b.gpu;
+  return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
+}
+
+}  // namespace
+
+std::vector<PlannedFault> plan_faults(const FaultSettings& settings, models::StrategyKind kind,
+                                      const scenario::Scenario& scenario, const std::vector<std::size_t>& gpus,
+                                      const std::vector<std::pair<std::size_t, int>>& contexts) {
+  if (!settings.any) return {};
+  std::vector<PlannedFault> faults = scheduled_faults(settings, scenario);
+  if (settings.spec.random) {
+    for (const FaultKind fault : kKinds)
+      draw_kind(fault, rate_of(settings, kind, fault), scenario, gpus, contexts, faults);
+  }
+  std::stable_sort(faults.begin(), faults.end(), earlier);
   return faults;
 }
 

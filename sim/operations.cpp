@@ -9,7 +9,6 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "core/error.hpp"
 #include "scenario/enum_tables.hpp"
 #include "sim/run_state.hpp"
 
@@ -74,7 +73,7 @@ void context_down(Run& run, const ContextRef& ref, Changes& changes) {
   const double now = run.loop->now();
   const std::size_t tenant = device.placed().contexts[ref.slot].tenant;
   device.advance(now);
-  for (auto& request : device.take_down(ref.slot)) changes.lost.emplace_back(tenant, std::move(request));
+  for (const auto& request : device.take_down(ref.slot)) changes.lost.emplace_back(tenant, request);
   device.recompute_rates();
   run.loop->notify(ref.device);
   if (--run.up_count[tenant] == 0) run.down_since[tenant] = now;
@@ -149,6 +148,18 @@ std::vector<ContextRef> crash_targets(Run& run, const ContextRef& origin) {
   return targets;
 }
 
+/// Every serving context of GPU `gpu` restarts, serving again at `until`.
+void restart_contexts(Run& run, std::size_t gpu, double until) {
+  auto& ops = *run.ops;
+  for (const std::size_t d : ops.gpu_devices[gpu]) {
+    for (std::size_t slot = 0; slot < run.devices[d]->placed().contexts.size(); ++slot) {
+      if (run.devices[d]->is_up(slot)) {
+        ops.context_down_until[d][slot] = std::max(ops.context_down_until[d][slot], until);
+      }
+    }
+  }
+}
+
 /// A fault strikes now; returns its record (what it hit is filled in by the caller).
 scenario::FaultEvent strike(Run& run, const PlannedFault& fault, Changes& changes) {
   auto& ops = *run.ops;
@@ -172,12 +183,7 @@ scenario::FaultEvent strike(Run& run, const PlannedFault& fault, Changes& change
     if (fault.gpu >= ops.gpu_devices.size()) return event;  // a GPU the strategy does not have
     if (fault.kind == FaultKind::mps_server_fault) {
       if (ops.kind != models::StrategyKind::mps) return event;  // no MPS server on this GPU
-      for (const std::size_t d : ops.gpu_devices[fault.gpu]) {
-        for (std::size_t slot = 0; slot < run.devices[d]->placed().contexts.size(); ++slot) {
-          if (run.devices[d]->is_up(slot))
-            ops.context_down_until[d][slot] = std::max(ops.context_down_until[d][slot], until);
-        }
-      }
+      restart_contexts(run, fault.gpu, until);
     } else {
       ops.gpu_down_until[fault.gpu] = std::max(ops.gpu_down_until[fault.gpu], until);
     }
@@ -259,6 +265,40 @@ void finish(Run& run) {
   for (std::size_t d = 0; d < run.devices.size(); ++d) run.loop->notify(d);
 }
 
+/// Every context serves from time 0 but those of phases not in force.
+void start_contexts(Run& run, int first_phase) {
+  const auto& ops = *run.ops;
+  const std::size_t num_tenants = run.scenario.tenants.size();
+  run.up_count.assign(num_tenants, 0);
+  run.down_since.assign(num_tenants, 0.0);
+  run.held.resize(num_tenants);
+  for (std::size_t d = 0; d < run.devices.size(); ++d) {
+    auto& device = *run.devices[d];
+    const bool in_force = ops.device_phase[d] < 0 || ops.device_phase[d] == first_phase;
+    for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
+      if (in_force) {
+        ++run.up_count[device.placed().contexts[slot].tenant];
+      } else {
+        device.take_down(slot);
+      }
+    }
+  }
+}
+
+/// Each switch of the layout on each GPU: all at once, or one GPU after another when rolling.
+void plan_switches(Operations& ops, const scenario::LayoutSchedule& schedule, double horizon_s,
+                   const std::vector<std::size_t>& gpus) {
+  ops.switches = layout_switches(schedule, horizon_s);
+  for (std::size_t k = 0; k < ops.switches.size(); ++k) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const double offset = schedule.rolling ? static_cast<double>(i) * schedule.repartition_s : 0.0;
+      const double start = ops.switches[k].at_s + offset;
+      push_event(ops, OpsEvent{start, 0, OpsEvent::Type::switch_start, k, gpus[i]});
+      push_event(ops, OpsEvent{start + schedule.repartition_s, 0, OpsEvent::Type::switch_end, k, gpus[i]});
+    }
+  }
+}
+
 }  // namespace
 
 void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>& phase_of_device,
@@ -289,21 +329,7 @@ void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>
   const int first_phase = schedule ? static_cast<int>(phase_at(*schedule, schedule->start_hour)) : -1;
   ops.gpu_phase.assign(num_gpus, first_phase);
 
-  // Every context serves from time 0 but those of phases not in force.
-  const std::size_t num_tenants = scenario.tenants.size();
-  run.up_count.assign(num_tenants, 0);
-  run.down_since.assign(num_tenants, 0.0);
-  run.held.resize(num_tenants);
-  for (std::size_t d = 0; d < run.devices.size(); ++d) {
-    auto& device = *run.devices[d];
-    for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
-      if (ops.device_phase[d] >= 0 && ops.device_phase[d] != first_phase) {
-        device.take_down(slot);
-      } else {
-        ++run.up_count[device.placed().contexts[slot].tenant];
-      }
-    }
-  }
+  start_contexts(run, first_phase);
 
   // The faults: on every GPU with a device, and every (tenant, replica) of any phase.
   std::vector<std::size_t> gpus;
@@ -318,17 +344,7 @@ void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>
   for (std::size_t i = 0; i < ops.faults.size(); ++i) {
     push_event(ops, OpsEvent{ops.faults[i].at_s, 0, OpsEvent::Type::fault, i, ops.faults[i].gpu});
   }
-  if (schedule) {
-    ops.switches = layout_switches(*schedule, scenario.horizon_s);
-    for (std::size_t k = 0; k < ops.switches.size(); ++k) {
-      for (std::size_t i = 0; i < gpus.size(); ++i) {
-        const double start =
-            ops.switches[k].at_s + (schedule->rolling ? static_cast<double>(i) * schedule->repartition_s : 0.0);
-        push_event(ops, OpsEvent{start, 0, OpsEvent::Type::switch_start, k, gpus[i]});
-        push_event(ops, OpsEvent{start + schedule->repartition_s, 0, OpsEvent::Type::switch_end, k, gpus[i]});
-      }
-    }
-  }
+  if (schedule) plan_switches(ops, *schedule, scenario.horizon_s, gpus);
   expected_exposure(ops.settings, kind, phases, scenario, ops.record);
 }
 
