@@ -179,7 +179,7 @@ void DeviceState::finish_phase(Context& context, std::size_t index, double now) 
   } else {
     remove_scale(context.num_decode, context.decode_scale, request.record.demand_scale);
   }
-  if (request.record.arrived_at_s >= tenant.warmup_s) record_completion(tenant, request, now);
+  if (measured(tenant, request)) record_completion(tenant, request, now);
   const int user = request.user;
   free_requests_.push_back(index);
   note_load(context);

@@ -69,6 +69,11 @@ struct Request {
   int retries = 0;  ///< times it was re-sent after its context went down (docs/faults.md)
 };
 
+/// True when the request counts in its tenant's figures: it arrived after the warm-up.
+inline bool measured(const TenantInfo& tenant, const Request& request) {
+  return request.record.arrived_at_s >= tenant.warmup_s;
+}
+
 class DeviceState {
  public:
   /// `tenants` outlives the device. Time series have `num_intervals` buckets of `interval_s` and

@@ -61,7 +61,7 @@ void user_done(Run& run, std::size_t tenant, int user, double now) {
 
 void fail_request(Run& run, std::size_t tenant, const Request& request) {
   auto& info = run.tenants[tenant];
-  if (request.record.arrived_at_s >= info.warmup_s) {
+  if (measured(info, request)) {
     ++info.stats->num_failed;
     ++info.stats->sla_violations;
   }
@@ -75,7 +75,7 @@ void arrive(Run& run, std::size_t tenant, const Request& request) {
   auto& info = run.tenants[tenant];
   const auto& refs = run.contexts_of[tenant];
   if (refs.empty()) {
-    if (request.record.arrived_at_s >= info.warmup_s) {
+    if (measured(info, request)) {
       ++info.stats->num_dropped;
       ++info.stats->sla_violations;
     }
@@ -101,7 +101,7 @@ namespace {
 
 /// A new request from a source: counted as arrived when measured, then routed.
 void send(Run& run, std::size_t tenant, const Request& request) {
-  if (request.record.arrived_at_s >= run.tenants[tenant].warmup_s) ++run.tenants[tenant].stats->num_arrived;
+  if (measured(run.tenants[tenant], request)) ++run.tenants[tenant].stats->num_arrived;
   arrive(run, tenant, request);
 }
 
@@ -365,7 +365,7 @@ void start_actors(Run& run, const RunOptions& options) {
 /// together (named "device:phase"), each phase's contexts down while another is in force.
 struct PlacedRun {
   Placement placement;
-  std::vector<Placement> phases;         ///< per phase (one: the placement itself, without a schedule)
+  std::vector<Placement> phases;         ///< per phase of a schedule; empty without one
   std::vector<double> day_fracs;         ///< per phase, its share of the day
   std::vector<int> phase_of_device;      ///< per device of `placement`; -1 without a schedule
   std::vector<std::string> phase_names;  ///< empty without a schedule
@@ -378,8 +378,6 @@ PlacedRun place_run(const Scenario& scenario, const scenario::StrategySpec& stra
   if (!strategy.layout_schedule) {
     run.placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults,
                                    balance_loads.empty() ? nullptr : &balance_loads);
-    run.phases = {run.placement};
-    run.day_fracs = {1.0};
     run.phase_of_device.assign(run.placement.devices.size(), -1);
     return run;
   }
@@ -449,6 +447,7 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
 void start_operations(Run& run, const scenario::StrategySpec& strategy, const PlacedRun& placed) {
   std::vector<PhasePlacement> phases;
   for (std::size_t p = 0; p < placed.phases.size(); ++p) phases.push_back({&placed.phases[p], placed.day_fracs[p]});
+  if (phases.empty()) phases.push_back({&placed.placement, 1.0});  // no schedule: the one placement, all day
   init_operations(run, strategy.kind, placed.phase_of_device, placed.phase_names,
                   strategy.layout_schedule ? &*strategy.layout_schedule : nullptr, phases);
 }

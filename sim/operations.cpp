@@ -249,7 +249,7 @@ void settle(Run& run, Changes& changes) {
       continue;
     }
     ++request.retries;
-    if (request.record.arrived_at_s >= run.tenants[tenant].warmup_s) ++run.stats[tenant].num_retried;
+    if (measured(run.tenants[tenant], request)) ++run.stats[tenant].num_retried;
     arrive(run, tenant, request);
   }
   for (const std::size_t tenant : changes.came_up) {
