@@ -24,6 +24,7 @@
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"
 #include "test/test_util.hpp"
+#include "test/unit/report/day_night_fixture.hpp"
 
 namespace slicewise::render {
 namespace {
@@ -474,37 +475,7 @@ report::RoiReport faults_and_schedule_report() {
   result.input.tenants[0].workload.source =
       "dcgm-prometheus: dcgm-exporter-h100.prom, 4 busy samples of 4; gpu_duty_frac 0.700 ± 0.100, "
       "sm_occupancy_frac 0.800 ± 0.000, mem_bw_frac 0.500 ± 0.000, memory_gib max 41.000";
-  auto spec = result.input.strategies.at(1);
-  spec.name = "mig-day-night";
-  spec.layout.clear();
-  spec.tenants.clear();
-  scenario::LayoutSchedule schedule;
-  scenario::LayoutPhase day;
-  day.name = "day";
-  day.from_hour = 8.0;
-  day.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
-  day.tenants = {{"llm-8b", {"3g.40gb", 0}},
-                 {"vision-resnet50", {"2g.20gb", 0}},
-                 {"notebook-alice", {"1g.10gb", 0}},
-                 {"notebook-bob", {"1g.10gb", 0}}};
-  scenario::LayoutPhase night;
-  night.name = "night";
-  night.from_hour = 20.5;
-  night.layout = "7g.80gb";
-  night.tenants = {{"llm-8b", {"7g.80gb", 0}}};
-  schedule.phases = {day, night};
-  spec.layout_schedule = schedule;
-  result.input.strategies.push_back(spec);
-  auto scheduled = result.strategies.at(1);
-  scheduled.name = "mig-day-night";
-  for (auto& d : scheduled.devices) d.phase = "day";
-  auto whole = scheduled.devices.at(0);
-  whole.name = "gpu0/7g.80gb@0";
-  whole.mig_profile = "7g.80gb";
-  whole.contexts = {"llm-8b#0"};
-  whole.phase = "night";
-  scheduled.devices.push_back(whole);
-  result.strategies.push_back(scheduled);
+  test::add_day_night_strategy(result, 0);
   for (auto& s : result.strategies) {
     scenario::FaultRecord record;
     record.expected = {{"gpu_failure", 0.0088 * s.num_gpus_used, 1.0, 1.0, 3630.0}};

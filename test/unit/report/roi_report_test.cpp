@@ -8,6 +8,7 @@
 #include "scenario/result_json.hpp"
 #include "scenario/utilisation.hpp"
 #include "scenario/validate.hpp"
+#include "test/unit/report/day_night_fixture.hpp"
 
 namespace slicewise::report {
 namespace {
@@ -503,43 +504,15 @@ TEST(RoiReport, RatesGivenAndRandomFaultsOffAreSaidSo) {
 /// 7g.80gb for llm-8b), its clock at 07:45, so that the run re-partitions once, 15 minutes in.
 scenario::SimResult mixed_with_schedule() {
   auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/mixed-mig-h100.json");
-  auto spec = result.input.strategies.at(1);
-  spec.name = "mig-day-night";
-  spec.layout.clear();
-  spec.tenants.clear();
-  scenario::LayoutSchedule schedule;
+  auto& run = test::add_day_night_strategy(result, 2);
+  auto& schedule = *result.input.strategies.back().layout_schedule;
   schedule.start_hour = 7.75;
   schedule.repartition_s = 60.0;
-  scenario::LayoutPhase day;
-  day.name = "day";
-  day.from_hour = 8.0;
-  day.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
-  day.tenants = {{"llm-8b", {"3g.40gb", 0}},
-                 {"vision-resnet50", {"2g.20gb", 2}},
-                 {"notebook-alice", {"1g.10gb", 0}},
-                 {"notebook-bob", {"1g.10gb", 0}}};
-  scenario::LayoutPhase night;
-  night.name = "night";
-  night.from_hour = 20.5;
-  night.layout = "7g.80gb";
-  night.tenants = {{"llm-8b", {"7g.80gb", 0}}};
-  schedule.phases = {day, night};
-  spec.layout_schedule = schedule;
-  result.input.strategies.push_back(spec);
-  auto run = result.strategies.at(1);
-  run.name = "mig-day-night";
   run.tenants[0].latency_s.p95 = 4.0;
   run.tenants[1].latency_s.p95 = 0.1;
   run.tenants[3].latency_s.p95 = 12.0;
   run.tenants[3].sla_met = false;
   run.fleet_busy_frac = 0.4;
-  for (auto& d : run.devices) d.phase = "day";
-  auto whole = run.devices.at(0);
-  whole.name = "gpu0/7g.80gb@0";
-  whole.mig_profile = "7g.80gb";
-  whole.contexts = {"llm-8b#0"};
-  whole.phase = "night";
-  run.devices.push_back(whole);
   scenario::FaultRecord record;
   record.num_repartitions = 1;
   auto repartition = fault_event(900.0, "repartition", {"llm-8b#0"}, 1, 60.0);
@@ -547,7 +520,6 @@ scenario::SimResult mixed_with_schedule() {
   repartition.scheduled = true;
   record.events = {repartition};
   run.faults = record;
-  result.strategies.push_back(run);
   return result;
 }
 
