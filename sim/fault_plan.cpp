@@ -17,19 +17,7 @@ namespace slicewise::sim {
 using scenario::FaultKind;
 using scenario::FaultSpec;
 
-CrashReach crash_reach(models::StrategyKind kind) {
-  switch (kind) {
-    case models::StrategyKind::mps: return CrashReach::whole_gpu;
-    case models::StrategyKind::time_slicing:
-    case models::StrategyKind::mig_time_slicing:
-    case models::StrategyKind::hami:
-    case models::StrategyKind::dedicated:  // its contexts on one GPU share it by the driver's time-slicing
-      return CrashReach::own_device;
-    case models::StrategyKind::mig:
-    case models::StrategyKind::vgpu: return CrashReach::own_context;
-  }
-  return CrashReach::own_context;
-}
+CrashReach crash_reach(models::StrategyKind kind) { return scenario::policy_of(kind).crash_reach(); }
 
 FaultSettings fault_settings(const scenario::Scenario& scenario) {
   FaultSettings settings;
@@ -63,7 +51,7 @@ double rate_of(const FaultSettings& settings, models::StrategyKind kind, FaultKi
     case FaultKind::driver_reset: return settings.spec.driver_reset_per_gpu_hour;
     case FaultKind::tenant_crash: return settings.spec.tenant_crash_per_context_hour;
     case FaultKind::mps_server_fault:
-      return kind == models::StrategyKind::mps ? settings.spec.mps_server_fault_per_gpu_hour : 0.0;
+      return scenario::policy_of(kind).has_gpu_server() ? settings.spec.mps_server_fault_per_gpu_hour : 0.0;
   }
   return 0.0;
 }

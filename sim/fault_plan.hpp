@@ -11,6 +11,7 @@
 #include "models/strategy_kind.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
+#include "scenario/strategies/policy.hpp"
 #include "sim/placement.hpp"
 
 namespace slicewise::sim {
@@ -22,12 +23,8 @@ inline constexpr double kHoursPerMonth = 730.0;
 /// sends again, as clients back off after an error (docs/faults.md).
 inline constexpr double kFailureBackoffS = 1.0;
 
-/// What a tenant's fatal error takes down under a strategy, beside its own context.
-enum class CrashReach {
-  own_context,  ///< dedicated GPU, MIG instance, vGPU VM: contained
-  own_device,   ///< time-sliced sharing: each co-tenant context on the device with co_tenant_kill_frac
-  whole_gpu,    ///< MPS: every client of the GPU's server
-};
+/// What a tenant's crash takes down under a strategy: its policy says (scenario/strategies/).
+using scenario::CrashReach;
 CrashReach crash_reach(models::StrategyKind kind);
 
 /// The faults' settings the run uses: the scenario's, or the defaults (no random faults) for a run

@@ -182,7 +182,7 @@ scenario::FaultEvent strike(Run& run, const PlannedFault& fault, Changes& change
     event.gpu_index = static_cast<int>(fault.gpu);
     if (fault.gpu >= ops.gpu_devices.size()) return event;  // a GPU the strategy does not have
     if (fault.kind == FaultKind::mps_server_fault) {
-      if (ops.kind != models::StrategyKind::mps) return event;  // no MPS server on this GPU
+      if (!scenario::policy_of(ops.kind).has_gpu_server()) return event;  // no MPS server on this GPU
       restart_contexts(run, fault.gpu, until);
     } else {
       ops.gpu_down_until[fault.gpu] = std::max(ops.gpu_down_until[fault.gpu], until);

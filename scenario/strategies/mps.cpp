@@ -23,6 +23,10 @@ class Mps final : public StrategyPolicy {
            "at most 48 clients per GPU";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+  CrashReach crash_reach() const override {
+    return CrashReach::whole_gpu;
+  }  // CUDA MPS docs: a client's fatal fault reaches every client
+  bool has_gpu_server() const override { return true; }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "active_thread_pct", "pinned_memory_limit_gib", "low_priority_thread_pct"};

@@ -40,6 +40,14 @@ struct StrategyCheck {
 };
 
 /// The memory a strategy enforces for one context on a device.
+/// What a tenant's fatal error (illegal address, out of memory) takes down beside its own context
+/// (docs/faults.md).
+enum class CrashReach {
+  own_context,  ///< a dedicated GPU, a MIG instance, a vGPU VM: contained
+  own_device,   ///< time-sliced sharing: each co-tenant context on the device, at co_tenant_kill_frac
+  whole_gpu,    ///< MPS: every client of the GPU's server
+};
+
 struct MemoryRule {
   /// The device enforces a per-context limit: contexts cannot overcommit it, and a context is
   /// placed only where its reservation fits.
@@ -100,6 +108,13 @@ class StrategyPolicy {
   virtual double context_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* settings) const {
     return settings && settings->weight ? *settings->weight : 1.0;
   }
+
+  // --- Faults ---------------------------------------------------------------------------------
+  /// What a tenant's crash takes down beside its context. Several contexts on one device share it
+  /// by the driver's time-slicing unless the mechanism isolates them.
+  virtual CrashReach crash_reach() const { return CrashReach::own_device; }
+  /// True when each GPU runs a server whose fault ends every client on it (mps_server_fault).
+  virtual bool has_gpu_server() const { return false; }
 
   // --- Money ----------------------------------------------------------------------------------
   /// The software licence every GPU of the strategy needs (an id of data/licences.json); "" = none.

@@ -18,6 +18,7 @@ class Vgpu final : public StrategyPolicy {
     return "VMs with a vGPU each; best_effort time slicing, or equal_share / fixed_share slots";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
+  CrashReach crash_reach() const override { return CrashReach::own_context; }  // the VM contains it
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "switch_cost_ms", "vgpu_scheduler", "timeslice_ms"};
