@@ -105,6 +105,7 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
       keep_answers_ = false;
       memo_size_ = 0;
       std::vector<std::uint64_t>().swap(memo_key_);
+      std::vector<std::uint8_t>().swap(memo_count_);
       std::vector<ContextDemand>().swap(memo_demands_);
       std::vector<double>().swap(memo_start_);
       std::vector<ContextRate>().swap(memo_rates_);
@@ -122,8 +123,8 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
     out.resize(n);
     phase_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {  // n is a handful: loops, not memmove calls
-      out[i] = memo_rates_[slot * n + i];
-      phase_[i] = memo_end_[slot * n + i];
+      out[i] = memo_rates_[slot * kMemoMaxContexts + i];
+      phase_[i] = memo_end_[slot * kMemoMaxContexts + i];
     }
     return;
   }
@@ -131,17 +132,27 @@ void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<Con
   keep(key, contexts, out);
 }
 
+void RateModel::compute(std::span<const ContextDemand> active, std::span<const double> from,
+                        std::vector<ContextRate>& out) {
+  // With phase_ the size of the input the solve starts warm, from clamp(from[i], duty, 1): what
+  // the solve over every context starts an active one at, its last phase being 0 while idle and
+  // duty at the first solve.
+  phase_.assign(from.begin(), from.end());
+  compute(active, out);
+}
+
 std::size_t RateModel::recall(std::uint64_t key, std::span<const ContextDemand> contexts) const {
   const std::size_t n = contexts.size();
-  if (memo_width_ != n || memo_key_.empty()) return kNoSlot;
+  constexpr std::size_t w = kMemoMaxContexts;
+  if (memo_key_.empty()) return kNoSlot;
   const std::size_t mask = memo_key_.size() - 1;
   for (std::size_t slot = key & mask;; slot = (slot + 1) & mask) {  // linear probing; never full
     if (memo_key_[slot] == 0) return kNoSlot;
-    if (memo_key_[slot] != key) continue;
+    if (memo_key_[slot] != key || memo_count_[slot] != n) continue;
     bool same = true;
     for (std::size_t i = 0; i < n && same; ++i) {
       same =
-          same_demand(memo_demands_[slot * n + i], contexts[i]) && bits(memo_start_[slot * n + i]) == bits(start_[i]);
+          same_demand(memo_demands_[slot * w + i], contexts[i]) && bits(memo_start_[slot * w + i]) == bits(start_[i]);
     }
     if (same) return slot;
   }
@@ -149,14 +160,8 @@ std::size_t RateModel::recall(std::uint64_t key, std::span<const ContextDemand> 
 
 void RateModel::keep(std::uint64_t key, std::span<const ContextDemand> contexts,
                      const std::vector<ContextRate>& rates) {
-  const std::size_t n = contexts.size();
-  if (memo_width_ != n) {
-    memo_width_ = n;
-    memo_size_ = 0;
-    memo_key_.clear();
-  }
   if (2 * (memo_size_ + 1) > memo_key_.size()) {  // keep the table at most half full
-    if (2 * memo_key_.size() * n > kMemoContextSlots) {
+    if (2 * memo_key_.size() * kMemoMaxContexts > kMemoContextSlots) {
       memo_size_ = 0;  // as large as allowed: start over
       std::fill(memo_key_.begin(), memo_key_.end(), 0);
     } else {
@@ -168,31 +173,34 @@ void RateModel::keep(std::uint64_t key, std::span<const ContextDemand> contexts,
 
 void RateModel::insert_kept(std::uint64_t key, std::span<const ContextDemand> demands, std::span<const double> start,
                             std::span<const ContextRate> rates, std::span<const double> end) {
-  const std::size_t n = memo_width_;
+  const std::size_t n = demands.size();
+  constexpr std::size_t w = kMemoMaxContexts;
   const std::size_t mask = memo_key_.size() - 1;
   std::size_t slot = key & mask;
   while (memo_key_[slot] != 0) slot = (slot + 1) & mask;
   memo_key_[slot] = key;
+  memo_count_[slot] = static_cast<std::uint8_t>(n);
   ++memo_size_;
   for (std::size_t i = 0; i < n; ++i) {
-    memo_demands_[slot * n + i] = demands[i];
-    memo_start_[slot * n + i] = start[i];
-    memo_rates_[slot * n + i] = rates[i];
-    memo_end_[slot * n + i] = end[i];
+    memo_demands_[slot * w + i] = demands[i];
+    memo_start_[slot * w + i] = start[i];
+    memo_rates_[slot * w + i] = rates[i];
+    memo_end_[slot * w + i] = end[i];
   }
 }
 
 void RateModel::grow_memo(std::size_t slots) {
-  const std::size_t n = memo_width_;
+  constexpr std::size_t w = kMemoMaxContexts;
   const std::vector<std::uint64_t> keys = std::exchange(memo_key_, std::vector<std::uint64_t>(slots, 0));
-  const std::vector<ContextDemand> demands = std::exchange(memo_demands_, std::vector<ContextDemand>(slots * n));
-  const std::vector<double> start = std::exchange(memo_start_, std::vector<double>(slots * n));
-  const std::vector<ContextRate> rates = std::exchange(memo_rates_, std::vector<ContextRate>(slots * n));
-  const std::vector<double> end = std::exchange(memo_end_, std::vector<double>(slots * n));
+  const std::vector<std::uint8_t> counts = std::exchange(memo_count_, std::vector<std::uint8_t>(slots, 0));
+  const std::vector<ContextDemand> demands = std::exchange(memo_demands_, std::vector<ContextDemand>(slots * w));
+  const std::vector<double> start = std::exchange(memo_start_, std::vector<double>(slots * w));
+  const std::vector<ContextRate> rates = std::exchange(memo_rates_, std::vector<ContextRate>(slots * w));
+  const std::vector<double> end = std::exchange(memo_end_, std::vector<double>(slots * w));
   memo_size_ = 0;
   for (std::size_t old = 0; old < keys.size(); ++old) {
     if (keys[old] == 0) continue;
-    const auto of = [&](const auto& kept) { return std::span(kept).subspan(old * n, n); };
+    const auto of = [&](const auto& kept) { return std::span(kept).subspan(old * w, counts[old]); };
     insert_kept(keys[old], of(demands), of(start), of(rates), of(end));
   }
 }

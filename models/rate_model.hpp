@@ -98,6 +98,14 @@ class RateModel {
   const SharingParams& params() const { return params_; }
 
   void compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out);
+  /// The same answers for a caller that leaves the idle contexts out (sim::DeviceState): every one
+  /// of `active` is active, and each solve starts from `from[i]`, the GPU-phase fraction
+  /// (ContextRate::gpu_phase_frac) context i ended the last solve it took part in at, 0 if none,
+  /// rather than from this model's last solve. An idle context changes nothing in a solve (its
+  /// share, phase and rates are 0 and every sum and product skips it), so the rates are bit for
+  /// bit those of compute() over every context, at the cost of the active ones only. fixed_share
+  /// counts every placed weight: give it in SharingParams::total_placed_weight.
+  void compute(std::span<const ContextDemand> active, std::span<const double> from, std::vector<ContextRate>& out);
   /// How many answers are kept now, how many calls replayed one, and whether the model still
   /// keeps them (for the tests).
   std::size_t kept_answers() const { return memo_size_; }
@@ -105,9 +113,9 @@ class RateModel {
   bool keeps_answers() const { return keep_answers_; }
 
   /// Answers kept per model: an open-addressing table on a hash of the solve's input, at most half
-  /// full, grown from 8 slots as needed up to kMemoContextSlots / n slots (n contexts; 147 KB per
-  /// device at most) and emptied when full. A model that replays fewer than a quarter of its
-  /// answers over kMemoWindow calls stops keeping them and frees the table.
+  /// full, grown from 8 slots as needed up to kMemoContextSlots / kMemoMaxContexts slots (each of
+  /// room for kMemoMaxContexts contexts; 147 KB per device at most) and emptied when full. A model that replays fewer
+  /// than a quarter of its answers over kMemoWindow calls stops keeping them and frees the table.
   static constexpr std::size_t kMemoContextSlots = 1024;
   static constexpr std::size_t kMemoWindow = 1024;
   /// Only devices of this many contexts or fewer keep answers: with more, the warm start leaves the
@@ -161,14 +169,15 @@ class RateModel {
   std::vector<std::uint8_t> frozen_;  // concurrent_shares: whether each active context stopped rising, and at start
   bool fill_ready_ = false;           // concurrent_shares: the demand-only parts of scratch_ are set
   std::vector<int> active_;
-  // The kept answers: slot s holds, at [s·n, (s + 1)·n), the n demands and starting phases of a
-  // solve, its n rates and the n phases it ended at; its key is 0 when empty.
-  std::size_t memo_width_ = 0;  // n of the kept answers
+  // The kept answers: slot s holds, at [s·W, s·W + n), W = kMemoMaxContexts, the n demands and
+  // starting phases of a solve of n contexts, its n rates and the n phases it ended at; its key
+  // is 0 when empty. Solves of 1 and of 2 contexts share the table.
   std::size_t memo_size_ = 0;   // slots in use
   std::size_t memo_calls_ = 0;  // calls and replays in the current window of kMemoWindow calls
   std::size_t memo_hits_ = 0;
   std::size_t replays_ = 0;
   std::vector<std::uint64_t> memo_key_;
+  std::vector<std::uint8_t> memo_count_;  // n of each slot's answer
   std::vector<ContextDemand> memo_demands_;
   std::vector<double> memo_start_;
   std::vector<ContextRate> memo_rates_;

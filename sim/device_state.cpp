@@ -27,13 +27,25 @@ void remove_scale(int& count, double& sum, double scale) {
   --count;
   sum = count == 0 ? 0.0 : sum - scale;
 }
+
+/// The device's sharing constants for a rate model that sees the active contexts only: fixed
+/// shares divide the device by every placed weight, so the slots count them all.
+models::SharingParams sharing_of(const PlacedDevice& device) {
+  models::SharingParams params = device.sharing;
+  if (params.discipline == models::SharingDiscipline::fixed_share) {
+    double placed = 0.0;
+    for (const auto& context : device.contexts) placed += context.weight;
+    params.total_placed_weight = std::max(params.total_placed_weight, placed);
+  }
+  return params;
+}
 }  // namespace
 
 DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInfo>& tenants, double interval_s,
                          std::size_t num_intervals, double horizon_s, std::uint64_t seed)
     : device_(device),
       tenants_(tenants),
-      model_(device.sharing),
+      model_(sharing_of(device)),
       interval_s_(interval_s),
       horizon_s_(horizon_s),
       busy_series_(num_intervals, 0.0),
@@ -57,6 +69,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     demands_[i].priority = placed.priority;
   }
   rates_.resize(contexts_.size());
+  loaded_.assign((contexts_.size() + 63) / 64, 0);
   tokens_.resize(contexts_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
 }
@@ -82,11 +95,13 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
     const double dt = end - from;
     busy_series_[bucket] += busy * dt;
     sm_series_[bucket] += sm * dt;
-    for (const auto& context : contexts_) {
-      if (const auto waiting = num_waiting(context); waiting > 0) {
-        tenants_[context.tenant].stats->queue_length_integral[bucket] += static_cast<double>(waiting) * dt;
-      }
-    }
+    if (num_waiting_ > 0)
+      for_each_loaded([&](std::size_t slot) {
+        const auto& context = contexts_[slot];
+        if (const auto waiting = num_waiting(context); waiting > 0) {
+          tenants_[context.tenant].stats->queue_length_integral[bucket] += static_cast<double>(waiting) * dt;
+        }
+      });
     from = end;
     ++bucket;
   }
@@ -95,9 +110,7 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
 void DeviceState::advance(double now) {
   if (now <= now_) return;
   const double dt = now - now_;
-  for (std::size_t i = 0; i < contexts_.size(); ++i) {
-    contexts_[i].virtual_s += rates_[i].progress_rate * dt;
-  }
+  for (const std::size_t i : rated_) contexts_[i].virtual_s += rates_[i].progress_rate * dt;
   if (device_.exact_quanta) {
     // Core caps' token buckets: a capped context earns cap seconds of GPU per second and spends
     // what it holds, up to cap × the sampling window.
@@ -128,6 +141,7 @@ void DeviceState::start_waiting(Context& context, double now) {
   const auto limit = static_cast<std::size_t>(tenants_[context.tenant].max_concurrency);
   while (num_waiting(context) > 0 && context.heap.size() < limit) {
     start(context, context.waiting[context.waiting_head++], now);
+    --num_waiting_;
   }
   if (context.waiting_head == context.waiting.size()) {
     context.waiting.clear();
@@ -142,20 +156,22 @@ void DeviceState::arrive(std::size_t slot, const Request& request, double now) {
   SW_CHECK(now >= now_, "arrival in the past");
   Context& context = contexts_[slot];
   context.waiting.push_back(allocate(request));
+  ++num_waiting_;
   start_waiting(context, now);
   note_load(context);
 }
 
 bool DeviceState::complete_due(double now) {
   bool changed = false;
-  for (auto& context : contexts_) {
+  for_each_loaded([&](std::size_t slot) {
+    auto& context = contexts_[slot];
     const double tolerance = 1e-9 * std::max(1.0, context.virtual_s);
     while (!context.heap.empty() && context.heap.front().finish_v <= context.virtual_s + tolerance) {
       changed = true;
       finish_phase(context, pop_due(context), now);
     }
     if (num_waiting(context) > 0) start_waiting(context, now);
-  }
+  });
   return changed;
 }
 
@@ -306,38 +322,85 @@ void DeviceState::exact_rates() {
   }
   busy_now_ = holder_ >= 0 && !switching_ ? 1.0 : 0.0;
   sm_now_ = sm;
+  rated_.clear();
+  if (holder_ && rates_[*holder_].progress_rate > 0.0) rated_.push_back(*holder_);
+}
+
+void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) const {
+  const auto& context = contexts_[slot];
+  const auto& shape = *tenants_[context.tenant].shape;
+  const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
+  const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
+  demand.active = true;
+  demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;
+  demand.ref_bw = prefill * shape.prefill.bw + decode * shape.decode.bw;
+  demand.demand_sm = demand.ref_sm * context.norm_sm;
+  demand.demand_bw = demand.ref_bw * context.norm_bw;
+}
+
+void DeviceState::set_idle(std::size_t slot) {
+  auto& demand = demands_[slot];  // what set_demand gives with nothing in service, without the shape
+  demand.active = false;
+  demand.ref_sm = demand.ref_bw = demand.demand_sm = demand.demand_bw = 0.0;
+}
+
+void DeviceState::solve_every_context() {
+  rated_.clear();
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    if (contexts_[i].heap.empty()) {
+      set_idle(i);
+      continue;
+    }
+    set_demand(i, demands_[i]);
+    rated_.push_back(i);
+  }
+  model_.compute(demands_, rates_);
+}
+
+void DeviceState::solve_active_contexts() {
+  // The contexts with requests in service, each warm-started from the phase its last solve ended
+  // at (0 if it sat out the last one).
+  solving_.clear();
+  active_demands_.clear();
+  active_from_.clear();
+  for_each_loaded([&](std::size_t slot) {
+    if (contexts_[slot].heap.empty()) return;  // waiting only: cannot be, but nothing to progress
+    solving_.push_back(slot);
+    set_demand(slot, active_demands_.emplace_back(demands_[slot]));
+    active_from_.push_back(rates_[slot].gpu_phase_frac);
+  });
+  model_.compute(active_demands_, active_from_, active_rates_);
+  for (const std::size_t slot : rated_) rates_[slot] = models::ContextRate{};
+  rated_.swap(solving_);
+  for (std::size_t a = 0; a < rated_.size(); ++a) rates_[rated_[a]] = active_rates_[a];
 }
 
 void DeviceState::recompute_rates() {
-  for (std::size_t i = 0; i < contexts_.size(); ++i) {
-    const auto& context = contexts_[i];
-    auto& demand = demands_[i];
-    if (context.heap.empty()) {  // what the formula below gives with nothing in service, without the shape
-      demand.active = false;
-      demand.ref_sm = demand.ref_bw = demand.demand_sm = demand.demand_bw = 0.0;
-      continue;
-    }
-    const auto& shape = *tenants_[context.tenant].shape;
-    const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
-    const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
-    demand.active = true;
-    demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;
-    demand.ref_bw = prefill * shape.prefill.bw + decode * shape.decode.bw;
-    demand.demand_sm = demand.ref_sm * context.norm_sm;
-    demand.demand_bw = demand.ref_bw * context.norm_bw;
-  }
   if (device_.exact_quanta) {
+    for (std::size_t i = 0; i < contexts_.size(); ++i) {
+      if (contexts_[i].heap.empty()) {
+        set_idle(i);
+      } else {
+        set_demand(i, demands_[i]);
+      }
+    }
     rotate_quantum(now_);
     exact_rates();
     return;
   }
-  model_.compute(demands_, rates_);
+  // Both give the same bits (RateModel::compute with `from`); a device of a context or two gains
+  // nothing from lists of the active ones, and the model's kept answers are keyed by all of them.
+  if (contexts_.size() <= models::RateModel::kMemoMaxContexts) {
+    solve_every_context();
+  } else {
+    solve_active_contexts();
+  }
   if (!pending_.empty()) apply_sharing_variance();
-  double idle_probability = 1.0;
+  double idle_probability = 1.0;  // an idle context's factor is 1 and its term 0
   double sm = 0.0;
-  for (const auto& rate : rates_) {
-    idle_probability *= 1.0 - rate.gpu_phase_frac;
-    sm += rate.sm_usage_frac;
+  for (const std::size_t slot : rated_) {
+    idle_probability *= 1.0 - rates_[slot].gpu_phase_frac;
+    sm += rates_[slot].sm_usage_frac;
   }
   busy_now_ = 1.0 - idle_probability;
   sm_now_ = std::min(1.0, sm);
@@ -409,7 +472,7 @@ void DeviceState::apply_sharing_variance() {
 
 double DeviceState::next_completion(double now) const {
   double next = device_.exact_quanta ? slice_end_s_ : kNever;
-  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+  for (const std::size_t i : rated_) {  // every other context's rate is 0
     const auto& context = contexts_[i];
     if (context.heap.empty() || rates_[i].progress_rate <= 0.0) continue;
     const double remaining = std::max(0.0, context.heap.front().finish_v - context.virtual_s);
@@ -418,7 +481,9 @@ double DeviceState::next_completion(double now) const {
   return next;
 }
 
-bool DeviceState::idle() const { return num_in_system() == 0; }
+bool DeviceState::idle() const {
+  return std::all_of(loaded_.begin(), loaded_.end(), [](std::uint64_t word) { return word == 0; });
+}
 
 std::int64_t DeviceState::num_in_system() const {
   std::int64_t total = 0;
@@ -453,6 +518,7 @@ std::vector<Request> DeviceState::take_down(std::size_t slot) {
     lost.push_back(Request{held.record, held.user, 0.0, 0.0, false, held.retries});
     free_requests_.push_back(index);
   }
+  num_waiting_ -= num_waiting(context);
   context.heap.clear();
   context.waiting.clear();
   context.waiting_head = 0;

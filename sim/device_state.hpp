@@ -3,6 +3,7 @@
 // the SimGrid actors (engine.cpp) only decide when to call it.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -163,10 +164,36 @@ class DeviceState {
   std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
   /// Requests waiting and in service.
   std::size_t load(const Context& context) const { return context.heap.size() + num_waiting(context); }
-  /// Tells the context's least-loaded index its load, after a request came or left.
-  void note_load(const Context& context) const {
+  /// After a request came or left: marks whether the context has requests, and tells its
+  /// least-loaded index its load.
+  void note_load(const Context& context) {
+    const std::size_t slot = slot_of(context);
+    const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
+    if (load(context) > 0) {
+      loaded_[slot / 64] |= bit;
+    } else {
+      loaded_[slot / 64] &= ~bit;
+    }
     if (context.load_index) context.load_index->set(context.load_position, context.up ? load(context) : kDownLoad);
   }
+  /// Calls f(slot) for each context with requests, in slot order (what f changes of the marks is
+  /// not seen until the next call).
+  template <typename F>
+  void for_each_loaded(F&& f) const {
+    for (std::size_t word = 0; word < loaded_.size(); ++word) {
+      for (std::uint64_t bits = loaded_[word]; bits != 0; bits &= bits - 1) {
+        f(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      }
+    }
+  }
+  /// Sets the parts of `demand` that change (what the context's requests in service use) for a
+  /// context with requests in service; `demand` holds the fixed parts.
+  void set_demand(std::size_t slot, models::ContextDemand& demand) const;
+  /// demands_[slot] as an idle context's.
+  void set_idle(std::size_t slot);
+  /// The rates of every context from the model over all of them, or over the active ones only.
+  void solve_every_context();
+  void solve_active_contexts();
   /// The load a down context shows least-loaded routing: more than any real one.
   static constexpr std::size_t kDownLoad = std::numeric_limits<std::size_t>::max() / 4;
   void integrate(double from, double to, double busy, double sm);
@@ -177,8 +204,21 @@ class DeviceState {
   std::vector<Request> requests_;
   std::vector<std::size_t> free_requests_;
   models::RateModel model_;
+  /// Per context: the fixed parts of its demand (duty, weight, cap, priority); in exact
+  /// time-slicing the whole demand, set at every event.
   std::vector<models::ContextDemand> demands_;
   std::vector<models::ContextRate> rates_;
+  // An event costs what the contexts with requests cost, not what every placed one does (a device
+  // may hold 48 MPS clients, most of them idle at any instant): a bit per context with requests,
+  // and the contexts whose rates the last solve set (in slot order); every other context's rate
+  // is 0. The solve reads the active contexts only (RateModel::compute with `from`).
+  std::vector<std::uint64_t> loaded_;
+  std::vector<std::size_t> rated_;
+  std::size_t num_waiting_ = 0;       ///< requests waiting in all contexts
+  std::vector<std::size_t> solving_;  ///< recompute_rates(): the next rated_
+  std::vector<models::ContextDemand> active_demands_;
+  std::vector<double> active_from_;
+  std::vector<models::ContextRate> active_rates_;
   double now_ = 0.0;
   double busy_now_ = 0.0;
   double sm_now_ = 0.0;

@@ -95,6 +95,91 @@ TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
   }
 }
 
+TEST(RateModel, LeavingTheIdleContextsOutGivesTheSameRatesBitForBit) {
+  // sim::DeviceState gives the model only the contexts with requests in service, each started from
+  // the phase it ended its last solve at (0 when it sat that one out). Over a device's life in
+  // miniature, where each event changes one context's requests in service (0 to 3, idle half the
+  // time), those rates must be the bits of the solve over every context, idle ones included,
+  // under every discipline (fixed shares told every placed weight), with priorities and caps, for
+  // 2 to 30 contexts: both sides of kMemoMaxContexts active, of kDirectLimit and of the exact
+  // distribution's limit.
+  SharingParams mps;
+  mps.discipline = SharingDiscipline::concurrent;
+  mps.concurrent_efficiency = 0.9;
+  mps.concurrent_interference = 0.3;
+  SharingParams sliced;
+  sliced.discipline = SharingDiscipline::time_sliced;
+  sliced.efficiency = 0.95;
+  sliced.roofline_sharpness = 2.7;
+  SharingParams vgpu;
+  vgpu.discipline = SharingDiscipline::fixed_share;
+  vgpu.efficiency = 0.9;
+  vgpu.total_placed_weight = 4.0;
+  for (const SharingParams& params : {mps, sliced, vgpu, SharingParams{}}) {
+    for (const std::size_t n : {2U, 5U, 9U, 30U}) {
+      std::vector<ContextDemand> contexts(n);
+      double placed = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        contexts[i].duty = 0.5 + 0.4 * static_cast<double>(i % 5) / 4.0;
+        contexts[i].weight = 1.0 + static_cast<double>(i % 3);
+        contexts[i].cap = i % 4 == 3 ? 0.3 : 1.0;
+        contexts[i].priority = static_cast<int>(i % 3);
+        placed += contexts[i].weight;
+      }
+      SharingParams told = params;
+      told.total_placed_weight = std::max(params.total_placed_weight, placed);
+      RateModel whole(params, false);
+      RateModel active_only(told);
+      std::vector<double> last_phase(n, 0.0);
+      std::vector<ContextRate> all;
+      std::vector<ContextRate> some;
+      std::mt19937_64 rng(n);
+      for (int event = 0; event < 3000; ++event) {
+        const std::size_t i = rng() % n;
+        const int in_service = rng() % 2 == 0 ? 0 : static_cast<int>(1 + rng() % 3);
+        ContextDemand& c = contexts[i];
+        c.active = in_service > 0;
+        c.demand_sm = 0.15 * in_service * (1.0 + 0.1 * static_cast<double>(i % 7));
+        c.demand_bw = 0.1 * in_service;
+        c.ref_sm = c.demand_sm;
+        c.ref_bw = c.demand_bw;
+        whole.compute(contexts, all);
+        std::vector<ContextDemand> active;
+        std::vector<double> from;
+        std::vector<std::size_t> slots;
+        for (std::size_t k = 0; k < n; ++k) {
+          if (!contexts[k].active) continue;
+          active.push_back(contexts[k]);
+          from.push_back(last_phase[k]);
+          slots.push_back(k);
+        }
+        active_only.compute(active, from, some);
+        ASSERT_EQ(some.size(), active.size());
+        std::fill(last_phase.begin(), last_phase.end(), 0.0);
+        for (std::size_t a = 0; a < slots.size(); ++a) {
+          const ContextRate& x = some[a];
+          const ContextRate& y = all[slots[a]];
+          ASSERT_TRUE(same_bits(x.gpu_rate, y.gpu_rate) && same_bits(x.progress_rate, y.progress_rate) &&
+                      same_bits(x.gpu_phase_frac, y.gpu_phase_frac) && same_bits(x.sm_usage_frac, y.sm_usage_frac) &&
+                      same_bits(x.alone_frac, y.alone_frac) && same_bits(x.alone_gpu_rate, y.alone_gpu_rate) &&
+                      same_bits(x.others_busy, y.others_busy))
+              << "discipline " << static_cast<int>(params.discipline) << ", " << n << " contexts, event " << event
+              << ", context " << slots[a];
+          last_phase[slots[a]] = x.gpu_phase_frac;
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+          if (!contexts[k].active) {
+            ASSERT_EQ(all[k].progress_rate, 0.0) << k;
+          }
+        }
+      }
+      if (n == 2) {
+        EXPECT_GT(active_only.replays(), 1000U) << "discipline " << static_cast<int>(params.discipline);
+      }
+    }
+  }
+}
+
 TEST(RateModel, AModelWhoseInputsNeverRecurStopsKeepingAnswers) {
   SharingParams params;
   params.discipline = SharingDiscipline::concurrent;
