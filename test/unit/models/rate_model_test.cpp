@@ -31,13 +31,9 @@ std::vector<ContextRate> rates(SharingParams params, const std::vector<ContextDe
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
-  // A device's life in miniature: each event changes the number of requests in service (0 to 3)
-  // of one of the first two contexts, the others keeping one each, so demand vectors recur, each
-  // time from the phases the last solve ended at. The model
-  // that keeps answers must give the bits of the one that solves every time, under every discipline
-  // and for 1 to 9 contexts (those above kMemoMaxContexts never keep any), at finite and hard
-  // roofline sharpness.
+/// One model of each discipline, off its defaults: MPS with efficiency and interference,
+/// time-slicing at a finite roofline sharpness, vGPU fixed shares of 4 slots, and exclusive.
+std::vector<SharingParams> every_discipline() {
   SharingParams mps;
   mps.discipline = SharingDiscipline::concurrent;
   mps.concurrent_efficiency = 0.9;
@@ -48,8 +44,19 @@ TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
   sliced.roofline_sharpness = 2.7;
   SharingParams vgpu;
   vgpu.discipline = SharingDiscipline::fixed_share;
+  vgpu.efficiency = 0.9;
   vgpu.total_placed_weight = 4.0;
-  for (const SharingParams& params : {mps, sliced, vgpu, SharingParams{}}) {
+  return {mps, sliced, vgpu, SharingParams{}};
+}
+
+TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
+  // A device's life in miniature: each event changes the number of requests in service (0 to 3)
+  // of one of the first two contexts, the others keeping one each, so demand vectors recur, each
+  // time from the phases the last solve ended at. The model
+  // that keeps answers must give the bits of the one that solves every time, under every discipline
+  // and for 1 to 9 contexts (those above kMemoMaxContexts never keep any), at finite and hard
+  // roofline sharpness.
+  for (const SharingParams& params : every_discipline()) {
     for (const std::size_t n : {1U, 2U, 3U, 5U, 8U, 9U}) {
       RateModel keeping(params);
       RateModel solving(params, false);
@@ -103,19 +110,7 @@ TEST(RateModel, LeavingTheIdleContextsOutGivesTheSameRatesBitForBit) {
   // under every discipline (fixed shares told every placed weight), with priorities and caps, for
   // 2 to 30 contexts: both sides of kMemoMaxContexts active, of kDirectLimit and of the exact
   // distribution's limit.
-  SharingParams mps;
-  mps.discipline = SharingDiscipline::concurrent;
-  mps.concurrent_efficiency = 0.9;
-  mps.concurrent_interference = 0.3;
-  SharingParams sliced;
-  sliced.discipline = SharingDiscipline::time_sliced;
-  sliced.efficiency = 0.95;
-  sliced.roofline_sharpness = 2.7;
-  SharingParams vgpu;
-  vgpu.discipline = SharingDiscipline::fixed_share;
-  vgpu.efficiency = 0.9;
-  vgpu.total_placed_weight = 4.0;
-  for (const SharingParams& params : {mps, sliced, vgpu, SharingParams{}}) {
+  for (const SharingParams& params : every_discipline()) {
     for (const std::size_t n : {2U, 5U, 9U, 30U}) {
       std::vector<ContextDemand> contexts(n);
       double placed = 0.0;
