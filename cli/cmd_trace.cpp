@@ -150,6 +150,12 @@ int run_trace(const TraceOptions& options, Io io) {
   }
   std::int64_t rows = 0;
   if (options.out.empty()) {
+    // Standard output cannot be taken back: a first pass converts into nothing, so that a trace
+    // that fails part-way (a row out of order, a bad row) writes no row a pipe would take for the
+    // whole trace. The second pass, from a fresh reader, writes.
+    std::ostream discard(nullptr);
+    traces::write_native(*reader, discard, options.split_column);
+    reader = open_for(options);
     rows = traces::write_native(*reader, io.out, options.split_column);
   } else {
     // Written to a unique temporary file beside the target and renamed over it at the end: a failed
