@@ -95,13 +95,14 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
     const double dt = end - from;
     busy_series_[bucket] += busy * dt;
     sm_series_[bucket] += sm * dt;
-    if (num_waiting_ > 0)
+    if (num_waiting_ > 0) {
       for_each_loaded([&](std::size_t slot) {
         const auto& context = contexts_[slot];
         if (const auto waiting = num_waiting(context); waiting > 0) {
           tenants_[context.tenant].stats->queue_length_integral[bucket] += static_cast<double>(waiting) * dt;
         }
       });
+    }
     from = end;
     ++bucket;
   }
@@ -344,7 +345,7 @@ void DeviceState::set_idle(std::size_t slot) {
   demand.ref_sm = demand.ref_bw = demand.demand_sm = demand.demand_bw = 0.0;
 }
 
-void DeviceState::solve_every_context() {
+void DeviceState::set_every_demand() {
   rated_.clear();
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     if (contexts_[i].heap.empty()) {
@@ -354,7 +355,6 @@ void DeviceState::solve_every_context() {
     set_demand(i, demands_[i]);
     rated_.push_back(i);
   }
-  model_.compute(demands_, rates_);
 }
 
 void DeviceState::solve_active_contexts() {
@@ -377,13 +377,7 @@ void DeviceState::solve_active_contexts() {
 
 void DeviceState::recompute_rates() {
   if (device_.exact_quanta) {
-    for (std::size_t i = 0; i < contexts_.size(); ++i) {
-      if (contexts_[i].heap.empty()) {
-        set_idle(i);
-      } else {
-        set_demand(i, demands_[i]);
-      }
-    }
+    set_every_demand();
     rotate_quantum(now_);
     exact_rates();
     return;
@@ -391,7 +385,8 @@ void DeviceState::recompute_rates() {
   // Both give the same bits (RateModel::compute with `from`); a device of a context or two gains
   // nothing from lists of the active ones, and the model's kept answers are keyed by all of them.
   if (contexts_.size() <= models::RateModel::kMemoMaxContexts) {
-    solve_every_context();
+    set_every_demand();
+    model_.compute(demands_, rates_);
   } else {
     solve_active_contexts();
   }

@@ -191,8 +191,10 @@ class DeviceState {
   void set_demand(std::size_t slot, models::ContextDemand& demand) const;
   /// demands_[slot] as an idle context's.
   void set_idle(std::size_t slot);
-  /// The rates of every context from the model over all of them, or over the active ones only.
-  void solve_every_context();
+  /// Every context's demand, and rated_ = the contexts with requests in service (a model over
+  /// every context, or exact time-slicing, rates those; exact_rates() narrows it to the holder).
+  void set_every_demand();
+  /// The rates of the contexts with requests in service from a model over those only.
   void solve_active_contexts();
   /// The load a down context shows least-loaded routing: more than any real one.
   static constexpr std::size_t kDownLoad = std::numeric_limits<std::size_t>::max() / 4;

@@ -35,19 +35,27 @@ scenario::ScheduledFault crash(double at_s, const std::string& tenant, int repli
   return f;
 }
 
-TEST(Faults, AGpuFailureAtAFixedTimeGivesExactDowntimeAndOneRetriedRequest) {
-  // One user sends 0.5 s requests back to back on a dedicated GPU. The GPU fails at 30.25 s, in
-  // the request sent at 30.0 s; it is back 10 s later (repair 10 s, restart 0 s). The lost request
-  // waits for it, runs from 40.25 s to 40.75 s, and the user goes on from there.
+/// One user sending 0.5 s requests back to back on a dedicated A100 for 100 s; the GPU fails at
+/// 30.25 s and is back 10 s later (repair 10 s, restart 0 s); a lost request is re-sent at most
+/// `max_retries` times (by default, the scenario's default).
+scenario::Scenario solo_gpu_failure(int max_retries = scenario::FaultSpec{}.max_retries) {
   auto s = make_scenario("A100-80GB", 1, 100.0);
   s.tenants.push_back(generic_tenant("solo", 0.5));
   s.strategies = {strategy(StrategyKind::dedicated)};
   auto faults = scheduled_only();
   faults.gpu_repair_s = 10.0;
   faults.context_restart_s = 0.0;
+  faults.max_retries = max_retries;
   faults.schedule = {gpu_fault(30.25, FaultKind::gpu_failure, 0)};
   s.faults = faults;
-  const auto result = simulate(s);
+  return s;
+}
+
+TEST(Faults, AGpuFailureAtAFixedTimeGivesExactDowntimeAndOneRetriedRequest) {
+  // One user sends 0.5 s requests back to back on a dedicated GPU. The GPU fails at 30.25 s, in
+  // the request sent at 30.0 s; it is back 10 s later (repair 10 s, restart 0 s). The lost request
+  // waits for it, runs from 40.25 s to 40.75 s, and the user goes on from there.
+  const auto result = simulate(solo_gpu_failure());
   const auto& strategy = result.strategies.at(0);
   const auto& tenant = strategy.tenants.at(0);
   EXPECT_DOUBLE_EQ(tenant.downtime_s, 10.0);
@@ -75,16 +83,7 @@ TEST(Faults, AGpuFailureAtAFixedTimeGivesExactDowntimeAndOneRetriedRequest) {
 }
 
 TEST(Faults, WithoutRetriesTheLostRequestFailsAndCountsAgainstTheSla) {
-  auto s = make_scenario("A100-80GB", 1, 100.0);
-  s.tenants.push_back(generic_tenant("solo", 0.5));
-  s.strategies = {strategy(StrategyKind::dedicated)};
-  auto faults = scheduled_only();
-  faults.gpu_repair_s = 10.0;
-  faults.context_restart_s = 0.0;
-  faults.max_retries = 0;
-  faults.schedule = {gpu_fault(30.25, FaultKind::gpu_failure, 0)};
-  s.faults = faults;
-  const auto result = simulate(s);
+  const auto result = simulate(solo_gpu_failure(0));
   const auto& tenant = result.strategies.at(0).tenants.at(0);
   // The request lost at 30.25 s fails; its user backs off 1 s and sends at 31.25 s, ..., 39.25 s:
   // nothing serves, each fails. At 40.25 s the GPU is back (its recovery was due before the user's
