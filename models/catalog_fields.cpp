@@ -55,4 +55,31 @@ int read_int(JsonReader& r, std::string_view key, const NumberRange& range) {
   return static_cast<int>(r.required_integer(key, range));
 }
 
+void NameRegistry::claim(const std::string& key, const std::string& pointer) {
+  if (key.empty()) return;
+  auto [it, inserted] = first_use_.emplace(key, pointer);
+  if (!inserted) {
+    out_->push_back(
+        Diagnostic{file_, 0, 0, pointer, "duplicate " + noun_ + " id or alias \"" + key + "\" (also " + it->second + ")"});
+  }
+}
+
+std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names) {
+  std::vector<std::string> aliases;
+  const nlohmann::json* array = r.optional_array("aliases");
+  if (!array) return aliases;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const nlohmann::json& value = (*array)[i];
+    const std::string pointer = r.pointer("aliases") + "/" + std::to_string(i);
+    if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
+      r.diagnostics().push_back(
+          Diagnostic{r.file(), 0, 0, pointer, "expected a non-empty string (got " + describe_json(value) + ")"});
+      continue;
+    }
+    aliases.push_back(value.get<std::string>());
+    names.claim(aliases.back(), pointer);
+  }
+  return aliases;
+}
+
 }  // namespace slicewise::models::detail

@@ -1,9 +1,6 @@
 // GPU catalog (data/gpus.json): strict loading, lookup by id or alias.
 #include "models/gpu_catalog.hpp"
 
-#include <map>
-#include <utility>
-
 #include <nlohmann/json.hpp>
 
 #include "core/data_dir.hpp"
@@ -23,44 +20,6 @@ const EnumTable<std::string>& arch_table() {
   static const EnumTable<std::string> table = {{"volta", "volta"}, {"turing", "turing"}, {"ampere", "ampere"},
                                                {"ada", "ada"},     {"hopper", "hopper"}, {"blackwell", "blackwell"}};
   return table;
-}
-
-/// Ids and aliases share one namespace; the first pointer that used a name keeps it.
-class NameRegistry {
- public:
-  NameRegistry(Diagnostics& out, std::string file) : out_(&out), file_(std::move(file)) {}
-  void claim(const std::string& key, const std::string& pointer) {
-    if (key.empty()) return;
-    auto [it, inserted] = first_use_.emplace(key, pointer);
-    if (!inserted) {
-      out_->push_back(
-          Diagnostic{file_, 0, 0, pointer, "duplicate GPU id or alias \"" + key + "\" (also " + it->second + ")"});
-    }
-  }
-
- private:
-  Diagnostics* out_;
-  std::string file_;
-  std::map<std::string, std::string, std::less<>> first_use_;
-};
-
-/// The "aliases" array: non-empty strings, each claimed in `names`.
-std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names) {
-  std::vector<std::string> aliases;
-  const json* array = r.optional_array("aliases");
-  if (!array) return aliases;
-  for (std::size_t i = 0; i < array->size(); ++i) {
-    const json& value = (*array)[i];
-    const std::string pointer = r.pointer("aliases") + "/" + std::to_string(i);
-    if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
-      r.diagnostics().push_back(
-          Diagnostic{r.file(), 0, 0, pointer, "expected a non-empty string (got " + describe_json(value) + ")"});
-      continue;
-    }
-    aliases.push_back(value.get<std::string>());
-    names.claim(aliases.back(), pointer);
-  }
-  return aliases;
 }
 
 /// The idle power and its source: both or neither, 0 < idle_w < tdp_w (the power curve rises from
@@ -84,11 +43,11 @@ void read_idle(JsonReader& r, GpuSpec& gpu) {
   }
 }
 
-GpuSpec read_gpu(JsonReader& r, NameRegistry& names) {
+GpuSpec read_gpu(JsonReader& r, detail::NameRegistry& names) {
   GpuSpec gpu;
   gpu.id = detail::read_nonempty_string(r, "id");
   names.claim(gpu.id, r.pointer("id"));
-  gpu.aliases = read_aliases(r, names);
+  gpu.aliases = detail::read_aliases(r, names);
   gpu.name = detail::read_nonempty_string(r, "name");
   gpu.arch = r.required_enum("arch", arch_table());
   gpu.form_factor = detail::read_nonempty_string(r, "form_factor");
@@ -118,7 +77,7 @@ GpuCatalog GpuCatalog::load(const std::filesystem::path& file) {
   catalog.source_ = detail::read_nonempty_string(top, "source");
   catalog.as_of_ = detail::read_date(top, "as_of");
   top.optional_string("note", "");  // free text for maintainers
-  NameRegistry names(problems, name);
+  detail::NameRegistry names(problems, name, "GPU");
   if (const json* gpus = top.required_array("gpus")) {
     if (gpus->empty()) top.error("gpus", "must list at least one GPU (got [])");
     for (std::size_t i = 0; i < gpus->size(); ++i) {

@@ -1,0 +1,77 @@
+// The step roofline of an LLM serving engine.
+#include "models/llm_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slicewise::models {
+
+const StepConstants& h200_step_fit() {
+  // scripts/fit-llm-step over data/measurements/h200-llm-step-physics.csv (least squares on the
+  // log of the time; standard errors from the Jacobian). Residuals: decode steps (linear +
+  // attention) within 5.0 % of the 15 measured, leave-one-out 5.9 %; linear rows within 8.8 %.
+  static const StepConstants fit{0.9045, 0.0175, 0.6795, 0.0101, 4.822, 1.162, 1.0113, 0.0537, 14.72e-6, 1.1e-6,
+                                 "one H200 (driver 580.159.04, CUDA 13.0, PyTorch 2.11.0, bf16), Llama-3.1-8B "
+                                 "shapes, 2026-11-28: data/measurements/h200-llm-step-physics.csv"};
+  return fit;
+}
+
+StepModel::StepModel(const ModelSpec& model, double weight_bytes, double kv_bytes, const StepDevice& device,
+                     const StepConstants& constants, double overhead_s)
+    : model_(&model),
+      device_(device),
+      constants_(constants),
+      overhead_s_(overhead_s),
+      weight_bytes_per_param_(weight_bytes) {
+  weight_bytes_total_ = model.computed_params() * weight_bytes;
+  kv_bytes_per_token_ = model.architecture == ModelArchitecture::encoder ? 0.0 : model.kv_elements_per_token() * kv_bytes;
+  const double bandwidth = device.bandwidth_gbps * 1e9 * constants.attention_bandwidth_efficiency;
+  const double flops = device.tflops * 1e12 * constants.compute_efficiency;
+  attention_s_per_token_ = kv_bytes_per_token_ / bandwidth;
+  attention_s_per_pair_ = 4.0 * model.num_layers * model.num_attention_heads * model.head_dim / flops;
+}
+
+double StepModel::weights_read(double tokens) const {
+  const auto& m = *model_;
+  double params = m.layer_params();
+  if (m.moe() && tokens > 0.0) {
+    const double e = m.num_experts;
+    const double touched = e * (1.0 - std::pow(1.0 - m.experts_per_token / e, tokens));
+    params -= m.num_layers * (e - touched) * m.mlp_params(m.moe_intermediate_size);
+  }
+  return (params + m.lm_head_params()) * weight_bytes_per_param_;
+}
+
+StepCost StepModel::cost(const StepBatch& batch) const {
+  const auto& m = *model_;
+  const double tokens = batch.decode_seqs + batch.prefill_tokens;
+  StepCost cost;
+  if (tokens <= 0.0) return cost;
+  const double peak_bw = device_.bandwidth_gbps * 1e9;
+  const double peak_flops = device_.tflops * 1e12;
+  // Linear layers: the weights streamed once against the GEMMs, joined at a rounded knee.
+  const double weight_bytes = weights_read(tokens);
+  const double sampled = batch.decode_seqs + batch.prefill_seqs;  // one row of logits each
+  const double linear_flops = 2.0 * (m.active_layer_params() * tokens + m.lm_head_params() * sampled);
+  const double read_s = weight_bytes / (peak_bw * constants_.bandwidth_efficiency);
+  const double gemm_s = linear_flops / (peak_flops * constants_.compute_efficiency);
+  const double top = std::max(read_s, gemm_s);
+  const double p = constants_.sharpness;
+  cost.linear_s = top * std::pow(std::pow(read_s / top, p) + std::pow(gemm_s / top, p), 1.0 / p);
+  // Attention: a kernel per layer, the KV caches read, the prefill's query-key products.
+  const double context = batch.decode_context_tokens + batch.prefill_context_tokens;
+  const double pairs = batch.decode_context_tokens + batch.prefill_attention_pairs;
+  if (m.architecture == ModelArchitecture::decoder || batch.prefill_tokens > 0.0) {
+    cost.attention_s = m.num_layers * constants_.attention_kernel_s + context * attention_s_per_token_ +
+                       pairs * attention_s_per_pair_;
+  }
+  cost.gpu_s = cost.linear_s + cost.attention_s;
+  cost.overhead_s = overhead_s_;
+  const double bytes = weight_bytes + context * kv_bytes_per_token_;
+  const double flops = linear_flops + pairs * attention_s_per_pair_ * peak_flops * constants_.compute_efficiency;
+  cost.bw_frac = std::min(1.0, bytes / (peak_bw * constants_.bandwidth_efficiency) / cost.gpu_s);
+  cost.sm_frac = std::min(1.0, flops / (peak_flops * constants_.compute_efficiency) / cost.gpu_s);
+  return cost;
+}
+
+}  // namespace slicewise::models

@@ -1,0 +1,100 @@
+// What one step of an LLM serving engine costs on one device (docs/model.md, "LLM serving"):
+// the roofline of what the step moves and computes. Every step reads the weights once (an MoE
+// reads the experts its tokens touch), multiplies 2 x parameters FLOPs per batched token, reads
+// each running sequence's KV cache and computes its attention, then pays a fixed per-step
+// overhead on the host. Constants fitted to the H200 step measurements (kH200StepFit).
+#pragma once
+
+#include <string>
+
+#include "models/model_catalog.hpp"
+
+namespace slicewise::models {
+
+/// The fitted constants of the step roofline, each with its standard error.
+struct StepConstants {
+  /// Fraction of the peak memory bandwidth the linear layers stream weights at.
+  double bandwidth_efficiency = 0.0;
+  double bandwidth_efficiency_se = 0.0;
+  /// Fraction of the dense BF16/FP16 peak the GEMMs reach once compute-bound.
+  double compute_efficiency = 0.0;
+  double compute_efficiency_se = 0.0;
+  /// Sharpness p of the knee between the weight read and the GEMM time: (a^p + b^p)^(1/p).
+  double sharpness = 0.0;
+  double sharpness_se = 0.0;
+  /// Fraction of the peak bandwidth attention reads the KV cache at.
+  double attention_bandwidth_efficiency = 0.0;
+  double attention_bandwidth_efficiency_se = 0.0;
+  /// Fixed GPU time of the attention kernel, per layer and step (launch and tail).
+  double attention_kernel_s = 0.0;
+  double attention_kernel_s_se = 0.0;
+  std::string source;
+};
+
+/// Fitted to data/measurements/h200-llm-step-physics.csv (one H200, Llama-3.1-8B shapes, bf16,
+/// 2026-11-28) by scripts/fit-llm-step: 13 linear-layer rows and 15 attention rows.
+const StepConstants& h200_step_fit();
+
+/// The device a step runs on: a whole GPU or a MIG instance (its share of SMs and bandwidth).
+struct StepDevice {
+  double tflops = 0.0;          ///< dense BF16/FP16 TFLOP/s of the device
+  double bandwidth_gbps = 0.0;  ///< GB/s
+};
+
+/// What one step batches together.
+struct StepBatch {
+  double decode_seqs = 0.0;            ///< sequences that decode one token
+  double decode_context_tokens = 0.0;  ///< their KV caches' tokens, summed
+  double prefill_tokens = 0.0;         ///< prompt tokens computed in this step, summed over chunks
+  double prefill_seqs = 0.0;           ///< sequences with a prefill chunk in this step
+  /// Σ over chunks of (prefix + chunk) tokens: the KV cache prefill attention reads.
+  double prefill_context_tokens = 0.0;
+  /// Σ over chunks of chunk × (prefix + chunk / 2): the causal attention's query-key pairs.
+  double prefill_attention_pairs = 0.0;
+};
+
+/// One step's time and what it asks of the device.
+struct StepCost {
+  double gpu_s = 0.0;      ///< the GPU's part: linear layers and attention
+  double overhead_s = 0.0;  ///< host-side: scheduling, sampling, launch gaps (the GPU idles)
+  double linear_s = 0.0;
+  double attention_s = 0.0;
+  double total_s() const { return gpu_s + overhead_s; }
+  /// While the GPU part runs: the fraction of the device's reachable compute and bandwidth it uses.
+  double sm_frac = 0.0;
+  double bw_frac = 0.0;
+};
+
+class StepModel {
+ public:
+  /// `weight_bytes` per parameter (bf16 2, fp8 1), `kv_bytes` per KV element.
+  StepModel(const ModelSpec& model, double weight_bytes, double kv_bytes, const StepDevice& device,
+            const StepConstants& constants, double overhead_s);
+
+  StepCost cost(const StepBatch& batch) const;
+  /// Bytes of weights the device holds.
+  double weight_bytes() const { return weight_bytes_total_; }
+  /// Bytes one token adds to the KV cache.
+  double kv_bytes_per_token() const { return kv_bytes_per_token_; }
+  /// Weights one step reads for `tokens` batched tokens: every dense weight once, and for an MoE
+  /// the experts those tokens touch (E (1 - (1 - k/E)^n) per layer, tokens routed independently).
+  double weights_read(double tokens) const;
+  /// How the step time grows per unit of KV context read (decode) and per query-key pair
+  /// (prefill): what the fluid engine integrates between events.
+  double seconds_per_context_token() const { return attention_s_per_token_; }
+  double seconds_per_attention_pair() const { return attention_s_per_pair_; }
+  const ModelSpec& model() const { return *model_; }
+
+ private:
+  const ModelSpec* model_;
+  StepDevice device_;
+  StepConstants constants_;
+  double overhead_s_;
+  double weight_bytes_per_param_;
+  double weight_bytes_total_ = 0.0;
+  double kv_bytes_per_token_ = 0.0;
+  double attention_s_per_token_ = 0.0;
+  double attention_s_per_pair_ = 0.0;
+};
+
+}  // namespace slicewise::models

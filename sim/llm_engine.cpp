@@ -1,0 +1,316 @@
+// One LLM serving engine: continuous batching, chunked prefill or prefill first, a paged KV cache.
+#include "sim/llm_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slicewise::sim {
+
+namespace {
+/// Relative tolerance of "due": an event computed for step n fires within n × 1e-9 of it.
+constexpr double kDueTolerance = 1e-9;
+}  // namespace
+
+LlmEngine::LlmEngine(const models::StepModel& step, const EngineConfig& config) : model_(&step), config_(config) {}
+
+double LlmEngine::blocks_for(double tokens) const { return std::ceil(tokens / config_.block_size - 1e-9); }
+
+double LlmEngine::tokens_of(const Sequence& s) const {
+  return s.decoding ? s.prompt + (decode_clock_ - s.decode_from) : s.prefilled;
+}
+
+bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens) {
+  const double prompt = std::max(1.0, prompt_tokens);
+  const double output = std::max(0.0, output_tokens);
+  const double whole = config_.reserve_whole_request ? prompt + output + 1.0 : prompt + 1.0;
+  if (prompt + output > config_.max_model_len || prompt > config_.max_input_len ||
+      blocks_for(whole) > config_.kv_blocks) {
+    return false;
+  }
+  waiting_.push_back(Waiting{request, prompt, std::max(0.0, output - 1.0), false});
+  compose();
+  return true;
+}
+
+double LlmEngine::duty() const {
+  const double total = step_.total_s();
+  return total > 0.0 ? step_.gpu_s / total : 1.0;
+}
+
+void LlmEngine::release(const Sequence& s) {
+  blocks_used_ -= s.blocks;
+  if (running_.empty() || blocks_used_ < 0.5) blocks_used_ = std::max(0.0, blocks_used_);
+}
+
+void LlmEngine::admit_chunked(double& budget) {
+  while (!waiting_.empty() && budget > 0.0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
+    const Waiting& w = waiting_.front();
+    const double need = blocks_for(w.prompt + 1.0);
+    if (blocks_used_ + need > config_.kv_blocks) break;
+    Sequence s{w.request, w.prompt, w.output};
+    s.emitted = w.emitted;
+    s.blocks = need;
+    s.chunk = std::min(w.prompt, budget);
+    budget -= s.chunk;
+    blocks_used_ += need;
+    running_.push_back(s);
+    waiting_.pop_front();
+  }
+}
+
+void LlmEngine::start_prefill_step() {
+  // TGI: the waiting requests, FIFO, whose prompts fit max_batch_prefill_tokens together (the
+  // first always does: longer prompts were refused at arrival) and whose whole requests' blocks
+  // are free.
+  double budget = config_.max_batched_tokens;
+  bool any = false;
+  while (!waiting_.empty() && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
+    const Waiting& w = waiting_.front();
+    const double need = blocks_for(w.prompt + w.output + 2.0);
+    if ((any && w.prompt > budget) || blocks_used_ + need > config_.kv_blocks) break;
+    Sequence s{w.request, w.prompt, w.output};
+    s.emitted = w.emitted;
+    s.blocks = need;
+    s.chunk = w.prompt;
+    budget -= w.prompt;
+    blocks_used_ += need;
+    running_.push_back(s);
+    waiting_.pop_front();
+    any = true;
+  }
+  if (any) {
+    prefill_step_ = true;
+    prefill_step_done_ = 0.0;
+  }
+}
+
+void LlmEngine::compose() {
+  if (config_.policy == BatchPolicy::chunked_prefill) {
+    double budget = config_.max_batched_tokens - num_decoding_;
+    for (auto& s : running_) {
+      if (s.decoding) continue;
+      s.chunk = std::min(s.prompt - s.prefilled, std::max(0.0, budget));
+      budget -= s.chunk;
+    }
+    admit_chunked(budget);
+  } else if (!prefill_step_) {
+    start_prefill_step();
+  }
+  price_step();
+}
+
+void LlmEngine::price_step() {
+  const double per_token = model_->seconds_per_context_token();
+  const double per_pair = model_->seconds_per_attention_pair();
+  models::StepBatch batch;
+  double growth = 0.0;
+  const bool prefill_only = config_.policy == BatchPolicy::prefill_first && prefill_step_;
+  if (!prefill_only) {
+    batch.decode_seqs = num_decoding_;
+    batch.decode_context_tokens = decode_context_;
+    growth += num_decoding_ * (per_token + per_pair);
+  }
+  if (prefill_only || config_.policy == BatchPolicy::chunked_prefill) {
+    for (const auto& s : running_) {
+      if (s.decoding || s.chunk <= 0.0) continue;
+      batch.prefill_tokens += s.chunk;
+      batch.prefill_seqs += 1.0;
+      batch.prefill_context_tokens += s.prefilled + s.chunk;
+      batch.prefill_attention_pairs += s.chunk * (s.prefilled + s.chunk / 2.0);
+      if (!prefill_only) growth += s.chunk * per_token + s.chunk * s.chunk * per_pair;
+    }
+  }
+  step_ = model_->cost(batch);
+  batch_ = batch;
+  step_growth_s_ = step_.gpu_s > 0.0 ? growth : 0.0;
+}
+
+// Step j of the batch (from 0) takes T0 + β j, so n steps take T0 n + β n (n - 1) / 2: the
+// discrete sum at whole n, and additive when the batch is re-priced part-way (T0 + β n after n).
+double LlmEngine::solo_time_of(double n) const {
+  return (step_.total_s() - step_growth_s_ / 2.0) * n + step_growth_s_ * n * n / 2.0;
+}
+
+double LlmEngine::steps_in(double solo_s) const {
+  const double a = step_.total_s() - step_growth_s_ / 2.0;
+  if (step_.total_s() <= 0.0) return 0.0;
+  if (step_growth_s_ <= 0.0) return solo_s / a;
+  return 2.0 * solo_s / (a + std::sqrt(a * a + 2.0 * step_growth_s_ * solo_s));
+}
+
+void LlmEngine::advance(double solo_s) {
+  if (solo_s <= 0.0 || step_.total_s() <= 0.0) return;
+  const double n = steps_in(solo_s);
+  steps_ += n;
+  step_.gpu_s += step_growth_s_ * n;
+  if (prefill_step_) {
+    prefill_step_done_ += n;
+    return;
+  }
+  if (num_decoding_ > 0.0) {
+    decode_clock_ += n;
+    decode_context_ += num_decoding_ * n;
+  }
+  if (config_.policy == BatchPolicy::chunked_prefill) {
+    for (auto& s : running_) {
+      if (!s.decoding && s.chunk > 0.0) s.prefilled = std::min(s.prompt, s.prefilled + s.chunk * n);
+    }
+  }
+}
+
+double LlmEngine::kv_room_tokens() const {
+  // Free blocks plus the unused tail of each decoding sequence's last block, as one pool (fluid:
+  // a sequence may run out of its tail a few steps before the pool does).
+  double room = (config_.kv_blocks - blocks_used_) * config_.block_size;
+  for (const auto& s : running_) {
+    if (s.decoding) room += s.blocks * config_.block_size - (tokens_of(s) + 1.0);
+  }
+  return room;
+}
+
+double LlmEngine::next_event_s() const {
+  if (!has_work() || step_.total_s() <= 0.0) return kNever;
+  double n = kNever;
+  if (prefill_step_) {
+    n = 1.0 - prefill_step_done_;
+  } else {
+    for (const auto& s : running_) {
+      if (s.decoding) {
+        n = std::min(n, s.finish_at - decode_clock_);
+      } else if (s.chunk > 0.0) {
+        n = std::min(n, (s.prompt - s.prefilled) / s.chunk);
+      }
+    }
+    if (!config_.reserve_whole_request && num_decoding_ > 0.0) n = std::min(n, kv_room_tokens() / num_decoding_);
+  }
+  if (n == kNever) return kNever;
+  return solo_time_of(std::max(0.0, n));
+}
+
+void LlmEngine::finish_prefill(Sequence& s, std::vector<Outcome>& out) {
+  s.decoding = true;
+  s.chunk = 0.0;
+  s.prefilled = s.prompt;
+  s.decode_from = decode_clock_;
+  s.finish_at = decode_clock_ + s.output;
+  if (!s.emitted) out.push_back({Outcome::first_token, s.request});
+  s.emitted = true;
+  num_decoding_ += 1.0;
+  decode_context_ += s.prompt;
+}
+
+void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
+  // vLLM V1: the newest running request gives its blocks back and starts over (recompute), first
+  // in line; the tokens it generated are prompt tokens then.
+  Sequence s = running_.back();
+  running_.pop_back();
+  Waiting w{s.request, s.prompt, s.output, s.emitted};
+  if (s.decoding) {
+    const double generated = decode_clock_ - s.decode_from;
+    num_decoding_ -= 1.0;
+    decode_context_ -= tokens_of(s);
+    w.prompt = s.prompt + generated;
+    w.output = std::max(0.0, s.finish_at - decode_clock_ - 1.0);
+  }
+  release(s);
+  waiting_.push_front(w);
+  ++preemptions_;
+  out.push_back({Outcome::preempted, s.request});
+}
+
+bool LlmEngine::complete_due(std::vector<Outcome>& out) {
+  if (running_.empty() && waiting_.empty()) return false;
+  const std::size_t before = out.size();
+  const double tolerance = kDueTolerance * std::max(1.0, steps_);
+  if (prefill_step_) {
+    if (prefill_step_done_ >= 1.0 - tolerance) {
+      prefill_step_ = false;
+      for (auto& s : running_) {
+        if (!s.decoding) finish_prefill(s, out);
+      }
+    }
+  } else {
+    for (auto& s : running_) {
+      if (!s.decoding && s.chunk > 0.0 && s.prompt - s.prefilled <= s.chunk * tolerance) finish_prefill(s, out);
+    }
+  }
+  // Sequences done, in admission order.
+  std::erase_if(running_, [&](const Sequence& s) {
+    if (!s.decoding || s.finish_at - decode_clock_ > tolerance) return false;
+    num_decoding_ -= 1.0;
+    decode_context_ -= tokens_of(s);
+    release(s);
+    out.push_back({Outcome::finished, s.request});
+    return true;
+  });
+  if (num_decoding_ < 0.5) {
+    num_decoding_ = 0.0;
+    decode_context_ = 0.0;
+  }
+  if (!config_.reserve_whole_request && !prefill_step_) {
+    // Decoding sequences take the blocks their next token needs; while the pool cannot give them,
+    // the newest sequence is preempted.
+    for (auto& s : running_) {
+      if (!s.decoding) continue;
+      const double need = blocks_for(tokens_of(s) + 1.0);
+      if (need > s.blocks) {
+        blocks_used_ += need - s.blocks;
+        s.blocks = need;
+      }
+    }
+    while (!running_.empty() && (blocks_used_ > config_.kv_blocks ||
+                                 (num_decoding_ > 0.0 && kv_room_tokens() <= tolerance * config_.block_size))) {
+      preempt_newest(out);
+    }
+  }
+  compose();
+  return out.size() != before;
+}
+
+std::vector<std::size_t> LlmEngine::take_all() {
+  std::vector<std::size_t> taken;
+  taken.reserve(num_in_system());
+  for (const auto& s : running_) taken.push_back(s.request);
+  for (const auto& w : waiting_) taken.push_back(w.request);
+  running_.clear();
+  waiting_.clear();
+  blocks_used_ = 0.0;
+  num_decoding_ = 0.0;
+  decode_context_ = 0.0;
+  prefill_step_ = false;
+  price_step();
+  return taken;
+}
+
+double LlmEngine::solo_ttft_s(double prompt_tokens) const {
+  // Alone: the prompt in chunks of the step budget (prefill first: one step), each chunk's
+  // attention over the prefix before it.
+  const double prompt = std::max(1.0, prompt_tokens);
+  const double chunk_max = config_.policy == BatchPolicy::chunked_prefill ? config_.max_batched_tokens : prompt;
+  double done = 0.0;
+  double total = 0.0;
+  while (done < prompt) {
+    const double chunk = std::min(chunk_max, prompt - done);
+    models::StepBatch batch;
+    batch.prefill_tokens = chunk;
+    batch.prefill_seqs = 1.0;
+    batch.prefill_context_tokens = done + chunk;
+    batch.prefill_attention_pairs = chunk * (done + chunk / 2.0);
+    total += model_->cost(batch).total_s();
+    done += chunk;
+  }
+  return total;
+}
+
+double LlmEngine::solo_latency_s(double prompt_tokens, double output_tokens) const {
+  const double prompt = std::max(1.0, prompt_tokens);
+  const double decode_steps = std::max(0.0, output_tokens - 1.0);
+  models::StepBatch batch;
+  batch.decode_seqs = 1.0;
+  batch.decode_context_tokens = prompt;
+  const double t0 = model_->cost(batch).total_s();
+  const double growth = model_->seconds_per_context_token() + model_->seconds_per_attention_pair();
+  return solo_ttft_s(prompt) + t0 * decode_steps + growth * decode_steps * (decode_steps - 1.0) / 2.0;
+}
+
+}  // namespace slicewise::sim

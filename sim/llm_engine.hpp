@@ -1,0 +1,144 @@
+// One LLM serving engine (vLLM, SGLang, TGI) as the engines schedule (docs/model.md, "LLM
+// serving"): continuous batching of up to max_num_seqs sequences, a token budget per step shared
+// by decodes and prefill chunks (chunked prefill) or prefill steps that pause decoding (prefill
+// first), a paged KV cache that admits a sequence only while its blocks are free and preempts the
+// newest sequence (recompute) when decoding runs out of blocks. Pure C++: sim::DeviceState owns
+// one per LLM context and tells it how much solo time has passed.
+//
+// Fluid between events. The batch changes only at arrivals, admissions, prefill ends,
+// completions and preemptions; in between, every step has the same sequences and chunks, and the
+// step time grows linearly with the step count (each step adds a token to each decoding
+// sequence's KV cache and a chunk to each prefill's prefix). So n steps take T0 n + β n (n - 1) / 2
+// of solo time, which the engine inverts in closed form: no event per token.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <vector>
+
+#include "models/llm_step.hpp"
+
+namespace slicewise::sim {
+
+enum class BatchPolicy {
+  chunked_prefill,  ///< vLLM V1, SGLang: decodes first, then prompt chunks FCFS in the same step
+  prefill_first,    ///< TGI: a step of whole prompts (decodes wait), then decode steps
+};
+
+struct EngineConfig {
+  BatchPolicy policy = BatchPolicy::chunked_prefill;
+  int max_num_seqs = 256;
+  /// Tokens one step may batch (chunked prefill); prompt tokens one prefill step may batch
+  /// (prefill first: TGI's max_batch_prefill_tokens).
+  double max_batched_tokens = 8192;
+  double kv_blocks = 0;  ///< blocks of block_size tokens in the KV pool
+  double block_size = 16;
+  /// Longest request (prompt + output) the engine takes; longer ones are refused at arrival.
+  double max_model_len = std::numeric_limits<double>::infinity();
+  /// Longest prompt it takes (TGI's max_input_length).
+  double max_input_len = std::numeric_limits<double>::infinity();
+  /// Reserve the whole request's blocks (prompt + output) at admission, as TGI's router does;
+  /// no preemption then.
+  bool reserve_whole_request = false;
+};
+
+class LlmEngine {
+ public:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+
+  LlmEngine(const models::StepModel& step, const EngineConfig& config);
+
+  /// What happened to a request at the last complete_due().
+  struct Outcome {
+    enum Kind { first_token, finished, preempted } kind;
+    std::size_t request;
+  };
+
+  /// A request arrives (waits FIFO). False when the engine refuses it: longer than max_model_len
+  /// or max_input_len, or more KV blocks than the whole pool holds.
+  bool arrive(std::size_t request, double prompt_tokens, double output_tokens);
+  /// `solo_s` seconds of the engine's own time pass (time at full speed; the device's rate model
+  /// says how fast that is).
+  void advance(double solo_s);
+  /// Solo seconds until the batch next changes; kNever when there is nothing to run.
+  double next_event_s() const;
+  /// Ends what is due now (prefills, sequences, steps), preempts where the KV cache is full and
+  /// admits waiting requests; appends what happened to `out`. True when anything changed.
+  bool complete_due(std::vector<Outcome>& out);
+  /// Every request in the engine, running then waiting, each once (a fault takes them).
+  std::vector<std::size_t> take_all();
+
+  /// The step the batch runs now (zero when idle).
+  const models::StepCost& step() const { return step_; }
+  /// What that step batches.
+  const models::StepBatch& batch() const { return batch_; }
+  /// The GPU-busy fraction of a step: its GPU time over its whole time.
+  double duty() const;
+  bool has_work() const { return !running_.empty() || prefill_step_; }
+  std::size_t num_running() const { return running_.size(); }
+  std::size_t num_waiting() const { return waiting_.size(); }
+  std::size_t num_in_system() const { return running_.size() + waiting_.size(); }
+  std::int64_t num_preemptions() const { return preemptions_; }
+  double kv_blocks_used() const { return blocks_used_; }
+  double steps() const { return steps_; }
+  /// Solo time of a request alone on an idle engine: its prefill steps, then a step per further
+  /// output token (first token at the end of the prefill).
+  double solo_latency_s(double prompt_tokens, double output_tokens) const;
+  /// The same, up to the first token.
+  double solo_ttft_s(double prompt_tokens) const;
+
+ private:
+  struct Sequence {
+    std::size_t request;
+    double prompt;           ///< tokens to prefill (a preempted sequence recomputes its output so far too)
+    double output;           ///< tokens still to generate after the prefill's first one
+    double prefilled = 0.0;  ///< prompt tokens computed
+    double chunk = 0.0;      ///< prompt tokens it computes per step in the current batch
+    double decode_from = 0.0;  ///< decode clock when it started decoding
+    double finish_at = 0.0;    ///< decode clock when it is done
+    double blocks = 0.0;       ///< KV blocks held
+    bool decoding = false;
+    bool emitted = false;  ///< its first token went out (a preempted one does not send it again)
+  };
+  struct Waiting {
+    std::size_t request;
+    double prompt;
+    double output;
+    bool emitted;
+  };
+
+  double blocks_for(double tokens) const;
+  double tokens_of(const Sequence& s) const;
+  /// Sets each prefill's chunk, admits what fits, and prices the step.
+  void compose();
+  void admit_chunked(double& budget);
+  void start_prefill_step();
+  void price_step();
+  /// Solo time of n steps of the current batch, and its inverse.
+  double solo_time_of(double n) const;
+  double steps_in(double solo_s) const;
+  double kv_room_tokens() const;
+  void finish_prefill(Sequence& s, std::vector<Outcome>& out);
+  void preempt_newest(std::vector<Outcome>& out);
+  void release(const Sequence& s);
+
+  const models::StepModel* model_;
+  EngineConfig config_;
+  std::vector<Sequence> running_;  ///< in admission order (the newest last: the one preempted first)
+  std::deque<Waiting> waiting_;
+  double blocks_used_ = 0.0;
+  double steps_ = 0.0;
+  double decode_clock_ = 0.0;  ///< steps that decoded
+  double num_decoding_ = 0.0;
+  double decode_context_ = 0.0;  ///< Σ KV tokens of the decoding sequences
+  bool prefill_step_ = false;    ///< prefill first: a prefill step is under way
+  double prefill_step_done_ = 0.0;  ///< its fraction done
+  models::StepCost step_;
+  models::StepBatch batch_;
+  double step_growth_s_ = 0.0;  ///< β: step time added per step
+  std::int64_t preemptions_ = 0;
+};
+
+}  // namespace slicewise::sim
