@@ -4,6 +4,7 @@
 #include <QObject>
 
 #include "models/fault_rates.hpp"
+#include "models/model_catalog.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 
@@ -57,23 +58,51 @@ std::vector<FieldSpec> scenario_fields() {
 
 std::vector<FieldSpec> tenant_fields() {
   const auto llm_only = [](FieldSpec field) { return field.when("/workload/kind", {"llm"}, "generic"); };
+  const auto generic_only = [](FieldSpec field) { return field.when("/workload/kind", {"generic"}, "generic"); };
+  const auto engine_field = [](const QString& label, const char* key, FieldType type) {
+    return FieldSpec(label, std::string("/workload/engine/") + key, type)
+        .when("/workload/engine/name", kinds_using_key(scenario::engine_keys(), key, scenario::serving_engine_table()),
+              "vllm");
+  };
+  QStringList models;
+  for (const auto& id : models::ModelCatalog::shipped().ids()) models << QString::fromStdString(id);
   return {
-      FieldSpec(QObject::tr("Reference GPU"), "/workload/reference_gpu", FieldType::choice)
-          .with_choices(gpu_choices())
-          .with_placeholder(QObject::tr("the fleet's GPU")),
-      FieldSpec(QObject::tr("GPU duty"), "/workload/gpu_duty_frac", FieldType::number).with_placeholder("1"),
-      FieldSpec(QObject::tr("SM occupancy"), "/workload/sm_occupancy_frac", FieldType::number).with_placeholder("1"),
-      FieldSpec(QObject::tr("Memory bandwidth"), "/workload/mem_bw_frac", FieldType::number).with_placeholder("0"),
+      generic_only(FieldSpec(QObject::tr("Reference GPU"), "/workload/reference_gpu", FieldType::choice)
+                       .with_choices(gpu_choices())
+                       .with_placeholder(QObject::tr("the fleet's GPU"))),
+      generic_only(
+          FieldSpec(QObject::tr("GPU duty"), "/workload/gpu_duty_frac", FieldType::number).with_placeholder("1")),
+      generic_only(FieldSpec(QObject::tr("SM occupancy"), "/workload/sm_occupancy_frac", FieldType::number)
+                       .with_placeholder("1")),
+      generic_only(
+          FieldSpec(QObject::tr("Memory bandwidth"), "/workload/mem_bw_frac", FieldType::number).with_placeholder("0")),
       FieldSpec(QObject::tr("Service times"), "/workload/service_dist", FieldType::choice)
           .with_choices(choice_names(scenario::service_distribution_table()))
           .with_placeholder("fixed")
           .when("/workload/kind", {"generic"}, "generic"),
-      llm_only(FieldSpec(QObject::tr("LLM parameters (B)"), "/workload/llm/params_b", FieldType::number)),
-      llm_only(FieldSpec(QObject::tr("LLM dtype"), "/workload/llm/dtype", FieldType::choice)
+      llm_only(FieldSpec(QObject::tr("Model"), "/workload/llm/model", FieldType::choice)
+                   .with_choices(models)
+                   .with_tooltip(QObject::tr("A model of the catalog: its shapes give each step's cost"))),
+      llm_only(FieldSpec(QObject::tr("Weights dtype"), "/workload/llm/dtype", FieldType::choice)
                    .with_choices(choice_names(scenario::dtype_table()))
                    .with_placeholder("bf16")),
       llm_only(FieldSpec(QObject::tr("Prompt tokens"), "/workload/llm/prompt_tokens", FieldType::number)),
       llm_only(FieldSpec(QObject::tr("Output tokens"), "/workload/llm/output_tokens", FieldType::number)),
+      llm_only(FieldSpec(QObject::tr("Engine"), "/workload/engine/name", FieldType::choice)
+                   .with_choices(choice_names(scenario::serving_engine_table()))
+                   .with_placeholder("vllm")),
+      llm_only(engine_field(QObject::tr("GPU memory utilization"), "gpu_memory_utilization", FieldType::number)
+                   .with_placeholder(QObject::tr("engine default"))),
+      llm_only(engine_field(QObject::tr("Max sequences"), "max_num_seqs", FieldType::integer)
+                   .with_placeholder(QObject::tr("engine default"))),
+      llm_only(engine_field(QObject::tr("Max batched tokens"), "max_num_batched_tokens", FieldType::integer)
+                   .with_placeholder(QObject::tr("engine default"))),
+      llm_only(engine_field(QObject::tr("Max model length"), "max_model_len", FieldType::integer)
+                   .with_placeholder(QObject::tr("the model's"))),
+      llm_only(engine_field(QObject::tr("CUDA memory fraction"), "cuda_memory_fraction", FieldType::number)
+                   .with_placeholder("1")),
+      llm_only(engine_field(QObject::tr("Max total tokens"), "max_total_tokens", FieldType::integer)
+                   .with_placeholder("2048")),
       FieldSpec(QObject::tr("Load"), "/load/kind", FieldType::choice)
           .with_choices(choice_names(load_kind_table()))
           .with_placeholder("poisson"),

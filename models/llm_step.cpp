@@ -10,11 +10,22 @@ const StepConstants& h200_step_fit() {
   // scripts/fit-llm-step over data/measurements/h200-llm-step-physics.csv (least squares on the
   // log of the time; standard errors from the Jacobian). Residuals: decode steps (linear +
   // attention) within 5.0 % of the 15 measured, leave-one-out 5.9 %; linear rows within 8.8 %.
-  static const StepConstants fit{0.9045, 0.0175, 0.6795, 0.0101, 4.822, 1.162, 1.0113, 0.0537, 14.72e-6, 1.1e-6,
+  static const StepConstants fit{0.9045,
+                                 0.0175,
+                                 0.6795,
+                                 0.0101,
+                                 4.822,
+                                 1.162,
+                                 1.0113,
+                                 0.0537,
+                                 14.72e-6,
+                                 1.1e-6,
                                  "one H200 (driver 580.159.04, CUDA 13.0, PyTorch 2.11.0, bf16), Llama-3.1-8B "
                                  "shapes, 2026-11-28: data/measurements/h200-llm-step-physics.csv"};
   return fit;
 }
+
+double default_step_overhead_s(const ModelSpec& model) { return 0.3e-3 + 20e-6 * model.num_layers; }
 
 StepModel::StepModel(const ModelSpec& model, double weight_bytes, double kv_bytes, const StepDevice& device,
                      const StepConstants& constants, double overhead_s)
@@ -24,7 +35,8 @@ StepModel::StepModel(const ModelSpec& model, double weight_bytes, double kv_byte
       overhead_s_(overhead_s),
       weight_bytes_per_param_(weight_bytes) {
   weight_bytes_total_ = model.computed_params() * weight_bytes;
-  kv_bytes_per_token_ = model.architecture == ModelArchitecture::encoder ? 0.0 : model.kv_elements_per_token() * kv_bytes;
+  kv_bytes_per_token_ =
+      model.architecture == ModelArchitecture::encoder ? 0.0 : model.kv_elements_per_token() * kv_bytes;
   const double bandwidth = device.bandwidth_gbps * 1e9 * constants.attention_bandwidth_efficiency;
   const double flops = device.tflops * 1e12 * constants.compute_efficiency;
   attention_s_per_token_ = kv_bytes_per_token_ / bandwidth;
@@ -62,8 +74,8 @@ StepCost StepModel::cost(const StepBatch& batch) const {
   const double context = batch.decode_context_tokens + batch.prefill_context_tokens;
   const double pairs = batch.decode_context_tokens + batch.prefill_attention_pairs;
   if (m.architecture == ModelArchitecture::decoder || batch.prefill_tokens > 0.0) {
-    cost.attention_s = m.num_layers * constants_.attention_kernel_s + context * attention_s_per_token_ +
-                       pairs * attention_s_per_pair_;
+    cost.attention_s =
+        m.num_layers * constants_.attention_kernel_s + context * attention_s_per_token_ + pairs * attention_s_per_pair_;
   }
   cost.gpu_s = cost.linear_s + cost.attention_s;
   cost.overhead_s = overhead_s_;

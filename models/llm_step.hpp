@@ -35,6 +35,12 @@ struct StepConstants {
 /// 2026-11-28) by scripts/fit-llm-step: 13 linear-layer rows and 15 attention rows.
 const StepConstants& h200_step_fit();
 
+/// Host and small-kernel time of one step, which the H200 rows leave out (norms, rotary,
+/// activations, sampling, the scheduler): 0.3 ms plus 20 µs a layer. Uncalibrated: an order of
+/// magnitude from the kernel count (six small kernels a layer at about 3 µs under CUDA graphs)
+/// and a scheduler pass; docs/model.md says how to measure it.
+double default_step_overhead_s(const ModelSpec& model);
+
 /// The device a step runs on: a whole GPU or a MIG instance (its share of SMs and bandwidth).
 struct StepDevice {
   double tflops = 0.0;          ///< dense BF16/FP16 TFLOP/s of the device
@@ -55,7 +61,7 @@ struct StepBatch {
 
 /// One step's time and what it asks of the device.
 struct StepCost {
-  double gpu_s = 0.0;      ///< the GPU's part: linear layers and attention
+  double gpu_s = 0.0;       ///< the GPU's part: linear layers and attention
   double overhead_s = 0.0;  ///< host-side: scheduling, sampling, launch gaps (the GPU idles)
   double linear_s = 0.0;
   double attention_s = 0.0;

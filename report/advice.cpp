@@ -13,6 +13,7 @@
 #include "report/costing.hpp"
 #include "report/text_table.hpp"
 #include "scenario/json_io.hpp"
+#include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
 
@@ -26,7 +27,7 @@ namespace {
 
 double largest_tenant_gib(const scenario::Scenario& s) {
   double most = 0.0;
-  for (const auto& t : s.tenants) most = std::max(most, t.workload.memory_gib);
+  for (const auto& t : s.tenants) most = std::max(most, scenario::memory_need_gib(t.workload));
   return most;
 }
 
@@ -213,7 +214,7 @@ int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate&
   double memory = 0.0;
   for (const auto& t : base.tenants) {
     contexts += t.num_contexts;
-    memory += t.num_contexts * t.workload.memory_gib;
+    memory += t.num_contexts * scenario::memory_need_gib(t.workload);
   }
   if (policy.partitions_gpus()) {
     const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), candidate.strategy.layout);

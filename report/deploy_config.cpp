@@ -25,6 +25,7 @@
 #include "models/mig_layout.hpp"
 #include "report/text_table.hpp"
 #include "scenario/layout_schedule.hpp"
+#include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
@@ -165,7 +166,8 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
     << YAML::BeginMap;
   y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
   if (spec.kind == StrategyKind::hami) {
-    const double gib = own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(tenant.workload.memory_gib);
+    const double gib = own && own->gpumem_gib ? *own->gpumem_gib
+                                              : spec.gpumem_gib.value_or(scenario::memory_need_gib(tenant.workload));
     y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
     if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
       y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));

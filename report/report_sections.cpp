@@ -13,6 +13,7 @@
 #include "models/fault_rates.hpp"
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
+#include "scenario/enum_tables.hpp"
 
 namespace slicewise::report {
 
@@ -412,6 +413,14 @@ ReportTable workload_sources_table(const RoiReport& r) {
                 {false, false, false, false, false, true}};
   for (const auto& tenant : r.result.input.tenants) {
     const auto& w = tenant.workload;
+    if (w.kind == scenario::WorkloadKind::llm && w.llm && w.engine) {
+      // Its figures follow from the model's steps and the engine's memory on each device.
+      t.rows.push_back({tenant.name, "-", "-", "-", "-",
+                        w.llm->model + " (" + w.llm->dtype + ") served by " +
+                            scenario::name_of(scenario::serving_engine_table(), w.engine->name) +
+                            ": step roofline and engine memory (docs/model.md)"});
+      continue;
+    }
     t.rows.push_back({tenant.name, format_number(w.gpu_duty_frac), format_number(w.sm_occupancy_frac),
                       format_number(w.mem_bw_frac), format_number(w.memory_gib),
                       w.source.empty() ? "given in the scenario" : w.source});

@@ -26,6 +26,17 @@ const EnumTable<traces::TraceFormat>& trace_format_table() {
   return table;
 }
 
+const EnumTable<ServingEngine>& serving_engine_table() {
+  static const EnumTable<ServingEngine> table = {
+      {"vllm", ServingEngine::vllm}, {"sglang", ServingEngine::sglang}, {"tgi", ServingEngine::tgi}};
+  return table;
+}
+
+const EnumTable<std::string>& kv_cache_dtype_table() {
+  static const EnumTable<std::string> table = {{"auto", "auto"}, {"bf16", "bf16"}, {"fp16", "fp16"}, {"fp8", "fp8"}};
+  return table;
+}
+
 const EnumTable<std::string>& dtype_table() {
   static const EnumTable<std::string> table = [] {
     EnumTable<std::string> out;

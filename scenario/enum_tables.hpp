@@ -13,6 +13,8 @@ namespace slicewise::scenario {
 const EnumTable<WorkloadKind>& workload_kind_table();                ///< generic | llm
 const EnumTable<ServiceDistribution>& service_distribution_table();  ///< fixed | exponential
 const EnumTable<std::string>& dtype_table();                         ///< fp32 | ... | int4 (models/dtype.hpp)
+const EnumTable<ServingEngine>& serving_engine_table();              ///< vllm | sglang | tgi
+const EnumTable<std::string>& kv_cache_dtype_table();                ///< auto | bf16 | fp16 | fp8
 const EnumTable<LoadKind>& load_kind_table();                        ///< poisson | closed_loop | trace | diurnal | mmpp
 using traces::bad_row_policy_table;                                  ///< fail | skip
 const EnumTable<traces::TraceFormat>& trace_format_table();  ///< azure-llm | mooncake | ... (traces/trace_format.hpp)

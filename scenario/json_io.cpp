@@ -99,13 +99,13 @@ void read_fleet(JsonReader& r, Scenario& s) {
   }
 }
 
-void read_tenants(JsonReader& r, Scenario& s) {
+void read_tenants(JsonReader& r, Scenario& s, bool legacy_llm) {
   const json* tenants = nonempty_array(r, "tenants", "tenant");
   if (!tenants) return;
   std::vector<std::string> names, pointers;
   for (std::size_t i = 0; i < tenants->size(); ++i) {
     const std::string pointer = element_pointer("/tenants", i);
-    s.tenants.push_back(detail::read_tenant((*tenants)[i], pointer, r.diagnostics(), r.file()));
+    s.tenants.push_back(detail::read_tenant((*tenants)[i], pointer, r.diagnostics(), r.file(), legacy_llm));
     names.push_back(s.tenants.back().name);
     pointers.push_back(pointer + "/name");
   }
@@ -130,7 +130,7 @@ void read_strategies(JsonReader& r, Scenario& s) {
 
 }  // namespace
 
-Scenario parse_scenario(const json& document, const std::string& file) {
+Scenario parse_scenario(const json& document, const std::string& file, ScenarioSource source) {
   Diagnostics out;
   Scenario s;
   s.source_file = file;
@@ -140,7 +140,7 @@ Scenario parse_scenario(const json& document, const std::string& file) {
     if (!r.schema_version(kSchemaVersion)) throw ConfigError({out.back()});
     read_run_settings(r, s);
     read_fleet(r, s);
-    read_tenants(r, s);
+    read_tenants(r, s, source == ScenarioSource::result_input);
     read_strategies(r, s);
     if (const json* pricing = r.optional_object("pricing")) s.pricing = read_pricing(r, *pricing, "/pricing");
     if (const json* faults = r.optional_object("faults")) {

@@ -22,7 +22,9 @@ LoadSpec read_load(const nlohmann::json& value, const std::string& pointer, Diag
 
 /// Reads one element of "tenants" at `pointer` (json_read_tenant.cpp): name, workload, load, SLA,
 /// isolation, contexts and router, and the checks that tie the workload to its load.
-Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diagnostics& out, const std::string& file);
+/// `legacy_llm`: a result's scenario, whose LLM tenants may be in the form before the model catalog.
+Tenant read_tenant(const nlohmann::json& value, const std::string& pointer, Diagnostics& out, const std::string& file,
+                   bool legacy_llm = false);
 
 /// Reads one element of "strategies" at `pointer` (json_read_strategy.cpp). The name defaults to
 /// the kind's; a strategy whose kind is invalid gets no default name, so that it cannot clash with

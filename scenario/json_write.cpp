@@ -22,9 +22,55 @@ void put_if(ordered_json& out, const char* key, const std::string& value) {
   if (!value.empty()) out[key] = value;
 }
 
+ordered_json engine_json(const EngineSpec& e) {
+  ordered_json out;
+  out["name"] = name_of(serving_engine_table(), e.name);
+  auto use = [&](const char* key) { return uses(engine_keys(), key, e.name); };
+  if (use("max_num_seqs")) put_if(out, "max_num_seqs", e.max_num_seqs);
+  if (use("max_num_batched_tokens")) put_if(out, "max_num_batched_tokens", e.max_num_batched_tokens);
+  if (use("gpu_memory_utilization")) put_if(out, "gpu_memory_utilization", e.gpu_memory_utilization);
+  if (use("max_model_len")) put_if(out, "max_model_len", e.max_model_len);
+  if (use("max_batch_prefill_tokens")) put_if(out, "max_batch_prefill_tokens", e.max_batch_prefill_tokens);
+  if (use("max_total_tokens")) put_if(out, "max_total_tokens", e.max_total_tokens);
+  if (use("max_input_length")) put_if(out, "max_input_length", e.max_input_length);
+  if (use("cuda_memory_fraction")) put_if(out, "cuda_memory_fraction", e.cuda_memory_fraction);
+  if (use("max_concurrent_requests")) put_if(out, "max_concurrent_requests", e.max_concurrent_requests);
+  out["kv_cache_dtype"] = e.kv_cache_dtype;
+  out["tensor_parallel"] = e.tensor_parallel;
+  return out;
+}
+
 ordered_json workload_json(const Workload& w) {
   ordered_json out;
   out["kind"] = name_of(workload_kind_table(), w.kind);
+  if (w.kind == WorkloadKind::llm && w.llm && w.llm->legacy_params_b) {
+    // A result written before the model catalog: as it was written.
+    put_if(out, "solo_latency_s", w.solo_latency_s);
+    put_if(out, "reference_gpu", w.reference_gpu);
+    out["gpu_duty_frac"] = w.gpu_duty_frac;
+    out["sm_occupancy_frac"] = w.sm_occupancy_frac;
+    out["mem_bw_frac"] = w.mem_bw_frac;
+    out["memory_gib"] = w.memory_gib;
+    out["max_concurrency"] = w.max_concurrency;
+    out["llm"] = ordered_json{{"params_b", *w.llm->legacy_params_b},
+                              {"dtype", w.llm->dtype},
+                              {"prompt_tokens", w.llm->prompt_tokens},
+                              {"output_tokens", w.llm->output_tokens}};
+    put_if(out, "source", w.source);
+    return out;
+  }
+  if (w.kind == WorkloadKind::llm) {
+    // The model and engine decide the rest (scenario/llm_serving.hpp).
+    if (w.llm) {
+      out["llm"] = ordered_json{{"model", w.llm->model},
+                                {"dtype", w.llm->dtype},
+                                {"prompt_tokens", w.llm->prompt_tokens},
+                                {"output_tokens", w.llm->output_tokens}};
+    }
+    out["engine"] = engine_json(w.engine.value_or(EngineSpec{}));
+    put_if(out, "source", w.source);
+    return out;
+  }
   put_if(out, "solo_latency_s", w.solo_latency_s);
   put_if(out, "reference_gpu", w.reference_gpu);
   out["gpu_duty_frac"] = w.gpu_duty_frac;
@@ -34,12 +80,6 @@ ordered_json workload_json(const Workload& w) {
   out["max_concurrency"] = w.max_concurrency;
   if (uses(workload_keys(), "service_dist", w.kind)) {
     out["service_dist"] = name_of(service_distribution_table(), w.service_dist);
-  }
-  if (w.llm) {
-    out["llm"] = ordered_json{{"params_b", w.llm->params_b},
-                              {"dtype", w.llm->dtype},
-                              {"prompt_tokens", w.llm->prompt_tokens},
-                              {"output_tokens", w.llm->output_tokens}};
   }
   put_if(out, "source", w.source);  // only when set, so that workloads given by hand keep their bytes
   return out;

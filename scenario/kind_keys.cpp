@@ -67,7 +67,24 @@ const KeyKinds<LoadKind>& load_keys() {
 }
 
 const KeyKinds<WorkloadKind>& workload_keys() {
-  static const KeyKinds<WorkloadKind> table = {{"llm", {WorkloadKind::llm}}, {"service_dist", {WorkloadKind::generic}}};
+  static const KeyKinds<WorkloadKind> table = {
+      {"llm", {WorkloadKind::llm}}, {"engine", {WorkloadKind::llm}}, {"service_dist", {WorkloadKind::generic}}};
+  return table;
+}
+
+const KeyKinds<ServingEngine>& engine_keys() {
+  using enum ServingEngine;
+  static const KeyKinds<ServingEngine> table = {
+      {"max_num_seqs", {vllm, sglang}},
+      {"max_num_batched_tokens", {vllm, sglang}},
+      {"gpu_memory_utilization", {vllm, sglang}},
+      {"max_model_len", {vllm, sglang}},
+      {"max_batch_prefill_tokens", {tgi}},
+      {"max_total_tokens", {tgi}},
+      {"max_input_length", {tgi}},
+      {"cuda_memory_fraction", {tgi}},
+      {"max_concurrent_requests", {tgi}},
+  };
   return table;
 }
 

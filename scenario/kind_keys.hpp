@@ -26,6 +26,7 @@ const KeyKinds<LoadKind>& load_keys();                        ///< LoadSpec fiel
 const KeyKinds<WorkloadKind>& workload_keys();                ///< Workload fields
 const KeyKinds<WorkloadKind>& sla_keys();                     ///< SlaTargets fields
 const KeyKinds<FaultKind>& fault_keys();                      ///< ScheduledFault fields
+const KeyKinds<ServingEngine>& engine_keys();                 ///< EngineSpec fields
 
 /// True when `kind` uses `key` (also for keys the table does not list).
 template <class K>

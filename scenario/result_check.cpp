@@ -66,7 +66,7 @@ class ResultChecker {
   /// The scenario the result was simulated from, read as strictly as a scenario file.
   void scenario_input(const json& value, const std::string& pointer) {
     try {
-      input_ = parse_scenario(value, file_);
+      input_ = parse_scenario(value, file_, ScenarioSource::result_input);
     } catch (const ConfigError& e) {
       for (auto d : e.diagnostics()) {
         d.file = file_;

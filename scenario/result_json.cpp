@@ -96,7 +96,8 @@ void from_json(const nlohmann::json& in, SimResult& value) {
   value.strategies = in.at("strategies").get<std::vector<StrategyResult>>();
   if (in.contains("calibration")) value.calibration = in.at("calibration").get<CalibrationRecord>();
   if (in.contains("uncertainty")) value.uncertainty = in.at("uncertainty").get<std::vector<UncertaintyBand>>();
-  if (in.contains("input")) value.input = parse_scenario(in.at("input"), "<result input>");
+  if (in.contains("input"))
+    value.input = parse_scenario(in.at("input"), "<result input>", ScenarioSource::result_input);
 }
 
 std::string result_to_text(const SimResult& result) {

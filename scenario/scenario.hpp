@@ -32,13 +32,42 @@ enum class WorkloadKind { generic, llm };
 /// Distribution of a generic request's solo time around solo_latency_s (its mean).
 enum class ServiceDistribution { fixed, exponential };
 
-/// LLM shape of a tenant (docs/design.md §3): the roofline gives prefill and decode costs from these.
+/// What an LLM tenant serves (docs/scenario-format.md, "LLM tenants"): a model of the catalog
+/// (data/models.json) in a weight format; the roofline of each engine step follows from its shapes.
 struct LlmSpec {
-  double params_b = 0.0;       ///< model parameters, billions (> 0)
-  std::string dtype = "bf16";  ///< fp32 | fp16 | bf16 | fp8 | int8 | int4
+  std::string model;           ///< catalog id or alias ("Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct")
+  std::string dtype = "bf16";  ///< weights: fp32 | fp16 | bf16 | fp8 | int8 | int4
   double prompt_tokens = 0.0;  ///< mean prompt length for generated load (traces carry their own)
   double output_tokens = 0.0;  ///< mean output length for generated load
+  /// A result written before LLM tenants named a model: the parameters it gave instead (model
+  /// then empty, no engine; its hand-typed figures are the workload's). Never in a scenario file.
+  std::optional<double> legacy_params_b;
   bool operator==(const LlmSpec&) const = default;
+};
+
+/// The serving engines slicewise schedules as they do (docs/model.md, "LLM serving").
+enum class ServingEngine { vllm, sglang, tgi };
+
+/// An LLM tenant's engine and its settings, under each engine's own names. A setting left out
+/// takes the engine's documented default on the device the context is placed on
+/// (scenario/llm_serving.hpp says which and why).
+struct EngineSpec {
+  ServingEngine name = ServingEngine::vllm;
+  // vllm, sglang (SGLang: max_running_requests, chunked_prefill_size, mem_fraction_static, context_length)
+  std::optional<int> max_num_seqs;               ///< sequences batched at once, >= 1
+  std::optional<int> max_num_batched_tokens;     ///< tokens one step batches (chunked prefill budget), >= 16
+  std::optional<double> gpu_memory_utilization;  ///< share of the device's memory the engine takes, (0, 1]
+  std::optional<int> max_model_len;              ///< longest request (prompt + output), >= 16
+  // tgi
+  std::optional<int> max_batch_prefill_tokens;  ///< prompt tokens one prefill step batches
+  std::optional<int> max_total_tokens;          ///< longest request (prompt + output)
+  std::optional<int> max_input_length;          ///< longest prompt
+  std::optional<double> cuda_memory_fraction;   ///< share of the device's memory the server takes, (0, 1]
+  std::optional<int> max_concurrent_requests;   ///< requests in the server at once; more are refused
+  // every engine
+  std::string kv_cache_dtype = "auto";  ///< auto (the weights' 16-bit type) | bf16 | fp16 | fp8
+  int tensor_parallel = 1;              ///< GPUs one context spans (1 for now)
+  bool operator==(const EngineSpec&) const = default;
 };
 
 /// How one request of a tenant uses a GPU, measured on `reference_gpu` (docs/design.md §3).
@@ -52,6 +81,10 @@ struct Workload {
   double memory_gib = 0.0;               ///< device memory one context holds (weights + KV/activations), > 0
   int max_concurrency = 1;               ///< requests served at once inside one context (batching), >= 1
   std::optional<LlmSpec> llm;            ///< required when kind == llm, absent otherwise
+  /// kind llm: the serving engine (defaults when the scenario gives none); absent otherwise. An
+  /// LLM tenant's memory, concurrency and demands follow from its model and engine: its
+  /// memory_gib is then derived (scenario/llm_serving.hpp, engine_min_memory_gib), not read.
+  std::optional<EngineSpec> engine;
   ServiceDistribution service_dist = ServiceDistribution::fixed;  ///< generic: fixed or exponential solo times
   /// Where these figures come from, free text ("" = given by hand); `profile import` writes the
   /// telemetry file, format, samples and each figure's spread here, and the report shows it.

@@ -47,6 +47,9 @@ class ScenarioChecker {
   const models::GpuSpec* largest_gpu() const;
   void tenant(std::size_t i);
   void memory_fit(std::size_t i, const std::string& pointer);
+  /// An LLM tenant: its engine must start on the largest fleet GPU, and every fleet GPU needs the
+  /// TFLOPS its step roofline uses.
+  void llm_fit(std::size_t i, const std::string& pointer);
   void trace_file(const LoadSpec& load, const std::string& pointer);
   void trace(const LoadSpec& load, const std::string& pointer);
 

@@ -1,5 +1,6 @@
 // Sizing for SLA: the margin of a run against the tenants' SLAs, and the search of sizing.hpp.
 #include "scenario/sizing.hpp"
+#include "scenario/llm_serving.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -248,7 +249,7 @@ int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
     const auto& tenant = scenario_.tenants[t];
     const auto found = spec.tenants.find(tenant.name);
     const TenantStrategySettings* settings = found == spec.tenants.end() ? nullptr : &found->second;
-    const double need = tenant.workload.memory_gib;
+    const double need = memory_need_gib(tenant.workload);
     const auto rule = policy.memory_rule(spec, settings, need, instance_memory_gib_ / instances_per_gpu_);
     memory += contexts[t] * (rule.isolated ? std::max(need, rule.limit_gib) : need);
   }

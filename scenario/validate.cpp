@@ -57,7 +57,7 @@ std::string gpu_frac_demand_problem(const Tenant& tenant) {
     return "";
   }
   return "applies to generic workloads only (this tenant's workload kind is \"" +
-         name_of(workload_kind_table(), tenant.workload.kind) + "\", whose demand comes from its roofline)";
+         name_of(workload_kind_table(), tenant.workload.kind) + "\", whose demand comes from its engine's steps)";
 }
 
 std::filesystem::path resolve_relative_path(const Scenario& scenario, const std::string& path) {

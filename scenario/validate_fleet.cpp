@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/spell.hpp"
+#include "scenario/llm_serving.hpp"
 #include "scenario/scenario_checker.hpp"
 
 namespace slicewise::scenario::detail {
@@ -86,6 +87,12 @@ void ScenarioChecker::tenant(std::size_t i) {
     add(pointer + "/workload", w.llm ? "\"llm\" is only allowed when \"kind\" is \"llm\""
                                      : "missing required key \"llm\" (required when \"kind\" is \"llm\")");
   }
+  if (w.kind == WorkloadKind::llm && w.llm && w.llm->legacy_params_b) {
+    add(pointer + "/workload/llm",
+        "written before LLM tenants named a model: give \"model\" (a catalog id) and "
+        "an \"engine\" instead of params_b and the hand-typed figures to simulate it again "
+        "(docs/scenario-format.md, LLM tenants)");
+  }
   if (!w.reference_gpu.empty() && !c_.gpus->find(w.reference_gpu)) {
     add(pointer + "/workload/reference_gpu", unknown_gpu(w.reference_gpu, *c_.gpus));
   }
@@ -98,6 +105,10 @@ void ScenarioChecker::tenant(std::size_t i) {
 
 /// Tenant `i` must fit the largest fleet GPU; one that does not is left out of the MIG checks.
 void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
+  if (s_.tenants[i].workload.kind == WorkloadKind::llm) {
+    llm_fit(i, pointer);
+    return;
+  }
   const double memory_gib = s_.tenants[i].workload.memory_gib;
   const auto* largest = largest_gpu();
   if (largest && memory_gib > largest->memory_gib) {
@@ -107,6 +118,25 @@ void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
                                   : "any fleet GPU (largest: " + largest->id + ", " + gib(largest->memory_gib) + ")";
     add(pointer + "/workload/memory_gib", gib(memory_gib) + " does not fit on " + where);
   }
+}
+
+void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
+  const auto& w = s_.tenants[i].workload;
+  if (!w.llm || !w.engine || !models::ModelCatalog::shipped().find(w.llm->model)) return;  // the reader said why
+  for (const auto* gpu : fleet_gpus_) {
+    if (!gpu->bf16_dense_tflops && !gpu->fp16_dense_tflops) {
+      add(pointer + "/workload/llm", "an LLM tenant's steps need the dense FP16/BF16 TFLOPS of " + gpu->id +
+                                         ", which the GPU catalog does not have");
+    }
+  }
+  const auto* largest = largest_gpu();
+  if (!largest) return;
+  const auto engine = engine_on_device(w, largest->id, largest->memory_gib);
+  if (engine.problem.empty()) return;
+  too_big_.insert(i);
+  const std::string where = fleet_gpus_.size() == 1 ? largest->id : "the largest fleet GPU, " + largest->id;
+  add(pointer + "/workload/llm/model",
+      w.llm->model + " (" + w.llm->dtype + ") does not run on " + where + ": " + engine.problem);
 }
 
 namespace {

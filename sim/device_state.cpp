@@ -15,13 +15,6 @@ constexpr auto later = [](const auto& a, const auto& b) {
   return a.finish_v > b.finish_v || (a.finish_v == b.finish_v && a.request > b.request);
 };
 
-/// Demand of the k requests of one phase, in units of one typical request's: the shared part
-/// once, the rest once per request weighted by its demand scale (`scale_sum` = Σ demand_scale,
-/// which is k when every scale is 1).
-double batch_factor(int k, double scale_sum, double shared_frac) {
-  return k <= 0 ? 0.0 : shared_frac + scale_sum * (1.0 - shared_frac);
-}
-
 /// Takes one request's scale out of a phase sum; the sum is exactly 0 once the phase is empty.
 void remove_scale(int& count, double& sum, double scale) {
   --count;
@@ -60,6 +53,9 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     context.norm_bw = tenant.ref_bandwidth_gbps / device_.bandwidth_gbps;
     contexts_.push_back(std::move(context));
   }
+  for (auto& context : contexts_) {
+    if (tenants_[context.tenant].llm) build_engine(context, tenants_[context.tenant]);
+  }
   demands_.resize(contexts_.size());
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& placed = device_.contexts[i];
@@ -72,6 +68,24 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   loaded_.assign((contexts_.size() + 63) / 64, 0);
   tokens_.resize(contexts_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
+}
+
+void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
+  // The engine runs on this device: its steps are priced on its compute and bandwidth (a MIG
+  // instance's share), so its demands are fractions of this device already.
+  SW_CHECK(!device_.compute_in_sms,
+           "an LLM tenant on " + device_.gpu_id + ", whose TFLOPS are unknown (validate first)");
+  const auto& workload = *tenant.llm;
+  const auto on = scenario::engine_on_device(workload, device_.gpu_id, device_.memory_gib);
+  const auto& model = scenario::model_of(workload);
+  context.step = std::make_unique<models::StepModel>(model, scenario::weight_bytes_per_param(workload),
+                                                     scenario::kv_bytes_per_element(workload),
+                                                     models::StepDevice{device_.compute, device_.bandwidth_gbps},
+                                                     models::h200_step_fit(), models::default_step_overhead_s(model));
+  context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));
+  context.max_in_system = on.max_concurrent_requests;
+  context.norm_sm = context.norm_bw = 1.0;
+  has_engines_ = true;
 }
 
 std::size_t DeviceState::allocate(const Request& request) {
@@ -95,7 +109,7 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
     const double dt = end - from;
     busy_series_[bucket] += busy * dt;
     sm_series_[bucket] += sm * dt;
-    if (num_waiting_ > 0) {
+    if (num_waiting_ > 0 || has_engines_) {
       for_each_loaded([&](std::size_t slot) {
         const auto& context = contexts_[slot];
         if (const auto waiting = num_waiting(context); waiting > 0) {
@@ -111,7 +125,17 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
 void DeviceState::advance(double now) {
   if (now <= now_) return;
   const double dt = now - now_;
-  for (const std::size_t i : rated_) contexts_[i].virtual_s += rates_[i].progress_rate * dt;
+  for (const std::size_t i : rated_) {
+    auto& context = contexts_[i];
+    const double solo_s = rates_[i].progress_rate * dt;
+    context.virtual_s += solo_s;
+    if (!context.engine) continue;
+    if (now > tenants_[context.tenant].warmup_s) {
+      const double measured_s = std::min(dt, now - tenants_[context.tenant].warmup_s) / dt * solo_s;
+      tenants_[context.tenant].stats->gpu_work_s += measured_s * context.engine->duty();
+    }
+    context.engine->advance(solo_s);
+  }
   if (device_.exact_quanta) {
     // Core caps' token buckets: a capped context earns cap seconds of GPU per second and spends
     // what it holds, up to cap × the sampling window.
@@ -130,7 +154,7 @@ void DeviceState::start(Context& context, std::size_t index, double now) {
   Request& request = requests_[index];
   request.started_at_s = now;
   const auto& shape = *tenants_[context.tenant].shape;
-  const double work_s = shape.first_phase_s(request.record);
+  const double work_s = shape.solo_s(request.record);
   context.heap.push_back({context.virtual_s + work_s, index});
   std::push_heap(context.heap.begin(), context.heap.end(), later);
   started(slot_of(context), index, work_s);
@@ -153,9 +177,34 @@ void DeviceState::start_waiting(Context& context, double now) {
   }
 }
 
+void DeviceState::arrive_at_engine(Context& context, const Request& request, double now) {
+  const std::size_t index = allocate(request);
+  const auto& record = requests_[index].record;
+  outcomes_.clear();
+  const bool full =
+      context.max_in_system > 0 && context.engine->num_in_system() >= static_cast<std::size_t>(context.max_in_system);
+  if (full || !context.engine->arrive(index, record.prompt_tokens, record.output_tokens, outcomes_)) {
+    // Refused: longer than the engine takes, or the server is full (TGI's max_concurrent_requests).
+    const auto& tenant = tenants_[context.tenant];
+    if (measured(tenant, requests_[index])) {
+      ++tenant.stats->num_dropped;
+      ++tenant.stats->num_refused;
+      ++tenant.stats->sla_violations;
+    }
+    free_requests_.push_back(index);
+    return;
+  }
+  engine_outcomes(context, now);
+  note_load(context);
+}
+
 void DeviceState::arrive(std::size_t slot, const Request& request, double now) {
   SW_CHECK(now >= now_, "arrival in the past");
   Context& context = contexts_[slot];
+  if (context.engine) {
+    arrive_at_engine(context, request, now);
+    return;
+  }
   context.waiting.push_back(allocate(request));
   ++num_waiting_;
   start_waiting(context, now);
@@ -166,6 +215,13 @@ bool DeviceState::complete_due(double now) {
   bool changed = false;
   for_each_loaded([&](std::size_t slot) {
     auto& context = contexts_[slot];
+    if (context.engine) {
+      outcomes_.clear();
+      context.engine->complete_due(outcomes_);
+      engine_outcomes(context, now);
+      changed = true;  // the batch, and so the step's demand, moves on at every event
+      return;
+    }
     const double tolerance = 1e-9 * std::max(1.0, context.virtual_s);
     while (!context.heap.empty() && context.heap.front().finish_v <= context.virtual_s + tolerance) {
       changed = true;
@@ -184,18 +240,13 @@ std::size_t DeviceState::pop_due(Context& context) {
 }
 
 void DeviceState::finish_phase(Context& context, std::size_t index, double now) {
+  remove_scale(context.num_prefill, context.prefill_scale, requests_[index].record.demand_scale);
+  finish_request(context, index, now);
+}
+
+void DeviceState::finish_request(Context& context, std::size_t index, double now) {
   const auto& tenant = tenants_[context.tenant];
-  Request& request = requests_[index];
-  if (!request.in_decode) {
-    remove_scale(context.num_prefill, context.prefill_scale, request.record.demand_scale);
-    const double decode_s = tenant.shape->decode_phase_s(request.record);
-    if (decode_s > 0.0) {
-      start_decode(context, index, decode_s, now);
-      return;
-    }
-  } else {
-    remove_scale(context.num_decode, context.decode_scale, request.record.demand_scale);
-  }
+  const Request& request = requests_[index];
   if (measured(tenant, request)) record_completion(tenant, request, now);
   const int user = request.user;
   free_requests_.push_back(index);
@@ -203,15 +254,28 @@ void DeviceState::finish_phase(Context& context, std::size_t index, double now) 
   if (user >= 0 && on_complete) on_complete(context.tenant, user, now);
 }
 
-void DeviceState::start_decode(Context& context, std::size_t index, double decode_s, double now) {
-  Request& request = requests_[index];
-  request.in_decode = true;
-  request.prefill_done_at_s = now;
-  ++context.num_decode;
-  context.decode_scale += request.record.demand_scale;
-  context.heap.push_back({context.virtual_s + decode_s, index});
-  std::push_heap(context.heap.begin(), context.heap.end(), later);
-  started(slot_of(context), index, decode_s);
+void DeviceState::engine_outcomes(Context& context, double now) {
+  for (const auto& outcome : outcomes_) {
+    Request& request = requests_[outcome.request];
+    switch (outcome.kind) {
+      case LlmEngine::Outcome::admitted:
+        if (!request.started) request.started_at_s = now;
+        request.started = true;
+        break;
+      case LlmEngine::Outcome::first_token:
+        request.prefill_done_at_s = now;
+        request.in_decode = true;
+        break;
+      case LlmEngine::Outcome::preempted:
+        if (measured(tenants_[context.tenant], request)) ++tenants_[context.tenant].stats->num_preempted;
+        break;
+      case LlmEngine::Outcome::finished:
+        if (!request.in_decode) request.prefill_done_at_s = now;  // an encoder: its one pass
+        finish_request(context, outcome.request, now);
+        break;
+    }
+  }
+  outcomes_.clear();
 }
 
 void DeviceState::record_completion(const TenantInfo& tenant, const Request& request, double now) {
@@ -228,16 +292,22 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
     const double ttft = std::max(0.0, (request.in_decode ? request.prefill_done_at_s : now) - record.arrived_at_s);
     stats.ttft.add(ttft);
     violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
-    if (request.in_decode && record.output_tokens > 0.0) {
-      const double tpot = (now - request.prefill_done_at_s) / record.output_tokens;
+    // vLLM's benchmark TPOT: the time after the first token over the tokens after it.
+    const double after_first = tenant.llm ? record.output_tokens - 1.0 : record.output_tokens;
+    if (request.in_decode && after_first > 0.0) {
+      const double tpot = (now - request.prefill_done_at_s) / after_first;
       stats.tpot.add(tpot);
       violated = violated || (tenant.sla_tpot_s && tpot > *tenant.sla_tpot_s);
     }
   }
   if (violated) ++stats.sla_violations;
   const auto& shape = *tenant.shape;
-  const double solo_s = shape.first_phase_s(record) + shape.decode_phase_s(record);
-  stats.gpu_work_s += shape.duty * solo_s;
+  double solo_s = shape.solo_s(record);
+  if (tenant.reference_engine) {
+    solo_s = tenant.reference_engine->solo_latency_s(record.prompt_tokens, record.output_tokens);
+  } else {
+    stats.gpu_work_s += shape.duty * solo_s;
+  }
   if (stats.solo_s > 0.0) {
     SW_CHECK(solo_s == stats.solo_s, "a request's solo time differs from its tenant's one solo time");
   } else if (solo_s > 0.0) {
@@ -255,7 +325,7 @@ std::optional<std::size_t> DeviceState::next_holder() const {
   bool best_throttled = true;
   for (std::size_t step = 1; step <= n; ++step) {
     const std::size_t c = (from + step) % n;
-    if (contexts_[c].heap.empty()) continue;
+    if (!in_service(contexts_[c])) continue;
     const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
     const bool better = !best || (best_throttled && !throttled) ||
                         (best_throttled == throttled && demands_[c].priority < demands_[*best].priority);
@@ -271,7 +341,7 @@ double DeviceState::turn_length(std::size_t holder) const {
   // A quantum, or what a capped holder has left of its cap while others have work.
   if (demands_[holder].cap >= 1.0 || tokens_[holder] <= kMinSliceS) return device_.quantum_s;
   for (std::size_t c = 0; c < contexts_.size(); ++c) {
-    if (c != holder && !contexts_[c].heap.empty()) return std::min(device_.quantum_s, tokens_[holder]);
+    if (c != holder && in_service(contexts_[c])) return std::min(device_.quantum_s, tokens_[holder]);
   }
   return device_.quantum_s;
 }
@@ -282,7 +352,7 @@ void DeviceState::rotate_quantum(double now) {
   // and keeps it while it has work. A context that used up its core cap (HAMi gpucores) waits
   // while another has work; alone, or when every context with work is capped out, it runs (the cap
   // is not enforced alone).
-  const bool holder_busy = holder_ && !contexts_[*holder_].heap.empty();
+  const bool holder_busy = holder_ && in_service(contexts_[*holder_]);
   if (switching_) {
     if (now < slice_end_s_) return;
     switching_ = false;  // the switch was paid for holder_; it runs now unless it has gone idle
@@ -329,12 +399,20 @@ void DeviceState::exact_rates() {
 
 void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) const {
   const auto& context = contexts_[slot];
-  const auto& shape = *tenants_[context.tenant].shape;
-  const double prefill = batch_factor(context.num_prefill, context.prefill_scale, shape.prefill.shared_frac);
-  const double decode = batch_factor(context.num_decode, context.decode_scale, shape.decode.shared_frac);
   demand.active = true;
-  demand.ref_sm = prefill * shape.prefill.sm + decode * shape.decode.sm;
-  demand.ref_bw = prefill * shape.prefill.bw + decode * shape.decode.bw;
+  if (context.engine) {
+    // The step the engine's batch runs now, priced on this device (norm 1): decode steps are
+    // bandwidth-bound, prefill steps compute-bound; the host's part of a step is not GPU work.
+    const auto& step = context.engine->step();
+    demand.duty = context.engine->duty();
+    demand.ref_sm = demand.demand_sm = step.sm_frac;
+    demand.ref_bw = demand.demand_bw = step.bw_frac;
+    return;
+  }
+  const auto& shape = *tenants_[context.tenant].shape;
+  // The requests in service, each weighted by its demand scale.
+  demand.ref_sm = context.prefill_scale * shape.demand.sm;
+  demand.ref_bw = context.prefill_scale * shape.demand.bw;
   demand.demand_sm = demand.ref_sm * context.norm_sm;
   demand.demand_bw = demand.ref_bw * context.norm_bw;
 }
@@ -348,7 +426,7 @@ void DeviceState::set_idle(std::size_t slot) {
 void DeviceState::set_every_demand() {
   rated_.clear();
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
-    if (contexts_[i].heap.empty()) {
+    if (!in_service(contexts_[i])) {
       set_idle(i);
       continue;
     }
@@ -364,7 +442,7 @@ void DeviceState::solve_active_contexts() {
   active_demands_.clear();
   active_from_.clear();
   for_each_loaded([&](std::size_t slot) {
-    if (contexts_[slot].heap.empty()) return;  // waiting only: cannot be, but nothing to progress
+    if (!in_service(contexts_[slot])) return;  // waiting only: nothing to progress
     solving_.push_back(slot);
     set_demand(slot, active_demands_.emplace_back(demands_[slot]));
     active_from_.push_back(rates_[slot].gpu_phase_frac);
@@ -469,8 +547,9 @@ double DeviceState::next_completion(double now) const {
   double next = device_.exact_quanta ? slice_end_s_ : kNever;
   for (const std::size_t i : rated_) {  // every other context's rate is 0
     const auto& context = contexts_[i];
-    if (context.heap.empty() || rates_[i].progress_rate <= 0.0) continue;
-    const double remaining = std::max(0.0, context.heap.front().finish_v - context.virtual_s);
+    if (!in_service(context) || rates_[i].progress_rate <= 0.0) continue;
+    const double remaining = context.engine ? context.engine->next_event_s()
+                                            : std::max(0.0, context.heap.front().finish_v - context.virtual_s);
     next = std::min(next, now + remaining / rates_[i].progress_rate);
   }
   return next;
@@ -498,6 +577,7 @@ std::vector<Request> DeviceState::take_down(std::size_t slot) {
   Context& context = contexts_[slot];
   std::vector<std::size_t> taken;
   taken.reserve(load(context));
+  if (context.engine) taken = context.engine->take_all();  // running (by admission), then waiting
   for (const auto& entry : context.heap) taken.push_back(entry.request);
   for (std::size_t i = context.waiting_head; i < context.waiting.size(); ++i) taken.push_back(context.waiting[i]);
   // In service first, by arrival (then by index: a stable order whatever the heap's).
@@ -517,8 +597,8 @@ std::vector<Request> DeviceState::take_down(std::size_t slot) {
   context.heap.clear();
   context.waiting.clear();
   context.waiting_head = 0;
-  context.num_prefill = context.num_decode = 0;
-  context.prefill_scale = context.decode_scale = 0.0;
+  context.num_prefill = 0;
+  context.prefill_scale = 0.0;
   context.up = false;
   std::erase_if(pending_, [&](const Pending& p) { return p.slot == slot; });
   note_load(context);

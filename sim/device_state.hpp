@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "models/rate_model.hpp"
 #include "sim/least_loaded_index.hpp"
+#include "sim/llm_engine.hpp"
 #include "sim/log_histogram.hpp"
 #include "sim/placement.hpp"
 #include "sim/workload_shape.hpp"
@@ -44,13 +46,21 @@ struct TenantStats {
   std::int64_t num_interruptions = 0;  ///< faults or re-partitions in the measured window that took one of its contexts
   std::int64_t num_held = 0;           ///< requests still waiting for a context at the end (unfinished)
   double downtime_s = 0.0;             ///< measured time with none of its contexts serving
-  double gpu_work_s = 0.0;             ///< GPU seconds (on the reference GPU) of the measured completed requests
+  /// GPU seconds (on the reference GPU) of the measured completed requests; an LLM tenant's: its
+  /// engines' GPU time after the warm-up, on the devices they ran on (a batch shares its steps).
+  double gpu_work_s = 0.0;
+  std::int64_t num_preempted = 0;             ///< LLM: measured requests its engines preempted (recomputed later)
+  std::int64_t num_refused = 0;               ///< LLM: measured requests an engine refused (too long; also num_dropped)
   std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
 };
 
 /// What a device needs to know about a tenant.
 struct TenantInfo {
   const WorkloadShape* shape = nullptr;
+  /// LLM tenants: the workload (each device builds its engine from it) and an engine on the
+  /// reference GPU for solo latencies; null otherwise.
+  const scenario::Workload* llm = nullptr;
+  const LlmEngine* reference_engine = nullptr;
   double ref_tflops = 0.0;  ///< reference GPU dense BF16/FP16 TFLOPS; 0 when unknown
   double ref_sms = 1.0;     ///< reference GPU SM count
   double ref_bandwidth_gbps = 1.0;
@@ -67,7 +77,8 @@ struct Request {
   double started_at_s = 0.0;
   double prefill_done_at_s = 0.0;
   bool in_decode = false;
-  int retries = 0;  ///< times it was re-sent after its context went down (docs/faults.md)
+  int retries = 0;       ///< times it was re-sent after its context went down (docs/faults.md)
+  bool started = false;  ///< an engine admitted it (started_at_s is set)
 };
 
 /// True when the request counts in its tenant's figures: it arrived after the warm-up.
@@ -137,33 +148,47 @@ class DeviceState {
     std::vector<std::size_t> waiting;  ///< FIFO ring (head index below)
     std::size_t waiting_head = 0;
     double virtual_s = 0.0;  ///< solo-seconds of progress since the start
-    int num_prefill = 0;     ///< in service, first phase
-    int num_decode = 0;
-    /// Sums of record.demand_scale over the requests counted in num_prefill / num_decode (equal to
-    /// the counts, exactly, when every scale is 1); reset to 0 when the count reaches 0.
+    int num_prefill = 0;     ///< in service
+    /// Sum of record.demand_scale over the requests in service (equal to the count, exactly, when
+    /// every scale is 1); reset to 0 when the count reaches 0.
     double prefill_scale = 0.0;
-    double decode_scale = 0.0;
     LeastLoadedIndex* load_index = nullptr;  ///< told each change of the load, when set
     std::size_t load_position = 0;
     bool up = true;  ///< false while taken down
+    // An LLM tenant's context: its engine schedules the requests (heap and waiting stay empty).
+    std::unique_ptr<models::StepModel> step;
+    std::unique_ptr<LlmEngine> engine;
+    int max_in_system = 0;  ///< TGI's max_concurrent_requests; 0 = no limit
   };
 
   std::size_t allocate(const Request& request);
   void start(Context& context, std::size_t request, double now);
   /// The request whose phase ends first on `context`, taken off its heap.
   std::size_t pop_due(Context& context);
-  /// Request `index`'s phase on `context` has ended: a prefill goes on to its decode phase when it
-  /// has one; otherwise the request is done (recorded, its slot freed, its user told).
+  /// Request `index` on `context` is done (a generic request: its one phase).
   void finish_phase(Context& context, std::size_t index, double now);
-  void start_decode(Context& context, std::size_t index, double decode_s, double now);
   /// The metrics of a finished request: latency, queue delay, TTFT and TPOT, SLA, GPU work.
   static void record_completion(const TenantInfo& tenant, const Request& request, double now);
   /// Starts waiting requests (there is at least one) while the context has free slots.
   void start_waiting(Context& context, double now);
   std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
-  std::size_t num_waiting(const Context& context) const { return context.waiting.size() - context.waiting_head; }
+  std::size_t num_waiting(const Context& context) const {
+    return context.engine ? context.engine->num_waiting() : context.waiting.size() - context.waiting_head;
+  }
   /// Requests waiting and in service.
-  std::size_t load(const Context& context) const { return context.heap.size() + num_waiting(context); }
+  std::size_t load(const Context& context) const {
+    return context.engine ? context.engine->num_in_system() : context.heap.size() + num_waiting(context);
+  }
+  /// True when the context has work the GPU runs (requests in service; an engine's batch).
+  static bool in_service(const Context& context) {
+    return context.engine ? context.engine->has_work() : !context.heap.empty();
+  }
+  void build_engine(Context& context, const TenantInfo& tenant);
+  void arrive_at_engine(Context& context, const Request& request, double now);
+  /// Applies what an engine did (admissions, first tokens, completions, preemptions).
+  void engine_outcomes(Context& context, double now);
+  /// A request is done: its metrics, its slot freed, its user told.
+  void finish_request(Context& context, std::size_t index, double now);
   /// After a request came or left: marks whether the context has requests, and tells its
   /// least-loaded index its load.
   void note_load(const Context& context) {
@@ -256,6 +281,8 @@ class DeviceState {
   std::vector<double> sm_series_;
   std::vector<Pending> pending_;
   std::mt19937_64 rng_;
+  std::vector<LlmEngine::Outcome> outcomes_;  ///< an engine's, at one call
+  bool has_engines_ = false;
 };
 
 }  // namespace slicewise::sim

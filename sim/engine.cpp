@@ -253,6 +253,27 @@ std::vector<std::string> expand_fleet(const Scenario& scenario, const scenario::
 
 namespace {
 
+/// An LLM tenant's engine on the whole reference GPU, kept for its solo latencies (the slowdown's
+/// denominator); nullptr for a generic tenant.
+const LlmEngine* add_reference_engine(Run& run, const scenario::Workload& workload, const models::GpuSpec& gpu) {
+  if (workload.kind != scenario::WorkloadKind::llm) {
+    run.reference_steps.push_back(nullptr);
+    run.reference_engines.push_back(nullptr);
+    return nullptr;
+  }
+  bool in_sms = false;
+  const double compute = compute_capacity(gpu, in_sms);
+  SW_CHECK(!in_sms, "an LLM tenant on " + gpu.id + ", whose TFLOPS are unknown (validate first)");
+  const auto& model = scenario::model_of(workload);
+  run.reference_steps.push_back(std::make_unique<models::StepModel>(
+      model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
+      models::StepDevice{compute, gpu.memory_bandwidth_gbps}, models::h200_step_fit(),
+      models::default_step_overhead_s(model)));
+  const auto on = scenario::engine_on_device(workload, gpu.id, gpu.memory_gib);
+  run.reference_engines.push_back(std::make_unique<LlmEngine>(*run.reference_steps.back(), engine_config(on)));
+  return run.reference_engines.back().get();
+}
+
 /// Each tenant's workload shape (on its reference GPU), statistics and per-request constants.
 void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenario::Catalogs& catalogs,
                   std::size_t num_intervals) {
@@ -265,18 +286,25 @@ void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenari
     const std::string ref_id = tenant.workload.reference_gpu.empty() ? fleet.front() : tenant.workload.reference_gpu;
     const auto* ref = catalogs.gpus->find(ref_id);
     SW_CHECK(ref != nullptr, "reference GPU " + ref_id + " unknown (validate first)");
-    run.shapes.push_back(make_workload_shape(tenant.workload, *ref));
+    run.shapes.push_back(make_workload_shape(tenant.workload));
     run.stats[t].queue_length_integral.assign(num_intervals, 0.0);
+    const LlmEngine* reference_engine = add_reference_engine(run, tenant.workload, *ref);
     // Generated load sends the typical request every time, unless a generic workload's solo times
     // are drawn; a trace's rows carry their own sizes.
     const bool drawn =
         !tenant.workload.llm && tenant.workload.service_dist == scenario::ServiceDistribution::exponential;
     if (tenant.load.kind != scenario::LoadKind::trace && !drawn) {
       const traces::RequestRecord typical = typical_request(tenant);
-      run.stats[t].solo_s = run.shapes.back().first_phase_s(typical) + run.shapes.back().decode_phase_s(typical);
+      run.stats[t].solo_s = reference_engine
+                                ? reference_engine->solo_latency_s(typical.prompt_tokens, typical.output_tokens)
+                                : run.shapes.back().solo_s(typical);
     }
     TenantInfo info;
     info.shape = &run.shapes.back();
+    if (reference_engine) {
+      info.llm = &tenant.workload;
+      info.reference_engine = reference_engine;
+    }
     bool in_sms = false;
     const double compute = compute_capacity(*ref, in_sms);
     info.ref_tflops = in_sms ? 0.0 : compute;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace slicewise::sim {
 
@@ -19,7 +20,21 @@ double LlmEngine::tokens_of(const Sequence& s) const {
   return s.decoding ? s.prompt + (decode_clock_ - s.decode_from) : s.prefilled;
 }
 
-bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens) {
+EngineConfig engine_config(const scenario::EngineOnDevice& on) {
+  EngineConfig c;
+  c.policy = on.chunked_prefill ? BatchPolicy::chunked_prefill : BatchPolicy::prefill_first;
+  c.max_num_seqs = on.max_num_seqs;
+  c.max_batched_tokens = on.max_batched_tokens;
+  c.block_size = on.block_size;
+  c.kv_blocks = std::isfinite(on.kv_capacity_tokens) ? std::floor(on.kv_capacity_tokens / on.block_size)
+                                                     : std::numeric_limits<double>::max();
+  c.max_model_len = on.max_model_len;
+  c.max_input_len = on.max_input_len;
+  c.reserve_whole_request = !on.chunked_prefill;
+  return c;
+}
+
+bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out) {
   const double prompt = std::max(1.0, prompt_tokens);
   const double output = std::max(0.0, output_tokens);
   const double whole = config_.reserve_whole_request ? prompt + output + 1.0 : prompt + 1.0;
@@ -28,7 +43,7 @@ bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_
     return false;
   }
   waiting_.push_back(Waiting{request, prompt, std::max(0.0, output - 1.0), false});
-  compose();
+  compose(out);
   return true;
 }
 
@@ -42,7 +57,7 @@ void LlmEngine::release(const Sequence& s) {
   if (running_.empty() || blocks_used_ < 0.5) blocks_used_ = std::max(0.0, blocks_used_);
 }
 
-void LlmEngine::admit_chunked(double& budget) {
+void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
   while (!waiting_.empty() && budget > 0.0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
     const Waiting& w = waiting_.front();
     const double need = blocks_for(w.prompt + 1.0);
@@ -55,10 +70,11 @@ void LlmEngine::admit_chunked(double& budget) {
     blocks_used_ += need;
     running_.push_back(s);
     waiting_.pop_front();
+    out.push_back({Outcome::admitted, s.request});
   }
 }
 
-void LlmEngine::start_prefill_step() {
+void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
   // TGI: the waiting requests, FIFO, whose prompts fit max_batch_prefill_tokens together (the
   // first always does: longer prompts were refused at arrival) and whose whole requests' blocks
   // are free.
@@ -76,6 +92,7 @@ void LlmEngine::start_prefill_step() {
     blocks_used_ += need;
     running_.push_back(s);
     waiting_.pop_front();
+    out.push_back({Outcome::admitted, s.request});
     any = true;
   }
   if (any) {
@@ -84,7 +101,7 @@ void LlmEngine::start_prefill_step() {
   }
 }
 
-void LlmEngine::compose() {
+void LlmEngine::compose(std::vector<Outcome>& out) {
   if (config_.policy == BatchPolicy::chunked_prefill) {
     double budget = config_.max_batched_tokens - num_decoding_;
     for (auto& s : running_) {
@@ -92,9 +109,9 @@ void LlmEngine::compose() {
       s.chunk = std::min(s.prompt - s.prefilled, std::max(0.0, budget));
       budget -= s.chunk;
     }
-    admit_chunked(budget);
+    admit_chunked(budget, out);
   } else if (!prefill_step_) {
-    start_prefill_step();
+    start_prefill_step(out);
   }
   price_step();
 }
@@ -263,7 +280,7 @@ bool LlmEngine::complete_due(std::vector<Outcome>& out) {
       preempt_newest(out);
     }
   }
-  compose();
+  compose(out);
   return out.size() != before;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/llm_step.hpp"
+#include "scenario/llm_serving.hpp"
 
 namespace slicewise::sim {
 
@@ -44,6 +45,9 @@ struct EngineConfig {
   bool reserve_whole_request = false;
 };
 
+/// The scheduler's settings from what the tenant's engine does on its device.
+EngineConfig engine_config(const scenario::EngineOnDevice& on);
+
 class LlmEngine {
  public:
   static constexpr double kNever = std::numeric_limits<double>::infinity();
@@ -52,13 +56,17 @@ class LlmEngine {
 
   /// What happened to a request at the last complete_due().
   struct Outcome {
-    enum Kind { first_token, finished, preempted } kind;
+    enum Kind { admitted, first_token, finished, preempted } kind;
     std::size_t request;
   };
 
   /// A request arrives (waits FIFO). False when the engine refuses it: longer than max_model_len
   /// or max_input_len, or more KV blocks than the whole pool holds.
-  bool arrive(std::size_t request, double prompt_tokens, double output_tokens);
+  bool arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out);
+  bool arrive(std::size_t request, double prompt_tokens, double output_tokens) {
+    std::vector<Outcome> admitted;
+    return arrive(request, prompt_tokens, output_tokens, admitted);
+  }
   /// `solo_s` seconds of the engine's own time pass (time at full speed; the device's rate model
   /// says how fast that is).
   void advance(double solo_s);
@@ -92,10 +100,10 @@ class LlmEngine {
  private:
   struct Sequence {
     std::size_t request;
-    double prompt;           ///< tokens to prefill (a preempted sequence recomputes its output so far too)
-    double output;           ///< tokens still to generate after the prefill's first one
-    double prefilled = 0.0;  ///< prompt tokens computed
-    double chunk = 0.0;      ///< prompt tokens it computes per step in the current batch
+    double prompt;             ///< tokens to prefill (a preempted sequence recomputes its output so far too)
+    double output;             ///< tokens still to generate after the prefill's first one
+    double prefilled = 0.0;    ///< prompt tokens computed
+    double chunk = 0.0;        ///< prompt tokens it computes per step in the current batch
     double decode_from = 0.0;  ///< decode clock when it started decoding
     double finish_at = 0.0;    ///< decode clock when it is done
     double blocks = 0.0;       ///< KV blocks held
@@ -112,9 +120,9 @@ class LlmEngine {
   double blocks_for(double tokens) const;
   double tokens_of(const Sequence& s) const;
   /// Sets each prefill's chunk, admits what fits, and prices the step.
-  void compose();
-  void admit_chunked(double& budget);
-  void start_prefill_step();
+  void compose(std::vector<Outcome>& out);
+  void admit_chunked(double& budget, std::vector<Outcome>& out);
+  void start_prefill_step(std::vector<Outcome>& out);
   void price_step();
   /// Solo time of n steps of the current batch, and its inverse.
   double solo_time_of(double n) const;
@@ -132,8 +140,8 @@ class LlmEngine {
   double steps_ = 0.0;
   double decode_clock_ = 0.0;  ///< steps that decoded
   double num_decoding_ = 0.0;
-  double decode_context_ = 0.0;  ///< Σ KV tokens of the decoding sequences
-  bool prefill_step_ = false;    ///< prefill first: a prefill step is under way
+  double decode_context_ = 0.0;     ///< Σ KV tokens of the decoding sequences
+  bool prefill_step_ = false;       ///< prefill first: a prefill step is under way
   double prefill_step_done_ = 0.0;  ///< its fraction done
   models::StepCost step_;
   models::StepBatch batch_;

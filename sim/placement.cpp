@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "models/mig_layout.hpp"
+#include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::sim {
@@ -118,7 +119,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
       PlacedContext c;
       c.tenant = t;
       c.replica = r;
-      c.memory_gib = tenant.workload.memory_gib;
+      c.memory_gib = scenario::memory_need_gib(tenant.workload);
       c.weight = policy.context_weight(strategy, settings);
       c.cap = policy.context_cap(strategy, settings, tenant.priority);
       if (policy.schedules_by_priority(strategy)) c.priority = static_cast<int>(tenant.priority);
@@ -140,22 +141,38 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
 /// What placing one context asks of a slot.
 struct SlotRequest {
   const PlacedContext& context;
+  const scenario::Workload& workload;
   const StrategyPolicy& policy;                      ///< the strategy's rules
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
   bool needs_own_device;                             ///< the tenant needs more isolation than the strategy gives
   std::string wanted_profile;                        ///< MIG profile the tenant asked for; "" = any
+
+  bool llm() const { return workload.kind == scenario::WorkloadKind::llm && workload.engine.has_value(); }
+  /// The memory the context holds on `slot`: its need, or its engine's share of that device.
+  double need(const Slot& slot) const {
+    return llm() ? scenario::engine_on_device(workload, slot.device.gpu_id, slot.device.memory_gib).held_gib
+                 : context.memory_gib;
+  }
+  /// Why its engine would not start on `slot` ("" when it would, or for a generic workload).
+  std::string engine_problem(const Slot& slot) const {
+    return llm() ? scenario::engine_on_device(workload, slot.device.gpu_id, slot.device.memory_gib).problem : "";
+  }
 };
 
 SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
                         const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
-  return SlotRequest{context, policy, settings, tenant.isolation > policy.isolation(),
+  return SlotRequest{context,
+                     tenant.workload,
+                     policy,
+                     settings,
+                     tenant.isolation > policy.isolation(),
                      settings ? settings->mig_profile : std::string()};
 }
 
 /// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
 double reservation(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy) {
-  const double need = request.context.memory_gib;
+  const double need = request.need(slot);
   if (!slot.isolated_memory) return need;
   return std::max(need, request.policy.memory_rule(strategy, request.settings, need, slot.device.memory_gib).limit_gib);
 }
@@ -165,7 +182,7 @@ double reservation(const Slot& slot, const SlotRequest& request, const StrategyS
 std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const SlotRequest& request,
                                                      const StrategySpec& strategy) {
   if (!slot.isolated_memory) return std::nullopt;
-  const double need = request.context.memory_gib;
+  const double need = request.need(slot);
   auto rule = request.policy.memory_rule(strategy, request.settings, need, slot.device.memory_gib);
   if (rule.limit_gib > 0.0 && need > rule.limit_gib + 1e-9) return rule;
   return std::nullopt;
@@ -184,10 +201,11 @@ bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec
   }
   if (!request.wanted_profile.empty() && slot.device.mig_profile != request.wanted_profile) return false;
   const double device_gib = slot.device.memory_gib;
-  if (context.memory_gib > device_gib) return false;
+  const double need = request.need(slot);
+  if (need > device_gib + 1e-9 || !request.engine_problem(slot).empty()) return false;
   if (limit_below_need(slot, request, strategy)) return false;
   if (slot.isolated_memory) return slot.reserved_gib + reservation(slot, request, strategy) <= device_gib + 1e-9;
-  return allow_overcommit || slot.reserved_gib + context.memory_gib <= device_gib + 1e-9;
+  return allow_overcommit || slot.reserved_gib + need <= device_gib + 1e-9;
 }
 
 /// Spread: the next admissible slot after the last one chosen, round robin.
@@ -303,6 +321,9 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
   if (every_slot_limited) {
     why = "it needs " + format_number(context.memory_gib) + " GiB, more than its " + limit->limit_name + " of " +
           format_number(limit->limit_gib) + " GiB";
+  } else if (request.llm() && std::all_of(slots.begin(), slots.end(),
+                                          [&](const Slot& slot) { return !request.engine_problem(slot).empty(); })) {
+    why = "its engine starts on no device: " + request.engine_problem(slots.front());
   } else if (!request.wanted_profile.empty()) {
     why = "no free " + request.wanted_profile + " instance";
   } else if (request.needs_own_device) {
@@ -318,6 +339,7 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.reserved_gib += reservation(slot, request, strategy);
   if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
   slot.device.contexts.push_back(request.context);
+  slot.device.contexts.back().memory_gib = request.need(slot);
 }
 
 /// Orders a used device's contexts and sets how it shares itself: sharing parameters, roofline

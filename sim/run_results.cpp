@@ -41,6 +41,22 @@ scenario::Distribution scaled(scenario::Distribution d, double factor) {
   return d;
 }
 
+/// An LLM tenant whose engines refused or preempted measured requests: how many and why.
+std::string engine_issue(const scenario::Tenant& tenant, const TenantStats& stats) {
+  if (stats.num_refused == 0 && stats.num_preempted == 0) return "";
+  std::string text = tenant.name + ": ";
+  if (stats.num_refused > 0) {
+    text += std::to_string(stats.num_refused) +
+            " requests refused by its engine (longer than it takes, more KV blocks than its pool, or the server "
+            "full), counted dropped";
+  }
+  if (stats.num_preempted > 0) {
+    text += std::string(stats.num_refused > 0 ? "; " : "") + std::to_string(stats.num_preempted) +
+            " preemptions (its KV cache was full: the newest sequence gave its blocks back and was recomputed)";
+  }
+  return text;
+}
+
 }  // namespace
 
 void tenant_results(const Scenario& scenario, const Placement& placement, const Devices& devices,
@@ -75,6 +91,7 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
         tenant.sla.max_violation_frac.value_or(scenario::default_max_violation_frac(tenant.sla.environment));
     r.sla_met = r.sla_violation_frac <= r.sla_max_violation_frac && r.num_contexts_unplaced == 0;
     if (auto issue = nothing_arrived_issue(scenario, tenant, r); !issue.empty()) out.issues.push_back(issue);
+    if (auto issue = engine_issue(tenant, stats); !issue.empty()) out.issues.push_back(issue);
     out.tenants.push_back(std::move(r));
   }
 }

@@ -86,6 +86,9 @@ struct Run {
   double horizon_s = 0.0;
   double stop_s = 0.0;
   std::vector<WorkloadShape> shapes;
+  /// Per LLM tenant, its engine on the reference GPU (solo latencies); null for the others.
+  std::vector<std::unique_ptr<models::StepModel>> reference_steps;
+  std::vector<std::unique_ptr<LlmEngine>> reference_engines;
   std::vector<TenantStats> stats;
   std::vector<TenantInfo> tenants;
   std::vector<std::unique_ptr<DeviceState>> devices;

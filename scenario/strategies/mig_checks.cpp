@@ -1,5 +1,6 @@
 // MIG layout checks (see mig_checks.hpp).
 #include "scenario/strategies/mig_checks.hpp"
+#include "scenario/llm_serving.hpp"
 
 #include <algorithm>
 #include <map>
@@ -43,6 +44,15 @@ struct WantedInstance {
   std::string pointer;
 };
 
+/// True when a context of `w` runs on an instance of `memory_gib`: its memory fits, or (LLM) its
+/// engine starts there.
+bool fits_on(const Workload& w, const std::string& gpu_id, double memory_gib) {
+  if (w.kind == WorkloadKind::llm && w.engine && w.llm && models::ModelCatalog::shipped().find(w.llm->model)) {
+    return engine_on_device(w, gpu_id, memory_gib).problem.empty();
+  }
+  return w.memory_gib <= memory_gib;
+}
+
 /// Wanted profiles must be in the layout; each tenant must fit its instance (or, without a
 /// profile, the layout's largest instance, reported at `layout_pointer`).
 void check_fit(const StrategyCheck& c, const models::GpuSpec& gpu, const models::MigPlacement& placed,
@@ -60,8 +70,8 @@ void check_fit(const StrategyCheck& c, const models::GpuSpec& gpu, const models:
     const auto& t = c.scenario.tenants[w.tenant];
     if (c.tenants_too_big.count(w.tenant)) continue;
     if (w.profile.empty()) {
-      if (largest && t.workload.memory_gib > largest->memory_gib) {
-        c.add(layout_pointer, "tenant \"" + t.name + "\" needs " + gib(t.workload.memory_gib) +
+      if (largest && !fits_on(t.workload, gpu.id, largest->memory_gib)) {
+        c.add(layout_pointer, "tenant \"" + t.name + "\" needs " + gib(memory_need_gib(t.workload)) +
                                   "; the largest instance of this layout" + on + ", " + largest->profile + ", has " +
                                   gib(largest->memory_gib));
       }
@@ -75,8 +85,8 @@ void check_fit(const StrategyCheck& c, const models::GpuSpec& gpu, const models:
       message += "; expected " + join(profiles, "|");
       if (profiles.size() > 1) message += did_you_mean_suffix(w.profile, profiles);
       c.add(w.pointer, std::move(message));
-    } else if (t.workload.memory_gib > it->memory_gib) {
-      std::string message = "tenant \"" + t.name + "\" needs " + gib(t.workload.memory_gib) + "; ";
+    } else if (!fits_on(t.workload, gpu.id, it->memory_gib)) {
+      std::string message = "tenant \"" + t.name + "\" needs " + gib(memory_need_gib(t.workload)) + "; ";
       message += w.profile;
       message += on;
       message += " has " + gib(it->memory_gib);

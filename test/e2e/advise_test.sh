@@ -13,18 +13,23 @@ work=$(mktemp -d /tmp/sw-advise-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# The seed (AWS, L40S), every strategy.
-"$exe" advise examples/seed-l40s-timeslicing.json --out "$work/seed" --progress none > "$work/seed.out"
+# The mixed H100 fleet (AWS), every strategy and GPU: time-slicing on L40S wins.
+"$exe" advise examples/mixed-mig-h100.json --out "$work/mixed" --progress none --jobs 2 > "$work/mixed.out"
 for f in advice.json advice.md candidates.csv pareto.csv pareto.svg result.json; do
-  [ -s "$work/seed/$f" ] || fail "advise wrote no $f"
+  [ -s "$work/mixed/$f" ] || fail "advise wrote no $f"
 done
-grep -q '^answer:   mps on L40S' "$work/seed.out" || fail "seed answer: $(cat "$work/seed.out")"
-tail -c 7 "$work/seed/pareto.svg" | grep -q '</svg>' || fail "pareto.svg is cut short"
-"$exe" export-config "$work/seed" --out "$work/seed-deploy" > /dev/null
-grep -q 'mps:' "$work/seed-deploy/device-plugin-config.yaml" || fail "no MPS sharing in the device-plugin config"
-grep -q 'nvidia.com/gpu: 1' "$work/seed-deploy/deployments.yaml" || fail "no GPU request in the Deployments"
-"$exe" report "$work/seed/result.json" --out "$work/seed-report.md" > /dev/null
-grep -q 'Recommended strategy: mps' "$work/seed-report.md" || fail "the answer's report does not lead with it"
+grep -q '^answer:   time_slicing on L40S' "$work/mixed.out" || fail "mixed answer: $(cat "$work/mixed.out")"
+tail -c 7 "$work/mixed/pareto.svg" | grep -q '</svg>' || fail "pareto.svg is cut short"
+"$exe" export-config "$work/mixed" --out "$work/mixed-deploy" > /dev/null
+grep -q 'timeSlicing:' "$work/mixed-deploy/device-plugin-config.yaml" || fail "no time-slicing in the device-plugin config"
+grep -q 'nvidia.com/gpu: 1' "$work/mixed-deploy/deployments.yaml" || fail "no GPU request in the Deployments"
+"$exe" report "$work/mixed/result.json" --out "$work/mixed-report.md" > /dev/null
+grep -q 'Recommended strategy: time_slicing' "$work/mixed-report.md" || fail "the answer's report does not lead with it"
+
+# The seed: the two LLM servers' bandwidth-bound decode steps share one L40S too slowly for the
+# 8B model's 2 s target, so the baseline is the answer.
+"$exe" advise examples/seed-l40s-timeslicing.json --out "$work/seed" --progress none > "$work/seed.out"
+grep -q '^answer:   dedicated on L40S (baseline)' "$work/seed.out" || fail "seed answer: $(cat "$work/seed.out")"
 
 # The ten light jobs on A100-80GB, MIG only: a mig-parted config and MIG resource requests.
 "$exe" advise examples/ten-light-jobs-a100.json --out "$work/ten" --strategies mig --gpus A100-80GB --jobs 2 \

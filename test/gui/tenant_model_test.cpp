@@ -54,7 +54,7 @@ class TenantModelTest : public QObject {
     QTest::newRow("second name") << 1 << int(TenantModel::kName) << "deepseek-8b";
     QTest::newRow("kind llm") << 1 << int(TenantModel::kKind) << "llm";
     QTest::newRow("no solo latency") << 1 << int(TenantModel::kSoloLatency) << "";
-    QTest::newRow("memory 24.5") << 1 << int(TenantModel::kMemory) << "24.5";
+    QTest::newRow("no memory: its engine's") << 1 << int(TenantModel::kMemory) << "";
     QTest::newRow("closed-loop load") << 1 << int(TenantModel::kLoad) << "closed_loop 3 users, think 1.5 s";
     QTest::newRow("no sla latency") << 1 << int(TenantModel::kSlaLatency) << "";
     QTest::newRow("isolation software") << 1 << int(TenantModel::kIsolation) << "software";

@@ -28,9 +28,14 @@ scenario::Scenario two_tenant_scenario() {
   scenario::Tenant deepseek;
   deepseek.name = "deepseek-8b";
   deepseek.workload.kind = scenario::WorkloadKind::llm;
-  deepseek.workload.memory_gib = 24.5;
-  deepseek.workload.llm =
-      scenario::LlmSpec{.params_b = 8.0, .dtype = "bf16", .prompt_tokens = 512, .output_tokens = 128};
+  deepseek.workload.llm = scenario::LlmSpec{.model = "DeepSeek-R1-Distill-Llama-8B",
+                                            .dtype = "bf16",
+                                            .prompt_tokens = 512,
+                                            .output_tokens = 128,
+                                            .legacy_params_b = std::nullopt};
+  deepseek.workload.engine = scenario::EngineSpec{};
+  deepseek.workload.engine->gpu_memory_utilization = 0.45;
+  deepseek.workload.engine->max_model_len = 4096;
   deepseek.load.kind = scenario::LoadKind::closed_loop;
   deepseek.load.num_users = 3;
   deepseek.load.think_time_s = 1.5;

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "models/llm_step.hpp"
+#include "models/model_catalog.hpp"
+
 #include "test/sim/sim_fixture.hpp"
 
 namespace slicewise::test {
@@ -289,21 +292,43 @@ TEST(ExactTimeSlicing, SaturatedContextsGetEtaOverNOnAverage) {
 namespace slicewise::test {
 namespace {
 
-TEST(ClosedForm, LlmRooflineGivesTtftAndTpotAlone) {
-  // 1 B bf16 parameters on an L40S (362 TFLOPS, 864 GB/s): reading the 2 GB of weights takes
-  // 2.3148 ms, which bounds both the 100-token prefill (0.55 ms of compute) and each decode step.
+TEST(ClosedForm, AnLlmServerAloneServesEachRequestInItsSoloSteps) {
+  // Llama-3.2-1B in bf16 under vLLM on an L40S (362 TFLOPS, 864 GB/s), one user at a time: the
+  // engine is idle at each arrival, so a request takes its prefill step (100 tokens) and 49 decode
+  // steps, each the roofline of what it reads and computes plus the host's part.
   auto s = make_scenario("L40S", 1, 20.0);
   auto t = generic_tenant("llm", 0.0);
+  t.workload = scenario::Workload{};
   t.workload.kind = scenario::WorkloadKind::llm;
-  t.workload.solo_latency_s.reset();
-  t.workload.llm = scenario::LlmSpec{1.0, "bf16", 100.0, 50.0};
+  t.workload.llm = scenario::LlmSpec{"Llama-3.2-1B-Instruct", "bf16", 100.0, 50.0, std::nullopt};
+  t.workload.engine = scenario::EngineSpec{};
+  t.load.kind = scenario::LoadKind::closed_loop;
+  t.load.num_users = 1;
+  t.load.think_time_s = 0.0;
   s.tenants = {t};
   s.strategies = {strategy(models::StrategyKind::dedicated)};
   const auto tenant = simulate(s).strategies[0].tenants[0];
-  const double weights_s = 2e9 / 864e9;
-  EXPECT_NEAR(tenant.ttft_s.mean, weights_s, 1e-12);
-  EXPECT_NEAR(tenant.tpot_s.mean, weights_s, 1e-12);
-  EXPECT_NEAR(tenant.latency_s.mean, 51 * weights_s, 1e-12);
+
+  const auto& model = *models::ModelCatalog::shipped().find("Llama-3.2-1B-Instruct");
+  const auto& fit = models::h200_step_fit();
+  const double overhead = models::default_step_overhead_s(model);  // 0.3 ms + 16 layers x 20 us
+  EXPECT_DOUBLE_EQ(overhead, 0.62e-3);
+  // Decode: the 16 layers and the head (973,078,528 + 262,668,288 parameters; the tied embeddings
+  // are read as the head), 2 bytes each, at the fitted share of 864 GB/s; 16 attention kernels;
+  // the KV cache of 100..148 tokens, 32 KiB each, at the attention's share.
+  const double weights = (model.layer_params() + model.lm_head_params()) * 2.0;
+  const double read_s = weights / (864e9 * fit.bandwidth_efficiency);
+  const double kv_s_per_token = 32768.0 / (864e9 * fit.attention_bandwidth_efficiency);
+  const double decode_step = read_s + 16 * fit.attention_kernel_s + overhead;
+  ASSERT_GT(tenant.num_completed, 10);
+  // TPOT over the 49 tokens after the first: the step at context 100 + k for k = 0..48 (the GEMMs
+  // of one token and its attention's FLOPs add under 0.1 %).
+  const double tpot = decode_step + kv_s_per_token * (100.0 + 24.0);
+  EXPECT_NEAR(tenant.tpot_s.mean, tpot, 1e-3 * tpot);
+  EXPECT_NEAR(tenant.latency_s.mean, tenant.ttft_s.mean + 49.0 * tenant.tpot_s.mean, 1e-9);
+  // Every request alone: no queueing, and the same latency each time.
+  EXPECT_NEAR(tenant.latency_s.max, tenant.latency_s.mean, 1e-9);
+  EXPECT_NEAR(tenant.slowdown.mean, 1.0, 1e-9);
 }
 
 TEST(Placement, UnplaceableContextsAreReportedNotDropped) {

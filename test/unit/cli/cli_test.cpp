@@ -172,9 +172,10 @@ TEST(Cli, SimulateWritesTheMergedResultAndJsonProgress) {
   EXPECT_EQ(result.strategies[1].name, "time_slicing");
   EXPECT_EQ(result.strategies[0].num_gpus_used, 2);
   EXPECT_EQ(result.strategies[1].num_gpus_used, 1);
-  // Solo latencies are the inputs: dedicated reproduces them exactly.
-  EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.609, 1e-9);
-  EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 1.135, 1e-9);
+  // Dedicated: the measured solo latencies, to 0.3 % (the 8B model's set the token counts; Phi's
+  // is a prediction of the step model).
+  EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.609, 0.003 * 0.609);
+  EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 1.135, 0.003 * 1.135);
   EXPECT_NE(r.err.find(R"("event":"progress",)"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("time_slicing"), std::string::npos);
   // Every progress line carries the whole run's figures; the whole fraction never goes back, and

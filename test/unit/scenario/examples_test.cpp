@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "scenario/llm_serving.hpp"
 #include "scenario_test_util.hpp"
 
 namespace slicewise::scenario {
@@ -69,11 +70,18 @@ TEST(ScenarioExamples, SeedExampleIsTheMeasuredPair) {
   ASSERT_EQ(s.fleet.size(), 1u);
   EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2}));
   ASSERT_EQ(s.tenants.size(), 2u);
-  EXPECT_EQ(s.tenants[0].workload.solo_latency_s, 0.609);
-  EXPECT_EQ(s.tenants[1].workload.solo_latency_s, 1.135);
+  EXPECT_EQ(s.tenants[0].workload.llm->model, "Phi-3.5-mini-instruct");
+  EXPECT_EQ(s.tenants[1].workload.llm->model, "DeepSeek-R1-Distill-Llama-8B");
   for (const auto& t : s.tenants) {
-    EXPECT_DOUBLE_EQ(t.workload.memory_gib, 0.4 * 48);
-    EXPECT_EQ(t.workload.max_concurrency, 16);
+    // The study's TGI settings.
+    const auto& engine = *t.workload.engine;
+    EXPECT_EQ(engine.name, ServingEngine::tgi);
+    EXPECT_EQ(engine.cuda_memory_fraction, 0.4);
+    EXPECT_EQ(engine.max_batch_prefill_tokens, 4096);
+    EXPECT_EQ(engine.max_input_length, 256);
+    EXPECT_EQ(engine.max_total_tokens, 512);
+    EXPECT_EQ(engine.max_concurrent_requests, 16);
+    EXPECT_DOUBLE_EQ(engine_on_device(t.workload, "L40S", 48.0).held_gib, 0.4 * 48);
     EXPECT_LE(t.workload.llm->prompt_tokens, 256);
     EXPECT_LE(t.workload.llm->prompt_tokens + t.workload.llm->output_tokens, 512);
     EXPECT_EQ(t.sla.latency_s, 2.0);

@@ -88,14 +88,16 @@ Scenario rich_scenario() {
   Tenant llm;
   llm.name = "llm/one";  // '/' must be escaped in pointers, not in names
   llm.workload.kind = WorkloadKind::llm;
-  llm.workload.solo_latency_s = 0.609;
-  llm.workload.reference_gpu = "L40S";
-  llm.workload.gpu_duty_frac = 0.8;
-  llm.workload.sm_occupancy_frac = 0.6;
-  llm.workload.mem_bw_frac = 0.7;
-  llm.workload.memory_gib = 19.2;
-  llm.workload.max_concurrency = 16;
-  llm.workload.llm = LlmSpec{3.8, "fp8", 200, 100};
+  llm.workload.llm = LlmSpec{"Phi-3.5-mini-instruct", "fp8", 200, 100, std::nullopt};
+  EngineSpec engine;
+  engine.name = ServingEngine::tgi;
+  engine.max_batch_prefill_tokens = 4096;
+  engine.max_total_tokens = 512;
+  engine.max_input_length = 256;
+  engine.cuda_memory_fraction = 0.4;
+  engine.max_concurrent_requests = 16;
+  engine.kv_cache_dtype = "fp8";
+  llm.workload.engine = engine;
   llm.load.kind = LoadKind::trace;
   llm.load.trace_file = "traces/a.csv";
   llm.load.trace_format = "azure-llm";
@@ -213,15 +215,17 @@ TEST(ScenarioJson, MinimalDocumentTakesEveryDefault) {
 
 TEST(ScenarioJson, LlmDefaultsAndStrategyNameDefaultsToKind) {
   auto doc = test::minimal_document();
-  doc["tenants"][0]["workload"] = {{"kind", "llm"},
-                                   {"memory_gib", 19.2},
-                                   {"llm", {{"params_b", 3.8}, {"prompt_tokens", 200}, {"output_tokens", 100}}}};
+  doc["tenants"][0]["workload"] = {
+      {"kind", "llm"},
+      {"llm", {{"model", "microsoft/Phi-3.5-mini-instruct"}, {"prompt_tokens", 200}, {"output_tokens", 100}}}};
   doc["strategies"] = {{{"kind", "time_slicing"}}, {{"kind", "mps"}, {"name", "mps-half"}}};
   const Scenario s = parse_scenario(doc, "s.json");
   const auto& w = s.tenants[0].workload;
   EXPECT_FALSE(w.solo_latency_s.has_value());
   ASSERT_TRUE(w.llm.has_value());
-  EXPECT_EQ(*w.llm, (LlmSpec{3.8, "bf16", 200, 100}));
+  EXPECT_EQ(*w.llm, (LlmSpec{"microsoft/Phi-3.5-mini-instruct", "bf16", 200, 100, std::nullopt}));
+  EXPECT_EQ(w.engine, EngineSpec{});  // vLLM with its own defaults on each device
+  EXPECT_EQ(w.memory_gib, 0.0);       // derived from the model and engine, not read
   EXPECT_EQ(s.strategies[0].name, "time_slicing");
   EXPECT_EQ(s.strategies[0].replicas, 0);
   EXPECT_FALSE(s.strategies[0].exact);

@@ -381,10 +381,10 @@ TEST(ScenarioParseErrors, GpuFracDemandIsATraceKeyForGenericWorkloads) {
   EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/load/gpu_frac_demand: expected boolean (got \"yes\")");
   doc["tenants"][0]["load"]["gpu_frac_demand"] = true;
   EXPECT_EQ(parse_error(doc), "no error");
-  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 8}, {"llm", {{"params_b", 1}}}};
+  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"llm", {{"model", "Qwen3-8B"}}}};
   EXPECT_EQ(parse_error(doc),
             "s.json: /tenants/0/load/gpu_frac_demand: applies to generic workloads only (this tenant's workload kind "
-            "is \"llm\", whose demand comes from its roofline)");
+            "is \"llm\", whose demand comes from its engine's steps)");
   doc["tenants"][0]["load"]["gpu_frac_demand"] = false;  // off: nothing to reject
   EXPECT_EQ(parse_error(doc), "no error");
 }
@@ -404,16 +404,56 @@ TEST(ScenarioParseErrors, LlmObjectOnlyForLlmWorkloads) {
             "s.json: /tenants/0/workload/llm: unknown key for workload kind \"generic\" (applies to llm)");
 }
 
-TEST(ScenarioParseErrors, LlmWorkloadNeedsItsLlmObjectButNoSoloLatency) {
+TEST(ScenarioParseErrors, LlmWorkloadNeedsItsLlmObjectAndNoHandTypedFigures) {
   auto doc = minimal_document();
-  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"memory_gib", 8}};
-  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/workload: missing required key \"llm\"");
+  doc["tenants"][0]["workload"] = {
+      {"kind", "llm"}, {"memory_gib", 8}, {"max_concurrency", 16}, {"sm_occupancy_frac", 0.5}};
+  EXPECT_EQ(
+      parse_error(doc),
+      "s.json: /tenants/0/workload/sm_occupancy_frac: not for an LLM tenant: its demands follow from its model's "
+      "steps\n"
+      "s.json: /tenants/0/workload/memory_gib: not for an LLM tenant: its memory follows from its engine: set "
+      "engine.gpu_memory_utilization (vllm, sglang) or engine.cuda_memory_fraction (tgi)\n"
+      "s.json: /tenants/0/workload/max_concurrency: not for an LLM tenant: set engine.max_num_seqs (vllm, sglang) "
+      "or engine.max_concurrent_requests (tgi)\n"
+      "s.json: /tenants/0/workload: missing required key \"llm\"");
+}
+
+TEST(ScenarioParseErrors, AnLlmNamesACatalogModel) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"] = {
+      {"kind", "llm"},
+      {"llm", {{"params_b", 8}, {"model", "Llama-3.1-8B-Instruc"}, {"prompt_tokens", 1}, {"output_tokens", 1}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/workload/llm/params_b: replaced by \"model\": name a model of the catalog "
+            "(`slicewise models` lists them), whose shapes give the parameters\n"
+            "s.json: /tenants/0/workload/llm/model: unknown model \"Llama-3.1-8B-Instruc\" (did you mean "
+            "\"Llama-3.1-8B-Instruct\"?); `slicewise models` lists the catalog");
+}
+
+TEST(ScenarioParseErrors, EngineSettingsUnderTheirOwnEngine) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["workload"] = {{"kind", "llm"},
+                                   {"llm", {{"model", "Qwen3-8B"}, {"prompt_tokens", 1}, {"output_tokens", 1}}},
+                                   {"engine",
+                                    {{"name", "tgi"},
+                                     {"gpu_memory_utilization", 0.5},
+                                     {"max_total_tokens", 512},
+                                     {"max_input_length", 512},
+                                     {"tensor_parallel", 2},
+                                     {"kv_cache_dtype", "int4"}}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/workload/engine/gpu_memory_utilization: unknown key for engine \"tgi\" (applies to "
+            "vllm, sglang)\n"
+            "s.json: /tenants/0/workload/engine/kv_cache_dtype: unknown \"int4\"; expected auto|bf16|fp16|fp8\n"
+            "s.json: /tenants/0/workload/engine/tensor_parallel: must be 1: one engine on one device (got 2; tensor "
+            "parallelism is not simulated yet)\n"
+            "s.json: /tenants/0/workload/engine/max_input_length: must be below max_total_tokens (512) (got 512)");
 }
 
 TEST(ScenarioParseErrors, GeneratedLlmLoadNeedsTokenCounts) {
   auto doc = minimal_document();
-  doc["tenants"][0]["workload"] = {
-      {"kind", "llm"}, {"memory_gib", 8}, {"llm", {{"params_b", 8}, {"output_tokens", 0}}}};
+  doc["tenants"][0]["workload"] = {{"kind", "llm"}, {"llm", {{"model", "Qwen3-8B"}, {"output_tokens", 0}}}};
   EXPECT_EQ(parse_error(doc),
             "s.json: /tenants/0/workload/llm: missing required key \"prompt_tokens\" (a poisson load generates "
             "requests of this length; only trace loads carry their own)\n"

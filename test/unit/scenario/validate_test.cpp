@@ -277,10 +277,11 @@ TEST(ScenarioValidate, InMemoryGpuFracDemandOnAnLlmTenant) {
   s.source_file = "s.json";
   s.tenants[0].load.trace_file = std::string(SW_SOURCE_DIR) + "/test/data/traces/native-gpu-frac.csv";
   s.tenants[0].workload.kind = WorkloadKind::llm;
-  s.tenants[0].workload.llm = LlmSpec{1.0, "bf16", 0.0, 0.0};
+  s.tenants[0].workload.llm = LlmSpec{"Llama-3.2-1B-Instruct", "bf16", 0.0, 0.0, std::nullopt};
+  s.tenants[0].workload.engine = EngineSpec{};
   EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
             "s.json: /tenants/0/load/gpu_frac_demand: applies to generic workloads only (this tenant's workload kind "
-            "is \"llm\", whose demand comes from its roofline)");
+            "is \"llm\", whose demand comes from its engine's steps)");
 }
 
 TEST(ScenarioValidate, TimeSeriesOfAtMostAHundredThousandSamples) {
