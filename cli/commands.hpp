@@ -33,6 +33,12 @@ struct GpusOptions {
 CLI::App* setup_gpus(CLI::App& app, GpusOptions& options);
 int run_gpus(const GpusOptions& options, Io io);
 
+struct ModelsOptions {
+  bool json = false;
+};
+CLI::App* setup_models(CLI::App& app, ModelsOptions& options);
+int run_models(const ModelsOptions& options, Io io);
+
 struct MigOptions {
   std::string gpu;
   std::string layout;
