@@ -36,7 +36,7 @@ struct TenantResult {
   int num_contexts_unplaced = 0;  ///< contexts that found no device (see StrategyResult::issues)
   std::int64_t num_arrived = 0;   ///< measured arrivals (after warm-up)
   std::int64_t num_completed = 0;
-  std::int64_t num_dropped = 0;       ///< arrived for a tenant with no placed context
+  std::int64_t num_dropped = 0;       ///< arrived for a tenant with no placed context, or refused by its LLM engine
   std::int64_t num_unfinished = 0;    ///< still queued or in service when the run stopped
   double throughput_per_s = 0.0;      ///< completed / measured window
   double gpu_work_s = 0.0;            ///< solo GPU seconds of the completed requests (reference GPU): chargeback weight
