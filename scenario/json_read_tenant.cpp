@@ -25,6 +25,15 @@ struct WorkloadFacts {
   bool has_output_tokens = false;
 };
 
+/// The weights' dtype and the request lengths of generated load, in either form of the llm object.
+void read_weights_and_lengths(JsonReader& l, LlmSpec& spec, WorkloadFacts& facts) {
+  spec.dtype = l.optional_enum("dtype", std::string("bf16"), dtype_table());
+  facts.has_prompt_tokens = l.has("prompt_tokens");
+  facts.has_output_tokens = l.has("output_tokens");
+  spec.prompt_tokens = l.optional_number("prompt_tokens", 0.0, NumberRange::non_negative());
+  spec.output_tokens = l.optional_number("output_tokens", 0.0, NumberRange::non_negative());
+}
+
 LlmSpec read_llm(JsonReader& parent, const json& value, WorkloadFacts& facts) {
   JsonReader l(value, parent.pointer("llm"), parent.diagnostics(), parent.file());
   LlmSpec spec;
@@ -39,11 +48,7 @@ LlmSpec read_llm(JsonReader& parent, const json& value, WorkloadFacts& facts) {
     l.error("model", "unknown model \"" + spec.model + "\"" + catalog.did_you_mean_suffix(spec.model) +
                          "; `slicewise models` lists the catalog");
   }
-  spec.dtype = l.optional_enum("dtype", std::string("bf16"), dtype_table());
-  facts.has_prompt_tokens = l.has("prompt_tokens");
-  facts.has_output_tokens = l.has("output_tokens");
-  spec.prompt_tokens = l.optional_number("prompt_tokens", 0.0, NumberRange::non_negative());
-  spec.output_tokens = l.optional_number("output_tokens", 0.0, NumberRange::non_negative());
+  read_weights_and_lengths(l, spec, facts);
   l.finish();
   return spec;
 }
@@ -127,11 +132,7 @@ LlmSpec read_legacy_llm(JsonReader& parent, const json& value, WorkloadFacts& fa
   JsonReader l(value, parent.pointer("llm"), parent.diagnostics(), parent.file());
   LlmSpec spec;
   spec.legacy_params_b = l.required_number("params_b", NumberRange::positive());
-  spec.dtype = l.optional_enum("dtype", std::string("bf16"), dtype_table());
-  facts.has_prompt_tokens = l.has("prompt_tokens");
-  facts.has_output_tokens = l.has("output_tokens");
-  spec.prompt_tokens = l.optional_number("prompt_tokens", 0.0, NumberRange::non_negative());
-  spec.output_tokens = l.optional_number("output_tokens", 0.0, NumberRange::non_negative());
+  read_weights_and_lengths(l, spec, facts);
   l.finish();
   return spec;
 }

@@ -22,6 +22,18 @@ void put_if(ordered_json& out, const char* key, const std::string& value) {
   if (!value.empty()) out[key] = value;
 }
 
+/// The figures a generic workload gives by hand (and an LLM tenant of a result written before the
+/// model catalog).
+void put_figures(ordered_json& out, const Workload& w) {
+  put_if(out, "solo_latency_s", w.solo_latency_s);
+  put_if(out, "reference_gpu", w.reference_gpu);
+  out["gpu_duty_frac"] = w.gpu_duty_frac;
+  out["sm_occupancy_frac"] = w.sm_occupancy_frac;
+  out["mem_bw_frac"] = w.mem_bw_frac;
+  out["memory_gib"] = w.memory_gib;
+  out["max_concurrency"] = w.max_concurrency;
+}
+
 ordered_json engine_json(const EngineSpec& e) {
   ordered_json out;
   out["name"] = name_of(serving_engine_table(), e.name);
@@ -45,13 +57,7 @@ ordered_json workload_json(const Workload& w) {
   out["kind"] = name_of(workload_kind_table(), w.kind);
   if (w.kind == WorkloadKind::llm && w.llm && w.llm->legacy_params_b) {
     // A result written before the model catalog: as it was written.
-    put_if(out, "solo_latency_s", w.solo_latency_s);
-    put_if(out, "reference_gpu", w.reference_gpu);
-    out["gpu_duty_frac"] = w.gpu_duty_frac;
-    out["sm_occupancy_frac"] = w.sm_occupancy_frac;
-    out["mem_bw_frac"] = w.mem_bw_frac;
-    out["memory_gib"] = w.memory_gib;
-    out["max_concurrency"] = w.max_concurrency;
+    put_figures(out, w);
     out["llm"] = ordered_json{{"params_b", *w.llm->legacy_params_b},
                               {"dtype", w.llm->dtype},
                               {"prompt_tokens", w.llm->prompt_tokens},
@@ -71,13 +77,7 @@ ordered_json workload_json(const Workload& w) {
     put_if(out, "source", w.source);
     return out;
   }
-  put_if(out, "solo_latency_s", w.solo_latency_s);
-  put_if(out, "reference_gpu", w.reference_gpu);
-  out["gpu_duty_frac"] = w.gpu_duty_frac;
-  out["sm_occupancy_frac"] = w.sm_occupancy_frac;
-  out["mem_bw_frac"] = w.mem_bw_frac;
-  out["memory_gib"] = w.memory_gib;
-  out["max_concurrency"] = w.max_concurrency;
+  put_figures(out, w);
   if (uses(workload_keys(), "service_dist", w.kind)) {
     out["service_dist"] = name_of(service_distribution_table(), w.service_dist);
   }

@@ -122,19 +122,29 @@ void DeviceState::integrate(double from, double to, double busy, double sm) {
   }
 }
 
-void DeviceState::advance(double now) {
-  if (now <= now_) return;
-  const double dt = now - now_;
+void DeviceState::advance_with_engines(double now, double dt) {
+  // An engine learns how much solo time it had; its GPU time after the warm-up is its tenant's work.
   for (const std::size_t i : rated_) {
     auto& context = contexts_[i];
     const double solo_s = rates_[i].progress_rate * dt;
     context.virtual_s += solo_s;
     if (!context.engine) continue;
-    if (now > tenants_[context.tenant].warmup_s) {
-      const double measured_s = std::min(dt, now - tenants_[context.tenant].warmup_s) / dt * solo_s;
-      tenants_[context.tenant].stats->gpu_work_s += measured_s * context.engine->duty();
+    const auto& tenant = tenants_[context.tenant];
+    if (now > tenant.warmup_s) {
+      const double measured_s = std::min(dt, now - tenant.warmup_s) / dt * solo_s;
+      tenant.stats->gpu_work_s += measured_s * context.engine->duty();
     }
     context.engine->advance(solo_s);
+  }
+}
+
+void DeviceState::advance(double now) {
+  if (now <= now_) return;
+  const double dt = now - now_;
+  if (has_engines_) {
+    advance_with_engines(now, dt);
+  } else {
+    for (const std::size_t i : rated_) contexts_[i].virtual_s += rates_[i].progress_rate * dt;
   }
   if (device_.exact_quanta) {
     // Core caps' token buckets: a capped context earns cap seconds of GPU per second and spends

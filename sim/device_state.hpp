@@ -142,6 +142,9 @@ class DeviceState {
   };
   struct Context {
     std::size_t tenant = 0;
+    /// An LLM tenant's context: its engine schedules the requests (heap and waiting stay empty).
+    /// Next to the fields every event reads, so a generic context's check costs no cache line.
+    std::unique_ptr<LlmEngine> engine;
     double norm_sm = 1.0;  ///< reference-GPU demand -> this device's fraction
     double norm_bw = 1.0;
     std::vector<InService> heap;       ///< min-heap on finish_v
@@ -155,9 +158,7 @@ class DeviceState {
     LeastLoadedIndex* load_index = nullptr;  ///< told each change of the load, when set
     std::size_t load_position = 0;
     bool up = true;  ///< false while taken down
-    // An LLM tenant's context: its engine schedules the requests (heap and waiting stay empty).
-    std::unique_ptr<models::StepModel> step;
-    std::unique_ptr<LlmEngine> engine;
+    std::unique_ptr<models::StepModel> step;  ///< what the engine prices its steps with
     int max_in_system = 0;  ///< TGI's max_concurrent_requests; 0 = no limit
   };
 
@@ -184,6 +185,8 @@ class DeviceState {
     return context.engine ? context.engine->has_work() : !context.heap.empty();
   }
   void build_engine(Context& context, const TenantInfo& tenant);
+  /// advance() on a device with an LLM context: each rated context's progress, its engine told.
+  void advance_with_engines(double now, double dt);
   void arrive_at_engine(Context& context, const Request& request, double now);
   /// Applies what an engine did (admissions, first tokens, completions, preemptions).
   void engine_outcomes(Context& context, double now);

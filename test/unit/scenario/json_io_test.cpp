@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "scenario/enum_tables.hpp"
+#include "scenario/llm_serving.hpp"
+#include "scenario/validate.hpp"
 #include "scenario_test_util.hpp"
 
 namespace slicewise::scenario {
@@ -333,6 +335,30 @@ TEST(ScenarioJson, InstanceEntriesWriteOnlyTheInstanceType) {
   nlohmann::ordered_json out;
   to_json(out, s);
   EXPECT_EQ(out["fleet"].dump(), R"([{"instance_type":"g6e.2xlarge","count":2}])");
+}
+
+TEST(ScenarioJson, AResultsLlmTenantFromBeforeTheCatalogIsReadAndWrittenBackAsItWas) {
+  auto doc = test::minimal_document();
+  doc["tenants"][0]["workload"] = nlohmann::json::parse(R"({
+      "kind": "llm", "solo_latency_s": 0.609, "reference_gpu": "L40S", "gpu_duty_frac": 0.795,
+      "sm_occupancy_frac": 0.5, "mem_bw_frac": 0.6, "memory_gib": 19.2, "max_concurrency": 16,
+      "llm": {"params_b": 3.8, "dtype": "bf16", "prompt_tokens": 200, "output_tokens": 44}})");
+  // A scenario file in that form is refused; a result's own scenario is read as it is.
+  EXPECT_NE(test::parse_error(doc).find("/tenants/0/workload/llm/params_b: replaced by \"model\""), std::string::npos);
+  const Scenario s = parse_scenario(doc, "r.json", ScenarioSource::result_input);
+  const auto& w = s.tenants[0].workload;
+  ASSERT_TRUE(w.llm.has_value());
+  EXPECT_EQ(w.llm->legacy_params_b, 3.8);
+  EXPECT_EQ(w.llm->model, "");
+  EXPECT_FALSE(w.engine.has_value());
+  EXPECT_EQ(w.memory_gib, 19.2);
+  EXPECT_EQ(memory_need_gib(w), 19.2);
+  nlohmann::ordered_json back;
+  to_json(back, s);
+  EXPECT_EQ(nlohmann::json(back["tenants"][0]["workload"]), doc["tenants"][0]["workload"]);
+  // Simulating it again needs a model.
+  EXPECT_NE(format_all(validate_scenario(s, Catalogs::shipped())).find("written before LLM tenants named a model"),
+            std::string::npos);
 }
 
 }  // namespace
