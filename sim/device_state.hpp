@@ -157,9 +157,9 @@ class DeviceState {
     double prefill_scale = 0.0;
     LeastLoadedIndex* load_index = nullptr;  ///< told each change of the load, when set
     std::size_t load_position = 0;
-    bool up = true;  ///< false while taken down
+    bool up = true;                           ///< false while taken down
     std::unique_ptr<models::StepModel> step;  ///< what the engine prices its steps with
-    int max_in_system = 0;  ///< TGI's max_concurrent_requests; 0 = no limit
+    int max_in_system = 0;                    ///< TGI's max_concurrent_requests; 0 = no limit
   };
 
   std::size_t allocate(const Request& request);
