@@ -56,14 +56,20 @@ std::vector<FieldSpec> scenario_fields() {
   };
 }
 
-std::vector<FieldSpec> tenant_fields() {
-  const auto llm_only = [](FieldSpec field) { return field.when("/workload/kind", {"llm"}, "generic"); };
-  const auto generic_only = [](FieldSpec field) { return field.when("/workload/kind", {"generic"}, "generic"); };
-  const auto engine_field = [](const QString& label, const char* key, FieldType type) {
-    return FieldSpec(label, std::string("/workload/engine/") + key, type)
-        .when("/workload/engine/name", kinds_using_key(scenario::engine_keys(), key, scenario::serving_engine_table()),
-              "vllm");
-  };
+namespace {
+
+FieldSpec llm_only(FieldSpec field) { return field.when("/workload/kind", {"llm"}, "generic"); }
+FieldSpec generic_only(FieldSpec field) { return field.when("/workload/kind", {"generic"}, "generic"); }
+
+/// An engine setting, shown for the engines that read it.
+FieldSpec engine_field(const QString& label, const char* key, FieldType type) {
+  return llm_only(FieldSpec(label, std::string("/workload/engine/") + key, type)
+                      .when("/workload/engine/name",
+                            kinds_using_key(scenario::engine_keys(), key, scenario::serving_engine_table()), "vllm"));
+}
+
+/// What one request asks of a GPU: a generic workload's figures, or an LLM's model and engine.
+std::vector<FieldSpec> workload_fields() {
   QStringList models;
   for (const auto& id : models::ModelCatalog::shipped().ids()) models << QString::fromStdString(id);
   return {
@@ -76,10 +82,9 @@ std::vector<FieldSpec> tenant_fields() {
                        .with_placeholder("1")),
       generic_only(
           FieldSpec(QObject::tr("Memory bandwidth"), "/workload/mem_bw_frac", FieldType::number).with_placeholder("0")),
-      FieldSpec(QObject::tr("Service times"), "/workload/service_dist", FieldType::choice)
-          .with_choices(choice_names(scenario::service_distribution_table()))
-          .with_placeholder("fixed")
-          .when("/workload/kind", {"generic"}, "generic"),
+      generic_only(FieldSpec(QObject::tr("Service times"), "/workload/service_dist", FieldType::choice)
+                       .with_choices(choice_names(scenario::service_distribution_table()))
+                       .with_placeholder("fixed")),
       llm_only(FieldSpec(QObject::tr("Model"), "/workload/llm/model", FieldType::choice)
                    .with_choices(models)
                    .with_tooltip(QObject::tr("A model of the catalog: its shapes give each step's cost"))),
@@ -91,18 +96,25 @@ std::vector<FieldSpec> tenant_fields() {
       llm_only(FieldSpec(QObject::tr("Engine"), "/workload/engine/name", FieldType::choice)
                    .with_choices(choice_names(scenario::serving_engine_table()))
                    .with_placeholder("vllm")),
-      llm_only(engine_field(QObject::tr("GPU memory utilization"), "gpu_memory_utilization", FieldType::number)
-                   .with_placeholder(QObject::tr("engine default"))),
-      llm_only(engine_field(QObject::tr("Max sequences"), "max_num_seqs", FieldType::integer)
-                   .with_placeholder(QObject::tr("engine default"))),
-      llm_only(engine_field(QObject::tr("Max batched tokens"), "max_num_batched_tokens", FieldType::integer)
-                   .with_placeholder(QObject::tr("engine default"))),
-      llm_only(engine_field(QObject::tr("Max model length"), "max_model_len", FieldType::integer)
-                   .with_placeholder(QObject::tr("the model's"))),
-      llm_only(engine_field(QObject::tr("CUDA memory fraction"), "cuda_memory_fraction", FieldType::number)
-                   .with_placeholder("1")),
-      llm_only(engine_field(QObject::tr("Max total tokens"), "max_total_tokens", FieldType::integer)
-                   .with_placeholder("2048")),
+      engine_field(QObject::tr("GPU memory utilization"), "gpu_memory_utilization", FieldType::number)
+          .with_placeholder(QObject::tr("engine default")),
+      engine_field(QObject::tr("Max sequences"), "max_num_seqs", FieldType::integer)
+          .with_placeholder(QObject::tr("engine default")),
+      engine_field(QObject::tr("Max batched tokens"), "max_num_batched_tokens", FieldType::integer)
+          .with_placeholder(QObject::tr("engine default")),
+      engine_field(QObject::tr("Max model length"), "max_model_len", FieldType::integer)
+          .with_placeholder(QObject::tr("the model's")),
+      engine_field(QObject::tr("CUDA memory fraction"), "cuda_memory_fraction", FieldType::number)
+          .with_placeholder("1"),
+      engine_field(QObject::tr("Max total tokens"), "max_total_tokens", FieldType::integer).with_placeholder("2048"),
+  };
+}
+
+}  // namespace
+
+std::vector<FieldSpec> tenant_fields() {
+  std::vector<FieldSpec> fields = workload_fields();
+  const std::vector<FieldSpec> rest = {
       FieldSpec(QObject::tr("Load"), "/load/kind", FieldType::choice)
           .with_choices(choice_names(load_kind_table()))
           .with_placeholder("poisson"),
@@ -147,6 +159,8 @@ std::vector<FieldSpec> tenant_fields() {
           .with_tooltip(QObject::tr("high preempts at the next quantum under time slicing; low runs under MPS's "
                                     "low-priority thread cap")),
   };
+  fields.insert(fields.end(), rest.begin(), rest.end());
+  return fields;
 }
 
 std::vector<FieldSpec> strategy_fields() {

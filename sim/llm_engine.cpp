@@ -177,12 +177,9 @@ void LlmEngine::advance(double solo_s) {
 
 double LlmEngine::kv_room_tokens() const {
   // Free blocks plus the unused tail of each decoding sequence's last block, as one pool (fluid:
-  // a sequence may run out of its tail a few steps before the pool does).
-  double room = (config_.kv_blocks - blocks_used_) * config_.block_size;
-  for (const auto& s : running_) {
-    if (s.decoding) room += s.blocks * config_.block_size - (tokens_of(s) + 1.0);
-  }
-  return room;
+  // a sequence may run out of its tail a few steps before the pool does): Σ over the decoding
+  // sequences of (blocks × block size − (tokens + 1)), kept as running sums.
+  return (config_.kv_blocks - blocks_used_ + decode_blocks_) * config_.block_size - decode_context_ - num_decoding_;
 }
 
 double LlmEngine::next_event_s() const {
@@ -214,6 +211,7 @@ void LlmEngine::finish_prefill(Sequence& s, std::vector<Outcome>& out) {
   s.emitted = true;
   num_decoding_ += 1.0;
   decode_context_ += s.prompt;
+  decode_blocks_ += s.blocks;
 }
 
 void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
@@ -226,6 +224,7 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
     const double generated = decode_clock_ - s.decode_from;
     num_decoding_ -= 1.0;
     decode_context_ -= tokens_of(s);
+    decode_blocks_ -= s.blocks;
     w.prompt = s.prompt + generated;
     w.output = std::max(0.0, s.finish_at - decode_clock_ - 1.0);
   }
@@ -235,27 +234,27 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   out.push_back({Outcome::preempted, s.request});
 }
 
-bool LlmEngine::complete_due(std::vector<Outcome>& out) {
-  if (running_.empty() && waiting_.empty()) return false;
-  const std::size_t before = out.size();
-  const double tolerance = kDueTolerance * std::max(1.0, steps_);
+void LlmEngine::finish_due_prefills(double tolerance, std::vector<Outcome>& out) {
   if (prefill_step_) {
-    if (prefill_step_done_ >= 1.0 - tolerance) {
-      prefill_step_ = false;
-      for (auto& s : running_) {
-        if (!s.decoding) finish_prefill(s, out);
-      }
-    }
-  } else {
+    if (prefill_step_done_ < 1.0 - tolerance) return;
+    prefill_step_ = false;
     for (auto& s : running_) {
-      if (!s.decoding && s.chunk > 0.0 && s.prompt - s.prefilled <= s.chunk * tolerance) finish_prefill(s, out);
+      if (!s.decoding) finish_prefill(s, out);
     }
+    return;
   }
-  // Sequences done, in admission order.
+  for (auto& s : running_) {
+    if (!s.decoding && s.chunk > 0.0 && s.prompt - s.prefilled <= s.chunk * tolerance) finish_prefill(s, out);
+  }
+}
+
+void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out) {
+  // In admission order.
   std::erase_if(running_, [&](const Sequence& s) {
     if (!s.decoding || s.finish_at - decode_clock_ > tolerance) return false;
     num_decoding_ -= 1.0;
     decode_context_ -= tokens_of(s);
+    decode_blocks_ -= s.blocks;
     release(s);
     out.push_back({Outcome::finished, s.request});
     return true;
@@ -263,23 +262,35 @@ bool LlmEngine::complete_due(std::vector<Outcome>& out) {
   if (num_decoding_ < 0.5) {
     num_decoding_ = 0.0;
     decode_context_ = 0.0;
+    decode_blocks_ = 0.0;
   }
-  if (!config_.reserve_whole_request && !prefill_step_) {
-    // Decoding sequences take the blocks their next token needs; while the pool cannot give them,
-    // the newest sequence is preempted.
-    for (auto& s : running_) {
-      if (!s.decoding) continue;
-      const double need = blocks_for(tokens_of(s) + 1.0);
-      if (need > s.blocks) {
-        blocks_used_ += need - s.blocks;
-        s.blocks = need;
-      }
-    }
-    while (!running_.empty() && (blocks_used_ > config_.kv_blocks ||
-                                 (num_decoding_ > 0.0 && kv_room_tokens() <= tolerance * config_.block_size))) {
-      preempt_newest(out);
+}
+
+void LlmEngine::relieve_kv_pressure(double tolerance, std::vector<Outcome>& out) {
+  // Decoding sequences take the blocks their next token needs; while the pool cannot give them,
+  // the newest sequence is preempted.
+  for (auto& s : running_) {
+    if (!s.decoding) continue;
+    const double need = blocks_for(tokens_of(s) + 1.0);
+    if (need > s.blocks) {
+      blocks_used_ += need - s.blocks;
+      decode_blocks_ += need - s.blocks;
+      s.blocks = need;
     }
   }
+  while (!running_.empty() && (blocks_used_ > config_.kv_blocks ||
+                               (num_decoding_ > 0.0 && kv_room_tokens() <= tolerance * config_.block_size))) {
+    preempt_newest(out);
+  }
+}
+
+bool LlmEngine::complete_due(std::vector<Outcome>& out) {
+  if (running_.empty() && waiting_.empty()) return false;
+  const std::size_t before = out.size();
+  const double tolerance = kDueTolerance * std::max(1.0, steps_);
+  finish_due_prefills(tolerance, out);
+  finish_due_sequences(tolerance, out);
+  if (!config_.reserve_whole_request && !prefill_step_) relieve_kv_pressure(tolerance, out);
   compose(out);
   return out.size() != before;
 }
@@ -294,6 +305,7 @@ std::vector<std::size_t> LlmEngine::take_all() {
   blocks_used_ = 0.0;
   num_decoding_ = 0.0;
   decode_context_ = 0.0;
+  decode_blocks_ = 0.0;
   prefill_step_ = false;
   price_step();
   return taken;

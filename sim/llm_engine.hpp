@@ -129,6 +129,10 @@ class LlmEngine {
   double steps_in(double solo_s) const;
   double kv_room_tokens() const;
   void finish_prefill(Sequence& s, std::vector<Outcome>& out);
+  // complete_due(), in its order: prefills that ended, sequences done, then the KV pool's blocks.
+  void finish_due_prefills(double tolerance, std::vector<Outcome>& out);
+  void finish_due_sequences(double tolerance, std::vector<Outcome>& out);
+  void relieve_kv_pressure(double tolerance, std::vector<Outcome>& out);
   void preempt_newest(std::vector<Outcome>& out);
   void release(const Sequence& s);
 
@@ -141,6 +145,7 @@ class LlmEngine {
   double decode_clock_ = 0.0;  ///< steps that decoded
   double num_decoding_ = 0.0;
   double decode_context_ = 0.0;     ///< Σ KV tokens of the decoding sequences
+  double decode_blocks_ = 0.0;      ///< Σ KV blocks the decoding sequences hold
   bool prefill_step_ = false;       ///< prefill first: a prefill step is under way
   double prefill_step_done_ = 0.0;  ///< its fraction done
   models::StepCost step_;

@@ -3,7 +3,6 @@
 // engine (sim/llm_engine.hpp) whose steps set their demands; their shape only says so.
 #pragma once
 
-#include "models/gpu_catalog.hpp"
 #include "scenario/scenario.hpp"
 #include "traces/request_source.hpp"
 

@@ -331,6 +331,74 @@ TEST(ClosedForm, AnLlmServerAloneServesEachRequestInItsSoloSteps) {
   EXPECT_NEAR(tenant.slowdown.mean, 1.0, 1e-9);
 }
 
+/// An LLM tenant on vLLM with its defaults, Poisson load of the given request lengths.
+scenario::Tenant llm_tenant(const std::string& name, const std::string& model, double prompt, double output) {
+  auto t = generic_tenant(name, 0.0);
+  t.workload = scenario::Workload{};
+  t.workload.kind = scenario::WorkloadKind::llm;
+  t.workload.llm = scenario::LlmSpec{model, "bf16", prompt, output, std::nullopt};
+  t.workload.engine = scenario::EngineSpec{};
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = 0.5;
+  return t;
+}
+
+TEST(ClosedForm, APromptLongerThanTheEngineTakesIsRefusedAndReported) {
+  // DeepSeek-R1-Distill-Qwen-32B on one H100 with max_model_len 32,768: 85k-token prompts are
+  // refused at arrival, every one counted dropped, and the result says why.
+  auto s = make_scenario("H100-SXM-80GB", 1, 60.0);
+  auto t = llm_tenant("long", "DeepSeek-R1-Distill-Qwen-32B", 85000.0, 100.0);
+  t.workload.engine->max_model_len = 32768;
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  const auto& tenant = result.tenants[0];
+  ASSERT_GT(tenant.num_arrived, 10);
+  EXPECT_EQ(tenant.num_dropped, tenant.num_arrived);
+  EXPECT_EQ(tenant.num_completed, 0);
+  EXPECT_FALSE(tenant.sla_met);
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0], "long: " + std::to_string(tenant.num_arrived) +
+                                  " requests refused by its engine (longer than it takes, more KV blocks than its "
+                                  "pool, or the server full), counted dropped");
+}
+
+TEST(ClosedForm, AnEngineThatWouldNotStartLeavesItsContextUnplaced) {
+  // The same model with its own max_model_len (131,072): 0.9 of 80 GiB less 61 GiB of weights
+  // leaves a KV pool of about 9 GiB, 38,000 tokens: vLLM refuses to start, and so does placement.
+  auto s = make_scenario("H100-SXM-80GB", 1, 10.0);
+  s.tenants = {llm_tenant("big", "DeepSeek-R1-Distill-Qwen-32B", 1000.0, 100.0)};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 1);
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_NE(result.issues[0].find("is unplaceable: its engine starts on no device: its KV pool of "), std::string::npos)
+      << result.issues[0];
+  EXPECT_NE(result.issues[0].find("less than one request of max_model_len 131072"), std::string::npos)
+      << result.issues[0];
+}
+
+TEST(ClosedForm, AFullKvPoolPreemptsAndLosesNoRequest) {
+  // Llama-3.1-8B on an L4 (24 GiB) at 0.9 of its memory with max_model_len 2,048: a KV pool of
+  // about 5 GiB, 40,000 tokens; 64 requests of 1,000 + 1,000 tokens at once need 128,000, so the
+  // engine preempts and recomputes, and the result counts it.
+  auto s = make_scenario("L4", 1, 30.0);
+  auto t = llm_tenant("tight", "Llama-3.1-8B-Instruct", 1000.0, 1000.0);
+  t.workload.engine->max_model_len = 2048;
+  t.load.kind = scenario::LoadKind::closed_loop;
+  t.load.num_users = 64;
+  t.load.think_time_s = 0.0;
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s, 0, 20.0).strategies[0];
+  const auto& tenant = result.tenants[0];
+  EXPECT_GT(tenant.num_completed, 0);
+  EXPECT_EQ(tenant.num_dropped, 0);
+  EXPECT_EQ(tenant.num_completed + tenant.num_unfinished, tenant.num_arrived);  // preempted, not lost
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_NE(result.issues[0].find(" preemptions (its KV cache was full"), std::string::npos) << result.issues[0];
+}
+
 TEST(Placement, UnplaceableContextsAreReportedNotDropped) {
   auto s = make_scenario("L40S", 1, 10.0);
   s.tenants = {generic_tenant("a", 0.1), generic_tenant("b", 0.1)};

@@ -14,8 +14,8 @@ const models::ModelSpec& llama8b() { return *models::ModelCatalog::shipped().fin
 
 /// Llama-3.1-8B in bf16 on an H100-SXM with the H200-fitted constants and 1 ms of host time a step.
 const models::StepModel& h100_step() {
-  static const models::StepModel step(llama8b(), 2.0, 2.0, models::StepDevice{989.0, 3350.0},
-                                      models::h200_step_fit(), 1e-3);
+  static const models::StepModel step(llama8b(), 2.0, 2.0, models::StepDevice{989.0, 3350.0}, models::h200_step_fit(),
+                                      1e-3);
   return step;
 }
 
@@ -112,7 +112,7 @@ TEST(LlmEngine, RefusesWhatItCanNeverHold) {
   EngineConfig c = config(5000);  // 80,000 tokens of KV
   c.max_model_len = 131072;
   LlmEngine engine(h100_step(), c);
-  EXPECT_FALSE(engine.arrive(0, 85000, 100));  // an 85k-token prompt: more blocks than the pool
+  EXPECT_FALSE(engine.arrive(0, 85000, 100));   // an 85k-token prompt: more blocks than the pool
   EXPECT_FALSE(engine.arrive(1, 131000, 100));  // past max_model_len
   EXPECT_TRUE(engine.arrive(2, 70000, 100));
   EXPECT_EQ(engine.num_in_system(), 1u);
