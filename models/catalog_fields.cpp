@@ -59,8 +59,8 @@ void NameRegistry::claim(const std::string& key, const std::string& pointer) {
   if (key.empty()) return;
   auto [it, inserted] = first_use_.emplace(key, pointer);
   if (!inserted) {
-    out_->push_back(
-        Diagnostic{file_, 0, 0, pointer, "duplicate " + noun_ + " id or alias \"" + key + "\" (also " + it->second + ")"});
+    out_->push_back(Diagnostic{file_, 0, 0, pointer,
+                               "duplicate " + noun_ + " id or alias \"" + key + "\" (also " + it->second + ")"});
   }
 }
 

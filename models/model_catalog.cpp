@@ -88,14 +88,15 @@ double ModelSpec::mlp_params(int width) const {
 }
 
 double ModelSpec::layer_params() const {
-  const double mlp = moe() ? num_experts * (mlp_params(moe_intermediate_size) + hidden_size)
-                           : mlp_params(intermediate_size);
+  const double mlp =
+      moe() ? num_experts * (mlp_params(moe_intermediate_size) + hidden_size) : mlp_params(intermediate_size);
   return num_layers * (attention_params_per_layer() + mlp);
 }
 
 double ModelSpec::active_layer_params() const {
   if (!moe()) return layer_params();
-  const double mlp = experts_per_token * mlp_params(moe_intermediate_size) + static_cast<double>(num_experts) * hidden_size;
+  const double mlp =
+      experts_per_token * mlp_params(moe_intermediate_size) + static_cast<double>(num_experts) * hidden_size;
   return num_layers * (attention_params_per_layer() + mlp);
 }
 

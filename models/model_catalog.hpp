@@ -16,7 +16,7 @@ enum class ModelArchitecture {
 };
 
 struct ModelSpec {
-  std::string id;  ///< "Llama-3.1-8B-Instruct"
+  std::string id;                    ///< "Llama-3.1-8B-Instruct"
   std::vector<std::string> aliases;  ///< Hugging Face repository names ("meta-llama/Llama-3.1-8B-Instruct")
   ModelArchitecture architecture = ModelArchitecture::decoder;
   int num_layers = 0;

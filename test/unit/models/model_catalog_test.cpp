@@ -44,10 +44,10 @@ TEST(ModelCatalog, Llama8BLayersAreTheMeasured6Point98BillionParameters) {
 
 TEST(ModelCatalog, CoversTheFamiliesTheScenariosUse) {
   const auto& catalog = ModelCatalog::shipped();
-  for (const char* id : {"Llama-3.2-1B-Instruct", "Llama-3.1-70B-Instruct", "Qwen2.5-7B-Instruct", "Qwen3-8B",
-                         "Qwen3-30B-A3B", "Mistral-7B-Instruct-v0.3", "Mixtral-8x7B-Instruct-v0.1",
-                         "Phi-3.5-mini-instruct", "DeepSeek-R1-Distill-Llama-8B", "DeepSeek-R1-Distill-Qwen-32B",
-                         "bge-large-en-v1.5"}) {
+  for (const char* id :
+       {"Llama-3.2-1B-Instruct", "Llama-3.1-70B-Instruct", "Qwen2.5-7B-Instruct", "Qwen3-8B", "Qwen3-30B-A3B",
+        "Mistral-7B-Instruct-v0.3", "Mixtral-8x7B-Instruct-v0.1", "Phi-3.5-mini-instruct",
+        "DeepSeek-R1-Distill-Llama-8B", "DeepSeek-R1-Distill-Qwen-32B", "bge-large-en-v1.5"}) {
     EXPECT_NE(catalog.find(id), nullptr) << id;
   }
   EXPECT_EQ(catalog.find("bge-m3")->architecture, ModelArchitecture::encoder);
@@ -72,10 +72,10 @@ TEST(ModelCatalog, ABadEntryIsReportedWithItsPointer) {
   }
   std::filesystem::remove(file);
   const std::string f = file.string();
-  for (const std::string line : {": /models/0/experts_per_token: must be at most num_experts (4) (got 8)\n",
-                                 ": /models/0/active_params_b: must be at most params_b (0.001) (got 0.002)\n",
-                                 ": /models/0/num_kv_heads: must divide num_attention_heads (6) (got 4)\n",
-                                 ": /models/0/layers: unknown key"}) {
+  for (const std::string line :
+       {": /models/0/experts_per_token: must be at most num_experts (4) (got 8)\n",
+        ": /models/0/active_params_b: must be at most params_b (0.001) (got 0.002)\n",
+        ": /models/0/num_kv_heads: must divide num_attention_heads (6) (got 4)\n", ": /models/0/layers: unknown key"}) {
     EXPECT_NE(message.find(f + line), std::string::npos) << line << " in\n" << message;
   }
 }
