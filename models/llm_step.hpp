@@ -5,6 +5,8 @@
 // overhead on the host. Constants fitted to the H200 step measurements (kH200StepFit).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 
 #include "models/model_catalog.hpp"
@@ -92,6 +94,9 @@ class StepModel {
   const ModelSpec& model() const { return *model_; }
 
  private:
+  /// The linear layers' time: the weights read against the GEMMs, joined at the rounded knee.
+  double linear_time(double tokens, double sampled, double weight_bytes, double linear_flops) const;
+
   const ModelSpec* model_;
   StepDevice device_;
   StepConstants constants_;
@@ -101,6 +106,14 @@ class StepModel {
   double kv_bytes_per_token_ = 0.0;
   double attention_s_per_token_ = 0.0;
   double attention_s_per_pair_ = 0.0;
+  struct KeptLinear {
+    bool valid = false;
+    double tokens = 0.0;
+    double sampled = 0.0;
+    double seconds = 0.0;
+  };
+  static constexpr std::size_t kLinearCacheSize = 256;
+  mutable std::array<KeptLinear, kLinearCacheSize> linear_cache_{};
 };
 
 }  // namespace slicewise::models

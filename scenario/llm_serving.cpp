@@ -139,6 +139,21 @@ EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu
   return d;
 }
 
+std::optional<int> smallest_tensor_parallel(const Workload& workload, const std::string& gpu_id,
+                                            double device_memory_gib) {
+  const EngineOnDevice one = engine_on_device(workload, gpu_id, device_memory_gib);
+  if (one.problem.empty()) return std::nullopt;
+  const bool sglang = workload.engine->name == ServingEngine::sglang;
+  for (const int tp : {2, 4, 8}) {
+    const double pool = one.memory_fraction * device_memory_gib - one.weights_gib / tp -
+                        (sglang ? 0.0 : one.activations_gib);
+    const double tokens = one.kv_bytes_per_token > 0.0 ? pool * tp * kGiB / one.kv_bytes_per_token
+                                                       : std::numeric_limits<double>::infinity();
+    if (pool > 0.0 && tokens >= one.max_model_len) return tp;
+  }
+  return std::nullopt;
+}
+
 double memory_need_gib(const Workload& workload) {
   if (workload.kind != WorkloadKind::llm || !workload.llm || !workload.engine) return workload.memory_gib;
   if (!models::ModelCatalog::shipped().find(workload.llm->model)) return 0.0;

@@ -3,6 +3,7 @@
 // the weights and activations. Shared by validation, placement and the simulation.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "models/model_catalog.hpp"
@@ -40,6 +41,12 @@ struct EngineOnDevice {
 };
 
 EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu_id, double device_memory_gib);
+
+/// The fewest GPUs (2, 4 or 8) of `device_memory_gib` each over which tensor parallelism would
+/// split the model so that its engine starts (weights and each token's KV split evenly, the
+/// activations of a full step on each); none when even 8 would not do or 1 already does.
+std::optional<int> smallest_tensor_parallel(const Workload& workload, const std::string& gpu_id,
+                                            double device_memory_gib);
 
 /// The least device memory the engine starts in: its weights, activations at the smallest default
 /// step and the KV cache of one request of max_model_len, over its memory fraction. What an LLM

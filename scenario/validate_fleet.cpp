@@ -135,8 +135,12 @@ void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
   if (engine.problem.empty()) return;
   too_big_.insert(i);
   const std::string where = fleet_gpus_.size() == 1 ? largest->id : "the largest fleet GPU, " + largest->id;
-  add(pointer + "/workload/llm/model",
-      w.llm->model + " (" + w.llm->dtype + ") does not run on " + where + ": " + engine.problem);
+  std::string message = w.llm->model + " (" + w.llm->dtype + ") does not run on " + where + ": " + engine.problem;
+  if (const auto tp = smallest_tensor_parallel(w, largest->id, largest->memory_gib)) {
+    message += "; split over " + std::to_string(*tp) + " GPUs (tensor_parallel " + std::to_string(*tp) +
+               ", the fewest that hold it) it would start, which slicewise does not simulate yet";
+  }
+  add(pointer + "/workload/llm/model", message);
 }
 
 namespace {

@@ -61,7 +61,12 @@ void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
   while (!waiting_.empty() && budget > 0.0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
     const Waiting& w = waiting_.front();
     const double need = blocks_for(w.prompt + 1.0);
-    if (blocks_used_ + need > config_.kv_blocks) break;
+    // Its prompt's blocks must be free, with room left for one more token of every decoding
+    // sequence (else the pool would be full at once and the newest, this one, preempted again).
+    if (blocks_used_ + need > config_.kv_blocks ||
+        kv_room_tokens() - need * config_.block_size < num_decoding_) {
+      break;
+    }
     Sequence s{w.request, w.prompt, w.output};
     s.emitted = w.emitted;
     s.blocks = need;
@@ -69,6 +74,7 @@ void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
     budget -= s.chunk;
     blocks_used_ += need;
     running_.push_back(s);
+    ++num_prefilling_;
     waiting_.pop_front();
     out.push_back({Outcome::admitted, s.request});
   }
@@ -91,6 +97,7 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
     budget -= w.prompt;
     blocks_used_ += need;
     running_.push_back(s);
+    ++num_prefilling_;
     waiting_.pop_front();
     out.push_back({Outcome::admitted, s.request});
     any = true;
@@ -104,8 +111,7 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
 void LlmEngine::compose(std::vector<Outcome>& out) {
   if (config_.policy == BatchPolicy::chunked_prefill) {
     double budget = config_.max_batched_tokens - num_decoding_;
-    for (auto& s : running_) {
-      if (s.decoding) continue;
+    for (auto& s : prefilling()) {
       s.chunk = std::min(s.prompt - s.prefilled, std::max(0.0, budget));
       budget -= s.chunk;
     }
@@ -128,8 +134,8 @@ void LlmEngine::price_step() {
     growth += num_decoding_ * (per_token + per_pair);
   }
   if (prefill_only || config_.policy == BatchPolicy::chunked_prefill) {
-    for (const auto& s : running_) {
-      if (s.decoding || s.chunk <= 0.0) continue;
+    for (const auto& s : prefilling()) {
+      if (s.chunk <= 0.0) continue;
       batch.prefill_tokens += s.chunk;
       batch.prefill_seqs += 1.0;
       batch.prefill_context_tokens += s.prefilled + s.chunk;
@@ -169,8 +175,8 @@ void LlmEngine::advance(double solo_s) {
     decode_context_ += num_decoding_ * n;
   }
   if (config_.policy == BatchPolicy::chunked_prefill) {
-    for (auto& s : running_) {
-      if (!s.decoding && s.chunk > 0.0) s.prefilled = std::min(s.prompt, s.prefilled + s.chunk * n);
+    for (auto& s : prefilling()) {
+      if (s.chunk > 0.0) s.prefilled = std::min(s.prompt, s.prefilled + s.chunk * n);
     }
   }
 }
@@ -188,12 +194,9 @@ double LlmEngine::next_event_s() const {
   if (prefill_step_) {
     n = 1.0 - prefill_step_done_;
   } else {
-    for (const auto& s : running_) {
-      if (s.decoding) {
-        n = std::min(n, s.finish_at - decode_clock_);
-      } else if (s.chunk > 0.0) {
-        n = std::min(n, (s.prompt - s.prefilled) / s.chunk);
-      }
+    if (num_decoding_ > 0.0) n = next_finish_ - decode_clock_;
+    for (const auto& s : prefilling()) {
+      if (s.chunk > 0.0) n = std::min(n, (s.prompt - s.prefilled) / s.chunk);
     }
     if (!config_.reserve_whole_request && num_decoding_ > 0.0) n = std::min(n, kv_room_tokens() / num_decoding_);
   }
@@ -212,6 +215,7 @@ void LlmEngine::finish_prefill(Sequence& s, std::vector<Outcome>& out) {
   num_decoding_ += 1.0;
   decode_context_ += s.prompt;
   decode_blocks_ += s.blocks;
+  next_finish_ = std::min(next_finish_, s.finish_at);
 }
 
 void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
@@ -220,6 +224,7 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   Sequence s = running_.back();
   running_.pop_back();
   Waiting w{s.request, s.prompt, s.output, s.emitted};
+  if (!s.decoding) --num_prefilling_;
   if (s.decoding) {
     const double generated = decode_clock_ - s.decode_from;
     num_decoding_ -= 1.0;
@@ -227,6 +232,7 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
     decode_blocks_ -= s.blocks;
     w.prompt = s.prompt + generated;
     w.output = std::max(0.0, s.finish_at - decode_clock_ - 1.0);
+    if (s.finish_at <= next_finish_) recompute_next_finish();
   }
   release(s);
   waiting_.push_front(w);
@@ -235,20 +241,26 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
 }
 
 void LlmEngine::finish_due_prefills(double tolerance, std::vector<Outcome>& out) {
+  auto suffix = prefilling();
+  if (suffix.empty()) return;
   if (prefill_step_) {
     if (prefill_step_done_ < 1.0 - tolerance) return;
     prefill_step_ = false;
-    for (auto& s : running_) {
-      if (!s.decoding) finish_prefill(s, out);
+    for (auto& s : suffix) finish_prefill(s, out);
+  } else {
+    for (auto& s : suffix) {
+      if (s.chunk > 0.0 && s.prompt - s.prefilled <= s.chunk * tolerance) finish_prefill(s, out);
     }
-    return;
   }
-  for (auto& s : running_) {
-    if (!s.decoding && s.chunk > 0.0 && s.prompt - s.prefilled <= s.chunk * tolerance) finish_prefill(s, out);
-  }
+  // The running sequences stay decoding first, then prefilling, each in admission order.
+  const auto first = running_.begin() + static_cast<std::ptrdiff_t>(running_.size() - suffix.size());
+  std::stable_partition(first, running_.end(), [](const Sequence& s) { return s.decoding; });
+  num_prefilling_ = static_cast<std::size_t>(
+      std::count_if(first, running_.end(), [](const Sequence& s) { return !s.decoding; }));
 }
 
 void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out) {
+  if (num_decoding_ <= 0.0 || next_finish_ - decode_clock_ > tolerance) return;
   // In admission order.
   std::erase_if(running_, [&](const Sequence& s) {
     if (!s.decoding || s.finish_at - decode_clock_ > tolerance) return false;
@@ -264,22 +276,20 @@ void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out
     decode_context_ = 0.0;
     decode_blocks_ = 0.0;
   }
+  recompute_next_finish();
+}
+
+void LlmEngine::recompute_next_finish() {
+  next_finish_ = kNever;
+  for (const auto& s : running_) {
+    if (s.decoding) next_finish_ = std::min(next_finish_, s.finish_at);
+  }
 }
 
 void LlmEngine::relieve_kv_pressure(double tolerance, std::vector<Outcome>& out) {
-  // Decoding sequences take the blocks their next token needs; while the pool cannot give them,
-  // the newest sequence is preempted.
-  for (auto& s : running_) {
-    if (!s.decoding) continue;
-    const double need = blocks_for(tokens_of(s) + 1.0);
-    if (need > s.blocks) {
-      blocks_used_ += need - s.blocks;
-      decode_blocks_ += need - s.blocks;
-      s.blocks = need;
-    }
-  }
-  while (!running_.empty() && (blocks_used_ > config_.kv_blocks ||
-                               (num_decoding_ > 0.0 && kv_room_tokens() <= tolerance * config_.block_size))) {
+  // The decoding sequences grow into their last blocks and then into the free ones, as one pool;
+  // while it has no room for their next tokens, the newest sequence is preempted.
+  while (!running_.empty() && num_decoding_ > 0.0 && kv_room_tokens() <= tolerance * config_.block_size) {
     preempt_newest(out);
   }
 }
@@ -302,6 +312,8 @@ std::vector<std::size_t> LlmEngine::take_all() {
   for (const auto& w : waiting_) taken.push_back(w.request);
   running_.clear();
   waiting_.clear();
+  num_prefilling_ = 0;
+  next_finish_ = kNever;
   blocks_used_ = 0.0;
   num_decoding_ = 0.0;
   decode_context_ = 0.0;

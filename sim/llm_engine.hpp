@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "models/llm_step.hpp"
@@ -133,12 +134,25 @@ class LlmEngine {
   void finish_due_prefills(double tolerance, std::vector<Outcome>& out);
   void finish_due_sequences(double tolerance, std::vector<Outcome>& out);
   void relieve_kv_pressure(double tolerance, std::vector<Outcome>& out);
+  void recompute_next_finish();
+  /// The prefilling sequences: the last num_prefilling_ of running_ (a prompt's chunks come first
+  /// come, first served, so prefills end in admission order and the newest are still prefilling).
+  std::span<Sequence> prefilling() {
+    return std::span<Sequence>(running_).subspan(running_.size() - num_prefilling_);
+  }
+  std::span<const Sequence> prefilling() const {
+    return std::span<const Sequence>(running_).subspan(running_.size() - num_prefilling_);
+  }
   void preempt_newest(std::vector<Outcome>& out);
   void release(const Sequence& s);
 
   const models::StepModel* model_;
   EngineConfig config_;
-  std::vector<Sequence> running_;  ///< in admission order (the newest last: the one preempted first)
+  /// Decoding sequences, then prefilling ones, each in admission order (the newest last: the one
+  /// preempted first).
+  std::vector<Sequence> running_;
+  std::size_t num_prefilling_ = 0;
+  double next_finish_ = kNever;  ///< the decode clock at which the first decoding sequence is done
   std::deque<Waiting> waiting_;
   double blocks_used_ = 0.0;
   double steps_ = 0.0;

@@ -608,3 +608,23 @@ TEST(ScenarioLoad, FillsTheGpuOfInstanceEntries) {
 
 }  // namespace
 }  // namespace slicewise::scenario
+
+namespace slicewise::scenario {
+namespace {
+
+TEST(ScenarioValidate, AModelLargerThanTheGpuNamesTheFewestGpusThatWouldHoldIt) {
+  // Llama-3.1-70B in bf16 (131.4 GiB of weights) on H100-SXM-80GB: vLLM's 0.9 of 80 GiB holds 72.
+  auto doc = test::minimal_document();
+  doc["fleet"] = nlohmann::json::parse(R"([{"gpu": "H100-SXM-80GB", "count": 4}])");
+  doc["tenants"][0]["workload"] = nlohmann::json::parse(R"({"kind": "llm",
+      "llm": {"model": "Llama-3.1-70B-Instruct", "prompt_tokens": 512, "output_tokens": 128},
+      "engine": {"max_model_len": 8192}})");
+  EXPECT_EQ(test::validate_error(doc),
+            "s.json: /tenants/0/workload/llm/model: Llama-3.1-70B-Instruct (bf16) does not run on H100-SXM-80GB: its "
+            "weights (131.4 GiB) and activations (2.4 GiB) do not fit in the engine's 72 GiB (0.9 of 80 GiB); split "
+            "over 2 GPUs (tensor_parallel 2, the fewest that hold it) it would start, which slicewise does not "
+            "simulate yet");
+}
+
+}  // namespace
+}  // namespace slicewise::scenario
