@@ -22,6 +22,11 @@ const EnumTable<std::string>& arch_table() {
   return table;
 }
 
+const EnumTable<std::string>& interconnect_table() {
+  static const EnumTable<std::string> table = {{"nvlink", "nvlink"}, {"pcie", "pcie"}};
+  return table;
+}
+
 /// The idle power and its source: both or neither, 0 < idle_w < tdp_w (the power curve rises from
 /// idle_w to tdp_w, so an idle power needs a TDP above it).
 void read_idle(JsonReader& r, GpuSpec& gpu) {
@@ -58,6 +63,12 @@ GpuSpec read_gpu(JsonReader& r, detail::NameRegistry& names) {
   gpu.bf16_dense_tflops = r.maybe_number("bf16_dense_tflops", NumberRange::positive());
   gpu.tdp_w = r.maybe_number("tdp_w", NumberRange::positive());
   read_idle(r, gpu);
+  gpu.interconnect = r.optional_enum("interconnect", std::string(), interconnect_table());
+  gpu.interconnect_gbps = r.optional_number("interconnect_gbps", 0.0, NumberRange::positive());
+  if (gpu.interconnect.empty() != (gpu.interconnect_gbps == 0.0)) {
+    r.error(gpu.interconnect.empty() ? "interconnect_gbps" : "interconnect",
+            "give \"interconnect\" and \"interconnect_gbps\" together");
+  }
   gpu.mig_capable = r.optional_bool("mig_capable", false);
   gpu.source = detail::read_nonempty_string(r, "source");
   gpu.as_of = detail::read_date(r, "as_of");

@@ -25,7 +25,12 @@ struct GpuSpec {
   /// Board power at rest (driver loaded, no work, as nvidia-smi reports it), W, below tdp_w;
   /// absent when no public measurement was found (models/power_model.hpp then estimates it).
   std::optional<double> idle_w;
-  std::string idle_source;   ///< where idle_w comes from; "" without idle_w
+  std::string idle_source;  ///< where idle_w comes from; "" without idle_w
+  /// How the GPU talks to the others of its node, and at what bandwidth (GB/s, both directions
+  /// together, as NVIDIA's datasheets give it): NVLink, or PCIe x16 of the GPU's generation.
+  /// What a tensor-parallel group's all-reduces cross; "" and 0 when unknown.
+  std::string interconnect;
+  double interconnect_gbps = 0.0;
   bool mig_capable = false;  ///< supports Multi-Instance GPU
   std::string source;        ///< where the figures come from
   std::string as_of;         ///< date of the source (YYYY-MM or YYYY-MM-DD)

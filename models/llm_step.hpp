@@ -61,12 +61,25 @@ struct StepBatch {
   double prefill_attention_pairs = 0.0;
 };
 
+/// A tensor-parallel group: every GPU holds 1/tp of the weights and of each token's KV cache and
+/// computes 1/tp of each GEMM and attention, and each layer's attention and MLP outputs are summed
+/// over the group (two all-reduces a layer) across the GPUs' interconnect.
+struct Parallelism {
+  int tensor_parallel = 1;
+  double interconnect_gbps = 0.0;  ///< GB/s, both directions together (the GPU catalog's)
+};
+
+/// One all-reduce's fixed cost (launch and synchronisation), an assumption of the order NCCL
+/// reports for small messages inside a node; uncalibrated.
+inline constexpr double kAllReduceLatencyS = 10e-6;
+
 /// One step's time and what it asks of the device.
 struct StepCost {
   double gpu_s = 0.0;       ///< the GPU's part: linear layers and attention
   double overhead_s = 0.0;  ///< host-side: scheduling, sampling, launch gaps (the GPU idles)
   double linear_s = 0.0;
   double attention_s = 0.0;
+  double allreduce_s = 0.0;  ///< a tensor-parallel group's sums over its GPUs (in gpu_s)
   double total_s() const { return gpu_s + overhead_s; }
   /// While the GPU part runs: the fraction of the device's reachable compute and bandwidth it uses.
   double sm_frac = 0.0;
@@ -76,16 +89,18 @@ struct StepCost {
 class StepModel {
  public:
   /// `weight_bytes` per parameter (bf16 2, fp8 1), `kv_bytes` per KV element.
+  /// `device` is one GPU of a tensor-parallel group (or the whole device without one).
   StepModel(const ModelSpec& model, double weight_bytes, double kv_bytes, const StepDevice& device,
-            const StepConstants& constants, double overhead_s);
+            const StepConstants& constants, double overhead_s, const Parallelism& parallelism = {});
 
   StepCost cost(const StepBatch& batch) const;
-  /// Bytes of weights the device holds.
+  /// Bytes of weights each GPU holds.
   double weight_bytes() const { return weight_bytes_total_; }
-  /// Bytes one token adds to the KV cache.
+  /// Bytes one token adds to each GPU's KV cache.
   double kv_bytes_per_token() const { return kv_bytes_per_token_; }
-  /// Weights one step reads for `tokens` batched tokens: every dense weight once, and for an MoE
-  /// the experts those tokens touch (E (1 - (1 - k/E)^n) per layer, tokens routed independently).
+  /// Weights one GPU reads in a step of `tokens` batched tokens: every dense weight once, and for
+  /// an MoE the experts those tokens touch (E (1 - (1 - k/E)^n) per layer, tokens routed
+  /// independently), over the tensor-parallel group.
   double weights_read(double tokens) const;
   /// How the step time grows per unit of KV context read (decode) and per query-key pair
   /// (prefill): what the fluid engine integrates between events.
@@ -100,6 +115,7 @@ class StepModel {
   const ModelSpec* model_;
   StepDevice device_;
   StepConstants constants_;
+  Parallelism parallelism_;
   double overhead_s_;
   double weight_bytes_per_param_;
   double weight_bytes_total_ = 0.0;

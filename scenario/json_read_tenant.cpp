@@ -82,9 +82,9 @@ EngineSpec read_engine(JsonReader& parent, const json& value) {
   if (mine("max_concurrent_requests")) e.max_concurrent_requests = maybe_setting(r, "max_concurrent_requests", 1);
   e.kv_cache_dtype = r.optional_enum("kv_cache_dtype", std::string("auto"), kv_cache_dtype_table());
   e.tensor_parallel = read_count(r, "tensor_parallel", 1);
-  if (e.tensor_parallel > 1) {
-    r.error("tensor_parallel", "must be 1: one engine on one device (got " + std::to_string(e.tensor_parallel) +
-                                   "; tensor parallelism is not simulated yet)");
+  if (e.tensor_parallel != 1 && e.tensor_parallel != 2 && e.tensor_parallel != 4 && e.tensor_parallel != 8) {
+    r.error("tensor_parallel",
+            "must be 1, 2, 4 or 8: GPUs of one node (got " + std::to_string(e.tensor_parallel) + ")");
   }
   if (e.max_input_length && e.max_total_tokens && *e.max_input_length >= *e.max_total_tokens) {
     r.error("max_input_length", "must be below max_total_tokens (" + std::to_string(*e.max_total_tokens) + ") (got " +

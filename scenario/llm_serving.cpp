@@ -113,12 +113,17 @@ double kv_bytes_per_element(const Workload& workload) {
   return models::bytes_per_param(kv);
 }
 
-EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu_id, double device_memory_gib) {
+namespace {
+
+/// The engine on `tp` GPUs of `device_memory_gib` each: every figure per GPU (weights and each
+/// token's KV split evenly over the group, a full step's activations on each).
+EngineOnDevice engine_on(const Workload& workload, const std::string& gpu_id, double device_memory_gib, int tp) {
   const auto& m = model_of(workload);
   EngineOnDevice d = settings(workload, gpu_id, device_memory_gib);
-  d.weights_gib = m.computed_params() * weight_bytes_per_param(workload) / kGiB;
+  d.tensor_parallel = tp;
+  d.weights_gib = m.computed_params() * weight_bytes_per_param(workload) / kGiB / tp;
   d.activations_gib = activations_gib(m, d.max_batched_tokens, d.max_num_seqs);
-  d.kv_bytes_per_token = is_decoder(m) ? m.kv_elements_per_token() * kv_bytes_per_element(workload) : 0.0;
+  d.kv_bytes_per_token = is_decoder(m) ? m.kv_elements_per_token() * kv_bytes_per_element(workload) / tp : 0.0;
   const double budget = d.memory_fraction * device_memory_gib;
   const bool sglang = workload.engine->name == ServingEngine::sglang;
   // vLLM and TGI fit everything in their fraction; SGLang's fraction holds weights and KV only.
@@ -127,11 +132,12 @@ EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu
   d.kv_capacity_tokens = d.kv_bytes_per_token > 0.0 ? std::max(0.0, d.kv_pool_gib) * kGiB / d.kv_bytes_per_token
                                                     : std::numeric_limits<double>::infinity();
   const std::string fraction = "(" + format_number(d.memory_fraction) + " of " + gib_text(device_memory_gib) + ")";
+  const std::string each = tp > 1 ? " on each of its " + std::to_string(tp) + " GPUs" : "";
   if (d.kv_pool_gib <= 0.0) {
     d.problem = "its weights (" + gib_text(d.weights_gib) + ") and activations (" + gib_text(d.activations_gib) +
-                ") do not fit in the engine's " + gib_text(budget) + " " + fraction;
+                ") do not fit in the engine's " + gib_text(budget) + " " + fraction + each;
   } else if (is_decoder(m) && d.kv_capacity_tokens < d.max_model_len) {
-    d.problem = "its KV pool of " + gib_text(d.kv_pool_gib) + " " + fraction + " holds " +
+    d.problem = "its KV pool of " + gib_text(d.kv_pool_gib) + " " + fraction + each + " holds " +
                 format_number(std::floor(d.kv_capacity_tokens)) + " tokens, less than one request of max_model_len " +
                 format_number(d.max_model_len) +
                 " (the engine would not start: lower max_model_len or give it more memory)";
@@ -139,17 +145,18 @@ EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu
   return d;
 }
 
+}  // namespace
+
+EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu_id, double device_memory_gib) {
+  return engine_on(workload, gpu_id, device_memory_gib, workload.engine->tensor_parallel);
+}
+
 std::optional<int> smallest_tensor_parallel(const Workload& workload, const std::string& gpu_id,
                                             double device_memory_gib) {
-  const EngineOnDevice one = engine_on_device(workload, gpu_id, device_memory_gib);
-  if (one.problem.empty()) return std::nullopt;
-  const bool sglang = workload.engine->name == ServingEngine::sglang;
+  const int given = workload.engine->tensor_parallel;
+  if (engine_on(workload, gpu_id, device_memory_gib, given).problem.empty()) return std::nullopt;
   for (const int tp : {2, 4, 8}) {
-    const double pool = one.memory_fraction * device_memory_gib - one.weights_gib / tp -
-                        (sglang ? 0.0 : one.activations_gib);
-    const double tokens = one.kv_bytes_per_token > 0.0 ? pool * tp * kGiB / one.kv_bytes_per_token
-                                                       : std::numeric_limits<double>::infinity();
-    if (pool > 0.0 && tokens >= one.max_model_len) return tp;
+    if (tp > given && engine_on(workload, gpu_id, device_memory_gib, tp).problem.empty()) return tp;
   }
   return std::nullopt;
 }
@@ -166,9 +173,11 @@ double engine_min_memory_gib(const Workload& workload) {
   const auto& m = model_of(workload);
   // The smallest default step (a device under 70 GiB) unless the scenario sets it.
   const EngineOnDevice d = settings(workload, "", 0.0);
-  const double weights = m.computed_params() * weight_bytes_per_param(workload) / kGiB;
+  // Per GPU of a tensor-parallel group: the weights and each token's KV split over it.
+  const double tp = workload.engine->tensor_parallel;
+  const double weights = m.computed_params() * weight_bytes_per_param(workload) / kGiB / tp;
   const double kv_one =
-      is_decoder(m) ? d.max_model_len * m.kv_elements_per_token() * kv_bytes_per_element(workload) / kGiB : 0.0;
+      is_decoder(m) ? d.max_model_len * m.kv_elements_per_token() * kv_bytes_per_element(workload) / kGiB / tp : 0.0;
   const double activations = activations_gib(m, d.max_batched_tokens, d.max_num_seqs);
   if (workload.engine->name == ServingEngine::sglang) return (weights + kv_one) / d.memory_fraction + activations;
   return (weights + activations + kv_one) / d.memory_fraction;

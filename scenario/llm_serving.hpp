@@ -29,12 +29,13 @@ struct EngineOnDevice {
   int max_concurrent_requests = 0;  ///< TGI: requests in the server at once (more are refused); 0 = no limit
   double block_size = 16.0;         ///< KV tokens per block
   double memory_fraction = 0.0;     ///< gpu_memory_utilization, mem_fraction_static or cuda_memory_fraction
+  int tensor_parallel = 1;          ///< GPUs the engine spans; every figure below is per GPU
   double held_gib = 0.0;            ///< the device memory the engine holds
   double weights_gib = 0.0;
   double activations_gib = 0.0;  ///< peak activations of a full step, plus the CUDA context
   double kv_pool_gib = 0.0;
-  double kv_bytes_per_token = 0.0;
-  double kv_capacity_tokens = 0.0;
+  double kv_bytes_per_token = 0.0;  ///< on each GPU (a group splits a token's KV over its GPUs)
+  double kv_capacity_tokens = 0.0;  ///< tokens the whole pool holds (every GPU's share together)
   /// Why the engine would not start there ("" when it does): no room for the weights, or for one
   /// request of max_model_len (vLLM refuses to start then).
   std::string problem;
@@ -42,13 +43,14 @@ struct EngineOnDevice {
 
 EngineOnDevice engine_on_device(const Workload& workload, const std::string& gpu_id, double device_memory_gib);
 
-/// The fewest GPUs (2, 4 or 8) of `device_memory_gib` each over which tensor parallelism would
-/// split the model so that its engine starts (weights and each token's KV split evenly, the
-/// activations of a full step on each); none when even 8 would not do or 1 already does.
+/// The fewest GPUs (2, 4 or 8, more than the engine's tensor_parallel) of `device_memory_gib` each
+/// over which tensor parallelism would split the model so that its engine starts (weights and
+/// each token's KV split evenly, the activations of a full step on each); none when even 8 would
+/// not do or its own setting already does.
 std::optional<int> smallest_tensor_parallel(const Workload& workload, const std::string& gpu_id,
                                             double device_memory_gib);
 
-/// The least device memory the engine starts in: its weights, activations at the smallest default
+/// The least memory each of its GPUs needs for the engine to start: its weights, activations at the smallest default
 /// step and the KV cache of one request of max_model_len, over its memory fraction. What an LLM
 /// tenant's memory_gib is set to (placement then uses the fraction of each device).
 double engine_min_memory_gib(const Workload& workload);

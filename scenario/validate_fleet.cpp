@@ -124,6 +124,11 @@ void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
   const auto& w = s_.tenants[i].workload;
   if (!w.llm || !w.engine || !models::ModelCatalog::shipped().find(w.llm->model)) return;  // the reader said why
   for (const auto* gpu : fleet_gpus_) {
+    if (w.engine->tensor_parallel > 1 && gpu->interconnect_gbps <= 0.0) {
+      add(pointer + "/workload/engine/tensor_parallel",
+          "a tensor-parallel group's all-reduces need the interconnect bandwidth of " + gpu->id +
+              ", which the GPU catalog does not have");
+    }
     if (!gpu->bf16_dense_tflops && !gpu->fp16_dense_tflops) {
       add(pointer + "/workload/llm", "an LLM tenant's steps need the dense FP16/BF16 TFLOPS of " + gpu->id +
                                          ", which the GPU catalog does not have");
@@ -137,8 +142,7 @@ void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
   const std::string where = fleet_gpus_.size() == 1 ? largest->id : "the largest fleet GPU, " + largest->id;
   std::string message = w.llm->model + " (" + w.llm->dtype + ") does not run on " + where + ": " + engine.problem;
   if (const auto tp = smallest_tensor_parallel(w, largest->id, largest->memory_gib)) {
-    message += "; split over " + std::to_string(*tp) + " GPUs (tensor_parallel " + std::to_string(*tp) +
-               ", the fewest that hold it) it would start, which slicewise does not simulate yet";
+    message += "; set engine.tensor_parallel to " + std::to_string(*tp) + ", the fewest GPUs that hold it";
   }
   add(pointer + "/workload/llm/model", message);
 }

@@ -70,6 +70,11 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
 }
 
+models::Parallelism parallelism_of(const scenario::Workload& workload, const std::string& gpu_id) {
+  const auto* gpu = models::GpuCatalog::shipped().find(gpu_id);
+  return models::Parallelism{workload.engine->tensor_parallel, gpu ? gpu->interconnect_gbps : 0.0};
+}
+
 void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   // The engine runs on this device: its steps are priced on its compute and bandwidth (a MIG
   // instance's share), so its demands are fractions of this device already.
@@ -78,10 +83,10 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   const auto& workload = *tenant.llm;
   const auto on = scenario::engine_on_device(workload, device_.gpu_id, device_.memory_gib);
   const auto& model = scenario::model_of(workload);
-  context.step = std::make_unique<models::StepModel>(model, scenario::weight_bytes_per_param(workload),
-                                                     scenario::kv_bytes_per_element(workload),
-                                                     models::StepDevice{device_.compute, device_.bandwidth_gbps},
-                                                     models::h200_step_fit(), models::default_step_overhead_s(model));
+  context.step = std::make_unique<models::StepModel>(
+      model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
+      models::StepDevice{device_.compute, device_.bandwidth_gbps}, models::h200_step_fit(),
+      models::default_step_overhead_s(model), parallelism_of(workload, device_.gpu_id));
   context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));
   context.max_in_system = on.max_concurrent_requests;
   context.norm_sm = context.norm_bw = 1.0;

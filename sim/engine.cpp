@@ -268,7 +268,7 @@ const LlmEngine* add_reference_engine(Run& run, const scenario::Workload& worklo
   run.reference_steps.push_back(std::make_unique<models::StepModel>(
       model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
       models::StepDevice{compute, gpu.memory_bandwidth_gbps}, models::h200_step_fit(),
-      models::default_step_overhead_s(model)));
+      models::default_step_overhead_s(model), parallelism_of(workload, gpu.id)));
   const auto on = scenario::engine_on_device(workload, gpu.id, gpu.memory_gib);
   run.reference_engines.push_back(std::make_unique<LlmEngine>(*run.reference_steps.back(), engine_config(on)));
   return run.reference_engines.back().get();
@@ -427,7 +427,7 @@ PlacedRun place_run(const Scenario& scenario, const scenario::StrategySpec& stra
     run.phase_names.push_back(phase.name);
     for (PlacedDevice device : placed.devices) {
       device.name += ":" + phase.name;
-      gpu_used[device.gpu_index] = true;
+      for (int g = 0; g < device.gpu_count; ++g) gpu_used[device.gpu_index + static_cast<std::size_t>(g)] = true;
       run.placement.devices.push_back(std::move(device));
       run.phase_of_device.push_back(static_cast<int>(p));
     }

@@ -63,8 +63,7 @@ void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
     const double need = blocks_for(w.prompt + 1.0);
     // Its prompt's blocks must be free, with room left for one more token of every decoding
     // sequence (else the pool would be full at once and the newest, this one, preempted again).
-    if (blocks_used_ + need > config_.kv_blocks ||
-        kv_room_tokens() - need * config_.block_size < num_decoding_) {
+    if (blocks_used_ + need > config_.kv_blocks || kv_room_tokens() - need * config_.block_size < num_decoding_) {
       break;
     }
     Sequence s{w.request, w.prompt, w.output};
@@ -255,8 +254,8 @@ void LlmEngine::finish_due_prefills(double tolerance, std::vector<Outcome>& out)
   // The running sequences stay decoding first, then prefilling, each in admission order.
   const auto first = running_.begin() + static_cast<std::ptrdiff_t>(running_.size() - suffix.size());
   std::stable_partition(first, running_.end(), [](const Sequence& s) { return s.decoding; });
-  num_prefilling_ = static_cast<std::size_t>(
-      std::count_if(first, running_.end(), [](const Sequence& s) { return !s.decoding; }));
+  num_prefilling_ =
+      static_cast<std::size_t>(std::count_if(first, running_.end(), [](const Sequence& s) { return !s.decoding; }));
 }
 
 void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out) {

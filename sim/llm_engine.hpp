@@ -137,9 +137,7 @@ class LlmEngine {
   void recompute_next_finish();
   /// The prefilling sequences: the last num_prefilling_ of running_ (a prompt's chunks come first
   /// come, first served, so prefills end in admission order and the newest are still prefilling).
-  std::span<Sequence> prefilling() {
-    return std::span<Sequence>(running_).subspan(running_.size() - num_prefilling_);
-  }
+  std::span<Sequence> prefilling() { return std::span<Sequence>(running_).subspan(running_.size() - num_prefilling_); }
   std::span<const Sequence> prefilling() const {
     return std::span<const Sequence>(running_).subspan(running_.size() - num_prefilling_);
   }

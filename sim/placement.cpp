@@ -342,6 +342,54 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.device.contexts.back().memory_gib = request.need(slot);
 }
 
+/// GPUs a tenant's context spans: its engine's tensor parallelism, 1 for everything else.
+int tensor_parallel_of(const scenario::Tenant& tenant) {
+  return tenant.workload.engine ? tenant.workload.engine->tensor_parallel : 1;
+}
+
+/// GPUs of one node: the fleet's GPUs in order, 8 to a node (instances of fewer GPUs never put a
+/// group of more than their own together: a group of `size` starts at a multiple of it).
+constexpr std::size_t kGpusPerNode = 8;
+
+/// A tensor-parallel context takes `tp` whole GPUs of one node to itself: the first run of that
+/// many free GPUs of one type, starting at a multiple of `tp`, where its engine starts. The group
+/// is one device (the first GPU's slot, spanning `tp`); the other GPUs' slots are taken by it.
+void place_group(std::vector<Slot>& slots, const SlotRequest& request, const scenario::Tenant& tenant,
+                 const StrategySpec& strategy, const StrategyPolicy& policy, int tp, std::vector<bool>& gpu_in_use,
+                 Placement& result) {
+  const std::string who = tenant.name + "#" + std::to_string(request.context.replica);
+  auto unplaced = [&](const std::string& why) {
+    result.num_unplaced[request.context.tenant]++;
+    result.issues.push_back(who + " (tensor_parallel " + std::to_string(tp) + ") is unplaceable: " + why);
+  };
+  if (policy.partitions_gpus()) {
+    unplaced("MIG instances never host a tensor-parallel group; " + strategy.name + " has only instances");
+    return;
+  }
+  const auto size = static_cast<std::size_t>(tp);
+  auto free_slot = [&](const Slot& slot) { return slot.device.contexts.empty() && !slot.owner_tenant; };
+  for (std::size_t first = 0; first + size <= slots.size(); first += size) {
+    if (first / kGpusPerNode != (first + size - 1) / kGpusPerNode) continue;
+    bool fits = true;
+    for (std::size_t k = first; k < first + size && fits; ++k) {
+      fits = free_slot(slots[k]) && slots[k].device.gpu_id == slots[first].device.gpu_id;
+    }
+    if (!fits || !request.engine_problem(slots[first]).empty()) continue;
+    for (std::size_t k = first; k < first + size; ++k) {
+      slots[k].owner_tenant = request.context.tenant;
+      slots[k].reserved_gib = request.need(slots[k]);
+      gpu_in_use[slots[k].device.gpu_index] = true;
+    }
+    slots[first].device.gpu_count = tp;
+    slots[first].device.contexts.push_back(request.context);
+    slots[first].device.contexts.back().memory_gib = request.need(slots[first]);
+    return;
+  }
+  unplaced(slots.empty() || request.engine_problem(slots.front()).empty()
+               ? "no " + std::to_string(tp) + " free GPUs of one node left"
+               : "its engine starts on no group: " + request.engine_problem(slots.front()));
+}
+
 /// Orders a used device's contexts and sets how it shares itself: sharing parameters, roofline
 /// sharpness and, for exact time slicing, its quantum and switch cost.
 void configure_device(PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& policy,
@@ -389,7 +437,7 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
                               " GiB of " + format_number(device.memory_gib) + " GiB and " + strategy.name +
                               " does not isolate memory");
     }
-    gpu_used[device.gpu_index] = true;
+    for (int g = 0; g < device.gpu_count; ++g) gpu_used[device.gpu_index + static_cast<std::size_t>(g)] = true;
     result.devices.push_back(std::move(device));
   }
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
@@ -413,6 +461,10 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
     const auto& tenant = scenario.tenants[context.tenant];
     const SlotRequest request = request_for(context, tenant, strategy, policy);
+    if (const int tp = tensor_parallel_of(tenant); tp > 1) {
+      place_group(slots, request, tenant, strategy, policy, tp, gpu_in_use, result);
+      continue;
+    }
     const double load = balance_loads ? (*balance_loads)[context.tenant] : 0.0;
     const auto chosen = balance_loads              ? choose_balanced(slots, request, strategy, slot_load, load)
                         : spread                   ? choose_spread(slots, request, strategy, spread_cursor)

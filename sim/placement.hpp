@@ -28,7 +28,7 @@ struct PlacedDevice {
   std::string name;  ///< "gpu0" or "gpu0/1g.10gb@3"
   std::string gpu_id;
   std::string mig_profile;    ///< "" for a whole GPU
-  std::size_t gpu_index = 0;  ///< physical GPU in the expanded fleet
+  std::size_t gpu_index = 0;  ///< physical GPU in the expanded fleet (a tensor-parallel group: its first)
   double compute = 0.0;       ///< dense TFLOPS (or SMs when the catalog lacks TFLOPS, see compute_in_sms)
   bool compute_in_sms = false;
   double num_sms = 0.0;  ///< SMs of the GPU or instance
@@ -44,6 +44,7 @@ struct PlacedDevice {
   /// The time over which its contexts' turns on the GPU are decided (docs/model.md §4, sharing
   /// variance); 0 for a device that one context owns, or whose shares do not depend on the others.
   double round_s = 0.0;
+  int gpu_count = 1;  ///< GPUs it spans: a tensor-parallel group's, gpu_index onwards
 };
 
 struct Placement {

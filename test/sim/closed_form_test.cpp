@@ -399,6 +399,42 @@ TEST(ClosedForm, AFullKvPoolPreemptsAndLosesNoRequest) {
   EXPECT_NE(result.issues[0].find(" preemptions (its KV cache was full"), std::string::npos) << result.issues[0];
 }
 
+TEST(ClosedForm, A70BModelRunsOnTwoH100sAsOneTensorParallelGroup) {
+  // Llama-3.1-70B in bf16 (131.4 GiB) fits no H100; with tensor_parallel 2 each GPU holds half.
+  // Three H100s: the group takes two of one node, and the fleet's third stays unused.
+  auto s = make_scenario("H100-SXM-80GB", 3, 60.0);
+  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
+  t.workload.engine->tensor_parallel = 2;
+  t.workload.engine->max_model_len = 8192;
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_TRUE(result.issues.empty()) << result.issues.front();
+  EXPECT_EQ(result.num_gpus_used, 2);
+  ASSERT_EQ(result.devices.size(), 1u);
+  EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 0);
+  EXPECT_GT(result.tenants[0].num_completed, 10);
+  // A decode step reads 65.7 GiB a GPU at 0.905 x 3.35 TB/s (23.3 ms) plus 160 all-reduces:
+  // about 25 ms a token.
+  EXPECT_GT(result.tenants[0].tpot_s.mean, 0.020);
+  EXPECT_LT(result.tenants[0].tpot_s.mean, 0.035);
+}
+
+TEST(ClosedForm, MigInstancesNeverHostATensorParallelGroup) {
+  auto s = make_scenario("H100-SXM-80GB", 2, 10.0);
+  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
+  t.workload.engine->tensor_parallel = 2;
+  t.workload.engine->max_model_len = 8192;
+  s.tenants = {t};
+  s.strategies = {strategy(models::StrategyKind::mig, "7g.80gb")};
+  const auto result = simulate(s).strategies[0];
+  EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 1);
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0],
+            "big#0 (tensor_parallel 2) is unplaceable: MIG instances never host a tensor-parallel "
+            "group; mig has only instances");
+}
+
 TEST(Placement, UnplaceableContextsAreReportedNotDropped) {
   auto s = make_scenario("L40S", 1, 10.0);
   s.tenants = {generic_tenant("a", 0.1), generic_tenant("b", 0.1)};

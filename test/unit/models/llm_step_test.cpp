@@ -68,6 +68,27 @@ TEST(StepModel, AnMoeStepReadsOnlyTheExpertsItsTokensTouch) {
   EXPECT_NEAR(step.weights_read(1000.0), all, 1e-6 * all);
 }
 
+TEST(StepModel, TensorParallelTwoHalvesTheWeightReadAndAddsTheAllReduces) {
+  // Llama-3.1-8B over two H100-SXM (NVLink, 900 GB/s both ways): each GPU reads half the weights
+  // and half of each token's KV, and each of the 32 layers sums its attention and MLP outputs over
+  // the pair: 2 x 32 all-reduces of batch x 4,096 x 2 bytes, each GPU sending half at 450 GB/s.
+  const StepModel one(llama8b(), 2.0, 2.0, kH100, bare_roofline(), 0.0);
+  const StepModel two(llama8b(), 2.0, 2.0, kH100, bare_roofline(), 0.0, Parallelism{2, 900.0});
+  EXPECT_DOUBLE_EQ(two.weight_bytes(), one.weight_bytes() / 2.0);
+  EXPECT_DOUBLE_EQ(two.kv_bytes_per_token(), one.kv_bytes_per_token() / 2.0);
+  for (const double batch : {1.0, 64.0}) {
+    SCOPED_TRACE(batch);
+    const StepBatch b{batch, batch * 1000.0, 0.0, 0.0, 0.0, 0.0};
+    const StepCost solo = one.cost(b);
+    const StepCost pair = two.cost(b);
+    EXPECT_NEAR(pair.linear_s, solo.linear_s / 2.0, 1e-12);  // memory-bound: half the bytes
+    EXPECT_NEAR(pair.attention_s, solo.attention_s / 2.0, 1e-12);
+    const double allreduce = 2.0 * 32 * (2.0 * 1 / 2 * batch * 4096 * 2.0 / 450e9 + kAllReduceLatencyS);
+    EXPECT_NEAR(pair.allreduce_s, allreduce, 1e-15);
+    EXPECT_NEAR(pair.gpu_s, pair.linear_s + pair.attention_s + allreduce, 1e-15);
+  }
+}
+
 /// The H200 rows: part, batch or tokens, context, milliseconds.
 struct Row {
   std::string part;

@@ -621,9 +621,8 @@ TEST(ScenarioValidate, AModelLargerThanTheGpuNamesTheFewestGpusThatWouldHoldIt) 
       "engine": {"max_model_len": 8192}})");
   EXPECT_EQ(test::validate_error(doc),
             "s.json: /tenants/0/workload/llm/model: Llama-3.1-70B-Instruct (bf16) does not run on H100-SXM-80GB: its "
-            "weights (131.4 GiB) and activations (2.4 GiB) do not fit in the engine's 72 GiB (0.9 of 80 GiB); split "
-            "over 2 GPUs (tensor_parallel 2, the fewest that hold it) it would start, which slicewise does not "
-            "simulate yet");
+            "weights (131.4 GiB) and activations (2.4 GiB) do not fit in the engine's 72 GiB (0.9 of 80 GiB); set "
+            "engine.tensor_parallel to 2, the fewest GPUs that hold it");
 }
 
 }  // namespace
