@@ -214,7 +214,8 @@ int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate&
   double memory = 0.0;
   for (const auto& t : base.tenants) {
     contexts += t.num_contexts;
-    memory += t.num_contexts * scenario::memory_need_gib(t.workload);
+    memory += t.num_contexts * scenario::memory_on_gib(t.workload, gpu->id, gpu->memory_gib) *
+              scenario::tensor_parallel_of(t.workload);
   }
   if (policy.partitions_gpus()) {
     const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), candidate.strategy.layout);

@@ -167,6 +167,13 @@ double memory_need_gib(const Workload& workload) {
   return engine_min_memory_gib(workload);
 }
 
+double memory_on_gib(const Workload& workload, const std::string& gpu_id, double device_memory_gib) {
+  const double need = memory_need_gib(workload);
+  if (workload.kind != WorkloadKind::llm || !workload.engine || need == 0.0) return need;
+  const auto on = engine_on_device(workload, gpu_id, device_memory_gib);
+  return on.problem.empty() ? on.held_gib : need;
+}
+
 double engine_memory_fraction(const Workload& workload) { return settings(workload, "", 0.0).memory_fraction; }
 
 double engine_min_memory_gib(const Workload& workload) {

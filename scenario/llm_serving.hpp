@@ -61,6 +61,17 @@ double engine_min_memory_gib(const Workload& workload);
 /// (EngineOnDevice::held_gib).
 double memory_need_gib(const Workload& workload);
 
+/// GPUs one context of `workload` spans: its engine's tensor parallelism, 1 for everything else.
+inline int tensor_parallel_of(const Workload& workload) {
+  return workload.engine ? workload.engine->tensor_parallel : 1;
+}
+
+/// The memory a context of `workload` holds on a device of `device_memory_gib` (a GPU or an
+/// instance of `gpu_id`): memory_gib for a generic workload, its engine's share of that device for
+/// an LLM tenant (memory_need_gib where its engine would not start there). Per GPU of a
+/// tensor-parallel group.
+double memory_on_gib(const Workload& workload, const std::string& gpu_id, double device_memory_gib);
+
 /// The share of a device's memory the engine takes (its memory fraction; SGLang's activations
 /// come on top, so this is a lower bound for it).
 double engine_memory_fraction(const Workload& workload);

@@ -191,6 +191,7 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   const auto* gpu = catalogs.gpus->find(fleet_gpu_id(scenario.fleet.front(), scenario, catalogs));
   SW_CHECK(gpu != nullptr, "sizing: fleet GPU unknown (validate first)");
   instance_memory_gib_ = gpu->memory_gib;
+  gpu_id_ = gpu->id;
   if (partitions_) {
     const auto* geometry = catalogs.mig->find(gpu->id);
     SW_CHECK(geometry != nullptr, "sizing: no MIG geometry (validate first)");
@@ -249,7 +250,9 @@ int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
     const auto& tenant = scenario_.tenants[t];
     const auto found = spec.tenants.find(tenant.name);
     const TenantStrategySettings* settings = found == spec.tenants.end() ? nullptr : &found->second;
-    const double need = memory_need_gib(tenant.workload);
+    // Per device: an LLM engine holds its share of each device (per GPU of a tensor-parallel group).
+    const double need = memory_on_gib(tenant.workload, gpu_id_, instance_memory_gib_ / instances_per_gpu_) *
+                        tensor_parallel_of(tenant.workload);
     const auto rule = policy.memory_rule(spec, settings, need, instance_memory_gib_ / instances_per_gpu_);
     memory += contexts[t] * (rule.isolated ? std::max(need, rule.limit_gib) : need);
   }

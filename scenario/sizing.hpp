@@ -137,6 +137,7 @@ class SizingSearch {
   bool partitions_ = false;      ///< devices are MIG instances
   int instances_per_gpu_ = 1;
   double instance_memory_gib_ = 0.0;  ///< per GPU: whole memory or the layout's instances' sum
+  std::string gpu_id_;                ///< the fleet's GPU
   int per_device_limit_ = 0;          ///< contexts per device (0 = no limit)
   Phase phase_ = Phase::contexts;
   std::vector<Bracket> tenants_;  ///< step 1, per tenant

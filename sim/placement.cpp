@@ -342,11 +342,6 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.device.contexts.back().memory_gib = request.need(slot);
 }
 
-/// GPUs a tenant's context spans: its engine's tensor parallelism, 1 for everything else.
-int tensor_parallel_of(const scenario::Tenant& tenant) {
-  return tenant.workload.engine ? tenant.workload.engine->tensor_parallel : 1;
-}
-
 /// GPUs of one node: the fleet's GPUs in order, 8 to a node (instances of fewer GPUs never put a
 /// group of more than their own together: a group of `size` starts at a multiple of it).
 constexpr std::size_t kGpusPerNode = 8;
@@ -461,7 +456,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
     const auto& tenant = scenario.tenants[context.tenant];
     const SlotRequest request = request_for(context, tenant, strategy, policy);
-    if (const int tp = tensor_parallel_of(tenant); tp > 1) {
+    if (const int tp = scenario::tensor_parallel_of(tenant.workload); tp > 1) {
       place_group(slots, request, tenant, strategy, policy, tp, gpu_in_use, result);
       continue;
     }
