@@ -172,6 +172,28 @@ TEST(GpuCatalog, RejectsAnIdlePowerNotBelowTdpOrWithoutItsSource) {
                                   ": /gpus/6/idle_source: expected a non-empty string (got \"\")");
 }
 
+TEST(GpuCatalog, EveryShippedGpuNamesItsInterconnect) {
+  for (const auto& gpu : GpuCatalog::shipped().gpus()) {
+    SCOPED_TRACE(gpu.id);
+    EXPECT_TRUE(gpu.interconnect == "nvlink" || gpu.interconnect == "pcie");
+    EXPECT_GE(gpu.interconnect_gbps, 32.0);  // PCIe Gen3 x16, the slowest
+  }
+  EXPECT_EQ(GpuCatalog::shipped().find("H100-SXM-80GB")->interconnect_gbps, 900.0);
+  EXPECT_EQ(GpuCatalog::shipped().find("L40S")->interconnect, "pcie");
+}
+
+TEST(GpuCatalog, RejectsAnInterconnectWithoutItsBandwidth) {
+  const std::string file = kData + "gpus-bad-interconnect.json";
+  const std::string message = load_error(file);
+  for (const std::string line :
+       {": /gpus/0/interconnect: give \"interconnect\" and \"interconnect_gbps\" together",
+        ": /gpus/1/interconnect_gbps: give \"interconnect\" and \"interconnect_gbps\" together",
+        ": /gpus/2/interconnect: unknown \"infiniband\"; expected nvlink|pcie",
+        ": /gpus/2/interconnect_gbps: must be > 0 (got -1)"}) {
+    EXPECT_NE(message.find(file + line), std::string::npos) << line << " in\n" << message;
+  }
+}
+
 TEST(GpuCatalog, RejectsAnotherSchemaVersionAndAnEmptyList) {
   const std::string file = kData + "gpus-schema-version-2.json";
   EXPECT_EQ(load_error(file), file + ": /schema_version: unsupported schema version (got 2; supported: 1)\n" + file +
