@@ -13,10 +13,13 @@ namespace slicewise::scenario {
 std::vector<GpuUtilisation> gpu_utilisation(const StrategyResult& strategy) {
   std::map<int, GpuUtilisation> by_index;
   for (const auto& device : strategy.devices) {
-    auto& gpu = by_index[device.gpu_index];
-    gpu.gpu_index = device.gpu_index;
-    gpu.gpu = device.gpu;
-    gpu.util_frac += gpu_share(device) * device.sm_util_frac;
+    // A tensor-parallel group keeps each of its GPUs as busy as the group.
+    for (int k = 0; k < device.gpu_count; ++k) {
+      auto& gpu = by_index[device.gpu_index + k];
+      gpu.gpu_index = device.gpu_index + k;
+      gpu.gpu = device.gpu;
+      gpu.util_frac += gpu_share(device) * device.sm_util_frac;
+    }
   }
   std::vector<GpuUtilisation> out;
   out.reserve(by_index.size());

@@ -403,6 +403,7 @@ class ResultChecker {
     required_bool(r, "oom_risk");
     r.optional_string("phase", "");  // these two are absent from results written before layout schedules
     r.maybe_number("down_s", kNonNegative);
+    r.maybe_integer("gpu_count", NumberRange::between(2, 8));  // a tensor-parallel group's; absent = 1
     r.finish();
   }
 

@@ -17,9 +17,40 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts
                                                 slowdown, sla_violations, sla_violation_frac, sla_max_violation_frac,
                                                 sla_met, num_failed, num_retried, num_interruptions, downtime_s,
                                                 availability)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceResult, name, gpu, mig_profile, gpu_index, contexts, busy_frac,
-                                                sm_util_frac, memory_allocated_gib, memory_capacity_gib, oom_risk,
-                                                phase, down_s)
+// A device's gpu_count is written only for a tensor-parallel group, so that every other result keeps
+// its bytes.
+void to_json(nlohmann::json& out, const DeviceResult& d) {
+  out = nlohmann::json{{"name", d.name},
+                       {"gpu", d.gpu},
+                       {"mig_profile", d.mig_profile},
+                       {"gpu_index", d.gpu_index},
+                       {"contexts", d.contexts},
+                       {"busy_frac", d.busy_frac},
+                       {"sm_util_frac", d.sm_util_frac},
+                       {"memory_allocated_gib", d.memory_allocated_gib},
+                       {"memory_capacity_gib", d.memory_capacity_gib},
+                       {"oom_risk", d.oom_risk},
+                       {"phase", d.phase},
+                       {"down_s", d.down_s}};
+  if (d.gpu_count > 1) out["gpu_count"] = d.gpu_count;
+}
+
+void from_json(const nlohmann::json& in, DeviceResult& d) {
+  const DeviceResult defaults;
+  d.name = in.value("name", defaults.name);
+  d.gpu = in.value("gpu", defaults.gpu);
+  d.mig_profile = in.value("mig_profile", defaults.mig_profile);
+  d.gpu_index = in.value("gpu_index", defaults.gpu_index);
+  d.contexts = in.value("contexts", defaults.contexts);
+  d.busy_frac = in.value("busy_frac", defaults.busy_frac);
+  d.sm_util_frac = in.value("sm_util_frac", defaults.sm_util_frac);
+  d.memory_allocated_gib = in.value("memory_allocated_gib", defaults.memory_allocated_gib);
+  d.memory_capacity_gib = in.value("memory_capacity_gib", defaults.memory_capacity_gib);
+  d.oom_risk = in.value("oom_risk", defaults.oom_risk);
+  d.phase = in.value("phase", defaults.phase);
+  d.down_s = in.value("down_s", defaults.down_s);
+  d.gpu_count = in.value("gpu_count", defaults.gpu_count);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuEnergy, gpu_index, gpu, util_frac, idle_w, max_w, idle_estimated,

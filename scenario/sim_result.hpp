@@ -72,6 +72,8 @@ struct DeviceResult {
   bool oom_risk = false;  ///< contexts' memory exceeds the device and nothing isolates it
   std::string phase;      ///< the layout schedule's phase it belongs to; "" without a schedule
   double down_s = 0.0;    ///< time its SimGrid host was off (faults, re-partitions, other phases)
+  /// GPUs it spans: a tensor-parallel group's, gpu_index onwards (written only when above 1).
+  int gpu_count = 1;
   bool operator==(const DeviceResult&) const = default;
 };
 

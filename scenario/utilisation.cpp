@@ -19,13 +19,16 @@ double gpu_share(const DeviceResult& device) {
 
 double fleet_mean(const StrategyResult& strategy, const std::function<double(std::size_t)>& value) {
   int num_gpus = 0;
-  for (const auto& device : strategy.devices) num_gpus = std::max(num_gpus, device.gpu_index + 1);
+  for (const auto& device : strategy.devices) num_gpus = std::max(num_gpus, device.gpu_index + device.gpu_count);
   std::vector<double> per_gpu(static_cast<std::size_t>(num_gpus), 0.0);
   std::vector<bool> used(per_gpu.size(), false);
   for (std::size_t d = 0; d < strategy.devices.size(); ++d) {
-    const auto g = static_cast<std::size_t>(strategy.devices[d].gpu_index);
-    per_gpu[g] += gpu_share(strategy.devices[d]) * value(d);
-    used[g] = true;
+    // Each GPU of a tensor-parallel group is as busy as the group.
+    for (int k = 0; k < strategy.devices[d].gpu_count; ++k) {
+      const auto g = static_cast<std::size_t>(strategy.devices[d].gpu_index) + static_cast<std::size_t>(k);
+      per_gpu[g] += gpu_share(strategy.devices[d]) * value(d);
+      used[g] = true;
+    }
   }
   const auto num_used = static_cast<double>(std::count(used.begin(), used.end(), true));
   double mean = 0.0;

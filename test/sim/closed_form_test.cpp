@@ -412,6 +412,12 @@ TEST(ClosedForm, A70BModelRunsOnTwoH100sAsOneTensorParallelGroup) {
   EXPECT_TRUE(result.issues.empty()) << result.issues.front();
   EXPECT_EQ(result.num_gpus_used, 2);
   ASSERT_EQ(result.devices.size(), 1u);
+  EXPECT_EQ(result.devices[0].gpu_count, 2);
+  // Both GPUs of the group draw power as busy ones; the third idles.
+  ASSERT_TRUE(result.energy.has_value());
+  ASSERT_EQ(result.energy->per_gpu.size(), 2u);
+  EXPECT_EQ(result.energy->per_gpu[1].util_frac, result.energy->per_gpu[0].util_frac);
+  EXPECT_EQ(result.energy->unused_gpus, 1);
   EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 0);
   EXPECT_GT(result.tenants[0].num_completed, 10);
   // A decode step reads 65.7 GiB a GPU at 0.905 x 3.35 TB/s (23.3 ms) plus 160 all-reduces:
