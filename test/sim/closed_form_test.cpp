@@ -399,14 +399,19 @@ TEST(ClosedForm, AFullKvPoolPreemptsAndLosesNoRequest) {
   EXPECT_NE(result.issues[0].find(" preemptions (its KV cache was full"), std::string::npos) << result.issues[0];
 }
 
+/// Llama-3.1-70B on vLLM over two GPUs, 512 + 128 tokens, max_model_len 8,192.
+scenario::Tenant llama70b_over_two_gpus() {
+  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
+  t.workload.engine->tensor_parallel = 2;
+  t.workload.engine->max_model_len = 8192;
+  return t;
+}
+
 TEST(ClosedForm, A70BModelRunsOnTwoH100sAsOneTensorParallelGroup) {
   // Llama-3.1-70B in bf16 (131.4 GiB) fits no H100; with tensor_parallel 2 each GPU holds half.
   // Three H100s: the group takes two of one node, and the fleet's third stays unused.
   auto s = make_scenario("H100-SXM-80GB", 3, 60.0);
-  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
-  t.workload.engine->tensor_parallel = 2;
-  t.workload.engine->max_model_len = 8192;
-  s.tenants = {t};
+  s.tenants = {llama70b_over_two_gpus()};
   s.strategies = {strategy(models::StrategyKind::dedicated)};
   const auto result = simulate(s).strategies[0];
   EXPECT_TRUE(result.issues.empty()) << result.issues.front();
@@ -428,10 +433,7 @@ TEST(ClosedForm, A70BModelRunsOnTwoH100sAsOneTensorParallelGroup) {
 
 TEST(ClosedForm, MigInstancesNeverHostATensorParallelGroup) {
   auto s = make_scenario("H100-SXM-80GB", 2, 10.0);
-  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
-  t.workload.engine->tensor_parallel = 2;
-  t.workload.engine->max_model_len = 8192;
-  s.tenants = {t};
+  s.tenants = {llama70b_over_two_gpus()};
   s.strategies = {strategy(models::StrategyKind::mig, "7g.80gb")};
   const auto result = simulate(s).strategies[0];
   EXPECT_EQ(result.tenants[0].num_contexts_unplaced, 1);
