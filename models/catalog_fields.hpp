@@ -40,6 +40,30 @@ class NameRegistry {
   std::map<std::string, std::string, std::less<>> first_use_;
 };
 
+/// The entry of `entries` (each with an `id` and `aliases`) named `id_or_alias` (exact match, ids
+/// first); nullptr when none is.
+template <class Entry>
+const Entry* find_named(const std::vector<Entry>& entries, std::string_view id_or_alias) {
+  for (const auto& entry : entries) {
+    if (entry.id == id_or_alias) return &entry;
+  }
+  for (const auto& entry : entries) {
+    for (const auto& alias : entry.aliases) {
+      if (alias == id_or_alias) return &entry;
+    }
+  }
+  return nullptr;
+}
+
+/// Every entry's id, in catalog order.
+template <class Entry>
+std::vector<std::string> ids_of(const std::vector<Entry>& entries) {
+  std::vector<std::string> out;
+  out.reserve(entries.size());
+  for (const auto& entry : entries) out.push_back(entry.id);
+  return out;
+}
+
 /// The optional "aliases" array: non-empty strings, each claimed in `names`.
 std::vector<std::string> read_aliases(JsonReader& r, NameRegistry& names);
 

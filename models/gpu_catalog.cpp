@@ -106,24 +106,9 @@ const GpuCatalog& GpuCatalog::shipped() {
   return catalog;
 }
 
-const GpuSpec* GpuCatalog::find(std::string_view id_or_alias) const {
-  for (const auto& gpu : gpus_) {
-    if (gpu.id == id_or_alias) return &gpu;
-  }
-  for (const auto& gpu : gpus_) {
-    for (const auto& alias : gpu.aliases) {
-      if (alias == id_or_alias) return &gpu;
-    }
-  }
-  return nullptr;
-}
+const GpuSpec* GpuCatalog::find(std::string_view id_or_alias) const { return detail::find_named(gpus_, id_or_alias); }
 
-std::vector<std::string> GpuCatalog::ids() const {
-  std::vector<std::string> out;
-  out.reserve(gpus_.size());
-  for (const auto& gpu : gpus_) out.push_back(gpu.id);
-  return out;
-}
+std::vector<std::string> GpuCatalog::ids() const { return detail::ids_of(gpus_); }
 
 std::string GpuCatalog::did_you_mean_suffix(std::string_view name) const {
   std::vector<KnownName> known;

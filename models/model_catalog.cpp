@@ -139,23 +139,10 @@ const ModelCatalog& ModelCatalog::shipped() {
 }
 
 const ModelSpec* ModelCatalog::find(std::string_view id_or_alias) const {
-  for (const auto& model : models_) {
-    if (model.id == id_or_alias) return &model;
-  }
-  for (const auto& model : models_) {
-    for (const auto& alias : model.aliases) {
-      if (alias == id_or_alias) return &model;
-    }
-  }
-  return nullptr;
+  return detail::find_named(models_, id_or_alias);
 }
 
-std::vector<std::string> ModelCatalog::ids() const {
-  std::vector<std::string> out;
-  out.reserve(models_.size());
-  for (const auto& model : models_) out.push_back(model.id);
-  return out;
-}
+std::vector<std::string> ModelCatalog::ids() const { return detail::ids_of(models_); }
 
 std::string ModelCatalog::did_you_mean_suffix(std::string_view name) const {
   std::vector<KnownName> known;

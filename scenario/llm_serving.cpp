@@ -174,20 +174,14 @@ double memory_on_gib(const Workload& workload, const std::string& gpu_id, double
   return on.problem.empty() ? on.held_gib : need;
 }
 
-double engine_memory_fraction(const Workload& workload) { return settings(workload, "", 0.0).memory_fraction; }
-
 double engine_min_memory_gib(const Workload& workload) {
-  const auto& m = model_of(workload);
-  // The smallest default step (a device under 70 GiB) unless the scenario sets it.
-  const EngineOnDevice d = settings(workload, "", 0.0);
-  // Per GPU of a tensor-parallel group: the weights and each token's KV split over it.
-  const double tp = workload.engine->tensor_parallel;
-  const double weights = m.computed_params() * weight_bytes_per_param(workload) / kGiB / tp;
-  const double kv_one =
-      is_decoder(m) ? d.max_model_len * m.kv_elements_per_token() * kv_bytes_per_element(workload) / kGiB / tp : 0.0;
-  const double activations = activations_gib(m, d.max_batched_tokens, d.max_num_seqs);
-  if (workload.engine->name == ServingEngine::sglang) return (weights + kv_one) / d.memory_fraction + activations;
-  return (weights + activations + kv_one) / d.memory_fraction;
+  // The smallest default step (a device under 70 GiB, here one of no memory) unless the scenario
+  // sets it; per GPU of a tensor-parallel group, and one request of max_model_len in the pool.
+  const EngineOnDevice d = engine_on(workload, "", 0.0, workload.engine->tensor_parallel);
+  const double kv_one = d.max_model_len * d.kv_bytes_per_token / kGiB;
+  if (workload.engine->name == ServingEngine::sglang)
+    return (d.weights_gib + kv_one) / d.memory_fraction + d.activations_gib;
+  return (d.weights_gib + d.activations_gib + kv_one) / d.memory_fraction;
 }
 
 }  // namespace slicewise::scenario

@@ -72,8 +72,4 @@ inline int tensor_parallel_of(const Workload& workload) {
 /// tensor-parallel group.
 double memory_on_gib(const Workload& workload, const std::string& gpu_id, double device_memory_gib);
 
-/// The share of a device's memory the engine takes (its memory fraction; SGLang's activations
-/// come on top, so this is a lower bound for it).
-double engine_memory_fraction(const Workload& workload);
-
 }  // namespace slicewise::scenario

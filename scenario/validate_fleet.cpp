@@ -92,6 +92,10 @@ void ScenarioChecker::tenant(std::size_t i) {
         "written before LLM tenants named a model: give \"model\" (a catalog id) and "
         "an \"engine\" instead of params_b and the hand-typed figures to simulate it again "
         "(docs/scenario-format.md, LLM tenants)");
+  } else if (w.kind == WorkloadKind::llm && w.llm && !w.engine) {
+    add(pointer + "/workload",
+        "missing \"engine\" (an LLM tenant's serving engine; a scenario file without one "
+        "gets vLLM with its defaults)");
   }
   if (!w.reference_gpu.empty() && !c_.gpus->find(w.reference_gpu)) {
     add(pointer + "/workload/reference_gpu", unknown_gpu(w.reference_gpu, *c_.gpus));

@@ -70,11 +70,6 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
 }
 
-models::Parallelism parallelism_of(const scenario::Workload& workload, const std::string& gpu_id) {
-  const auto* gpu = models::GpuCatalog::shipped().find(gpu_id);
-  return models::Parallelism{workload.engine->tensor_parallel, gpu ? gpu->interconnect_gbps : 0.0};
-}
-
 void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   // The engine runs on this device: its steps are priced on its compute and bandwidth (a MIG
   // instance's share), so its demands are fractions of this device already.
@@ -82,11 +77,8 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
            "an LLM tenant on " + device_.gpu_id + ", whose TFLOPS are unknown (validate first)");
   const auto& workload = *tenant.llm;
   const auto on = scenario::engine_on_device(workload, device_.gpu_id, device_.memory_gib);
-  const auto& model = scenario::model_of(workload);
   context.step = std::make_unique<models::StepModel>(
-      model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
-      models::StepDevice{device_.compute, device_.bandwidth_gbps}, models::h200_step_fit(),
-      models::default_step_overhead_s(model), parallelism_of(workload, device_.gpu_id));
+      step_model_for(workload, device_.gpu_id, models::StepDevice{device_.compute, device_.bandwidth_gbps}));
   context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));
   context.max_in_system = on.max_concurrent_requests;
   context.norm_sm = context.norm_bw = 1.0;
@@ -308,7 +300,7 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
     stats.ttft.add(ttft);
     violated = violated || (tenant.sla_ttft_s && ttft > *tenant.sla_ttft_s);
     // vLLM's benchmark TPOT: the time after the first token over the tokens after it.
-    const double after_first = tenant.llm ? record.output_tokens - 1.0 : record.output_tokens;
+    const double after_first = record.output_tokens - 1.0;
     if (request.in_decode && after_first > 0.0) {
       const double tpot = (now - request.prefill_done_at_s) / after_first;
       stats.tpot.add(tpot);
@@ -316,13 +308,18 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
     }
   }
   if (violated) ++stats.sla_violations;
-  const auto& shape = *tenant.shape;
-  double solo_s = shape.solo_s(record);
   if (tenant.reference_engine) {
-    solo_s = tenant.reference_engine->solo_latency_s(record.prompt_tokens, record.output_tokens);
-  } else {
-    stats.gpu_work_s += shape.duty * solo_s;
+    // An LLM request's solo time is its steps on an idle engine of the reference GPU, worked out
+    // only where a tenant's requests differ (one solo time divides the latencies at the end); its
+    // GPU work is its engines' (advance_with_engines).
+    if (stats.solo_s > 0.0) return;
+    const double solo_s = tenant.reference_engine->solo_latency_s(record.prompt_tokens, record.output_tokens);
+    if (solo_s > 0.0) stats.slowdown.add(latency / solo_s);
+    return;
   }
+  const auto& shape = *tenant.shape;
+  const double solo_s = shape.solo_s(record);
+  stats.gpu_work_s += shape.duty * solo_s;
   if (stats.solo_s > 0.0) {
     SW_CHECK(solo_s == stats.solo_s, "a request's solo time differs from its tenant's one solo time");
   } else if (solo_s > 0.0) {

@@ -24,9 +24,6 @@ namespace slicewise::sim {
 
 inline constexpr double kNever = std::numeric_limits<double>::infinity();
 
-/// An LLM workload's tensor parallelism on GPUs of `gpu_id` (their interconnect from the catalog).
-models::Parallelism parallelism_of(const scenario::Workload& workload, const std::string& gpu_id);
-
 /// Per-tenant measurements, shared by the tenant's contexts on every device.
 struct TenantStats {
   LogHistogram latency;

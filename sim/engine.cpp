@@ -264,11 +264,8 @@ const LlmEngine* add_reference_engine(Run& run, const scenario::Workload& worklo
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   SW_CHECK(!in_sms, "an LLM tenant on " + gpu.id + ", whose TFLOPS are unknown (validate first)");
-  const auto& model = scenario::model_of(workload);
   run.reference_steps.push_back(std::make_unique<models::StepModel>(
-      model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
-      models::StepDevice{compute, gpu.memory_bandwidth_gbps}, models::h200_step_fit(),
-      models::default_step_overhead_s(model), parallelism_of(workload, gpu.id)));
+      step_model_for(workload, gpu.id, models::StepDevice{compute, gpu.memory_bandwidth_gbps})));
   const auto on = scenario::engine_on_device(workload, gpu.id, gpu.memory_gib);
   run.reference_engines.push_back(std::make_unique<LlmEngine>(*run.reference_steps.back(), engine_config(on)));
   return run.reference_engines.back().get();

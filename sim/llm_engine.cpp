@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/gpu_catalog.hpp"
+
 namespace slicewise::sim {
 
 namespace {
@@ -34,6 +36,15 @@ EngineConfig engine_config(const scenario::EngineOnDevice& on) {
   return c;
 }
 
+models::StepModel step_model_for(const scenario::Workload& workload, const std::string& gpu_id,
+                                 const models::StepDevice& device) {
+  const auto& model = scenario::model_of(workload);
+  const auto* gpu = models::GpuCatalog::shipped().find(gpu_id);
+  const models::Parallelism parallelism{workload.engine->tensor_parallel, gpu ? gpu->interconnect_gbps : 0.0};
+  return models::StepModel(model, scenario::weight_bytes_per_param(workload), scenario::kv_bytes_per_element(workload),
+                           device, models::h200_step_fit(), models::default_step_overhead_s(model), parallelism);
+}
+
 bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out) {
   const double prompt = std::max(1.0, prompt_tokens);
   const double output = std::max(0.0, output_tokens);
@@ -52,9 +63,12 @@ double LlmEngine::duty() const {
   return total > 0.0 ? step_.gpu_s / total : 1.0;
 }
 
-void LlmEngine::release(const Sequence& s) {
-  blocks_used_ -= s.blocks;
-  if (running_.empty() || blocks_used_ < 0.5) blocks_used_ = std::max(0.0, blocks_used_);
+void LlmEngine::release(const Sequence& s) { blocks_used_ -= s.blocks; }  // whole blocks: exact
+
+void LlmEngine::forget_decoding(const Sequence& s) {
+  num_decoding_ -= 1.0;
+  decode_context_ -= tokens_of(s);
+  decode_blocks_ -= s.blocks;
 }
 
 void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
@@ -223,12 +237,11 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   Sequence s = running_.back();
   running_.pop_back();
   Waiting w{s.request, s.prompt, s.output, s.emitted};
-  if (!s.decoding) --num_prefilling_;
-  if (s.decoding) {
+  if (!s.decoding) {
+    --num_prefilling_;
+  } else {
     const double generated = decode_clock_ - s.decode_from;
-    num_decoding_ -= 1.0;
-    decode_context_ -= tokens_of(s);
-    decode_blocks_ -= s.blocks;
+    forget_decoding(s);
     w.prompt = s.prompt + generated;
     w.output = std::max(0.0, s.finish_at - decode_clock_ - 1.0);
     if (s.finish_at <= next_finish_) recompute_next_finish();
@@ -263,9 +276,7 @@ void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out
   // In admission order.
   std::erase_if(running_, [&](const Sequence& s) {
     if (!s.decoding || s.finish_at - decode_clock_ > tolerance) return false;
-    num_decoding_ -= 1.0;
-    decode_context_ -= tokens_of(s);
-    decode_blocks_ -= s.blocks;
+    forget_decoding(s);
     release(s);
     out.push_back({Outcome::finished, s.request});
     return true;

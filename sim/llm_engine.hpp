@@ -17,6 +17,7 @@
 #include <deque>
 #include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "models/llm_step.hpp"
@@ -48,6 +49,12 @@ struct EngineConfig {
 
 /// The scheduler's settings from what the tenant's engine does on its device.
 EngineConfig engine_config(const scenario::EngineOnDevice& on);
+
+/// What `workload`'s engine prices its steps with on a device (a GPU of `gpu_id`, or one of its
+/// MIG instances) of `device`'s compute and bandwidth: its model and dtypes, the fitted constants,
+/// the host time and its tensor parallelism over the GPUs' interconnect.
+models::StepModel step_model_for(const scenario::Workload& workload, const std::string& gpu_id,
+                                 const models::StepDevice& device);
 
 class LlmEngine {
  public:
@@ -143,6 +150,8 @@ class LlmEngine {
   }
   void preempt_newest(std::vector<Outcome>& out);
   void release(const Sequence& s);
+  /// Takes a decoding sequence out of the decode sums (it finished or was preempted).
+  void forget_decoding(const Sequence& s);
 
   const models::StepModel* model_;
   EngineConfig config_;

@@ -612,6 +612,16 @@ TEST(ScenarioLoad, FillsTheGpuOfInstanceEntries) {
 namespace slicewise::scenario {
 namespace {
 
+TEST(ScenarioValidate, AnLlmTenantBuiltInMemoryNeedsAnEngine) {
+  Scenario s = parse_scenario(test::minimal_document(), "s.json");
+  s.tenants[0].workload = Workload{};
+  s.tenants[0].workload.kind = WorkloadKind::llm;
+  s.tenants[0].workload.llm = LlmSpec{"Qwen3-8B", "bf16", 100.0, 10.0, std::nullopt};
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /tenants/0/workload: missing \"engine\" (an LLM tenant's serving engine; a scenario file "
+            "without one gets vLLM with its defaults)");
+}
+
 TEST(ScenarioValidate, AModelLargerThanTheGpuNamesTheFewestGpusThatWouldHoldIt) {
   // Llama-3.1-70B in bf16 (131.4 GiB of weights) on H100-SXM-80GB: vLLM's 0.9 of 80 GiB holds 72.
   auto doc = test::minimal_document();
