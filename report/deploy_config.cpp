@@ -22,6 +22,7 @@
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
+#include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
 #include "report/text_table.hpp"
 #include "scenario/layout_schedule.hpp"
@@ -56,6 +57,7 @@ std::string tenant_of(const std::string& context) { return context.substr(0, con
 
 /// What the export needs to know of the placement.
 struct Placed {
+  std::string gpu;  ///< the strategy's GPU id ("" when nothing was placed)
   int num_gpus = 0;
   int most_contexts_per_gpu = 0;                 ///< over whole GPUs
   std::map<std::string, int> most_per_instance;  ///< MIG profile -> most contexts on one instance
@@ -65,6 +67,7 @@ struct Placed {
 
 Placed placed_of(const scenario::StrategyResult& result) {
   Placed p;
+  if (!result.devices.empty()) p.gpu = result.devices.front().gpu;
   p.num_gpus = result.num_gpus_used;
   std::map<int, int> per_gpu;
   for (const auto& d : result.devices) {
@@ -161,13 +164,16 @@ std::string deployment_name(const std::string& tenant, const std::string& profil
 /// The container's resource limits: one GPU or MIG instance, plus HAMi's memory, cores and priority.
 /// `own` is the tenant's settings for the strategy (null when none).
 void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
-                 const scenario::TenantStrategySettings* own, const std::string& profile) {
+                 const scenario::TenantStrategySettings* own, const std::string& profile, const std::string& gpu) {
   y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
     << YAML::BeginMap;
   y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
   if (spec.kind == StrategyKind::hami) {
-    const double gib = own && own->gpumem_gib ? *own->gpumem_gib
-                                              : spec.gpumem_gib.value_or(scenario::memory_need_gib(tenant.workload));
+    // Unset, the memory the simulation reserved: the workload's, or an LLM engine's share of the GPU.
+    const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);
+    const double held = spec_gpu ? scenario::memory_on_gib(tenant.workload, gpu, spec_gpu->memory_gib)
+                                 : scenario::memory_need_gib(tenant.workload);
+    const double gib = own && own->gpumem_gib ? *own->gpumem_gib : spec.gpumem_gib.value_or(held);
     y << YAML::Key << "nvidia.com/gpumem" << YAML::Value << static_cast<long>(std::ceil(gib * 1024.0 - 1e-9));
     if (const auto cores = own && own->gpucores_pct ? own->gpucores_pct : spec.gpucores_pct) {
       y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << static_cast<long>(std::lround(*cores));
@@ -180,7 +186,8 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
 /// The pod template's spec: the scheduler (HAMi) and the one container, with its MPS thread cap
 /// and its limits.
 void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
-                   const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile) {
+                   const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
+                   const std::string& gpu) {
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (spec.kind == StrategyKind::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
   y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
@@ -192,14 +199,14 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
       << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
       << YAML::EndMap << YAML::EndSeq;
   }
-  emit_limits(y, tenant, spec, own, profile);
+  emit_limits(y, tenant, spec, own, profile, gpu);
   y << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
 }
 
 /// One Deployment document: `replicas` pods of the tenant's container named `name`, on `profile`.
 void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
                      const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
-                     int replicas) {
+                     int replicas, const std::string& gpu) {
   y << YAML::BeginDoc << YAML::BeginMap;
   y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
@@ -212,7 +219,7 @@ void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const sce
   y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
     << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
-  emit_pod_spec(y, tenant, spec, own, name, profile);
+  emit_pod_spec(y, tenant, spec, own, name, profile, gpu);
   y << YAML::EndMap << YAML::EndMap << YAML::EndMap;
 }
 
@@ -230,7 +237,7 @@ std::string deployments(const scenario::Scenario& scenario, const scenario::Stra
       const std::string name = deployment_name(tenant.name, profile, found->second.size() > 1, used);
       if (!first) y << YAML::Newline;
       first = false;
-      emit_deployment(y, tenant, spec, own, name, profile, replicas);
+      emit_deployment(y, tenant, spec, own, name, profile, replicas, placed.gpu);
     }
   }
   return std::string(y.c_str()) + "\n";

@@ -224,6 +224,21 @@ TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
             "              nvidia.com/priority: 0\n");
 }
 
+TEST(DeployConfig, AnLlmEnginesHamiMemoryIsItsShareOfTheGpu) {
+  // vLLM at gpu_memory_utilization 0.45 of an A100-80GB holds 36 GiB there, as the simulation
+  // reserved: 36,864 MiB, not the least device it would start on.
+  auto r = result_of(spec_of(StrategyKind::hami), {"llm"}, {{0, "", {"llm#0"}}});
+  auto& w = r.input.tenants[0].workload;
+  w = scenario::Workload{};
+  w.kind = scenario::WorkloadKind::llm;
+  w.llm = scenario::LlmSpec{"Llama-3.1-8B-Instruct", "bf16", 512.0, 128.0, std::nullopt};
+  w.engine = scenario::EngineSpec{};
+  w.engine->gpu_memory_utilization = 0.45;
+  const auto files = deploy_configs(r, "hami");
+  EXPECT_NE(file(files, "deployments.yaml").text.find("              nvidia.com/gpumem: 36864\n"), std::string::npos)
+      << file(files, "deployments.yaml").text;
+}
+
 TEST(DeployConfig, NamesAndUnknownStrategies) {
   EXPECT_EQ(kubernetes_name("Job_01"), "job-01");
   EXPECT_EQ(kubernetes_name("--x--"), "x");
