@@ -167,7 +167,10 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
                  const scenario::TenantStrategySettings* own, const std::string& profile, const std::string& gpu) {
   y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
     << YAML::BeginMap;
-  y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value << 1;
+  // A tensor-parallel group asks for its GPUs (MIG instances never host one).
+  const int gpus = profile.empty() ? scenario::tensor_parallel_of(tenant.workload) : 1;
+  y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value
+    << gpus;
   if (spec.kind == StrategyKind::hami) {
     // Unset, the memory the simulation reserved: the workload's, or an LLM engine's share of the GPU.
     const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);

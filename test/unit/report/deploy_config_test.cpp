@@ -239,6 +239,19 @@ TEST(DeployConfig, AnLlmEnginesHamiMemoryIsItsShareOfTheGpu) {
       << file(files, "deployments.yaml").text;
 }
 
+TEST(DeployConfig, ATensorParallelGroupAsksForItsGpus) {
+  auto r = result_of(spec_of(StrategyKind::dedicated), {"big"}, {{0, "", {"big#0"}}});
+  auto& w = r.input.tenants[0].workload;
+  w = scenario::Workload{};
+  w.kind = scenario::WorkloadKind::llm;
+  w.llm = scenario::LlmSpec{"Llama-3.1-70B-Instruct", "bf16", 512.0, 128.0, std::nullopt};
+  w.engine = scenario::EngineSpec{};
+  w.engine->tensor_parallel = 2;
+  const auto files = deploy_configs(r, "dedicated");
+  EXPECT_NE(file(files, "deployments.yaml").text.find("              nvidia.com/gpu: 2\n"), std::string::npos)
+      << file(files, "deployments.yaml").text;
+}
+
 TEST(DeployConfig, NamesAndUnknownStrategies) {
   EXPECT_EQ(kubernetes_name("Job_01"), "job-01");
   EXPECT_EQ(kubernetes_name("--x--"), "x");
