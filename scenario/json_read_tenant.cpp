@@ -81,6 +81,7 @@ EngineSpec read_engine(JsonReader& parent, const json& value) {
   }
   if (mine("max_concurrent_requests")) e.max_concurrent_requests = maybe_setting(r, "max_concurrent_requests", 1);
   e.kv_cache_dtype = r.optional_enum("kv_cache_dtype", std::string("auto"), kv_cache_dtype_table());
+  if (r.has("prefix_caching")) e.prefix_caching = r.optional_bool("prefix_caching", false);
   e.tensor_parallel = read_count(r, "tensor_parallel", 1);
   if (e.tensor_parallel != 1 && e.tensor_parallel != 2 && e.tensor_parallel != 4 && e.tensor_parallel != 8) {
     r.error("tensor_parallel",

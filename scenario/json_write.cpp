@@ -48,6 +48,7 @@ ordered_json engine_json(const EngineSpec& e) {
   if (use("cuda_memory_fraction")) put_if(out, "cuda_memory_fraction", e.cuda_memory_fraction);
   if (use("max_concurrent_requests")) put_if(out, "max_concurrent_requests", e.max_concurrent_requests);
   out["kv_cache_dtype"] = e.kv_cache_dtype;
+  put_if(out, "prefix_caching", e.prefix_caching);
   out["tensor_parallel"] = e.tensor_parallel;
   return out;
 }

@@ -85,6 +85,9 @@ EngineOnDevice settings(const Workload& w, const std::string& gpu_id, double dev
       d.memory_fraction = e.cuda_memory_fraction.value_or(1.0);
       break;
   }
+  // vLLM V1 caches prefixes by default (enable_prefix_caching), SGLang too (its radix cache, off
+  // with --disable-radix-cache); TGI 2.x only with PREFIX_CACHING=1 (on by default from TGI 3).
+  d.prefix_caching = e.prefix_caching.value_or(e.name != ServingEngine::tgi) && is_decoder(m);
   if (!is_decoder(m)) d.max_model_len = d.max_input_len = std::min(d.max_model_len, model_len);
   return d;
 }

@@ -28,6 +28,7 @@ struct EngineOnDevice {
   double max_input_len = 0.0;       ///< longest prompt it takes
   int max_concurrent_requests = 0;  ///< TGI: requests in the server at once (more are refused); 0 = no limit
   double block_size = 16.0;         ///< KV tokens per block
+  bool prefix_caching = false;      ///< reuses cached prompt prefixes (decoders only)
   double memory_fraction = 0.0;     ///< gpu_memory_utilization, mem_fraction_static or cuda_memory_fraction
   int tensor_parallel = 1;          ///< GPUs the engine spans; every figure below is per GPU
   double held_gib = 0.0;            ///< the device memory the engine holds

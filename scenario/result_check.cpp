@@ -382,6 +382,7 @@ class ResultChecker {
     for (const char* key : {"num_failed", "num_retried", "num_interruptions"}) r.maybe_integer(key, kNonNegative);
     r.maybe_number("downtime_s", kNonNegative);
     r.maybe_number("availability", NumberRange::fraction());
+    r.maybe_number("prefix_cache_hit_frac", NumberRange::fraction());
     r.finish();
     return name;
   }

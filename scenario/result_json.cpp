@@ -11,12 +11,54 @@
 namespace slicewise::scenario {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, count, mean, p50, p90, p95, p99, max)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TenantResult, name, num_contexts, num_contexts_unplaced, num_arrived,
-                                                num_completed, num_dropped, num_unfinished, throughput_per_s,
-                                                gpu_work_s, latency_s, latency_cdf_s, queue_delay_s, ttft_s, tpot_s,
-                                                slowdown, sla_violations, sla_violation_frac, sla_max_violation_frac,
-                                                sla_met, num_failed, num_retried, num_interruptions, downtime_s,
-                                                availability)
+
+namespace {
+/// Calls visit(key, field) for each of a tenant's figures that every result carries, in the
+/// order they are written.
+template <class Result, class Visit>
+void tenant_fields(Result& t, Visit&& visit) {
+  visit("name", t.name);
+  visit("num_contexts", t.num_contexts);
+  visit("num_contexts_unplaced", t.num_contexts_unplaced);
+  visit("num_arrived", t.num_arrived);
+  visit("num_completed", t.num_completed);
+  visit("num_dropped", t.num_dropped);
+  visit("num_unfinished", t.num_unfinished);
+  visit("throughput_per_s", t.throughput_per_s);
+  visit("gpu_work_s", t.gpu_work_s);
+  visit("latency_s", t.latency_s);
+  visit("latency_cdf_s", t.latency_cdf_s);
+  visit("queue_delay_s", t.queue_delay_s);
+  visit("ttft_s", t.ttft_s);
+  visit("tpot_s", t.tpot_s);
+  visit("slowdown", t.slowdown);
+  visit("sla_violations", t.sla_violations);
+  visit("sla_violation_frac", t.sla_violation_frac);
+  visit("sla_max_violation_frac", t.sla_max_violation_frac);
+  visit("sla_met", t.sla_met);
+  visit("num_failed", t.num_failed);
+  visit("num_retried", t.num_retried);
+  visit("num_interruptions", t.num_interruptions);
+  visit("downtime_s", t.downtime_s);
+  visit("availability", t.availability);
+}
+}  // namespace
+
+// prefix_cache_hit_frac is written only for a tenant whose engines looked prefixes up, so that every
+// other result keeps its bytes.
+void to_json(nlohmann::json& out, const TenantResult& t) {
+  out = nlohmann::json::object();
+  tenant_fields(t, [&](const char* key, const auto& value) { out[key] = value; });
+  if (t.prefix_cache_hit_frac) out["prefix_cache_hit_frac"] = *t.prefix_cache_hit_frac;
+}
+
+void from_json(const nlohmann::json& in, TenantResult& t) {
+  t = TenantResult{};
+  tenant_fields(t, [&](const char* key, auto& value) {
+    if (const auto it = in.find(key); it != in.end()) it->get_to(value);
+  });
+  if (const auto it = in.find("prefix_cache_hit_frac"); it != in.end()) t.prefix_cache_hit_frac = it->get<double>();
+}
 // A device's gpu_count is written only for a tensor-parallel group, so that every other result keeps
 // its bytes.
 void to_json(nlohmann::json& out, const DeviceResult& d) {

@@ -66,7 +66,10 @@ struct EngineSpec {
   std::optional<int> max_concurrent_requests;   ///< requests in the server at once; more are refused
   // every engine
   std::string kv_cache_dtype = "auto";  ///< auto (the weights' 16-bit type) | bf16 | fp16 | fp8
-  int tensor_parallel = 1;              ///< GPUs one context spans (1 for now)
+  /// Reuse of cached prompt prefixes (vLLM enable_prefix_caching, SGLang's radix cache, TGI's
+  /// PREFIX_CACHING); absent: the engine's default (on for vllm and sglang, off for tgi 2.x).
+  std::optional<bool> prefix_caching;
+  int tensor_parallel = 1;  ///< GPUs one context spans: 1, 2, 4 or 8 whole GPUs of one node
   bool operator==(const EngineSpec&) const = default;
 };
 

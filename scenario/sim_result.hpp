@@ -56,6 +56,9 @@ struct TenantResult {
   std::int64_t num_interruptions = 0;  ///< times one of its contexts went down
   double downtime_s = 0.0;             ///< measured time with none of its contexts up
   double availability = 1.0;           ///< 1 − downtime / (horizon − warm-up)
+  /// LLM with prefix caching and a trace of block hashes: the share of its measured requests'
+  /// prompt tokens that its engines' prefix caches served; absent otherwise.
+  std::optional<double> prefix_cache_hit_frac;
   bool operator==(const TenantResult&) const = default;
 };
 

@@ -190,7 +190,8 @@ void DeviceState::arrive_at_engine(Context& context, const Request& request, dou
   outcomes_.clear();
   const bool full =
       context.max_in_system > 0 && context.engine->num_in_system() >= static_cast<std::size_t>(context.max_in_system);
-  if (full || !context.engine->arrive(index, record.prompt_tokens, record.output_tokens, outcomes_)) {
+  const PromptPrefix prefix{record.prefix_hashes, record.prefix_block_tokens};
+  if (full || !context.engine->arrive(index, record.prompt_tokens, record.output_tokens, outcomes_, prefix)) {
     // Refused: longer than the engine takes, or the server is full (TGI's max_concurrent_requests).
     const auto& tenant = tenants_[context.tenant];
     if (measured(tenant, requests_[index])) {
@@ -261,12 +262,22 @@ void DeviceState::finish_request(Context& context, std::size_t index, double now
   if (user >= 0 && on_complete) on_complete(context.tenant, user, now);
 }
 
+void DeviceState::note_prefix_hits(const Context& context, const Request& request, double cached_tokens) {
+  const auto& tenant = tenants_[context.tenant];
+  if (!context.engine->caches_prefixes() || request.record.prefix_hashes.empty() || !measured(tenant, request)) return;
+  tenant.stats->prefix_prompt_tokens += request.record.prompt_tokens;
+  tenant.stats->prefix_cached_tokens += cached_tokens;
+}
+
 void DeviceState::engine_outcomes(Context& context, double now) {
   for (const auto& outcome : outcomes_) {
     Request& request = requests_[outcome.request];
     switch (outcome.kind) {
       case LlmEngine::Outcome::admitted:
-        if (!request.started) request.started_at_s = now;
+        if (!request.started) {
+          request.started_at_s = now;
+          note_prefix_hits(context, request, outcome.cached_tokens);
+        }
         request.started = true;
         break;
       case LlmEngine::Outcome::first_token:

@@ -49,8 +49,12 @@ struct TenantStats {
   /// GPU seconds (on the reference GPU) of the measured completed requests; an LLM tenant's: its
   /// engines' GPU time after the warm-up, on the devices they ran on (a batch shares its steps).
   double gpu_work_s = 0.0;
-  std::int64_t num_preempted = 0;             ///< LLM: measured requests its engines preempted (recomputed later)
-  std::int64_t num_refused = 0;               ///< LLM: measured requests an engine refused (too long; also num_dropped)
+  std::int64_t num_preempted = 0;  ///< LLM: measured requests its engines preempted (recomputed later)
+  std::int64_t num_refused = 0;    ///< LLM: measured requests an engine refused (too long; also num_dropped)
+  /// LLM with prefix caching: prompt tokens of the measured requests with block hashes at their
+  /// first admission, and how many of those its engine's prefix cache served.
+  double prefix_prompt_tokens = 0.0;
+  double prefix_cached_tokens = 0.0;
   std::vector<double> queue_length_integral;  ///< per metrics interval, request-seconds waiting
 };
 
@@ -190,6 +194,8 @@ class DeviceState {
   void arrive_at_engine(Context& context, const Request& request, double now);
   /// Applies what an engine did (admissions, first tokens, completions, preemptions).
   void engine_outcomes(Context& context, double now);
+  /// Counts the prompt tokens a request's first admission took from its engine's prefix cache.
+  void note_prefix_hits(const Context& context, const Request& request, double cached_tokens);
   /// A request is done: its metrics, its slot freed, its user told.
   void finish_request(Context& context, std::size_t index, double now);
   /// After a request came or left: marks whether the context has requests, and tells its

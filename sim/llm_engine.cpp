@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "models/gpu_catalog.hpp"
 
 namespace slicewise::sim {
@@ -33,6 +34,7 @@ EngineConfig engine_config(const scenario::EngineOnDevice& on) {
   c.max_model_len = on.max_model_len;
   c.max_input_len = on.max_input_len;
   c.reserve_whole_request = !on.chunked_prefill;
+  c.prefix_caching = on.prefix_caching;
   return c;
 }
 
@@ -45,7 +47,8 @@ models::StepModel step_model_for(const scenario::Workload& workload, const std::
                            device, models::h200_step_fit(), models::default_step_overhead_s(model), parallelism);
 }
 
-bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out) {
+bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out,
+                       PromptPrefix prefix) {
   const double prompt = std::max(1.0, prompt_tokens);
   const double output = std::max(0.0, output_tokens);
   const double whole = config_.reserve_whole_request ? prompt + output + 1.0 : prompt + 1.0;
@@ -53,7 +56,20 @@ bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_
       blocks_for(whole) > config_.kv_blocks) {
     return false;
   }
-  waiting_.push_back(Waiting{request, prompt, std::max(0.0, output - 1.0), false});
+  Waiting w{request, prompt, std::max(0.0, output - 1.0), false};
+  if (config_.prefix_caching && !prefix.hashes.empty() && prefix.block_tokens > 0.0) {
+    if (prefix_block_tokens_ == 0.0) {
+      prefix_block_tokens_ = prefix.block_tokens;
+      prefix_block_kv_blocks_ = blocks_for(prefix.block_tokens);
+    }
+    SW_CHECK(prefix.block_tokens == prefix_block_tokens_, "one engine's prompts hash blocks of one size");
+    // Its whole blocks only: a last, partial block is its own.
+    const auto whole_blocks =
+        std::min(prefix.hashes.size(), static_cast<std::size_t>(std::floor(prompt / prefix_block_tokens_)));
+    w.hashes.assign(prefix.hashes.begin(), prefix.hashes.begin() + static_cast<std::ptrdiff_t>(whole_blocks));
+    w.shared_tokens = static_cast<double>(whole_blocks) * prefix_block_tokens_;
+  }
+  waiting_.push_back(std::move(w));
   compose(out);
   return true;
 }
@@ -63,33 +79,95 @@ double LlmEngine::duty() const {
   return total > 0.0 ? step_.gpu_s / total : 1.0;
 }
 
-void LlmEngine::release(const Sequence& s) { blocks_used_ -= s.blocks; }  // whole blocks: exact
+void LlmEngine::release(const Sequence& s) { blocks_used_ -= s.blocks + drop_prefix(s); }  // whole blocks: exact
 
 void LlmEngine::forget_decoding(const Sequence& s) {
   num_decoding_ -= 1.0;
   decode_context_ -= tokens_of(s);
   decode_blocks_ -= s.blocks;
+  decode_shared_ -= s.shared_tokens;
+}
+
+LlmEngine::PrefixFit LlmEngine::prefix_fit(const Waiting& w) const {
+  PrefixFit fit;
+  bool leading = true;
+  for (const std::uint64_t hash : w.hashes) {
+    const auto it = prefix_blocks_.find(hash);
+    const bool held = it != prefix_blocks_.end() && it->second.refs > 0;
+    leading = leading && it != prefix_blocks_.end() && it->second.computed;
+    if (leading) fit.cached_tokens += prefix_block_tokens_;
+    if (!held) fit.new_blocks += prefix_block_kv_blocks_;
+  }
+  // The last prompt token is always computed: its logits give the first output token.
+  fit.cached_tokens = std::min(fit.cached_tokens, w.prompt - 1.0);
+  return fit;
+}
+
+void LlmEngine::hold_prefix(const Sequence& s) {
+  for (const std::uint64_t hash : s.hashes) {
+    PrefixBlock& block = prefix_blocks_[hash];
+    if (block.refs++ == 0 && block.computed) cached_free_.erase(block.free_at);
+  }
+}
+
+double LlmEngine::drop_prefix(const Sequence& s) {
+  // Tail first, as vLLM frees a request's blocks: the free cache then gives up its tails first.
+  double freed = 0.0;
+  for (std::size_t i = s.hashes.size(); i-- > 0;) {
+    const std::uint64_t hash = s.hashes[i];
+    const auto it = prefix_blocks_.find(hash);
+    if (--it->second.refs > 0) continue;
+    freed += prefix_block_kv_blocks_;
+    if (it->second.computed) {
+      it->second.free_at = cached_free_.insert(cached_free_.end(), hash);
+    } else {
+      prefix_blocks_.erase(it);
+    }
+  }
+  return freed;
+}
+
+void LlmEngine::evict_cached() {
+  const double room = kv_room_tokens();
+  const double tokens_each = prefix_block_kv_blocks_ * config_.block_size;
+  while (!cached_free_.empty() && static_cast<double>(cached_free_.size()) * tokens_each > room) {
+    prefix_blocks_.erase(cached_free_.front());
+    cached_free_.pop_front();
+  }
+}
+
+LlmEngine::Sequence LlmEngine::admit(Waiting& w, double own, const PrefixFit& fit) {
+  Sequence s{w.request, w.prompt, w.output};
+  s.emitted = w.emitted;
+  s.blocks = own;
+  s.prefilled = fit.cached_tokens;
+  s.hashes = std::move(w.hashes);
+  s.shared_tokens = w.shared_tokens;
+  hold_prefix(s);
+  blocks_used_ += own + fit.new_blocks;
+  if (!s.hashes.empty()) evict_cached();
+  return s;
 }
 
 void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
   while (!waiting_.empty() && budget > 0.0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
-    const Waiting& w = waiting_.front();
-    const double need = blocks_for(w.prompt + 1.0);
+    Waiting& w = waiting_.front();
+    if (!w.hashes.empty()) evict_cached();  // what the decodes grew into is no longer cached
+    const PrefixFit fit = prefix_fit(w);
+    const double own = blocks_for(w.prompt + 1.0 - w.shared_tokens);
+    const double need = own + fit.new_blocks;
     // Its prompt's blocks must be free, with room left for one more token of every decoding
     // sequence (else the pool would be full at once and the newest, this one, preempted again).
     if (blocks_used_ + need > config_.kv_blocks || kv_room_tokens() - need * config_.block_size < num_decoding_) {
       break;
     }
-    Sequence s{w.request, w.prompt, w.output};
-    s.emitted = w.emitted;
-    s.blocks = need;
-    s.chunk = std::min(w.prompt, budget);
+    Sequence s = admit(w, own, fit);
+    s.chunk = std::min(w.prompt - s.prefilled, budget);
     budget -= s.chunk;
-    blocks_used_ += need;
-    running_.push_back(s);
+    out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
+    running_.push_back(std::move(s));
     ++num_prefilling_;
     waiting_.pop_front();
-    out.push_back({Outcome::admitted, s.request});
   }
 }
 
@@ -100,19 +178,19 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
   double budget = config_.max_batched_tokens;
   bool any = false;
   while (!waiting_.empty() && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
-    const Waiting& w = waiting_.front();
-    const double need = blocks_for(w.prompt + w.output + 2.0);
-    if ((any && w.prompt > budget) || blocks_used_ + need > config_.kv_blocks) break;
-    Sequence s{w.request, w.prompt, w.output};
-    s.emitted = w.emitted;
-    s.blocks = need;
-    s.chunk = w.prompt;
-    budget -= w.prompt;
-    blocks_used_ += need;
-    running_.push_back(s);
+    Waiting& w = waiting_.front();
+    if (!w.hashes.empty()) evict_cached();
+    const PrefixFit fit = prefix_fit(w);
+    const double own = blocks_for(w.prompt + w.output + 2.0 - w.shared_tokens);
+    const double computed = w.prompt - fit.cached_tokens;
+    if ((any && computed > budget) || blocks_used_ + own + fit.new_blocks > config_.kv_blocks) break;
+    Sequence s = admit(w, own, fit);
+    s.chunk = computed;
+    budget -= computed;
+    out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
+    running_.push_back(std::move(s));
     ++num_prefilling_;
     waiting_.pop_front();
-    out.push_back({Outcome::admitted, s.request});
     any = true;
   }
   if (any) {
@@ -197,8 +275,9 @@ void LlmEngine::advance(double solo_s) {
 double LlmEngine::kv_room_tokens() const {
   // Free blocks plus the unused tail of each decoding sequence's last block, as one pool (fluid:
   // a sequence may run out of its tail a few steps before the pool does): Σ over the decoding
-  // sequences of (blocks × block size − (tokens + 1)), kept as running sums.
-  return (config_.kv_blocks - blocks_used_ + decode_blocks_) * config_.block_size - decode_context_ - num_decoding_;
+  // sequences of (blocks × block size − (tokens − shared tokens + 1)), kept as running sums.
+  return (config_.kv_blocks - blocks_used_ + decode_blocks_) * config_.block_size - (decode_context_ - decode_shared_) -
+         num_decoding_;
 }
 
 double LlmEngine::next_event_s() const {
@@ -228,15 +307,17 @@ void LlmEngine::finish_prefill(Sequence& s, std::vector<Outcome>& out) {
   num_decoding_ += 1.0;
   decode_context_ += s.prompt;
   decode_blocks_ += s.blocks;
+  decode_shared_ += s.shared_tokens;
+  for (const std::uint64_t hash : s.hashes) prefix_blocks_[hash].computed = true;
   next_finish_ = std::min(next_finish_, s.finish_at);
 }
 
 void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   // vLLM V1: the newest running request gives its blocks back and starts over (recompute), first
   // in line; the tokens it generated are prompt tokens then.
-  Sequence s = running_.back();
+  Sequence s = std::move(running_.back());
   running_.pop_back();
-  Waiting w{s.request, s.prompt, s.output, s.emitted};
+  Waiting w{s.request, s.prompt, s.output, s.emitted, {}, s.shared_tokens};
   if (!s.decoding) {
     --num_prefilling_;
   } else {
@@ -247,7 +328,8 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
     if (s.finish_at <= next_finish_) recompute_next_finish();
   }
   release(s);
-  waiting_.push_front(w);
+  w.hashes = std::move(s.hashes);
+  waiting_.push_front(std::move(w));
   ++preemptions_;
   out.push_back({Outcome::preempted, s.request});
 }
@@ -285,6 +367,7 @@ void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out
     num_decoding_ = 0.0;
     decode_context_ = 0.0;
     decode_blocks_ = 0.0;
+    decode_shared_ = 0.0;
   }
   recompute_next_finish();
 }
@@ -328,6 +411,9 @@ std::vector<std::size_t> LlmEngine::take_all() {
   num_decoding_ = 0.0;
   decode_context_ = 0.0;
   decode_blocks_ = 0.0;
+  decode_shared_ = 0.0;
+  prefix_blocks_.clear();  // the device went down: its KV cache with it
+  cached_free_.clear();
   prefill_step_ = false;
   price_step();
   return taken;

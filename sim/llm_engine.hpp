@@ -10,14 +10,21 @@
 // step time grows linearly with the step count (each step adds a token to each decoding
 // sequence's KV cache and a chunk to each prefill's prefix). So n steps take T0 n + β n (n - 1) / 2
 // of solo time, which the engine inverts in closed form: no event per token.
+//
+// Prefix caching (vLLM V1, SGLang's radix cache): a prompt that arrives with the hashes of its
+// blocks (a Mooncake trace's hash_ids) skips the leading blocks whose KV is still cached, and the
+// sequences that hold a block share its memory. A computed block no sequence holds stays cached in
+// the free memory until the pool needs its room, least recently used first.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <list>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/llm_step.hpp"
@@ -45,6 +52,15 @@ struct EngineConfig {
   /// Reserve the whole request's blocks (prompt + output) at admission, as TGI's router does;
   /// no preemption then.
   bool reserve_whole_request = false;
+  /// Reuse the cached KV of a prompt's leading hashed blocks (PromptPrefix).
+  bool prefix_caching = false;
+};
+
+/// The hashes of a prompt's blocks of `block_tokens` tokens, first block first: equal leading hashes
+/// mean an equal prefix. Empty when the load carries none.
+struct PromptPrefix {
+  std::span<const std::uint64_t> hashes;
+  double block_tokens = 0.0;
 };
 
 /// The scheduler's settings from what the tenant's engine does on its device.
@@ -66,14 +82,17 @@ class LlmEngine {
   struct Outcome {
     enum Kind { admitted, first_token, finished, preempted } kind;
     std::size_t request;
+    double cached_tokens = 0.0;  ///< admitted: prompt tokens its prefix cache served
   };
 
   /// A request arrives (waits FIFO). False when the engine refuses it: longer than max_model_len
-  /// or max_input_len, or more KV blocks than the whole pool holds.
-  bool arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out);
-  bool arrive(std::size_t request, double prompt_tokens, double output_tokens) {
+  /// or max_input_len, or more KV blocks than the whole pool holds. `prefix` is used when the
+  /// engine caches prefixes.
+  bool arrive(std::size_t request, double prompt_tokens, double output_tokens, std::vector<Outcome>& out,
+              PromptPrefix prefix = {});
+  bool arrive(std::size_t request, double prompt_tokens, double output_tokens, PromptPrefix prefix = {}) {
     std::vector<Outcome> admitted;
-    return arrive(request, prompt_tokens, output_tokens, admitted);
+    return arrive(request, prompt_tokens, output_tokens, admitted, prefix);
   }
   /// `solo_s` seconds of the engine's own time pass (time at full speed; the device's rate model
   /// says how fast that is).
@@ -98,6 +117,9 @@ class LlmEngine {
   std::size_t num_in_system() const { return running_.size() + waiting_.size(); }
   std::int64_t num_preemptions() const { return preemptions_; }
   double kv_blocks_used() const { return blocks_used_; }
+  bool caches_prefixes() const { return config_.prefix_caching; }
+  /// Prefix blocks cached that no sequence holds (their room is free, reused least recent first).
+  std::size_t num_cached_free_blocks() const { return cached_free_.size(); }
   double steps() const { return steps_; }
   /// Solo time of a request alone on an idle engine: its prefill steps, then a step per further
   /// output token (first token at the end of the prefill).
@@ -117,12 +139,30 @@ class LlmEngine {
     double blocks = 0.0;       ///< KV blocks held
     bool decoding = false;
     bool emitted = false;  ///< its first token went out (a preempted one does not send it again)
+    /// Its prompt's whole hashed blocks (prefix caching), shared with the sequences that hold
+    /// them: the first shared_tokens of its KV, outside its own `blocks`.
+    std::vector<std::uint64_t> hashes{};
+    double shared_tokens = 0.0;
   };
   struct Waiting {
     std::size_t request;
     double prompt;
     double output;
     bool emitted;
+    std::vector<std::uint64_t> hashes{};
+    double shared_tokens = 0.0;
+  };
+  /// A hashed prefix block in the KV pool: held by `refs` sequences, or (refs 0, computed) cached
+  /// in free memory at `free_at` in cached_free_.
+  struct PrefixBlock {
+    int refs = 0;
+    bool computed = false;  ///< a sequence that holds it finished its prefill
+    std::list<std::uint64_t>::iterator free_at;
+  };
+  /// What admitting `w` would take from the prefix cache.
+  struct PrefixFit {
+    double cached_tokens = 0.0;  ///< prompt tokens whose KV is cached (its leading computed blocks)
+    double new_blocks = 0.0;     ///< KV blocks of its hashed blocks that no sequence holds now
   };
 
   double blocks_for(double tokens) const;
@@ -149,7 +189,17 @@ class LlmEngine {
     return std::span<const Sequence>(running_).subspan(running_.size() - num_prefilling_);
   }
   void preempt_newest(std::vector<Outcome>& out);
+  /// Gives back the blocks `s` holds: its own, and the hashed ones no other sequence holds.
   void release(const Sequence& s);
+  PrefixFit prefix_fit(const Waiting& w) const;
+  /// `s` holds its hashed blocks (taking them out of the free cache).
+  void hold_prefix(const Sequence& s);
+  /// `s` lets go of its hashed blocks; the KV blocks that no sequence holds any more.
+  double drop_prefix(const Sequence& s);
+  /// Forgets the least recently used free cached blocks while they would not fit the free room.
+  void evict_cached();
+  /// The admission of `w` as a running sequence holding `own` blocks: its prefix and its memory.
+  Sequence admit(Waiting& w, double own, const PrefixFit& fit);
   /// Takes a decoding sequence out of the decode sums (it finished or was preempted).
   void forget_decoding(const Sequence& s);
 
@@ -173,6 +223,11 @@ class LlmEngine {
   models::StepBatch batch_;
   double step_growth_s_ = 0.0;  ///< β: step time added per step
   std::int64_t preemptions_ = 0;
+  double decode_shared_ = 0.0;  ///< Σ shared_tokens of the decoding sequences
+  std::unordered_map<std::uint64_t, PrefixBlock> prefix_blocks_;
+  std::list<std::uint64_t> cached_free_;  ///< computed blocks no sequence holds, least recently used first
+  double prefix_block_tokens_ = 0.0;      ///< tokens per hashed block (the first prefix given sets it)
+  double prefix_block_kv_blocks_ = 0.0;   ///< KV blocks per hashed block
 };
 
 }  // namespace slicewise::sim

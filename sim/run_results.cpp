@@ -77,6 +77,8 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
     r.num_unfinished = unfinished[t] + stats.num_held;  // still on a device, or waiting for one to come up
     r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
     r.gpu_work_s = stats.gpu_work_s;
+    if (stats.prefix_prompt_tokens > 0.0)
+      r.prefix_cache_hit_frac = stats.prefix_cached_tokens / stats.prefix_prompt_tokens;
     r.latency_s = stats.latency.summary();
     if (stats.latency.count() > 0) {
       for (const double level : scenario::kLatencyCdfLevels) r.latency_cdf_s.push_back(stats.latency.quantile(level));

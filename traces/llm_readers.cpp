@@ -1,6 +1,7 @@
 // Readers of request-level inference traces: Azure LLM (2023, 2024, multimodal 2025), BurstGPT,
 // Mooncake and Alibaba GenTD26. ../shared/traces/README.md lists the gotchas handled here.
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -83,6 +84,9 @@ class GenAiReader final : public CsvTraceReader {
 /// One JSON object per line: timestamp (ms from the trace start), input_length, output_length,
 /// hash_ids. Many requests share one timestamp (arrivals bucketed at about 3 s).
 class MooncakeReader final : public TraceReader {
+  /// Tokens per hash_ids block (the Mooncake release's README; ceil(input_length / 512) ids a row).
+  static constexpr double kBlockTokens = 512.0;
+
  public:
   MooncakeReader(std::string path, const ReadOptions& options)
       : TraceReader(path, TraceFormat::mooncake, options), lines_(std::move(path)) {}
@@ -100,6 +104,7 @@ class MooncakeReader final : public TraceReader {
     row.at_s = field(doc, "timestamp", at, kMaxTraceSeconds * 1000.0) / 1000.0;
     row.prompt_tokens = field(doc, "input_length", at, kMaxTokens);
     row.output_tokens = field(doc, "output_length", at, kMaxTokens);
+    read_hashes(doc, row, at);
     if (!options_.key_column.empty()) {
       const auto it = doc.find(options_.key_column);
       if (it == doc.end()) {
@@ -133,6 +138,35 @@ class MooncakeReader final : public TraceReader {
     if (!doc.is_object()) throw TraceError(path_, at.line, "", "expected one JSON object per line, got " + doc.dump());
     if (!twice.empty()) throw TraceError(path_, at.line, twice, "key given twice (each key may appear once)");
     return doc;
+  }
+
+  /// hash_ids, when the row has them: one integer >= 0 per block of 512 prompt tokens.
+  void read_hashes(const nlohmann::json& doc, TraceRow& row, const FieldContext& at) const {
+    const auto it = doc.find("hash_ids");
+    if (it == doc.end()) return;
+    if (!it->is_array())
+      throw TraceError(path_, at.line, "hash_ids", "expected an array of integers >= 0, got " + it->dump());
+    const double blocks = std::ceil(row.prompt_tokens / kBlockTokens);
+    if (static_cast<double>(it->size()) != blocks) {
+      throw TraceError(path_, at.line, "hash_ids",
+                       "expected one hash per block of 512 prompt tokens: " + format_number(blocks) + " for " +
+                           format_number(row.prompt_tokens) + " tokens (got " + std::to_string(it->size()) + ")");
+    }
+    row.prefix_hashes.reserve(it->size());
+    for (const auto& id : *it) {
+      if (!id.is_number_unsigned()) {
+        throw TraceError(path_, at.line, "hash_ids", "expected an array of integers >= 0, got " + id.dump() + " in it");
+      }
+      row.prefix_hashes.push_back(id.get<std::uint64_t>());
+    }
+    // A block's hash names its whole prefix, so one row cannot list it twice.
+    auto sorted = row.prefix_hashes;
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end()) {
+      throw TraceError(path_, at.line, "hash_ids",
+                       std::to_string(*twice) + " is listed twice (a block's hash names its whole prefix: once a row)");
+    }
+    row.prefix_block_tokens = row.prefix_hashes.empty() ? 0.0 : kBlockTokens;
   }
 
   /// A number >= 0 and <= `max`.

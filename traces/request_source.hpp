@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace slicewise::traces {
 
@@ -15,6 +16,10 @@ struct RequestRecord {
   /// Multiplies the tenant's per-request SM and bandwidth demand (1 = the tenant's own figures);
   /// a trace row's GPU share sets it when the load asks for gpu_frac_demand.
   double demand_scale = 1.0;
+  /// LLM: hashes of the prompt's blocks of prefix_block_tokens tokens (TraceRow::prefix_hashes);
+  /// empty when the load carries none.
+  std::vector<std::uint64_t> prefix_hashes{};
+  double prefix_block_tokens = 0.0;
   bool operator==(const RequestRecord&) const = default;
 };
 

@@ -29,6 +29,10 @@ struct TraceRow {
   bool complete = true;        ///< false when a measurement the format needs is missing
   std::string key;             ///< value of the split column (ReadOptions::key_column), else ""
   long line = 0;               ///< line of the file the row came from
+  /// LLM: hashes of the prompt's blocks of prefix_block_tokens tokens, first block first (Mooncake's
+  /// hash_ids): equal leading hashes mean an equal prefix, which a prefix cache can reuse.
+  std::vector<std::uint64_t> prefix_hashes;
+  double prefix_block_tokens = 0.0;  ///< tokens per hashed block; 0 when the row has no hashes
 };
 
 struct ReadOptions {

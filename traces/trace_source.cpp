@@ -19,10 +19,15 @@ bool selected(const TraceMapping& mapping, const std::string& key) {
 /// The request of a kept row arriving at `sim_s`, its work and demand scaled by the row's duration
 /// and GPU fraction where the mapping says so.
 RequestRecord record_of(const TraceRow& row, double sim_s, const TraceMapping& mapping) {
-  RequestRecord record{sim_s, row.prompt_tokens, row.output_tokens, 1.0, 1.0};
+  RequestRecord record;
+  record.arrived_at_s = sim_s;
+  record.prompt_tokens = row.prompt_tokens;
+  record.output_tokens = row.output_tokens;
   if (mapping.solo_latency_s > 0.0 && row.duration_s >= 0.0)
     record.work_scale = row.duration_s / mapping.solo_latency_s;
   if (mapping.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping.sm_occupancy_frac;
+  record.prefix_hashes = row.prefix_hashes;
+  record.prefix_block_tokens = row.prefix_block_tokens;
   return record;
 }
 

@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "models/gpu_catalog.hpp"
 #include "models/llm_step.hpp"
 #include "models/model_catalog.hpp"
+#include "sim/llm_engine.hpp"
 
 #include "test/sim/sim_fixture.hpp"
 
@@ -429,6 +431,60 @@ TEST(ClosedForm, A70BModelRunsOnTwoH100sAsOneTensorParallelGroup) {
   // about 25 ms a token.
   EXPECT_GT(result.tenants[0].tpot_s.mean, 0.020);
   EXPECT_LT(result.tenants[0].tpot_s.mean, 0.035);
+}
+
+TEST(ClosedForm, APrefixCachedOnTheEngineIsServedFromItsKvCache) {
+  // A Mooncake-format trace: 20 prompts of 3,000 tokens, 10 s apart (the engine idle at each), all
+  // opening with the same 4 blocks of 512 tokens (a 2,048-token system prompt), then their own.
+  // With prefix caching each prompt after the first computes 952 tokens attending over the
+  // cached 2,048; without, all 3,000. The cached share is 19 x 2,048 / (20 x 3,000).
+  const auto path = std::filesystem::temp_directory_path() / ("sw_prefix_" + std::to_string(::getpid()) + ".jsonl");
+  {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    for (int r = 0; r < 20; ++r) {
+      std::fprintf(out,
+                   "{\"timestamp\": %d, \"input_length\": 3000, \"output_length\": 1, \"hash_ids\": "
+                   "[0, 1, 2, 3, %d, %d]}\n",
+                   r * 10000, 100 + 2 * r, 101 + 2 * r);
+    }
+    std::fclose(out);
+  }
+  auto s = make_scenario("H100-SXM-80GB", 2, 200.0);
+  auto cached = llm_tenant("cached", "Llama-3.1-8B-Instruct", 0.0, 0.0);
+  cached.load = scenario::LoadSpec{};
+  cached.load.kind = scenario::LoadKind::trace;
+  cached.load.trace_file = path.string();
+  cached.load.trace_format = "mooncake";
+  cached.workload.engine->max_model_len = 8192;
+  auto uncached = cached;
+  uncached.name = "uncached";
+  uncached.workload.engine->prefix_caching = false;
+  s.tenants = {cached, uncached};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto result = simulate(s).strategies[0];
+  std::filesystem::remove(path);
+  ASSERT_EQ(result.tenants[0].num_completed, 20);
+  ASSERT_EQ(result.tenants[1].num_completed, 20);
+  ASSERT_TRUE(result.tenants[0].prefix_cache_hit_frac.has_value());
+  EXPECT_DOUBLE_EQ(*result.tenants[0].prefix_cache_hit_frac, 19.0 * 2048.0 / (20.0 * 3000.0));
+  EXPECT_FALSE(result.tenants[1].prefix_cache_hit_frac.has_value());
+
+  // The prefill steps, priced as the engine prices them (one output token: TTFT is the latency).
+  const auto* gpu = models::GpuCatalog::shipped().find("H100-SXM-80GB");
+  const auto step = sim::step_model_for(cached.workload, gpu->id,
+                                        models::StepDevice{*gpu->bf16_dense_tflops, gpu->memory_bandwidth_gbps});
+  models::StepBatch whole;
+  whole.prefill_tokens = whole.prefill_context_tokens = 3000.0;
+  whole.prefill_seqs = 1.0;
+  whole.prefill_attention_pairs = 3000.0 * 1500.0;
+  models::StepBatch rest = whole;
+  rest.prefill_tokens = 952.0;
+  rest.prefill_attention_pairs = 952.0 * (2048.0 + 476.0);
+  const double full_s = step.cost(whole).total_s(), hit_s = step.cost(rest).total_s();
+  EXPECT_NEAR(result.tenants[1].ttft_s.mean, full_s, 1e-9);
+  EXPECT_NEAR(result.tenants[0].ttft_s.mean, (full_s + 19.0 * hit_s) / 20.0, 1e-9);
+  EXPECT_NEAR(result.tenants[0].ttft_s.max, full_s, 1e-9);
+  EXPECT_LT(hit_s, 0.5 * full_s);
 }
 
 TEST(ClosedForm, MigInstancesNeverHostATensorParallelGroup) {

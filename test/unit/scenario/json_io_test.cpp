@@ -99,6 +99,7 @@ Scenario rich_scenario() {
   engine.cuda_memory_fraction = 0.4;
   engine.max_concurrent_requests = 16;
   engine.kv_cache_dtype = "fp8";
+  engine.prefix_caching = true;
   llm.workload.engine = engine;
   llm.load.kind = LoadKind::trace;
   llm.load.trace_file = "traces/a.csv";

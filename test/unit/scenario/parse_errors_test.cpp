@@ -441,11 +441,13 @@ TEST(ScenarioParseErrors, EngineSettingsUnderTheirOwnEngine) {
                                      {"max_total_tokens", 512},
                                      {"max_input_length", 512},
                                      {"tensor_parallel", 3},
-                                     {"kv_cache_dtype", "int4"}}}};
+                                     {"kv_cache_dtype", "int4"},
+                                     {"prefix_caching", "yes"}}}};
   EXPECT_EQ(parse_error(doc),
             "s.json: /tenants/0/workload/engine/gpu_memory_utilization: unknown key for engine \"tgi\" (applies to "
             "vllm, sglang)\n"
             "s.json: /tenants/0/workload/engine/kv_cache_dtype: unknown \"int4\"; expected auto|bf16|fp16|fp8\n"
+            "s.json: /tenants/0/workload/engine/prefix_caching: expected boolean (got \"yes\")\n"
             "s.json: /tenants/0/workload/engine/tensor_parallel: must be 1, 2, 4 or 8: GPUs of one node (got 3)\n"
             "s.json: /tenants/0/workload/engine/max_input_length: must be below max_total_tokens (512) (got 512)");
 }

@@ -142,5 +142,95 @@ TEST(LlmEngine, AFaultTakesEveryRequestRunningThenWaiting) {
   EXPECT_EQ(engine.next_event_s(), LlmEngine::kNever);
 }
 
+// Prefix caching with hashed blocks of 64 tokens (4 KV blocks of 16): a 200-token prompt has
+// ceil(200 / 64) = 4 hashes, of which its 3 whole blocks (192 tokens) can be shared.
+EngineConfig caching(double kv_blocks) {
+  EngineConfig c = config(kv_blocks);
+  c.prefix_caching = true;
+  return c;
+}
+
+PromptPrefix prefix(const std::vector<std::uint64_t>& hashes) { return PromptPrefix{hashes, 64.0}; }
+
+/// Runs the engine until it has nothing to do; everything that happened.
+std::vector<LlmEngine::Outcome> drain(LlmEngine& engine) {
+  std::vector<LlmEngine::Outcome> all;
+  while (engine.has_work()) {
+    const auto out = step_to_next(engine);
+    all.insert(all.end(), out.begin(), out.end());
+  }
+  return all;
+}
+
+TEST(LlmEngine, ACachedPrefixIsNotComputedAgain) {
+  LlmEngine engine(h100_step(), caching(1000));
+  const std::vector<std::uint64_t> first = {1, 2, 3, 4}, second = {1, 2, 9, 10};
+  std::vector<LlmEngine::Outcome> out;
+  ASSERT_TRUE(engine.arrive(0, 200, 2, out, prefix(first)));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cached_tokens, 0.0);
+  // Its own block (201 - 192 tokens) and its 3 hashed blocks of 4.
+  EXPECT_EQ(engine.kv_blocks_used(), 13.0);
+  drain(engine);
+  EXPECT_EQ(engine.kv_blocks_used(), 0.0);
+  EXPECT_EQ(engine.num_cached_free_blocks(), 3u);  // its whole blocks stay cached in free memory
+  // Blocks 1 and 2 lead the next prompt: 128 tokens served from the cache, 72 computed, attending
+  // over all 200.
+  out.clear();
+  ASSERT_TRUE(engine.arrive(1, 200, 2, out, prefix(second)));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cached_tokens, 128.0);
+  EXPECT_EQ(engine.batch().prefill_tokens, 72.0);
+  EXPECT_EQ(engine.batch().prefill_context_tokens, 200.0);
+  EXPECT_EQ(engine.batch().prefill_attention_pairs, 72.0 * (128.0 + 36.0));
+  EXPECT_EQ(engine.kv_blocks_used(), 13.0);
+  EXPECT_EQ(engine.num_cached_free_blocks(), 1u);  // block 3, unused
+}
+
+TEST(LlmEngine, SequencesHoldingOnePrefixShareItsBlocks) {
+  // Both arrive before either computed the prefix: the second computes it too (no hit) but holds
+  // the same blocks, so the pool takes 13 + 1 blocks, not 26.
+  LlmEngine engine(h100_step(), caching(1000));
+  const std::vector<std::uint64_t> a = {1, 2, 3, 4}, b = {1, 2, 3, 5};
+  ASSERT_TRUE(engine.arrive(0, 200, 50, prefix(a)));
+  ASSERT_TRUE(engine.arrive(1, 200, 50, prefix(b)));
+  EXPECT_EQ(engine.kv_blocks_used(), 14.0);
+  EXPECT_EQ(engine.batch().prefill_tokens, 400.0);
+  drain(engine);
+  EXPECT_EQ(engine.kv_blocks_used(), 0.0);
+  EXPECT_EQ(engine.num_cached_free_blocks(), 3u);
+}
+
+TEST(LlmEngine, TheFreeCacheGivesUpItsTailBlocksFirstWhenThePoolNeedsTheRoom) {
+  // 21 blocks. Request 0 leaves hashed blocks 1, 2, 3 cached (12 KV blocks). Request 2 takes 13
+  // blocks, leaving 8 free: room for two hashed blocks, so one goes, the tail (3) first, as vLLM
+  // frees a request's blocks in reverse. A later prompt 1, 2, 3 then finds 1 and 2: 128 tokens.
+  LlmEngine engine(h100_step(), caching(21));
+  const std::vector<std::uint64_t> a = {1, 2, 3, 4}, other = {7, 8, 9, 10};
+  ASSERT_TRUE(engine.arrive(0, 200, 2, prefix(a)));
+  drain(engine);
+  ASSERT_TRUE(engine.arrive(2, 200, 2, prefix(other)));
+  EXPECT_EQ(engine.kv_blocks_used(), 13.0);
+  EXPECT_EQ(engine.num_cached_free_blocks(), 2u);
+  drain(engine);
+  EXPECT_EQ(engine.num_cached_free_blocks(), 5u);  // 1, 2 and 7, 8, 9: 20 of the 21 blocks
+  std::vector<LlmEngine::Outcome> out;
+  ASSERT_TRUE(engine.arrive(3, 200, 2, out, prefix(a)));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cached_tokens, 128.0);
+}
+
+TEST(LlmEngine, WithoutPrefixCachingHashesChangeNothing) {
+  LlmEngine engine(h100_step(), config(1000));
+  const std::vector<std::uint64_t> a = {1, 2, 3, 4};
+  ASSERT_TRUE(engine.arrive(0, 200, 2, prefix(a)));
+  drain(engine);
+  std::vector<LlmEngine::Outcome> out;
+  ASSERT_TRUE(engine.arrive(1, 200, 2, out, prefix(a)));
+  EXPECT_EQ(out[0].cached_tokens, 0.0);
+  EXPECT_EQ(engine.kv_blocks_used(), 13.0);  // ceil(201 / 16)
+  EXPECT_EQ(engine.batch().prefill_tokens, 200.0);
+}
+
 }  // namespace
 }  // namespace slicewise::sim

@@ -137,6 +137,14 @@ TEST(BadTraceInput, MooncakeKeysGivenTwiceAndBrokenLinesAreNamed) {
       {R"({"timestamp": 1e300, "input_length": 1, "output_length": 2})", "timestamp: must be <= 1e+15 (got 1e+300)"},
       {R"({"timestamp": 0, "input_length": 1e10, "output_length": 2})",
        "input_length: must be <= 1e+09 (got 10000000000.0)"},
+      {R"({"timestamp": 0, "input_length": 1000, "output_length": 2, "hash_ids": 7})",
+       "hash_ids: expected an array of integers >= 0, got 7"},
+      {R"({"timestamp": 0, "input_length": 1000, "output_length": 2, "hash_ids": [0]})",
+       "hash_ids: expected one hash per block of 512 prompt tokens: 2 for 1000 tokens (got 1)"},
+      {R"({"timestamp": 0, "input_length": 1000, "output_length": 2, "hash_ids": [0, -1]})",
+       "hash_ids: expected an array of integers >= 0, got -1 in it"},
+      {R"({"timestamp": 0, "input_length": 1500, "output_length": 2, "hash_ids": [4, 5, 4]})",
+       "hash_ids: 4 is listed twice (a block's hash names its whole prefix: once a row)"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto path = write_trace("mooncake-" + std::to_string(i) + ".jsonl", good + "\n" + cases[i].line + "\n");

@@ -132,6 +132,14 @@ TEST(Mooncake, RealFileBucketedTimestamps) {
   EXPECT_EQ(rows[1].at_s, 0.0);  // many rows share one timestamp
   EXPECT_EQ(rows[0].prompt_tokens, 6758);
   EXPECT_EQ(rows[0].output_tokens, 500);
+  // hash_ids: one per block of 512 prompt tokens, ceil(6758 / 512) = 14; the second row shares the
+  // first block (a system prompt) and then has its own.
+  ASSERT_EQ(rows[0].prefix_hashes.size(), 14u);
+  EXPECT_EQ(rows[0].prefix_hashes[13], 13u);
+  EXPECT_EQ(rows[0].prefix_block_tokens, 512.0);
+  ASSERT_EQ(rows[1].prefix_hashes.size(), 15u);
+  EXPECT_EQ(rows[1].prefix_hashes[0], 0u);
+  EXPECT_EQ(rows[1].prefix_hashes[1], 14u);
   EXPECT_DOUBLE_EQ(rows.back().at_s, 3536.999);
   EXPECT_EQ(rows.back().prompt_tokens, 20774);
 }
