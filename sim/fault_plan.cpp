@@ -69,7 +69,9 @@ Layout layout_of(const Placement& placement) {
   Layout layout;
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     for (std::size_t s = 0; s < placement.devices[d].contexts.size(); ++s) {
-      layout.by_gpu[placement.devices[d].gpu_index].emplace_back(d, s);
+      const auto& device = placement.devices[d];
+      for (int g = 0; g < device.gpu_count; ++g)
+        layout.by_gpu[device.gpu_index + static_cast<std::size_t>(g)].emplace_back(d, s);
       layout.contexts.emplace_back(d, s);
     }
   }
@@ -84,7 +86,7 @@ std::vector<std::vector<double>> crash_reach_of(const Placement& placement, std:
     p[d].assign(placement.devices[d].contexts.size(), 0.0);
     for (std::size_t s = 0; s < p[d].size(); ++s) {
       const bool origin = d == od && s == os;
-      const bool same_gpu = placement.devices[d].gpu_index == placement.devices[od].gpu_index;
+      const bool same_gpu = share_a_gpu(placement.devices[d], placement.devices[od]);
       if (origin || (reach == CrashReach::whole_gpu && same_gpu)) {
         p[d][s] = 1.0;
       } else if (reach == CrashReach::own_device && d == od) {
@@ -137,11 +139,11 @@ struct Accumulator {
 namespace {
 
 /// The chance each context of the placement goes down when GPU `gpu` fails, resets or loses its
-/// MPS server: every context on it.
+/// MPS server: every context on it (a tensor-parallel group's, on any of its GPUs).
 std::vector<std::vector<double>> gpu_reach_of(const Placement& placement, std::size_t gpu) {
   std::vector<std::vector<double>> p(placement.devices.size());
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
-    p[d].assign(placement.devices[d].contexts.size(), placement.devices[d].gpu_index == gpu ? 1.0 : 0.0);
+    p[d].assign(placement.devices[d].contexts.size(), spans(placement.devices[d], gpu) ? 1.0 : 0.0);
   }
   return p;
 }

@@ -105,10 +105,14 @@ void set_host(Operations& ops, std::size_t device, const std::string& name, bool
 void reconcile(Run& run, std::size_t gpu, Changes& changes) {
   auto& ops = *run.ops;
   const double now = run.loop->now();
-  const bool gpu_ok = now >= ops.gpu_down_until[gpu];
   for (const std::size_t d : ops.gpu_devices[gpu]) {
     const bool phase_ok = ops.device_phase[d] < 0 || ops.device_phase[d] == ops.gpu_phase[gpu];
     auto& device = *run.devices[d];
+    // A tensor-parallel group serves only while every one of its GPUs does.
+    bool gpu_ok = true;
+    for (int g = 0; g < device.placed().gpu_count; ++g) {
+      gpu_ok = gpu_ok && now >= ops.gpu_down_until[device.placed().gpu_index + static_cast<std::size_t>(g)];
+    }
     set_host(ops, d, device.placed().name, phase_ok && gpu_ok);
     for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
       const bool want = phase_ok && gpu_ok && now >= ops.context_down_until[d][slot];
@@ -313,12 +317,15 @@ void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>
   ops.repartition_s = schedule ? schedule->repartition_s : 0.0;
   ops.rng.seed(scenario.seed * 0xD1B54A32D192ED03ULL + 7);
   std::size_t num_gpus = 0;
-  for (const auto& device : run.devices) num_gpus = std::max(num_gpus, device->placed().gpu_index + 1);
+  for (const auto& device : run.devices) {
+    num_gpus = std::max(num_gpus, device->placed().gpu_index + static_cast<std::size_t>(device->placed().gpu_count));
+  }
   ops.gpu_devices.resize(num_gpus);
   ops.context_down_until.resize(run.devices.size());
   for (std::size_t d = 0; d < run.devices.size(); ++d) {
     const auto& placed = run.devices[d]->placed();
-    ops.gpu_devices[placed.gpu_index].push_back(d);
+    for (int g = 0; g < placed.gpu_count; ++g)
+      ops.gpu_devices[placed.gpu_index + static_cast<std::size_t>(g)].push_back(d);
     ops.context_down_until[d].assign(placed.contexts.size(), 0.0);
     ops.host_index[placed.name] = d;
   }

@@ -47,6 +47,17 @@ struct PlacedDevice {
   int gpu_count = 1;  ///< GPUs it spans: a tensor-parallel group's, gpu_index onwards
 };
 
+/// True when `device` runs on physical GPU `gpu` (a tensor-parallel group on each of its GPUs).
+inline bool spans(const PlacedDevice& device, std::size_t gpu) {
+  return gpu >= device.gpu_index && gpu < device.gpu_index + static_cast<std::size_t>(device.gpu_count);
+}
+
+/// True when `a` and `b` share a physical GPU.
+inline bool share_a_gpu(const PlacedDevice& a, const PlacedDevice& b) {
+  return a.gpu_index < b.gpu_index + static_cast<std::size_t>(b.gpu_count) &&
+         b.gpu_index < a.gpu_index + static_cast<std::size_t>(a.gpu_count);
+}
+
 struct Placement {
   std::vector<PlacedDevice> devices;  ///< only devices with at least one context
   std::vector<std::string> issues;    ///< one sentence each

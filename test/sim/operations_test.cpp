@@ -82,6 +82,42 @@ TEST(Faults, AGpuFailureAtAFixedTimeGivesExactDowntimeAndOneRetriedRequest) {
   EXPECT_DOUBLE_EQ(strategy.faults->expected[0].tenants_hit, 1.0);
 }
 
+TEST(Faults, AFailureOfAnyGpuOfATensorParallelGroupTakesTheGroupDown) {
+  // Llama-3.1-70B over GPUs 0 and 1 of two H100s (tensor_parallel 2). GPU 1, not the group's
+  // first, fails at 20.25 s for 10 s: the whole group stops serving, and the expected faults count
+  // both of its GPUs.
+  auto s = make_scenario("H100-SXM-80GB", 2, 60.0);
+  auto t = generic_tenant("big", 0.0);
+  t.workload = scenario::Workload{};
+  t.workload.kind = scenario::WorkloadKind::llm;
+  t.workload.llm = scenario::LlmSpec{"Llama-3.1-70B-Instruct", "bf16", 512.0, 64.0, std::nullopt};
+  t.workload.engine = scenario::EngineSpec{};
+  t.workload.engine->tensor_parallel = 2;
+  t.workload.engine->max_model_len = 8192;
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = 0.5;
+  s.tenants = {t};
+  s.strategies = {strategy(StrategyKind::dedicated)};
+  auto faults = scheduled_only();
+  faults.gpu_repair_s = 10.0;
+  faults.context_restart_s = 0.0;
+  faults.schedule = {gpu_fault(20.25, FaultKind::gpu_failure, 1)};
+  s.faults = faults;
+  const auto strategy = simulate(s).strategies.at(0);
+  const auto& tenant = strategy.tenants.at(0);
+  EXPECT_EQ(strategy.devices.at(0).gpu_count, 2);
+  EXPECT_DOUBLE_EQ(tenant.downtime_s, 10.0);
+  EXPECT_EQ(tenant.num_interruptions, 1);
+  ASSERT_TRUE(strategy.faults);
+  ASSERT_EQ(strategy.faults->events.size(), 1U);
+  EXPECT_EQ(strategy.faults->events[0].gpu_index, 1);
+  EXPECT_EQ(strategy.faults->events[0].contexts_hit, std::vector<std::string>{"big#0"});
+  EXPECT_NEAR(strategy.devices.at(0).down_s, 10.0, 1e-9);
+  ASSERT_EQ(strategy.faults->expected.size(), 1U);
+  EXPECT_NEAR(strategy.faults->expected[0].per_month, 2.0 * 256.0 / (16384.0 * 54.0 * 24.0) * 730.0, 1e-15);
+  EXPECT_DOUBLE_EQ(strategy.faults->expected[0].tenants_hit, 1.0);
+}
+
 TEST(Faults, WithoutRetriesTheLostRequestFailsAndCountsAgainstTheSla) {
   const auto result = simulate(solo_gpu_failure(0));
   const auto& tenant = result.strategies.at(0).tenants.at(0);
