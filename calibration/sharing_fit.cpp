@@ -8,6 +8,7 @@
 
 #include "calibration/nonlinear_fit.hpp"
 #include "core/error.hpp"
+#include "models/gpu_catalog.hpp"
 
 namespace slicewise::calibration {
 
@@ -56,10 +57,16 @@ double duty_for_phase(double x, double g) { return x / (x + (1.0 - x) / g); }
 std::string where(const Measurement& m) { return m.file + ":" + std::to_string(m.line); }
 
 /// The workload without the sharing settings of its run (MPS thread %, HAMi cores, quantum), so a
-/// shared row finds the dedicated baseline of the same workload.
+/// shared row finds the dedicated baseline of the same workload. A green context of every SM of
+/// the GPU (sm_count = its SMs) is the workload on the whole GPU.
 std::string baseline_key(const Measurement& m) {
   Measurement plain = m;
   for (const char* key : {"active_thread_pct", "gpucores", "quantum_ms"}) plain.params.erase(key);
+  const auto sms = plain.params.find("sm_count");
+  if (sms != plain.params.end()) {
+    const auto* gpu = models::GpuCatalog::shipped().find(m.gpu);
+    if (gpu && sms->second == static_cast<double>(gpu->num_sms)) plain.params.erase(sms);
+  }
   return plain.workload_key();
 }
 
@@ -67,27 +74,39 @@ std::string baseline_key(const Measurement& m) {
 /// predicts; only means, medians and rates enter these fits.
 bool fits_mean_field(Metric metric) { return metric != Metric::time_p90 && metric != Metric::time_p99; }
 
-using BaselineKey = std::tuple<std::string, std::string, Metric>;  // gpu, workload key, metric
+// A run's name is its file's: two files (two probe runs) may both name a run "timeslice-k0.5-n2".
+using BaselineKey = std::tuple<std::string, std::string, std::string, Metric>;  // file, gpu, workload, metric
 using Baselines = std::map<BaselineKey, const Measurement*>;
-using Runs = std::map<std::pair<std::string, std::string>, std::vector<const Measurement*>>;  // gpu, run: every metric
+using RunKey = std::tuple<std::string, std::string, std::string>;  // file, gpu, run
+using Runs = std::map<RunKey, std::vector<const Measurement*>>;    // every metric
 
-/// The dedicated single-context rows, by GPU, workload (without sharing settings) and metric; the
-/// first row of each.
+/// The dedicated single-context rows, by file, GPU, workload (without sharing settings) and
+/// metric; the first row of each, also under file "" (any file's).
 Baselines dedicated_baselines(const std::vector<Measurement>& rows) {
   Baselines baselines;
   for (const auto& m : rows) {
     if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
-      baselines.emplace(BaselineKey{m.gpu, baseline_key(m), m.metric}, &m);
+      baselines.emplace(BaselineKey{m.file, m.gpu, baseline_key(m), m.metric}, &m);
+      baselines.emplace(BaselineKey{"", m.gpu, baseline_key(m), m.metric}, &m);
     }
   }
   return baselines;
+}
+
+/// The baseline of a shared row: its own file's, else another file's of the same GPU.
+const Measurement* baseline_of(const Baselines& baselines, const Measurement& m) {
+  for (const std::string& file : {m.file, std::string()}) {
+    const auto it = baselines.find(BaselineKey{file, m.gpu, baseline_key(m), m.metric});
+    if (it != baselines.end()) return it->second;
+  }
+  return nullptr;
 }
 
 /// The rows of each named run of `strategy`, in file order.
 Runs runs_of(const std::vector<Measurement>& rows, StrategyKind strategy) {
   Runs runs;
   for (const auto& m : rows) {
-    if (m.strategy == strategy && !m.run.empty()) runs[{m.gpu, m.run}].push_back(&m);
+    if (m.strategy == strategy && !m.run.empty()) runs[{m.file, m.gpu, m.run}].push_back(&m);
   }
   return runs;
 }
@@ -149,19 +168,19 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
   std::vector<CoRunPoint> points;
   for (const auto& m : rows) {
     if (m.strategy != strategy || !fits_mean_field(m.metric)) continue;
-    const auto base = baselines.find(BaselineKey{m.gpu, baseline_key(m), m.metric});
-    if (base == baselines.end()) {
+    const Measurement* base = baseline_of(baselines, m);
+    if (!base) {
       skipped.push_back(where(m) + ": no dedicated baseline for " + m.workload_key() + " " + to_string(m.metric) +
                         " on " + m.gpu);
       continue;
     }
     CoRunPoint point;
     point.row = &m;
-    point.baseline = base->second->value;
+    point.baseline = base->value;
     if (m.run.empty()) {
       for (int i = 0; i < m.n_contexts; ++i) add_context(point, m);
     } else {
-      add_run_contexts(point, m, runs.at({m.gpu, m.run}));
+      add_run_contexts(point, m, runs.at({m.file, m.gpu, m.run}));
     }
     points.push_back(std::move(point));
   }
