@@ -87,7 +87,8 @@ bool same_demand(const ContextDemand& a, const ContextDemand& b) {
   if (!a.active) return true;
   return bits(a.demand_sm) == bits(b.demand_sm) && bits(a.demand_bw) == bits(b.demand_bw) &&
          bits(a.duty) == bits(b.duty) && bits(a.weight) == bits(b.weight) && bits(a.cap) == bits(b.cap) &&
-         bits(a.ref_sm) == bits(b.ref_sm) && bits(a.ref_bw) == bits(b.ref_bw) && a.priority == b.priority;
+         bits(a.ref_sm) == bits(b.ref_sm) && bits(a.ref_bw) == bits(b.ref_bw) && a.priority == b.priority &&
+         bits(a.burst_s) == bits(b.burst_s);
 }
 
 }  // namespace
@@ -251,6 +252,7 @@ void RateModel::start_phases(std::span<const ContextDemand> contexts) {
   share_.assign(n, 0.0);
   solo_.resize(n);
   fill_ready_ = false;
+  turns_ready_ = false;
   active_.clear();
   for (std::size_t i = 0; i < n; ++i) {
     if (!contexts[i].active) continue;
@@ -364,11 +366,11 @@ std::size_t priority_class(const ContextDemand& context) {
 }
 
 /// The members of one class whose shares come from its whole distribution, side by side: member
-/// a is in a GPU phase with probability x[a] and gets η w / (w + K w̄) when K others are, where
+/// a is in a GPU phase with probability x[a] and gets η[a] w / (w + K w̄) when K others are, where
 /// ratio[a] = w̄ / w.
 struct ExactMembers {
-  std::array<double, kExactDistributionLimit> x, ratio, share;  // the first `size` are set
-  std::array<std::size_t, kExactDistributionLimit> context;     ///< index into the device's contexts
+  std::array<double, kExactDistributionLimit> x, ratio, eta, share;  // the first `size` are set
+  std::array<std::size_t, kExactDistributionLimit> context;          ///< index into the device's contexts
   std::size_t size = 0;
 };
 
@@ -415,16 +417,19 @@ void backward_shares(std::span<const double> whole, ExactMembers& members, F f) 
 /// Each member's time share over the distribution of the others of its class in a GPU phase: the
 /// class's `whole` distribution (size + 1 entries) divided by the member's own factor
 /// (1 − x + x z), with the others' distribution Q summed into Σ_k Q[k] f(k) on the way, f(0) = 1,
-/// f(k) = η / (1 + k ratio). The division runs from the end where it is stable (each step scales
+/// f(k) = η[a] / (1 + k ratio[a]). The division runs from the end where it is stable (each step scales
 /// the error by at most 1): forward from Q[0] when x <= 1/2, backward from Q[n−1] otherwise.
 /// The members' recurrences are independent, so they run side by side, k by k.
-void exact_shares(std::span<const double> whole, double eta, ExactMembers& forward, ExactMembers& backward) {
+void exact_shares(std::span<const double> whole, ExactMembers& forward, ExactMembers& backward) {
   const std::size_t n = whole.size() - 1;
-  // With equal weights (the usual case) every member has the same ratio: f(k) is one table.
+  // With equal weights and efficiencies (the usual case) every member has the same f(k): one table.
   const double ratio = forward.size > 0 ? forward.ratio[0] : backward.ratio[0];
+  const double eta = forward.size > 0 ? forward.eta[0] : backward.eta[0];
   bool uniform = true;
   for (const auto* members : {&forward, &backward}) {
-    for (std::size_t a = 0; a < members->size; ++a) uniform = uniform && members->ratio[a] == ratio;
+    for (std::size_t a = 0; a < members->size; ++a) {
+      uniform = uniform && members->ratio[a] == ratio && members->eta[a] == eta;
+    }
   }
   if (uniform) {
     std::array<double, kExactDistributionLimit> table;
@@ -434,9 +439,9 @@ void exact_shares(std::span<const double> whole, double eta, ExactMembers& forwa
     backward_shares(whole, backward, f);
     return;
   }
-  auto f_of = [eta](const ExactMembers& members) {
-    return [eta, &members](std::size_t k, std::size_t a) {
-      return eta / (1.0 + static_cast<double>(k) * members.ratio[a]);
+  auto f_of = [](const ExactMembers& members) {
+    return [&members](std::size_t k, std::size_t a) {
+      return members.eta[a] / (1.0 + static_cast<double>(k) * members.ratio[a]);
     };
   };
   forward_shares(whole, forward, f_of(forward));
@@ -507,23 +512,49 @@ double expected_share(const ClassTotals& t, double x, double eta, double w, doub
 
 }  // namespace
 
-void RateModel::time_sliced_shares(std::span<const ContextDemand> contexts) {
+std::span<const ContextDemand> RateModel::turns(std::span<const ContextDemand> contexts) {
+  // The weights do not depend on the phases: set once per solve.
+  const double slice = params_.timeslice_s;
+  if (turns_ready_) return slice > 0.0 ? std::span<const ContextDemand>(turns_) : contexts;
+  turns_ready_ = true;
+  eta_.assign(contexts.size(), params_.efficiency);
+  if (!(slice > 0.0)) return contexts;
+  // A burst of b seconds runs in m = ceil(b / T) turns: m − 1 whole slices, each ended by a
+  // preemption, and the rest, ended by the context yielding. Per turn it uses b / m and costs
+  // ((m − 1) c_p + c_y) / m of switching. Unknown bursts take whole slices, each preempted.
+  turns_.assign(contexts.begin(), contexts.end());
+  for (int index : active_) {
+    const auto i = static_cast<std::size_t>(index);
+    double useful = slice;
+    double cost = params_.preempt_switch_s;
+    if (contexts[i].burst_s > 0.0) {
+      const double m = std::max(1.0, std::ceil(contexts[i].burst_s / slice - 1e-9));
+      useful = contexts[i].burst_s / m;
+      cost = ((m - 1.0) * params_.preempt_switch_s + params_.yield_switch_s) / m;
+    }
+    turns_[i].weight *= useful + cost;
+    eta_[i] = useful / (useful + cost);
+  }
+  return turns_;
+}
+
+void RateModel::time_sliced_shares(std::span<const ContextDemand> given) {
   // Strict priority between classes, fair shares within one: context i gets the GPU only while no
   // context of a higher class is in a GPU phase (probability Π (1 − x_j) over those), and then
-  // shares it by weight with the busy contexts of its own class. With one class (the default)
-  // this is the plain time-sliced share.
+  // shares it by weight (times its turn, with time slices) with the busy contexts of its own
+  // class. With one class (the default) this is the plain time-sliced share.
+  const std::span<const ContextDemand> contexts = turns(given);
   const std::size_t m = active_.size();
   if (m > kDirectLimit) {
     time_sliced_shares_by_class(contexts);
   } else {
-    const double eta = params_.efficiency;
     const ActiveContexts set{contexts, active_, phase_};
     for (std::size_t a = 0; a < m; ++a) {
       const auto i = static_cast<std::size_t>(active_[a]);
       const double w = contexts[i].weight;
       const ClassLoad load = class_load(set, a);
       const double mean_weight = load.busy_mass > 0.0 ? load.busy_weight / load.busy_mass : w;
-      share_[i] = load.higher_idle * exact_time_share(set, a, eta, mean_weight, scratch_);
+      share_[i] = load.higher_idle * exact_time_share(set, a, eta_[i], mean_weight, scratch_);
     }
   }
   if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);
@@ -533,7 +564,6 @@ void RateModel::time_sliced_shares_by_class(std::span<const ContextDemand> conte
   // The same shares in O(n) per context: each class's totals and (up to kExactDistributionLimit
   // members) its whole Poisson-binomial distribution are built once, and each member's view of
   // the others is the class's less its own part.
-  const double eta = params_.efficiency;
   const ActiveContexts set{contexts, active_, phase_};
   const Classes classes = class_totals(set);
   const auto offset = class_distributions(set, classes, scratch_);
@@ -547,18 +577,19 @@ void RateModel::time_sliced_shares_by_class(std::span<const ContextDemand> conte
     const double busy_mass = t.size > 1 ? std::max(0.0, t.busy_mass - x) : 0.0;
     const double mean_weight = busy_mass > 0.0 ? std::max(0.0, t.busy_weight - x * w) / busy_mass : w;
     if (t.size > kExactDistributionLimit) {
-      share_[i] = classes.higher_idle[c] * expected_share(t, x, eta, w, busy_mass, mean_weight);
+      share_[i] = classes.higher_idle[c] * expected_share(t, x, eta_[i], w, busy_mass, mean_weight);
       continue;
     }
     auto& members = x <= 0.5 ? forward[c] : backward[c];
     members.x[members.size] = x;
     members.ratio[members.size] = mean_weight / w;
+    members.eta[members.size] = eta_[i];
     members.context[members.size++] = i;
   }
   for (std::size_t c = 0; c < kPriorityClasses; ++c) {
     const std::size_t size = classes.totals[c].size;
     if (size == 0 || size > kExactDistributionLimit) continue;
-    exact_shares({scratch_.data() + offset[c], size + 1}, eta, forward[c], backward[c]);
+    exact_shares({scratch_.data() + offset[c], size + 1}, forward[c], backward[c]);
     for (const auto* members : {&forward[c], &backward[c]}) {
       for (std::size_t a = 0; a < members->size; ++a) {
         share_[members->context[a]] = classes.higher_idle[c] * members->share[a];

@@ -32,8 +32,16 @@ enum class SharingDiscipline {
 /// Constants of the discipline (defaults are the uncalibrated values of docs/model.md).
 struct SharingParams {
   SharingDiscipline discipline = SharingDiscipline::exclusive;
-  /// Time-slicing efficiency η = q / (q + c) applied while two or more contexts want the GPU.
+  /// Time-slicing efficiency η = q / (q + c) applied while two or more contexts want the GPU
+  /// (when timeslice_s is 0; otherwise each context's own, from its bursts).
   double efficiency = 1.0;
+  /// Time slices as the driver runs them (docs/model.md §2, "Time slices and bursts"): 0 leaves the
+  /// flat η above. Otherwise a context holding the GPU runs until its burst of queued work ends
+  /// (then the switch costs yield_switch_s) or its slice of timeslice_s does (the burst is
+  /// preempted and the switch costs preempt_switch_s), and the contexts take turns.
+  double timeslice_s = 0.0;
+  double yield_switch_s = 0.0;
+  double preempt_switch_s = 0.0;
   /// MPS efficiency while two or more clients run at once (interference beyond the split), (0, 1].
   double concurrent_efficiency = 1.0;
   /// MPS interference κ >= 0 from the co-runners' memory traffic, felt before any resource runs out
@@ -66,6 +74,10 @@ struct ContextDemand {
   int priority = 1;  ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
   double ref_sm = 0.0;  ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
   double ref_bw = 0.0;
+  /// time_sliced with time slices: GPU seconds of work it queues before it waits on the host (a
+  /// kernel its loop synchronises after, a CUDA graph, an LLM step), on this device; 0 = unknown
+  /// (then a stream of long kernels: whole slices, each preempted).
+  double burst_s = 0.0;
 };
 
 /// The model's answer for one context.
@@ -153,6 +165,10 @@ class RateModel {
 
   void time_sliced_shares(std::span<const ContextDemand> contexts);
   void time_sliced_shares_by_class(std::span<const ContextDemand> contexts);
+  /// The contexts as time slicing weighs them, and each one's efficiency in eta_: with time slices,
+  /// each weight times its turn on the GPU (useful time plus switch) and η its useful part of the
+  /// turn; without, the contexts themselves and the flat η.
+  std::span<const ContextDemand> turns(std::span<const ContextDemand> contexts);
   void concurrent_shares(std::span<const ContextDemand> contexts);
   void fixed_shares(std::span<const ContextDemand> contexts);
   void cap_time_shares(std::span<const ContextDemand> contexts);
@@ -166,6 +182,9 @@ class RateModel {
   /// every fixed-point step (a finite sharpness costs 8 pow()).
   std::vector<double> solo_;
   std::vector<double> scratch_;
+  std::vector<ContextDemand> turns_;  // time_sliced_shares with time slices: weights times turns
+  std::vector<double> eta_;           // time_sliced_shares: each context's efficiency
+  bool turns_ready_ = false;          // turns_ and eta_ are set for this solve
   std::vector<std::uint8_t> frozen_;  // concurrent_shares: whether each active context stopped rising, and at start
   bool fill_ready_ = false;           // concurrent_shares: the demand-only parts of scratch_ are set
   std::vector<int> active_;

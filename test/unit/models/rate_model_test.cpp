@@ -376,6 +376,63 @@ TEST(RateModel, CpuGapsOfOneContextAreTheOtherContextsGain) {
   EXPECT_NEAR(out[1].progress_rate, 1.0 / (0.8 + 0.2 / 0.5), 1e-12);
 }
 
+/// Time slices of 2 ms, 0.125 ms to switch when a context yields, 0.2 ms when its slice is cut.
+SharingParams time_slices() {
+  SharingParams params{SharingDiscipline::time_sliced};
+  params.timeslice_s = 2e-3;
+  params.yield_switch_s = 0.125e-3;
+  params.preempt_switch_s = 0.2e-3;
+  return params;
+}
+
+ContextDemand bursts_of(double burst_s) {
+  ContextDemand c = busy(1.0, 0.0);
+  c.burst_s = burst_s;
+  return c;
+}
+
+TEST(RateModel, AShortBurstBesideALongOneGetsOneBurstPerSliceOfTheOther) {
+  // A decode-like loop (0.8 ms bursts, then it syncs) beside a prefill-like one (21.5 ms kernels):
+  // each turn the decode runs its burst and yields (0.125 ms), the prefill runs a 2 ms slice and is
+  // cut (0.2 ms); its kernel takes m = ceil(21.5 / 2) = 11 turns of 21.5 / 11 ms, 10 of them cut.
+  // So a round is 0.925 + 21.5 / 11 + (10 x 0.2 + 0.125) / 11 ms, and each gets its useful part.
+  const auto out = rates(time_slices(), {bursts_of(0.8e-3), bursts_of(21.5e-3)});
+  const double prefill_turn = 21.5 / 11.0 + (10.0 * 0.2 + 0.125) / 11.0;
+  const double round = 0.8 + 0.125 + prefill_turn;
+  EXPECT_NEAR(out[0].gpu_rate, 0.8 / round, 1e-12);            // 0.260
+  EXPECT_NEAR(out[1].gpu_rate, (21.5 / 11.0) / round, 1e-12);  // 0.636
+}
+
+TEST(RateModel, IdenticalBurstsShareEquallyAtTheirOwnEfficiency) {
+  // n loops of 0.5 ms bursts: each turn 0.5 + 0.125 ms, η = 0.8, each 0.8 / n. Bursts of 5 ms run
+  // in 3 turns (two cut at 2 ms): η = 5 / (5 + 2 x 0.2 + 0.125).
+  for (int n : {2, 3, 4}) {
+    const auto size = static_cast<std::size_t>(n);
+    for (const auto& r : rates(time_slices(), std::vector<ContextDemand>(size, bursts_of(0.5e-3)))) {
+      EXPECT_NEAR(r.gpu_rate, 0.8 / n, 1e-12) << n;
+    }
+    for (const auto& r : rates(time_slices(), std::vector<ContextDemand>(size, bursts_of(5e-3)))) {
+      EXPECT_NEAR(r.gpu_rate, 5.0 / 5.525 / n, 1e-12) << n;
+    }
+  }
+  // An unknown burst takes whole slices, each cut: η = 2 / 2.2.
+  const auto unknown = rates(time_slices(), {busy(1.0, 0.0), busy(1.0, 0.0)});
+  EXPECT_NEAR(unknown[0].gpu_rate, 2.0 / 2.2 / 2.0, 1e-12);
+}
+
+TEST(RateModel, TimeSlicesWeighBurstsUnderTheClassWideRouteAsUnderTheDirectOne) {
+  // Six contexts take the class-wide route (more than 4): two kinds of bursts, all saturated, so
+  // each gets its useful time over the round of every turn.
+  std::vector<ContextDemand> contexts;
+  for (int i = 0; i < 3; ++i) contexts.push_back(bursts_of(0.8e-3));
+  for (int i = 0; i < 3; ++i) contexts.push_back(bursts_of(21.5e-3));
+  const auto out = rates(time_slices(), contexts);
+  const double prefill_turn = 21.5 / 11.0 + (10.0 * 0.2 + 0.125) / 11.0;
+  const double round = 3.0 * (0.8 + 0.125) + 3.0 * prefill_turn;
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(out[static_cast<std::size_t>(i)].gpu_rate, 0.8 / round, 1e-12);
+  for (int i = 3; i < 6; ++i) EXPECT_NEAR(out[static_cast<std::size_t>(i)].gpu_rate, 21.5 / 11.0 / round, 1e-12);
+}
+
 TEST(RateModel, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
   const auto out = rates({SharingDiscipline::concurrent}, {busy(0.3, 0.2), busy(0.5, 0.3), busy(0.2, 0.5)});
   for (const auto& r : out) EXPECT_DOUBLE_EQ(r.progress_rate, 1.0);
