@@ -214,6 +214,63 @@ void fit_sharing(const std::vector<Measurement>& rows, SharingConstant constant,
     out.profile.validation.push_back(cross_validate_sharing(points, constant, base, out.folds));
 }
 
+// ---- Time slices and bursts: the slice and the two switch costs ----
+
+/// The time-slice model's constants, from the time-slicing co-runs whose bursts are known (the
+/// probes' kernel_ms, the co-location loops'); a note says why when the rows cannot fit it.
+void fit_time_slices(const std::vector<Measurement>& rows, const CalibrateOptions& options, CalibrationOutcome& out) {
+  std::vector<std::string> skipped;
+  std::vector<CoRunPoint> points;
+  for (auto& p : co_run_points(rows, models::StrategyKind::time_slicing, skipped)) {
+    const bool known = std::all_of(p.contexts.begin(), p.contexts.end(), [](const auto& c) { return c.burst_s > 0.0; });
+    if (known) points.push_back(std::move(p));
+  }
+  if (points.empty()) return;
+  std::string why;
+  if (!time_slices_determined(points, why)) {
+    out.notes.push_back("time slices (timeslice_ms, yield_switch_ms, preempt_switch_ms): not fitted: " + why);
+    return;
+  }
+  const models::SharingParams base = base_params(out.profile);
+  const TimeSliceFit fit = fit_time_slices(points, base);
+  require_usable(fit.switches, "the time slices' switch costs");
+  std::vector<const Measurement*> used;
+  std::set<std::string> gpus;
+  for (const auto& p : points) {
+    used.push_back(p.row);
+    gpus.insert(p.row->gpu);
+  }
+  const std::string note = "measured on " + join({gpus.begin(), gpus.end()}, ", ") +
+                           "; applied to every GPU (the driver's scheduling sets it)";
+  CalibratedConstant slice = constant_from("timeslice_ms", "*", fit.switches, used);
+  slice.value = fit.slice_ms;
+  slice.std_error = fit.slice_std_error_ms;
+  slice.note = note + "; searched from 0.5 to 10 ms";
+  CalibratedConstant yield = constant_from("yield_switch_ms", fit.switches, 0, used);
+  CalibratedConstant preempt = constant_from("preempt_switch_ms", fit.switches, 1, used);
+  yield.note = preempt.note = note;
+  out.fits.push_back({"time slices (slice " + short_number(fit.slice_ms) + " ms)", "*", fit.switches});
+  for (auto* c : {&slice, &yield, &preempt}) store(*c, out.profile);
+  if (!options.cross_validate) return;
+  auto fit_fold =
+      [&](const std::vector<CoRunPoint>& train) -> std::optional<std::pair<models::SharingParams, std::string>> {
+    std::string ignored;
+    if (!time_slices_determined(train, ignored)) return std::nullopt;
+    const TimeSliceFit f = fit_time_slices(train, base);
+    if (!f.switches.usable()) return std::nullopt;
+    return std::pair{time_slice_params(f, base), short_number(f.slice_ms) + " / " +
+                                                     short_number(f.switches.params[0].value) + " / " +
+                                                     short_number(f.switches.params[1].value) + " ms"};
+  };
+  out.profile.validation.push_back(cross_validate(
+      points, "timeslice_ms",
+      "leave one workload out: fit the slice and both switch costs on the other workloads' time-slicing rows, "
+      "predict this one's",
+      params_for(SharingConstant::time_slicing_efficiency,
+                 value_in(uncalibrated_profile(), SharingConstant::time_slicing_efficiency), base),
+      fit_fold, out.folds));
+}
+
 // ---- MPS: the flat efficiency and the memory pressure κ, fitted together ----
 
 /// One way of fitting the two MPS constants: which are free, their values, and the fit of the free ones.
@@ -401,6 +458,7 @@ CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::ve
   out.profile.data_files = files;
   // Time-slicing first: HAMi's overhead is fitted with the efficiency held at its fitted value.
   fit_sharing(rows, SharingConstant::time_slicing_efficiency, options, out);
+  fit_time_slices(rows, options, out);
   // MPS: the flat efficiency and the memory-pressure κ, together (both slow clients down).
   fit_mps(rows, options, out);
   fit_sharing(rows, SharingConstant::hami_launch_overhead_frac, options, out);

@@ -97,14 +97,17 @@ CalibratedConstant uncalibrated(std::string name, double value, std::string note
 }  // namespace
 
 const std::vector<std::string>& constant_names() {
-  static const std::vector<std::string> names = {"time_slicing_efficiency", "mps_efficiency", "mps_interference",
-                                                 "hami_launch_overhead_frac", "roofline_sharpness"};
+  static const std::vector<std::string> names = {"time_slicing_efficiency",   "mps_efficiency",     "mps_interference",
+                                                 "hami_launch_overhead_frac", "roofline_sharpness", "timeslice_ms",
+                                                 "yield_switch_ms",           "preempt_switch_ms"};
   return names;
 }
 
 NumberRange constant_range(const std::string& name) {
   if (name == "roofline_sharpness") return NumberRange::at_least(1.0);
   if (name == "mps_interference") return NumberRange::non_negative();  // 0 = no memory-pressure term
+  if (name == "timeslice_ms") return NumberRange::positive();
+  if (name == "yield_switch_ms" || name == "preempt_switch_ms") return NumberRange::non_negative();
   return NumberRange::positive_fraction();  // the two efficiencies and hami_launch_overhead_frac
 }
 

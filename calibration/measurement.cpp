@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "traces/csv.hpp"
 #include "traces/fields.hpp"
@@ -174,6 +176,7 @@ class Loader {
   std::vector<Measurement> load() {
     std::string_view line;
     while (reader_.next(line)) {
+      note_comment(line);
       if (skip(line)) continue;
       split(line);
       std::vector<std::string> names;
@@ -183,7 +186,12 @@ class Loader {
     }
     if (header_.size() == 0) fail(reader_.path(), 0, "", "no header row: the file is empty");
     const bool miso = header_.find("step_time_median_s") >= 0;
-    locate_columns(miso);
+    const bool colocation = header_.find("relative_speed") >= 0;
+    if (colocation) {
+      locate_colocation_columns();
+    } else {
+      locate_columns(miso);
+    }
     std::vector<Measurement> out;
     while (reader_.next(line)) {
       if (skip(line)) continue;
@@ -193,6 +201,15 @@ class Loader {
              "expected " + std::to_string(header_.size()) + " fields (" + header_.joined() + "), got " +
                  std::to_string(fields_.size()));
       }
+      if (colocation) {
+        Measurement m = read_colocation_row();  // a row per process: two alike may measure the same
+        if (m.strategy == StrategyKind::mps) {
+          ++mps_rows_skipped_;
+        } else {
+          out.push_back(std::move(m));
+        }
+        continue;
+      }
       if (miso) {
         read_miso_row(out);
       } else {
@@ -200,11 +217,31 @@ class Loader {
       }
       check_not_repeated();
     }
+    if (mps_rows_skipped_ > 0) {
+      notes_.push_back(reader_.path() + ": " + std::to_string(mps_rows_skipped_) +
+                       " mps rows not taken: the MPS model splits a GPU by each client's SM and bandwidth demand, "
+                       "which a co-location file does not give");
+    }
     if (out.empty()) fail(reader_.path(), 0, "", "no measurements after the header");
     return out;
   }
 
+  const std::vector<std::string>& notes() const { return notes_; }
+
  private:
+  /// A `# gpu: NAME[, ...]` or `# date: YYYY-MM-DD ...` comment before the header (the probes
+  /// write them; a co-location file needs them).
+  void note_comment(std::string_view line) {
+    const std::string_view text = traces::trim(line);
+    for (auto [prefix, into] :
+         {std::pair{std::string_view("# gpu:"), &meta_gpu_}, std::pair{std::string_view("# date:"), &meta_date_}}) {
+      if (!text.starts_with(prefix)) continue;
+      std::string_view value = traces::trim(text.substr(prefix.size()));
+      value = value.substr(0, value.find(','));
+      *into = std::string(traces::trim(value));
+    }
+  }
+
   static bool skip(std::string_view line) {
     const std::string_view text = traces::trim(line);
     return text.empty() || text.front() == '#';
@@ -258,6 +295,84 @@ class Loader {
     }
     for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), line);
     columns_["run"] = header_.find("run");
+  }
+
+  /// The co-location layout (calibration/probes/colo.sh): a row per process of a run.
+  void locate_colocation_columns() {
+    const std::vector<std::string> names = {"set",        "mechanism",   "n_processes",      "kind",
+                                            "thread_pct", "iters_per_s", "solo_iters_per_s", "relative_speed"};
+    const long line = reader_.line_number();
+    for (const auto& name : header_.names()) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        fail(reader_.path(), line, "",
+             "unknown column \"" + name + "\" of a co-location file; allowed: " + join(names, ", ") +
+                 did_you_mean_suffix(name, names));
+      }
+    }
+    for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), line);
+    if (meta_gpu_.empty()) {
+      fail(reader_.path(), line, "",
+           "a co-location file names its GPU in a `# gpu: NAME` comment line before its header");
+    }
+    if (meta_date_.size() < 10 || !is_iso_date(meta_date_.substr(0, 10))) {
+      fail(reader_.path(), line, "",
+           "a co-location file gives its date in a `# date: YYYY-MM-DD` comment line before its header");
+    }
+  }
+
+  /// A positive number of column `name`.
+  double positive(const std::string& name) const {
+    const traces::FieldContext at{&reader_.path(), reader_.line_number()};
+    const double value = traces::parse_number(field(name), name, at);
+    if (!(value > 0.0))
+      fail(reader_.path(), reader_.line_number(), name, "must be > 0, got " + std::string(field(name)));
+    return value;
+  }
+
+  /// One process of a co-location run: its loop's throughput, its burst the loop's solo period (it
+  /// synchronises after each GEMM), its MPS thread cap.
+  Measurement read_colocation_row() const {
+    const std::string& file = reader_.path();
+    const long line = reader_.line_number();
+    Measurement m;
+    m.file = file;
+    m.line = line;
+    std::string gpu = meta_gpu_;
+    if (gpu.starts_with("NVIDIA ")) gpu.erase(0, 7);
+    m.gpu = gpu_id(gpu);
+    m.strategy = choose(field("mechanism"), models::strategy_kind_table(), file, line, "mechanism");
+    if (m.strategy != StrategyKind::dedicated && m.strategy != StrategyKind::time_slicing &&
+        m.strategy != StrategyKind::mps) {
+      fail(file, line, "mechanism", "must be dedicated, time_slicing or mps, got " + std::string(field("mechanism")));
+    }
+    const double processes = positive("n_processes");
+    if (processes > 1024 || processes != std::floor(processes)) {
+      fail(file, line, "n_processes", "must be an integer in [1, 1024], got " + std::string(field("n_processes")));
+    }
+    m.n_contexts = static_cast<int>(processes);
+    m.workload = required_text("kind");
+    if (!is_name(m.workload)) fail(file, line, "kind", quoted_excerpt(m.workload) + " is not a name");
+    const double threads = positive("thread_pct");
+    if (threads > 100.0) fail(file, line, "thread_pct", "must be in (0, 100], got " + std::string(field("thread_pct")));
+    const double iters = positive("iters_per_s");
+    const double solo = positive("solo_iters_per_s");
+    const double relative = positive("relative_speed");
+    if (std::abs(relative - iters / solo) > 0.0051) {
+      fail(file, line, "relative_speed",
+           std::string(field("relative_speed")) + " is not iters_per_s / solo_iters_per_s (" +
+               format_number(iters / solo) + ")");
+    }
+    m.params["kernel_ms"] = 1000.0 / solo;
+    if (m.strategy == StrategyKind::mps && threads < 100.0) m.params["active_thread_pct"] = threads;
+    m.metric = Metric::throughput;
+    m.value = iters;
+    m.source = "co-location runs (" + std::filesystem::path(file).filename().string() + ")";
+    m.date = meta_date_.substr(0, 10);
+    const std::string set = required_text("set");
+    if (!is_name(set)) fail(file, line, "set", quoted_excerpt(set) + " is not a name");
+    if (m.n_contexts > 1) m.run = set;
+    check_consistency(m, mig_);
+    return m;
   }
 
   std::string_view field(const std::string& name) const {
@@ -360,6 +475,9 @@ class Loader {
   std::vector<std::string_view> fields_;
   std::string scratch_;
   std::map<std::vector<std::string>, long> seen_;  // fields of each row read -> its line
+  std::string meta_gpu_, meta_date_;               // `# gpu:` and `# date:` comments before the header
+  int mps_rows_skipped_ = 0;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
@@ -408,8 +526,11 @@ double Measurement::param(const std::string& key, double fallback) const {
 }
 
 std::vector<Measurement> load_measurements(const std::string& path, const models::GpuCatalog& gpus,
-                                           const models::MigCatalog& mig) {
-  return Loader(path, gpus, mig).load();
+                                           const models::MigCatalog& mig, std::vector<std::string>* notes) {
+  Loader loader(path, gpus, mig);
+  auto rows = loader.load();
+  if (notes) notes->insert(notes->end(), loader.notes().begin(), loader.notes().end());
+  return rows;
 }
 
 }  // namespace slicewise::calibration

@@ -44,8 +44,9 @@ struct Measurement {
 /// Reads one measurement file: the CSV of docs/measurement-format.md, or the MISO MIG step table
 /// (told apart by its header). `.gz`/`.zst` are read transparently. The first problem throws
 /// TraceError `file:line: column: problem`.
+/// `notes`, when given, receives what was read but not taken (a co-location file's MPS rows).
 std::vector<Measurement> load_measurements(const std::string& path, const models::GpuCatalog& gpus,
-                                           const models::MigCatalog& mig);
+                                           const models::MigCatalog& mig, std::vector<std::string>* notes = nullptr);
 
 /// True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one).
 bool is_iso_date(std::string_view text);

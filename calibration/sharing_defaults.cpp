@@ -12,6 +12,17 @@ models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
   if (const auto* c = profile.find("time_slicing_efficiency")) {
     d.switch_cost_ms = d.quantum_ms * std::max(0.0, 1.0 / c->value - 1.0);
   }
+  // The time-slice model's three constants, when the profile fitted them, replace the flat η.
+  const auto* slice = profile.find("timeslice_ms");
+  const auto* yield = profile.find("yield_switch_ms");
+  const auto* preempt = profile.find("preempt_switch_ms");
+  if (slice && yield && preempt) {
+    d.time_slices = true;
+    d.quantum_ms = slice->value;
+    d.yield_switch_ms = yield->value;
+    d.preempt_switch_ms = preempt->value;
+    d.switch_cost_ms = preempt->value;  // exact quanta and the sharing variance: a slice and its cut
+  }
   if (const auto* c = profile.find("mps_efficiency")) d.mps_efficiency = std::min(1.0, c->value);
   if (const auto* c = profile.find("mps_interference")) d.mps_interference = std::max(0.0, c->value);
   if (const auto* c = profile.find("hami_launch_overhead_frac")) d.hami_launch_overhead_frac = c->value;

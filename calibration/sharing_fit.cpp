@@ -27,6 +27,7 @@ models::ContextDemand demand_of(const Measurement& m) {
   const double cap_pct =
       m.strategy == StrategyKind::mps ? m.param("active_thread_pct", 100.0) : m.param("gpucores", 100.0);
   c.cap = cap_pct / 100.0;
+  c.burst_s = m.param("kernel_ms", 0.0) * 1e-3;  // a probe or loop that synchronises after each kernel
   return c;
 }
 
@@ -280,6 +281,108 @@ FitReport fit_mps_constants(const std::vector<CoRunPoint>& points, const models:
     for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = predict_co_run(points[i], params);
   };
   return fit_nonlinear(problem);
+}
+
+namespace {
+
+/// Slices searched, in ms: the CUDA driver's are a few ms.
+constexpr double kSliceLowMs = 0.5, kSliceHighMs = 10.0, kSliceCoarseMs = 0.05, kSliceFineMs = 0.005;
+
+/// The switch costs fitted at slice `slice_ms`, and their relative squared error.
+std::pair<FitReport, double> switches_at(const std::vector<CoRunPoint>& points, const models::SharingParams& base,
+                                         double slice_ms) {
+  NonlinearProblem problem;
+  problem.params = {{"yield_switch_ms", 0.1, true}, {"preempt_switch_ms", 0.1, true}};
+  for (const auto& point : points) problem.observed.push_back(point.row->value);
+  problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
+    models::SharingParams params = base;
+    params.discipline = models::SharingDiscipline::time_sliced;
+    params.timeslice_s = slice_ms * 1e-3;
+    params.yield_switch_s = theta[0] * 1e-3;
+    params.preempt_switch_s = theta[1] * 1e-3;
+    for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = predict_co_run(points[i], params);
+  };
+  FitReport report = fit_nonlinear(problem);
+  double sse = std::numeric_limits<double>::infinity();
+  if (report.usable()) {
+    sse = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const double r = report.residuals[i] / points[i].row->value;
+      sse += r * r;
+    }
+  }
+  return {std::move(report), sse};
+}
+
+}  // namespace
+
+bool time_slices_determined(const std::vector<CoRunPoint>& points, std::string& why) {
+  if (points.size() < 4) {
+    why =
+        "needs at least 4 time-slicing co-run rows with known bursts (kernel_ms), got " + std::to_string(points.size());
+    return false;
+  }
+  bool measures_slice = false;
+  for (const auto& p : points) {
+    double low = std::numeric_limits<double>::infinity(), high = 0.0;
+    for (const auto& c : p.contexts) {
+      if (!(c.burst_s > 0.0)) {
+        why = p.row->file + ":" + std::to_string(p.row->line) + ": a context of its run has no kernel_ms";
+        return false;
+      }
+      low = std::min(low, c.burst_s);
+      high = std::max(high, c.burst_s);
+    }
+    measures_slice = measures_slice || high > low * 1.01;
+  }
+  if (!measures_slice) {
+    why = "no co-run of unequal bursts (kernel_ms), which alone measure the slice";
+    return false;
+  }
+  return true;
+}
+
+TimeSliceFit fit_time_slices(const std::vector<CoRunPoint>& points, const models::SharingParams& base) {
+  // Coarse, then fine around the best; the error profile over the fine grid gives the slice's
+  // standard error: the slices whose squared error stays within s² = SSE_min / (n − 3) of the least.
+  TimeSliceFit best;
+  double best_sse = std::numeric_limits<double>::infinity();
+  auto search = [&](double from, double to, double step, std::vector<std::pair<double, double>>* profile) {
+    const auto steps = static_cast<int>(std::lround((to - from) / step));
+    for (int k = 0; k <= steps; ++k) {
+      const double slice = from + step * k;
+      auto [report, sse] = switches_at(points, base, slice);
+      if (profile) profile->emplace_back(slice, sse);
+      if (sse < best_sse) {
+        best_sse = sse;
+        best.slice_ms = slice;
+        best.switches = std::move(report);
+      }
+    }
+  };
+  search(kSliceLowMs, kSliceHighMs, kSliceCoarseMs, nullptr);
+  std::vector<std::pair<double, double>> profile;
+  search(std::max(kSliceLowMs, best.slice_ms - kSliceCoarseMs), best.slice_ms + kSliceCoarseMs, kSliceFineMs, &profile);
+  if (!best.switches.usable()) return best;
+  const double n = static_cast<double>(points.size());
+  const double s2 = best_sse / std::max(1.0, n - 3.0);
+  double low = best.slice_ms, high = best.slice_ms;
+  for (const auto& [slice, sse] : profile) {
+    if (sse > best_sse + s2) continue;
+    low = std::min(low, slice);
+    high = std::max(high, slice);
+  }
+  best.slice_std_error_ms = std::max((high - low) / 2.0, kSliceFineMs / 2.0);
+  return best;
+}
+
+models::SharingParams time_slice_params(const TimeSliceFit& fit, const models::SharingParams& base) {
+  models::SharingParams p = base;
+  p.discipline = models::SharingDiscipline::time_sliced;
+  p.timeslice_s = fit.slice_ms * 1e-3;
+  p.yield_switch_s = fit.switches.params[0].value * 1e-3;
+  p.preempt_switch_s = fit.switches.params[1].value * 1e-3;
+  return p;
 }
 
 FitReport fit_workload_duties(const std::vector<CoRunPoint>& points, const models::SharingParams& params) {

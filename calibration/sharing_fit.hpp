@@ -68,6 +68,27 @@ FitReport fit_sharing_constant(const std::vector<CoRunPoint>& points, SharingCon
 FitReport fit_mps_constants(const std::vector<CoRunPoint>& points, const models::SharingParams& base = {},
                             bool allow_exact = false);
 
+/// The time-slice model (docs/model.md §2, "Time slices and bursts") fitted to co-runs whose every
+/// context's burst is known (workload parameter kernel_ms): the slice by a search (it enters
+/// through a ceiling, so least squares has no gradient in it), with its standard error from the
+/// profile of the squared error; at each slice the two switch costs by least squares.
+struct TimeSliceFit {
+  double slice_ms = 0.0;
+  double slice_std_error_ms = 0.0;
+  FitReport switches;  ///< parameters "yield_switch_ms", "preempt_switch_ms", at the best slice
+};
+
+/// True when the points can fit the time-slice model: every context's burst known, and some co-run
+/// of unequal bursts, which alone measure the slice (identical bursts are cut alike by a range of
+/// slices). `why` says what is missing otherwise.
+bool time_slices_determined(const std::vector<CoRunPoint>& points, std::string& why);
+
+/// Fits the model; the report is unusable when the switch costs could not be fitted at any slice.
+TimeSliceFit fit_time_slices(const std::vector<CoRunPoint>& points, const models::SharingParams& base = {});
+
+/// `base` as time slices of the fit.
+models::SharingParams time_slice_params(const TimeSliceFit& fit, const models::SharingParams& base);
+
 /// Fits the GPU duty of each workload (by workload key) that appears in the points, holding the
 /// sharing constants of `params` fixed: the per-workload gpu_duty_frac a user would otherwise
 /// read from DCGM. Parameters are named "gpu_duty_frac[<workload key>]".

@@ -22,7 +22,8 @@ using report::Align;
 
 /// Every file's measurements, in order; a file given twice is refused (its rows would count twice
 /// and shrink the standard errors).
-std::vector<calibration::Measurement> load_all(const char* command, const std::vector<std::string>& files) {
+std::vector<calibration::Measurement> load_all(const char* command, const std::vector<std::string>& files,
+                                               std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       std::error_code ec;
@@ -35,7 +36,8 @@ std::vector<calibration::Measurement> load_all(const char* command, const std::v
   }
   std::vector<calibration::Measurement> rows;
   for (const auto& file : files) {
-    auto part = calibration::load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+    auto part =
+        calibration::load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped(), &notes);
     rows.insert(rows.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
   }
   return rows;
@@ -169,15 +171,17 @@ std::string constants_text(const calibration::CalibrationOutcome& outcome) {
 
 int run_calibrate(const CalibrateOptions& options, Io io) {
   check_out(options.out, options.files);
-  const auto rows = load_all("slicewise calibrate", options.files);
+  std::vector<std::string> read_notes;
+  const auto rows = load_all("slicewise calibrate", options.files, read_notes);
   calibration::CalibrateOptions fit_options;
   fit_options.id = options.id;
   fit_options.created = options.created.empty() ? today_utc() : options.created;
   fit_options.cross_validate = options.cross_validate;
   std::vector<std::string> names;
   for (const auto& file : options.files) names.push_back(std::filesystem::path(file).filename().string());
-  const auto outcome =
+  auto outcome =
       calibration::calibrate(rows, names, fit_options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  outcome.notes.insert(outcome.notes.begin(), read_notes.begin(), read_notes.end());
   if (outcome.fits.empty()) {
     for (const auto& note : outcome.notes) io.err << "note: " << note << "\n";
     throw CalibrationError("slicewise calibrate: nothing to fit: no constant can be fitted from " +
@@ -205,10 +209,12 @@ CLI::App* setup_validate_model(CLI::App& app, ValidateModelOptions& options) {
 }
 
 int run_validate_model(const ValidateModelOptions& options, Io io) {
-  const auto rows = load_all("slicewise validate-model", options.files);
+  std::vector<std::string> read_notes;
+  const auto rows = load_all("slicewise validate-model", options.files, read_notes);
   const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
-  const auto result =
+  auto result =
       calibration::validate_model(rows, profile, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  result.notes.insert(result.notes.begin(), read_notes.begin(), read_notes.end());
   if (result.num_predicted == 0) {
     for (const auto& note : result.notes) io.err << "note: " << note << "\n";
     throw CalibrationError("slicewise validate-model: nothing to predict in " + measurements(rows.size()) +

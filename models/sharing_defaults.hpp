@@ -14,6 +14,12 @@ struct SharingDefaults {
   /// Context-switch cost per slice. A profile's fitted time-slicing efficiency η is carried as the
   /// switch cost at the default quantum, c = q (1/η − 1): the physical constant behind η.
   double switch_cost_ms = 0.1;
+  /// Time slices with bursts (docs/model.md §2) when a profile fitted them: the driver's slice is
+  /// then quantum_ms, a context that yields costs yield_switch_ms to switch, one cut at its slice's
+  /// end preempt_switch_ms. Off: the flat η from switch_cost_ms.
+  bool time_slices = false;
+  double yield_switch_ms = 0.0;
+  double preempt_switch_ms = 0.0;
   double mps_efficiency = 1.0;  ///< MPS interference beyond the resource split
   /// κ of the MPS memory-pressure term (docs/model.md §2): a client's share is divided by
   /// 1 + κ Σ_j x_j bw_j over its co-runners. 0: no public co-run data support a positive value.

@@ -59,7 +59,11 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   demands_.resize(contexts_.size());
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const auto& placed = device_.contexts[i];
-    demands_[i].duty = tenants_[placed.tenant].shape->duty;
+    const auto& shape = *tenants_[placed.tenant].shape;
+    demands_[i].duty = shape.duty;
+    // A generic request's GPU work is one burst: its framework queues the kernels and waits for
+    // the result (an LLM engine's burst is its step: set_demand).
+    demands_[i].burst_s = shape.solo_latency_s * shape.duty;
     demands_[i].weight = placed.weight;
     demands_[i].cap = placed.cap;
     demands_[i].priority = placed.priority;
@@ -430,6 +434,7 @@ void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) co
     demand.duty = context.engine->duty();
     demand.ref_sm = demand.demand_sm = step.sm_frac;
     demand.ref_bw = demand.demand_bw = step.bw_frac;
+    demand.burst_s = step.gpu_s;  // a step's kernels are queued at once (CUDA graphs); it syncs to sample
     return;
   }
   const auto& shape = *tenants_[context.tenant].shape;

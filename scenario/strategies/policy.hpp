@@ -145,6 +145,14 @@ class StrategyPolicy {
   static double switch_cost_ms(const StrategySpec& spec, const models::SharingDefaults& d) {
     return spec.switch_cost_ms.value_or(d.switch_cost_ms);
   }
+  /// Time slices with bursts into `p` when the defaults have them: the strategy's quantum is the
+  /// slice, and its own switch_cost_ms, when given, is the cost of either switch.
+  static void set_time_slices(const StrategySpec& spec, const models::SharingDefaults& d, models::SharingParams& p) {
+    if (!d.time_slices) return;
+    p.timeslice_s = quantum_ms(spec, d) * 1e-3;
+    p.yield_switch_s = spec.switch_cost_ms.value_or(d.yield_switch_ms) * 1e-3;
+    p.preempt_switch_s = spec.switch_cost_ms.value_or(d.preempt_switch_ms) * 1e-3;
+  }
 };
 
 /// The family of dedicated and mig: every context owns its device (a GPU, a MIG instance) and the

@@ -62,6 +62,7 @@ models::SharingParams OwnDevicePolicy::sharing(const StrategySpec& spec, const m
   models::SharingParams p;
   p.discipline = models::SharingDiscipline::exclusive;
   p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
+  set_time_slices(spec, defaults, p);
   return p;
 }
 
@@ -76,6 +77,7 @@ models::SharingParams DriverTimeSlicingPolicy::sharing(const StrategySpec& spec,
   models::SharingParams p;
   p.discipline = models::SharingDiscipline::time_sliced;
   p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
+  set_time_slices(spec, defaults, p);
   return p;
 }
 

@@ -58,7 +58,8 @@ inline scenario::Scenario make_scenario(const std::string& gpu, int count, doubl
 
 /// Runs one strategy in a child process and returns its result.
 inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0,
-                                    const std::optional<scenario::SizedRun>& sized = std::nullopt) {
+                                    const std::optional<scenario::SizedRun>& sized = std::nullopt,
+                                    const models::SharingDefaults& defaults = {}) {
   const auto file = std::filesystem::temp_directory_path() /
                     ("sw_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(strategy_index) + ".json");
   const pid_t pid = ::fork();
@@ -69,6 +70,7 @@ inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_in
       options.strategy_index = strategy_index;
       options.drain_factor = drain_factor;
       options.sized = sized;
+      options.defaults = defaults;
       write_file_atomically(file, scenario::result_to_text(sim::run_simulation(s, options)));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "simulation failed: %s\n", e.what());

@@ -178,6 +178,42 @@ TEST(Measurements, ARowListedTwiceIsRefused) {
   EXPECT_EQ(load(runs).size(), 2u);
 }
 
+TEST(Measurements, ACoLocationFileIsReadAsItsProcessesThroughputs) {
+  // The H200 co-location runs: a row per process; each loop's burst is its solo period (it
+  // synchronises after each GEMM); the MPS rows are not taken, and a note says why.
+  std::vector<std::string> notes;
+  const std::string file = std::string(SW_SOURCE_DIR) + "/data/measurements/h200-colocation.csv";
+  const auto rows = load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped(), &notes);
+  ASSERT_EQ(rows.size(), 15u);  // 27 processes, 12 of them under MPS
+  EXPECT_EQ(rows[0].gpu, "H200");
+  EXPECT_EQ(rows[0].strategy, models::StrategyKind::dedicated);
+  EXPECT_EQ(rows[0].workload_key().rfind("decode[kernel_ms=0.79", 0), 0u) << rows[0].workload_key();
+  EXPECT_DOUBLE_EQ(rows[0].param("kernel_ms", 0), 1000.0 / 1253.61);
+  EXPECT_EQ(rows[0].run, "");
+  EXPECT_EQ(rows[2].run, "ts_decode_decode");
+  EXPECT_EQ(rows[2].n_contexts, 2);
+  EXPECT_DOUBLE_EQ(rows[2].value, 544.29);
+  EXPECT_EQ(rows[2].date, "2026-11-28");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("12 mps rows not taken"), std::string::npos) << notes[0];
+}
+
+TEST(Measurements, ACoLocationFileSaysWhatItLacks) {
+  const std::string header = "set,mechanism,n_processes,kind,thread_pct,iters_per_s,solo_iters_per_s,relative_speed\n";
+  const std::string row = "alone,dedicated,1,decode,100,10,10,1.000\n";
+  auto path = write_file("colo-no-gpu.csv", "# date: 2026-11-28\n" + header + row);
+  EXPECT_EQ(error_of([&] { load(path); }),
+            path + ":2: a co-location file names its GPU in a `# gpu: NAME` comment line before its header");
+  path = write_file("colo-bad-speed.csv",
+                    "# gpu: H200\n# date: 2026-11-28\n" + header + row +
+                        "ts,time_slicing,2,decode,100,4,10,0.5\nts,time_slicing,2,decode,100,4,10,0.4\n");
+  EXPECT_EQ(error_of([&] { load(path); }),
+            path + ":5: relative_speed: 0.5 is not iters_per_s / solo_iters_per_s (0.4)");
+  path =
+      write_file("colo-mechanism.csv", "# gpu: H200\n# date: 2026-11-28\n" + header + "x,hami,1,decode,100,10,10,1\n");
+  EXPECT_EQ(error_of([&] { load(path); }), path + ":4: mechanism: must be dedicated, time_slicing or mps, got hami");
+}
+
 TEST(Measurements, IsoDatesAreRealDays) {
   EXPECT_TRUE(is_iso_date("2024-02-29"));
   EXPECT_FALSE(is_iso_date("2023-02-29"));

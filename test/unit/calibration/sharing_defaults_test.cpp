@@ -43,5 +43,24 @@ TEST(SharingDefaults, TheTimeSlicingEfficiencyBecomesASwitchCostAtTheDefaultQuan
   EXPECT_NEAR(models::SharingDefaults::efficiency(d.quantum_ms, d.switch_cost_ms), eta->value, 1e-12);
 }
 
+TEST(SharingDefaults, FittedTimeSlicesReplaceTheFlatEfficiency) {
+  CalibrationProfile profile = uncalibrated_profile();
+  EXPECT_FALSE(sharing_defaults(profile).time_slices);  // all three are needed
+  for (const auto& [name, value] :
+       {std::pair{"timeslice_ms", 2.15}, std::pair{"yield_switch_ms", 0.12}, std::pair{"preempt_switch_ms", 0.2}}) {
+    CalibratedConstant c;
+    c.name = name;
+    c.value = value;
+    c.fitted = true;
+    profile.constants.push_back(c);
+  }
+  const auto d = sharing_defaults(profile);
+  EXPECT_TRUE(d.time_slices);
+  EXPECT_EQ(d.quantum_ms, 2.15);
+  EXPECT_EQ(d.yield_switch_ms, 0.12);
+  EXPECT_EQ(d.preempt_switch_ms, 0.2);
+  EXPECT_EQ(d.switch_cost_ms, 0.2);  // a slice and its cut, for exact quanta and the sharing variance
+}
+
 }  // namespace
 }  // namespace slicewise::calibration
