@@ -12,6 +12,7 @@
 
 #include "calibration/mig_fit.hpp"
 #include "calibration/nonlinear_fit.hpp"
+#include "calibration/sharing_defaults.hpp"
 #include "calibration/sharing_fit.hpp"
 #include "core/error.hpp"
 #include "core/spell.hpp"
@@ -479,9 +480,21 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
   for (const auto constant : {SharingConstant::time_slicing_efficiency, SharingConstant::mps_efficiency,
                               SharingConstant::hami_launch_overhead_frac}) {
     const auto points = co_run_points(rows, strategy_of(constant), out.notes);
+    models::SharingParams params = params_for(constant, value_in(profile, constant), base);
+    std::string name = to_string(constant);
+    if (constant == SharingConstant::time_slicing_efficiency) {
+      // The profile's time slices, when it has them, as the simulator would use them.
+      const auto defaults = sharing_defaults(profile);
+      if (defaults.time_slices) {
+        params.timeslice_s = defaults.quantum_ms * 1e-3;
+        params.yield_switch_s = defaults.yield_switch_ms * 1e-3;
+        params.preempt_switch_s = defaults.preempt_switch_ms * 1e-3;
+        name = "timeslice_ms";
+      }
+    }
     for (const auto& p : points) {
-      ValidationRow v{p.row, to_string(constant), false, 0.0, 0.0};
-      v.predicted = predict_co_run(p, params_for(constant, value_in(profile, constant), base));
+      ValidationRow v{p.row, name, false, 0.0, 0.0};
+      v.predicted = predict_co_run(p, params);
       v.error = (v.predicted - p.row->value) / p.row->value;
       sum += std::abs(v.error);
       ++out.num_predicted;
