@@ -18,16 +18,22 @@ namespace {
 const std::string kMiso = std::string(SW_SOURCE_DIR) + "/data/measurements/miso-a100-40gb-mig-steps.csv";
 const std::string kSeed = std::string(SW_SOURCE_DIR) + "/data/measurements/l40s-seed-timeslicing.csv";
 
+/// The files data/calibration/default.json was fitted on (docs/validation.md, "Fitted constants").
+const std::vector<std::string> kShippedFiles = {"miso-a100-40gb-mig-steps.csv", "l40s-seed-timeslicing.csv",
+                                                "mps-colocation-public.csv",    "h200-probes-run1.csv",
+                                                "h200-probes-run2.csv",         "h200-colocation.csv"};
+
 CalibrationOutcome calibrate_shipped_data() {
-  auto rows = test::load(kMiso);
-  const auto seed = test::load(kSeed);
-  rows.insert(rows.end(), seed.begin(), seed.end());
+  std::vector<Measurement> rows;
+  for (const auto& file : kShippedFiles) {
+    const auto part = test::load(std::string(SW_SOURCE_DIR) + "/data/measurements/" + file);
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
   CalibrateOptions options;
-  options.id = "slicewise-default-2026-11-22";
-  options.created = "2026-11-22";
+  options.id = "slicewise-default-2026-11-28";
+  options.created = "2026-11-28";
   options.cross_validate = true;
-  return calibrate(rows, {"miso-a100-40gb-mig-steps.csv", "l40s-seed-timeslicing.csv"}, options,
-                   models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  return calibrate(rows, kShippedFiles, options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
 }
 
 TEST(Calibrate, TheShippedDefaultProfileIsReproducedFromTheShippedData) {
@@ -42,8 +48,12 @@ TEST(Calibrate, TheShippedDefaultProfileIsReproducedFromTheShippedData) {
   ASSERT_NE(sharpness, nullptr);
   EXPECT_TRUE(sharpness->fitted);
   EXPECT_EQ(outcome.profile.find("roofline_sharpness", "H100-SXM-80GB"), nullptr);  // no data, no constant
-  ASSERT_EQ(outcome.profile.validation.size(), 2u);
-  EXPECT_EQ(outcome.profile.validation[1].num_predicted, 47);
+  ASSERT_EQ(outcome.profile.validation.size(), 4u);  // eta, the time slices, MPS, the MIG sharpness
+  const auto mig_cv = std::find_if(outcome.profile.validation.begin(), outcome.profile.validation.end(),
+                                   [](const auto& v) { return v.constant == "roofline_sharpness"; });
+  ASSERT_NE(mig_cv, outcome.profile.validation.end());
+  EXPECT_EQ(mig_cv->num_predicted, 47);
+  EXPECT_NE(outcome.profile.find("timeslice_ms"), nullptr);  // the H200 co-location runs measure it
 }
 
 TEST(Calibrate, TwoProbeRunsThatNameTheirCoRunsAlikeFitTogether) {
