@@ -22,12 +22,23 @@ namespace slicewise::calibration {
 namespace {
 
 /// GPUs with MIG rows, sorted.
+/// The GPUs with MIG rows or green-context SM-scaling rows: what the roofline sharpness is fitted on.
 std::set<std::string> mig_gpus(const std::vector<Measurement>& rows) {
   std::set<std::string> out;
   for (const auto& m : rows) {
-    if (m.strategy == models::StrategyKind::mig) out.insert(m.gpu);
+    const bool green = m.strategy == models::StrategyKind::dedicated && m.params.count("sm_count") != 0;
+    if (m.strategy == models::StrategyKind::mig || green) out.insert(m.gpu);
   }
   return out;
+}
+
+/// The points of `gpu` that scale a workload's SMs: its MIG slices and its green contexts.
+std::vector<MigPoint> scaling_points(const std::vector<Measurement>& rows, const std::string& gpu,
+                                     const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
+  auto points = mig_points(rows, gpu, gpus, mig);
+  const auto green = sm_scaling_points(rows, gpu, gpus);
+  points.insert(points.end(), green.begin(), green.end());
+  return points;
 }
 
 std::vector<std::string> sources_of(const std::vector<const Measurement*>& rows) {
@@ -417,7 +428,7 @@ void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& optio
 void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& options, const models::GpuCatalog& gpus,
              const models::MigCatalog& mig, CalibrationOutcome& out) {
   for (const auto& gpu : mig_gpus(rows)) {
-    const auto points = mig_points(rows, gpu, gpus, mig);
+    const auto points = scaling_points(rows, gpu, gpus, mig);
     const FitReport fit = fit_mig_scaling(points);
     require_usable(fit, "roofline_sharpness on " + gpu);
     require_in_range("roofline_sharpness", fit, "roofline_sharpness on " + gpu);
@@ -425,7 +436,10 @@ void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& optio
     used.reserve(points.size());
     for (const auto& p : points) used.push_back(p.row);
     CalibratedConstant c = constant_from("roofline_sharpness", gpu, fit, used);
-    c.note = "MIG slice scaling; fitted jointly with each workload's whole-GPU time and SM occupancy (" +
+    const bool green =
+        std::any_of(points.begin(), points.end(), [](const MigPoint& p) { return p.instance.starts_with("green:"); });
+    c.note = std::string(green ? "SM scaling on green contexts" : "MIG slice scaling") +
+             "; fitted jointly with each workload's whole-GPU time and SM occupancy (" +
              std::to_string(fit.params.size() - 1) + " nuisance parameters)";
     out.profile.constants.push_back(c);
     out.fits.push_back({c.name, gpu, fit});
@@ -504,7 +518,7 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
   for (const auto& gpu : mig_gpus(rows)) {
     const auto* sharpness = profile.find("roofline_sharpness", gpu);
     const double p = sharpness ? sharpness->value : std::numeric_limits<double>::infinity();
-    const auto points = mig_points(rows, gpu, gpus, mig);
+    const auto points = scaling_points(rows, gpu, gpus, mig);
     std::map<std::string, std::vector<const MigPoint*>> instances;
     for (const auto& point : points) instances[point.instance].push_back(&point);
     for (auto& [instance, members] : instances) {

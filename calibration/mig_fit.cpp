@@ -104,6 +104,30 @@ std::vector<MigPoint> mig_points(const std::vector<Measurement>& rows, const std
   return points;
 }
 
+std::vector<MigPoint> sm_scaling_points(const std::vector<Measurement>& rows, const std::string& gpu,
+                                        const models::GpuCatalog& gpus) {
+  const models::GpuSpec* spec = gpus.find(gpu);
+  if (spec == nullptr || spec->num_sms <= 0) return {};
+  std::vector<MigPoint> points;
+  for (const auto& m : rows) {
+    if (m.gpu != gpu || m.strategy != models::StrategyKind::dedicated || m.n_contexts != 1 ||
+        m.metric != Metric::throughput || m.params.count("sm_count") == 0) {
+      continue;
+    }
+    Measurement whole = m;
+    whole.params.erase("sm_count");
+    MigPoint point;
+    point.row = &m;
+    point.instance = "green:" + whole.workload_key();
+    point.compute = std::min(1.0, m.param("sm_count", 0.0) / static_cast<double>(spec->num_sms));
+    point.memory = 1.0;
+    point.bw_demand = m.param("mem_bw_frac", 0.0);
+    point.observed = 1.0 / m.value;
+    if (point.compute > 0.0) points.push_back(point);
+  }
+  return points;
+}
+
 double predict_mig(const MigPoint& point, double full_gpu_time_s, double occupancy, double sharpness) {
   using models::RateModel;
   const double slowdown =

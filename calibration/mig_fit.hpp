@@ -30,6 +30,13 @@ struct MigPoint {
 std::vector<MigPoint> mig_points(const std::vector<Measurement>& rows, const std::string& gpu,
                                  const models::GpuCatalog& gpus, const models::MigCatalog& mig);
 
+/// The dedicated rows of `gpu` on a green context of part of its SMs (workload parameter sm_count,
+/// the probes' SM-scaling runs): the same roofline with s = sm_count / the GPU's SMs and the whole
+/// memory system (m = 1: a green context partitions SMs, not bandwidth). Throughput rows, as the
+/// time per item; the instance is the workload without its sm_count.
+std::vector<MigPoint> sm_scaling_points(const std::vector<Measurement>& rows, const std::string& gpu,
+                                        const models::GpuCatalog& gpus);
+
 /// The model's time of a point for one instance's (T, o) and sharpness p (infinity: hard roofline).
 double predict_mig(const MigPoint& point, double full_gpu_time_s, double occupancy, double sharpness);
 

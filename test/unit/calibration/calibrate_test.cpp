@@ -48,12 +48,18 @@ TEST(Calibrate, TheShippedDefaultProfileIsReproducedFromTheShippedData) {
   ASSERT_NE(sharpness, nullptr);
   EXPECT_TRUE(sharpness->fitted);
   EXPECT_EQ(outcome.profile.find("roofline_sharpness", "H100-SXM-80GB"), nullptr);  // no data, no constant
-  ASSERT_EQ(outcome.profile.validation.size(), 4u);  // eta, the time slices, MPS, the MIG sharpness
+  ASSERT_EQ(outcome.profile.validation.size(), 5u);  // eta, the time slices, MPS, two sharpnesses
   const auto mig_cv = std::find_if(outcome.profile.validation.begin(), outcome.profile.validation.end(),
                                    [](const auto& v) { return v.constant == "roofline_sharpness"; });
   ASSERT_NE(mig_cv, outcome.profile.validation.end());
   EXPECT_EQ(mig_cv->num_predicted, 47);
   EXPECT_NE(outcome.profile.find("timeslice_ms"), nullptr);  // the H200 co-location runs measure it
+  // The H200's green-context SM scaling (fma and stream on 8 to 132 SMs, both runs) fits Hopper's.
+  const auto* hopper = outcome.profile.find("roofline_sharpness", "H200");
+  ASSERT_NE(hopper, nullptr);
+  EXPECT_EQ(hopper->num_points, 20);
+  EXPECT_NEAR(hopper->value, 4.8, 0.3);
+  EXPECT_LT(hopper->mape, 0.01);
 }
 
 TEST(Calibrate, TwoProbeRunsThatNameTheirCoRunsAlikeFitTogether) {

@@ -20,7 +20,11 @@ TEST(SharingDefaults, TheFittedSharpnessAppliesToEveryGpuOfItsArchitecture) {
   EXPECT_EQ(d.roofline_sharpness_for("A100-80GB"), p);
   EXPECT_EQ(d.roofline_sharpness_for("A100-PCIe-80GB"), p);
   EXPECT_EQ(d.roofline_sharpness_for("A30-24GB"), p);
-  EXPECT_TRUE(std::isinf(d.roofline_sharpness_for("H100-SXM-80GB")));  // Hopper: nothing fitted
+  // Hopper's, fitted on the H200's green contexts, applies to the H100 too; Ada has none.
+  const double hopper = d.roofline_sharpness_for("H200");
+  ASSERT_TRUE(std::isfinite(hopper));
+  EXPECT_EQ(d.roofline_sharpness_for("H100-SXM-80GB"), hopper);
+  EXPECT_NE(hopper, p);
   EXPECT_TRUE(std::isinf(d.roofline_sharpness_for("L40S")));
 
   // The same SM-bound job (occupancy 1 on the whole GPU) confined to 14 of 108 SMs.
