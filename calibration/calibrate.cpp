@@ -486,6 +486,26 @@ CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::ve
   return out;
 }
 
+namespace {
+
+/// What the simulator shares a GPU with for `constant`'s strategy under `profile`: its time slices,
+/// when it has them, for time-slicing (named "timeslice_ms" then in `name`).
+models::SharingParams validation_params(const CalibrationProfile& profile, SharingConstant constant,
+                                        const models::SharingParams& base, std::string& name) {
+  models::SharingParams params = params_for(constant, value_in(profile, constant), base);
+  name = to_string(constant);
+  if (constant != SharingConstant::time_slicing_efficiency) return params;
+  const auto defaults = sharing_defaults(profile);
+  if (!defaults.time_slices) return params;
+  params.timeslice_s = defaults.quantum_ms * 1e-3;
+  params.yield_switch_s = defaults.yield_switch_ms * 1e-3;
+  params.preempt_switch_s = defaults.preempt_switch_ms * 1e-3;
+  name = "timeslice_ms";
+  return params;
+}
+
+}  // namespace
+
 ModelValidation validate_model(const std::vector<Measurement>& rows, const CalibrationProfile& profile,
                                const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
   ModelValidation out;
@@ -494,18 +514,8 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
   for (const auto constant : {SharingConstant::time_slicing_efficiency, SharingConstant::mps_efficiency,
                               SharingConstant::hami_launch_overhead_frac}) {
     const auto points = co_run_points(rows, strategy_of(constant), out.notes);
-    models::SharingParams params = params_for(constant, value_in(profile, constant), base);
-    std::string name = to_string(constant);
-    if (constant == SharingConstant::time_slicing_efficiency) {
-      // The profile's time slices, when it has them, as the simulator would use them.
-      const auto defaults = sharing_defaults(profile);
-      if (defaults.time_slices) {
-        params.timeslice_s = defaults.quantum_ms * 1e-3;
-        params.yield_switch_s = defaults.yield_switch_ms * 1e-3;
-        params.preempt_switch_s = defaults.preempt_switch_ms * 1e-3;
-        name = "timeslice_ms";
-      }
-    }
+    std::string name;
+    const models::SharingParams params = validation_params(profile, constant, base, name);
     for (const auto& p : points) {
       ValidationRow v{p.row, name, false, 0.0, 0.0};
       v.predicted = predict_co_run(p, params);
