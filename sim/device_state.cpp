@@ -194,7 +194,9 @@ void DeviceState::arrive_at_engine(Context& context, const Request& request, dou
   outcomes_.clear();
   const bool full =
       context.max_in_system > 0 && context.engine->num_in_system() >= static_cast<std::size_t>(context.max_in_system);
-  const PromptPrefix prefix{record.prefix_hashes, record.prefix_block_tokens};
+  const PromptPrefix prefix{
+      record.prefix_hashes ? std::span<const std::uint64_t>(*record.prefix_hashes) : std::span<const std::uint64_t>(),
+      record.prefix_block_tokens};
   if (full || !context.engine->arrive(index, record.prompt_tokens, record.output_tokens, outcomes_, prefix)) {
     // Refused: longer than the engine takes, or the server is full (TGI's max_concurrent_requests).
     const auto& tenant = tenants_[context.tenant];
@@ -268,7 +270,7 @@ void DeviceState::finish_request(Context& context, std::size_t index, double now
 
 void DeviceState::note_prefix_hits(const Context& context, const Request& request, double cached_tokens) {
   const auto& tenant = tenants_[context.tenant];
-  if (!context.engine->caches_prefixes() || request.record.prefix_hashes.empty() || !measured(tenant, request)) return;
+  if (!context.engine->caches_prefixes() || !request.record.prefix_hashes || !measured(tenant, request)) return;
   tenant.stats->prefix_prompt_tokens += request.record.prompt_tokens;
   tenant.stats->prefix_cached_tokens += cached_tokens;
 }

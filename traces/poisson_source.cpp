@@ -23,11 +23,13 @@ bool PoissonSource::next(RequestRecord& out) {
   now_s_ += -std::log1p(-unit_interval(rng_())) / rate_per_s_;
   if (now_s_ >= horizon_s_) return false;
   const double work = exponential_work_ ? -std::log1p(-unit_interval(rng_())) : 1.0;
-  out = RequestRecord{};
   out.arrived_at_s = now_s_;
   out.prompt_tokens = prompt_tokens_;
   out.output_tokens = output_tokens_;
   out.work_scale = work;
+  out.demand_scale = 1.0;
+  out.prefix_hashes.reset();
+  out.prefix_block_tokens = 0.0;
   return true;
 }
 

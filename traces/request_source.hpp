@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace slicewise::traces {
@@ -17,8 +18,9 @@ struct RequestRecord {
   /// a trace row's GPU share sets it when the load asks for gpu_frac_demand.
   double demand_scale = 1.0;
   /// LLM: hashes of the prompt's blocks of prefix_block_tokens tokens (TraceRow::prefix_hashes);
-  /// empty when the load carries none.
-  std::vector<std::uint64_t> prefix_hashes{};
+  /// null when the load carries none. Shared, so that a request costs no copy of them on its way
+  /// (most loads have none: a null pointer copies for free).
+  std::shared_ptr<const std::vector<std::uint64_t>> prefix_hashes{};
   double prefix_block_tokens = 0.0;
   bool operator==(const RequestRecord&) const = default;
 };

@@ -26,7 +26,9 @@ RequestRecord record_of(const TraceRow& row, double sim_s, const TraceMapping& m
   if (mapping.solo_latency_s > 0.0 && row.duration_s >= 0.0)
     record.work_scale = row.duration_s / mapping.solo_latency_s;
   if (mapping.gpu_frac_demand && row.gpu_frac > 0.0) record.demand_scale = row.gpu_frac / mapping.sm_occupancy_frac;
-  record.prefix_hashes = row.prefix_hashes;
+  if (!row.prefix_hashes.empty()) {
+    record.prefix_hashes = std::make_shared<const std::vector<std::uint64_t>>(row.prefix_hashes);
+  }
   record.prefix_block_tokens = row.prefix_block_tokens;
   return record;
 }
