@@ -57,6 +57,9 @@ double RateModel::solo_gpu_rate(const ContextDemand& c, double sharpness) {
     if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
     return rate;
   }
+  // On its reference device (an LLM engine's step, priced where it runs; a workload on the GPU it
+  // was measured on) the two are the same: 1 without the eight pow().
+  if (c.ref_sm == c.demand_sm && c.ref_bw == c.demand_bw) return 1.0;
   return roofline_slowdown(c.ref_sm, c.ref_bw, sharpness) / roofline_slowdown(c.demand_sm, c.demand_bw, sharpness);
 }
 

@@ -62,8 +62,8 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     const auto& shape = *tenants_[placed.tenant].shape;
     demands_[i].duty = shape.duty;
     // A generic request's GPU work is one burst: its framework queues the kernels and waits for
-    // the result (an LLM engine's burst is its step: set_demand).
-    demands_[i].burst_s = shape.solo_latency_s * shape.duty;
+    // the result (an LLM engine's burst is its step: set_demand). Only time slices read it.
+    if (time_slices()) demands_[i].burst_s = shape.solo_latency_s * shape.duty;
     demands_[i].weight = placed.weight;
     demands_[i].cap = placed.cap;
     demands_[i].priority = placed.priority;
@@ -436,7 +436,9 @@ void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) co
     demand.duty = context.engine->duty();
     demand.ref_sm = demand.demand_sm = step.sm_frac;
     demand.ref_bw = demand.demand_bw = step.bw_frac;
-    demand.burst_s = step.gpu_s;  // a step's kernels are queued at once (CUDA graphs); it syncs to sample
+    // A step's kernels are queued at once (CUDA graphs); it syncs to sample. Only time slices read
+    // it: elsewhere it would only keep the rate model from recognising a demand it solved before.
+    if (time_slices()) demand.burst_s = step.gpu_s;
     return;
   }
   const auto& shape = *tenants_[context.tenant].shape;

@@ -189,6 +189,8 @@ class DeviceState {
     return context.engine ? context.engine->has_work() : !context.heap.empty();
   }
   void build_engine(Context& context, const TenantInfo& tenant);
+  /// Whether the device shares by time slices, which weigh each context's bursts.
+  bool time_slices() const { return device_.sharing.timeslice_s > 0.0; }
   /// advance() on a device with an LLM context: each rated context's progress, its engine told.
   void advance_with_engines(double now, double dt);
   void arrive_at_engine(Context& context, const Request& request, double now);

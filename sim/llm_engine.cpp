@@ -66,10 +66,20 @@ bool LlmEngine::arrive(std::size_t request, double prompt_tokens, double output_
     // Its whole blocks only: a last, partial block is its own.
     const auto whole_blocks =
         std::min(prefix.hashes.size(), static_cast<std::size_t>(std::floor(prompt / prefix_block_tokens_)));
-    w.hashes.assign(prefix.hashes.begin(), prefix.hashes.begin() + static_cast<std::ptrdiff_t>(whole_blocks));
-    w.shared_tokens = static_cast<double>(whole_blocks) * prefix_block_tokens_;
+    if (whole_blocks > 0) {
+      if (free_prefix_lists_.empty()) {
+        w.prefix = static_cast<std::uint32_t>(prefix_lists_.size());
+        prefix_lists_.emplace_back();
+      } else {
+        w.prefix = free_prefix_lists_.back();
+        free_prefix_lists_.pop_back();
+      }
+      prefix_lists_[w.prefix].assign(prefix.hashes.begin(),
+                                     prefix.hashes.begin() + static_cast<std::ptrdiff_t>(whole_blocks));
+      w.shared_tokens = static_cast<double>(whole_blocks) * prefix_block_tokens_;
+    }
   }
-  waiting_.push_back(std::move(w));
+  waiting_.push_back(w);
   compose(out);
   return true;
 }
@@ -79,7 +89,9 @@ double LlmEngine::duty() const {
   return total > 0.0 ? step_.gpu_s / total : 1.0;
 }
 
-void LlmEngine::release(const Sequence& s) { blocks_used_ -= s.blocks + drop_prefix(s); }  // whole blocks: exact
+void LlmEngine::release(const Sequence& s) {  // whole blocks: exact
+  blocks_used_ -= s.blocks + (s.prefix != 0 ? drop_prefix(s) : 0.0);
+}
 
 void LlmEngine::forget_decoding(const Sequence& s) {
   num_decoding_ -= 1.0;
@@ -91,7 +103,7 @@ void LlmEngine::forget_decoding(const Sequence& s) {
 LlmEngine::PrefixFit LlmEngine::prefix_fit(const Waiting& w) const {
   PrefixFit fit;
   bool leading = true;
-  for (const std::uint64_t hash : w.hashes) {
+  for (const std::uint64_t hash : hashes_of(w.prefix)) {
     const auto it = prefix_blocks_.find(hash);
     const bool held = it != prefix_blocks_.end() && it->second.refs > 0;
     leading = leading && it != prefix_blocks_.end() && it->second.computed;
@@ -104,7 +116,7 @@ LlmEngine::PrefixFit LlmEngine::prefix_fit(const Waiting& w) const {
 }
 
 void LlmEngine::hold_prefix(const Sequence& s) {
-  for (const std::uint64_t hash : s.hashes) {
+  for (const std::uint64_t hash : hashes_of(s.prefix)) {
     PrefixBlock& block = prefix_blocks_[hash];
     if (block.refs++ == 0 && block.computed) cached_free_.erase(block.free_at);
   }
@@ -113,8 +125,9 @@ void LlmEngine::hold_prefix(const Sequence& s) {
 double LlmEngine::drop_prefix(const Sequence& s) {
   // Tail first, as vLLM frees a request's blocks: the free cache then gives up its tails first.
   double freed = 0.0;
-  for (std::size_t i = s.hashes.size(); i-- > 0;) {
-    const std::uint64_t hash = s.hashes[i];
+  const auto hashes = hashes_of(s.prefix);
+  for (std::size_t i = hashes.size(); i-- > 0;) {
+    const std::uint64_t hash = hashes[i];
     const auto it = prefix_blocks_.find(hash);
     if (--it->second.refs > 0) continue;
     freed += prefix_block_kv_blocks_;
@@ -136,23 +149,29 @@ void LlmEngine::evict_cached() {
   }
 }
 
-LlmEngine::Sequence LlmEngine::admit(Waiting& w, double own, const PrefixFit& fit) {
+void LlmEngine::forget_prefix_list(std::uint32_t prefix) {
+  if (prefix == 0) return;
+  prefix_lists_[prefix].clear();
+  free_prefix_lists_.push_back(prefix);
+}
+
+LlmEngine::Sequence LlmEngine::admit(const Waiting& w, double own, const PrefixFit& fit) {
   Sequence s{w.request, w.prompt, w.output};
   s.emitted = w.emitted;
   s.blocks = own;
   s.prefilled = fit.cached_tokens;
-  s.hashes = std::move(w.hashes);
+  s.prefix = w.prefix;
   s.shared_tokens = w.shared_tokens;
-  hold_prefix(s);
+  if (s.prefix != 0) hold_prefix(s);
   blocks_used_ += own + fit.new_blocks;
-  if (!s.hashes.empty()) evict_cached();
+  if (s.prefix != 0) evict_cached();
   return s;
 }
 
 void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
   while (!waiting_.empty() && budget > 0.0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
-    Waiting& w = waiting_.front();
-    if (!w.hashes.empty()) evict_cached();  // what the decodes grew into is no longer cached
+    const Waiting& w = waiting_.front();
+    if (w.prefix != 0) evict_cached();  // what the decodes grew into is no longer cached
     const PrefixFit fit = prefix_fit(w);
     const double own = blocks_for(w.prompt + 1.0 - w.shared_tokens);
     const double need = own + fit.new_blocks;
@@ -178,8 +197,8 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
   double budget = config_.max_batched_tokens;
   bool any = false;
   while (!waiting_.empty() && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
-    Waiting& w = waiting_.front();
-    if (!w.hashes.empty()) evict_cached();
+    const Waiting& w = waiting_.front();
+    if (w.prefix != 0) evict_cached();
     const PrefixFit fit = prefix_fit(w);
     const double own = blocks_for(w.prompt + w.output + 2.0 - w.shared_tokens);
     const double computed = w.prompt - fit.cached_tokens;
@@ -308,16 +327,16 @@ void LlmEngine::finish_prefill(Sequence& s, std::vector<Outcome>& out) {
   decode_context_ += s.prompt;
   decode_blocks_ += s.blocks;
   decode_shared_ += s.shared_tokens;
-  for (const std::uint64_t hash : s.hashes) prefix_blocks_[hash].computed = true;
+  for (const std::uint64_t hash : hashes_of(s.prefix)) prefix_blocks_[hash].computed = true;
   next_finish_ = std::min(next_finish_, s.finish_at);
 }
 
 void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   // vLLM V1: the newest running request gives its blocks back and starts over (recompute), first
   // in line; the tokens it generated are prompt tokens then.
-  Sequence s = std::move(running_.back());
+  Sequence s = running_.back();
   running_.pop_back();
-  Waiting w{s.request, s.prompt, s.output, s.emitted, {}, s.shared_tokens};
+  Waiting w{s.request, s.prompt, s.output, s.emitted, 0, s.shared_tokens};
   if (!s.decoding) {
     --num_prefilling_;
   } else {
@@ -328,8 +347,8 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
     if (s.finish_at <= next_finish_) recompute_next_finish();
   }
   release(s);
-  w.hashes = std::move(s.hashes);
-  waiting_.push_front(std::move(w));
+  w.prefix = s.prefix;
+  waiting_.push_front(w);
   ++preemptions_;
   out.push_back({Outcome::preempted, s.request});
 }
@@ -360,6 +379,7 @@ void LlmEngine::finish_due_sequences(double tolerance, std::vector<Outcome>& out
     if (!s.decoding || s.finish_at - decode_clock_ > tolerance) return false;
     forget_decoding(s);
     release(s);
+    forget_prefix_list(s.prefix);
     out.push_back({Outcome::finished, s.request});
     return true;
   });
@@ -414,6 +434,8 @@ std::vector<std::size_t> LlmEngine::take_all() {
   decode_shared_ = 0.0;
   prefix_blocks_.clear();  // the device went down: its KV cache with it
   cached_free_.clear();
+  prefix_lists_.resize(1);
+  free_prefix_lists_.clear();
   prefill_step_ = false;
   price_step();
   return taken;

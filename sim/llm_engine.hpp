@@ -139,9 +139,10 @@ class LlmEngine {
     double blocks = 0.0;       ///< KV blocks held
     bool decoding = false;
     bool emitted = false;  ///< its first token went out (a preempted one does not send it again)
-    /// Its prompt's whole hashed blocks (prefix caching), shared with the sequences that hold
-    /// them: the first shared_tokens of its KV, outside its own `blocks`.
-    std::vector<std::uint64_t> hashes{};
+    /// Its prompt's whole hashed blocks (prefix caching: prefix_lists_[prefix], 0 = none), shared
+    /// with the sequences that hold them: the first shared_tokens of its KV, outside its `blocks`.
+    /// An index, so that a sequence stays a plain value that the batch moves by copying bytes.
+    std::uint32_t prefix = 0;
     double shared_tokens = 0.0;
   };
   struct Waiting {
@@ -149,7 +150,7 @@ class LlmEngine {
     double prompt;
     double output;
     bool emitted;
-    std::vector<std::uint64_t> hashes{};
+    std::uint32_t prefix = 0;
     double shared_tokens = 0.0;
   };
   /// A hashed prefix block in the KV pool: held by `refs` sequences, or (refs 0, computed) cached
@@ -199,7 +200,12 @@ class LlmEngine {
   /// Forgets the least recently used free cached blocks while they would not fit the free room.
   void evict_cached();
   /// The admission of `w` as a running sequence holding `own` blocks: its prefix and its memory.
-  Sequence admit(Waiting& w, double own, const PrefixFit& fit);
+  Sequence admit(const Waiting& w, double own, const PrefixFit& fit);
+  std::span<const std::uint64_t> hashes_of(std::uint32_t prefix) const {
+    return prefix == 0 ? std::span<const std::uint64_t>() : std::span<const std::uint64_t>(prefix_lists_[prefix]);
+  }
+  /// A request's hashed blocks leave the engine with it.
+  void forget_prefix_list(std::uint32_t prefix);
   /// Takes a decoding sequence out of the decode sums (it finished or was preempted).
   void forget_decoding(const Sequence& s);
 
@@ -228,6 +234,9 @@ class LlmEngine {
   std::list<std::uint64_t> cached_free_;  ///< computed blocks no sequence holds, least recently used first
   double prefix_block_tokens_ = 0.0;      ///< tokens per hashed block (the first prefix given sets it)
   double prefix_block_kv_blocks_ = 0.0;   ///< KV blocks per hashed block
+  /// The hashed blocks of each request in the engine (slot 0 unused: none), and the free slots.
+  std::vector<std::vector<std::uint64_t>> prefix_lists_{1};
+  std::vector<std::uint32_t> free_prefix_lists_;
 };
 
 }  // namespace slicewise::sim
