@@ -184,7 +184,7 @@ void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
     s.chunk = std::min(w.prompt - s.prefilled, budget);
     budget -= s.chunk;
     out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
-    running_.push_back(std::move(s));
+    running_.push_back(s);
     ++num_prefilling_;
     waiting_.pop_front();
   }
@@ -207,7 +207,7 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
     s.chunk = computed;
     budget -= computed;
     out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
-    running_.push_back(std::move(s));
+    running_.push_back(s);
     ++num_prefilling_;
     waiting_.pop_front();
     any = true;
