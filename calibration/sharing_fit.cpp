@@ -2,6 +2,7 @@
 #include "calibration/sharing_fit.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -288,19 +289,52 @@ namespace {
 /// Slices searched, in ms: the CUDA driver's are a few ms.
 constexpr double kSliceLowMs = 0.5, kSliceHighMs = 10.0, kSliceCoarseMs = 0.05, kSliceFineMs = 0.005;
 
+/// The points that share one co-run (the same contexts, the measured one the same): their progress
+/// rates are one solve. A probe file repeats each run in several metrics and both runs repeat the
+/// file, so 123 H200 points are 14 solves.
+struct CoRunGroups {
+  std::vector<std::size_t> representative;  ///< per point, the first point of its group
+};
+
+CoRunGroups group_co_runs(const std::vector<CoRunPoint>& points) {
+  std::map<std::vector<std::uint64_t>, std::size_t> first;
+  CoRunGroups groups;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    std::vector<std::uint64_t> key{p.self};
+    for (std::size_t c = 0; c < p.contexts.size(); ++c) {
+      const auto& d = p.contexts[c];
+      for (const double x : {d.demand_sm, d.demand_bw, d.duty, d.weight, d.cap, d.ref_sm, d.ref_bw, d.burst_s,
+                             p.offered_load[c], static_cast<double>(d.priority), d.active ? 1.0 : 0.0}) {
+        key.push_back(std::bit_cast<std::uint64_t>(x));
+      }
+    }
+    groups.representative.push_back(first.try_emplace(std::move(key), i).first->second);
+  }
+  return groups;
+}
+
 /// The switch costs fitted at slice `slice_ms`, and their relative squared error.
-std::pair<FitReport, double> switches_at(const std::vector<CoRunPoint>& points, const models::SharingParams& base,
-                                         double slice_ms) {
+std::pair<FitReport, double> switches_at(const std::vector<CoRunPoint>& points, const CoRunGroups& groups,
+                                         const models::SharingParams& base, double slice_ms) {
   NonlinearProblem problem;
   problem.params = {{"yield_switch_ms", 0.1, true}, {"preempt_switch_ms", 0.1, true}};
   for (const auto& point : points) problem.observed.push_back(point.row->value);
+  std::vector<double> rho(points.size(), 0.0);  // each group's progress rate, at its representative
   problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
     models::SharingParams params = base;
     params.discipline = models::SharingDiscipline::time_sliced;
     params.timeslice_s = slice_ms * 1e-3;
     params.yield_switch_s = theta[0] * 1e-3;
     params.preempt_switch_s = theta[1] * 1e-3;
-    for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = predict_co_run(points[i], params);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::size_t r = groups.representative[i];
+      if (r == i) {
+        const double y = predict_co_run(points[i], params);
+        rho[i] = is_time(points[i].row->metric) ? points[i].baseline / y : y / points[i].baseline;
+      }
+      predicted[i] = is_time(points[i].row->metric) ? points[i].baseline / rho[r] : points[i].baseline * rho[r];
+    }
   };
   FitReport report = fit_nonlinear(problem);
   double sse = std::numeric_limits<double>::infinity();
@@ -347,11 +381,12 @@ TimeSliceFit fit_time_slices(const std::vector<CoRunPoint>& points, const models
   // standard error: the slices whose squared error stays within s² = SSE_min / (n − 3) of the least.
   TimeSliceFit best;
   double best_sse = std::numeric_limits<double>::infinity();
+  const CoRunGroups groups = group_co_runs(points);
   auto search = [&](double from, double to, double step, std::vector<std::pair<double, double>>* profile) {
     const auto steps = static_cast<int>(std::lround((to - from) / step));
     for (int k = 0; k <= steps; ++k) {
       const double slice = from + step * k;
-      auto [report, sse] = switches_at(points, base, slice);
+      auto [report, sse] = switches_at(points, groups, base, slice);
       if (profile) profile->emplace_back(slice, sse);
       if (sse < best_sse) {
         best_sse = sse;
