@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -10,7 +11,7 @@ namespace slicewise::traces {
 
 DiurnalSource::DiurnalSource(double mean_rate_per_s, const std::array<double, 24>& profile, double start_hour,
                              double horizon_s, std::uint64_t seed, RequestRecord shape)
-    : start_hour_(start_hour), horizon_s_(horizon_s), shape_(shape), rng_(seed) {
+    : start_hour_(start_hour), horizon_s_(horizon_s), shape_(std::move(shape)), rng_(seed) {
   // The profile is scaled by its largest value first, so that its mean neither overflows (values
   // near 1e308) nor underflows to 0 (a lone denormal): the scaled mean lies in [1/24, 1].
   const double largest = *std::max_element(profile.begin(), profile.end());
@@ -44,7 +45,7 @@ bool DiurnalSource::next(RequestRecord& out) {
 }
 
 MmppSource::MmppSource(std::vector<MmppState> states, double horizon_s, std::uint64_t seed, RequestRecord shape)
-    : states_(std::move(states)), horizon_s_(horizon_s), shape_(shape), rng_(seed) {
+    : states_(std::move(states)), horizon_s_(horizon_s), shape_(std::move(shape)), rng_(seed) {
   SW_CHECK(states_.size() >= 2, "an MMPP needs at least two states");
   for (const auto& s : states_) SW_CHECK(s.rate_per_s >= 0.0 && s.mean_duration_s > 0.0, "bad MMPP state");
   state_end_s_ = exponential(states_[0].mean_duration_s);
