@@ -21,7 +21,6 @@ namespace slicewise::calibration {
 
 namespace {
 
-/// GPUs with MIG rows, sorted.
 /// The GPUs with MIG rows or green-context SM-scaling rows: what the roofline sharpness is fitted on.
 std::set<std::string> mig_gpus(const std::vector<Measurement>& rows) {
   std::set<std::string> out;
@@ -497,9 +496,7 @@ models::SharingParams validation_params(const CalibrationProfile& profile, Shari
   if (constant != SharingConstant::time_slicing_efficiency) return params;
   const auto defaults = sharing_defaults(profile);
   if (!defaults.time_slices) return params;
-  params.timeslice_s = defaults.quantum_ms * 1e-3;
-  params.yield_switch_s = defaults.yield_switch_ms * 1e-3;
-  params.preempt_switch_s = defaults.preempt_switch_ms * 1e-3;
+  params.set_time_slices(defaults.quantum_ms, defaults.yield_switch_ms, defaults.preempt_switch_ms);
   name = "timeslice_ms";
   return params;
 }

@@ -320,6 +320,17 @@ class Loader {
     }
   }
 
+  /// The contexts sharing the device, from column `name`: an integer in [1, 1024].
+  int context_count(const std::string& name) const {
+    const traces::FieldContext at{&reader_.path(), reader_.line_number()};
+    const std::string_view text = field(name);
+    const double contexts = traces::parse_number(text, name, at);
+    if (contexts < 1 || contexts > 1024 || contexts != std::floor(contexts)) {
+      fail(reader_.path(), reader_.line_number(), name, "must be an integer in [1, 1024], got " + std::string(text));
+    }
+    return static_cast<int>(contexts);
+  }
+
   /// A positive number of column `name`.
   double positive(const std::string& name) const {
     const traces::FieldContext at{&reader_.path(), reader_.line_number()};
@@ -345,11 +356,7 @@ class Loader {
         m.strategy != StrategyKind::mps) {
       fail(file, line, "mechanism", "must be dedicated, time_slicing or mps, got " + std::string(field("mechanism")));
     }
-    const double processes = positive("n_processes");
-    if (processes > 1024 || processes != std::floor(processes)) {
-      fail(file, line, "n_processes", "must be an integer in [1, 1024], got " + std::string(field("n_processes")));
-    }
-    m.n_contexts = static_cast<int>(processes);
+    m.n_contexts = context_count("n_processes");
     m.workload = required_text("kind");
     if (!is_name(m.workload)) fail(file, line, "kind", quoted_excerpt(m.workload) + " is not a name");
     const double threads = positive("thread_pct");
@@ -411,12 +418,7 @@ class Loader {
     Measurement m = start_row();
     m.strategy = choose(field("strategy"), models::strategy_kind_table(), file, line, "strategy");
     m.mig_profile = std::string(field("mig_profile"));
-    const std::string_view contexts_text = field("n_contexts");
-    const double contexts = traces::parse_number(contexts_text, "n_contexts", at);
-    if (contexts < 1 || contexts > 1024 || contexts != std::floor(contexts)) {
-      fail(file, line, "n_contexts", "must be an integer in [1, 1024], got " + std::string(contexts_text));
-    }
-    m.n_contexts = static_cast<int>(contexts);
+    m.n_contexts = context_count("n_contexts");
     m.workload = required_text("workload");
     if (!is_name(m.workload)) {
       fail(file, line, "workload", quoted_excerpt(m.workload) + " is not a name (letters, digits, _ - . only)");

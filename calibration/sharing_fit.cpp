@@ -324,9 +324,7 @@ std::pair<FitReport, double> switches_at(const std::vector<CoRunPoint>& points, 
   problem.predict = [&](const std::vector<double>& theta, std::vector<double>& predicted) {
     models::SharingParams params = base;
     params.discipline = models::SharingDiscipline::time_sliced;
-    params.timeslice_s = slice_ms * 1e-3;
-    params.yield_switch_s = theta[0] * 1e-3;
-    params.preempt_switch_s = theta[1] * 1e-3;
+    params.set_time_slices(slice_ms, theta[0], theta[1]);
     for (std::size_t i = 0; i < points.size(); ++i) {
       const std::size_t r = groups.representative[i];
       if (r == i) {
@@ -360,10 +358,6 @@ bool time_slices_determined(const std::vector<CoRunPoint>& points, std::string& 
   for (const auto& p : points) {
     double low = std::numeric_limits<double>::infinity(), high = 0.0;
     for (const auto& c : p.contexts) {
-      if (!(c.burst_s > 0.0)) {
-        why = p.row->file + ":" + std::to_string(p.row->line) + ": a context of its run has no kernel_ms";
-        return false;
-      }
       low = std::min(low, c.burst_s);
       high = std::max(high, c.burst_s);
     }
@@ -414,9 +408,7 @@ TimeSliceFit fit_time_slices(const std::vector<CoRunPoint>& points, const models
 models::SharingParams time_slice_params(const TimeSliceFit& fit, const models::SharingParams& base) {
   models::SharingParams p = base;
   p.discipline = models::SharingDiscipline::time_sliced;
-  p.timeslice_s = fit.slice_ms * 1e-3;
-  p.yield_switch_s = fit.switches.params[0].value * 1e-3;
-  p.preempt_switch_s = fit.switches.params[1].value * 1e-3;
+  p.set_time_slices(fit.slice_ms, fit.switches.params[0].value, fit.switches.params[1].value);
   return p;
 }
 

@@ -78,9 +78,9 @@ struct TimeSliceFit {
   FitReport switches;  ///< parameters "yield_switch_ms", "preempt_switch_ms", at the best slice
 };
 
-/// True when the points can fit the time-slice model: every context's burst known, and some co-run
-/// of unequal bursts, which alone measure the slice (identical bursts are cut alike by a range of
-/// slices). `why` says what is missing otherwise.
+/// True when the points, every context's burst known, can fit the time-slice model: enough of them,
+/// and some co-run of unequal bursts, which alone measure the slice (identical bursts are cut alike
+/// by a range of slices). `why` says what is missing otherwise.
 bool time_slices_determined(const std::vector<CoRunPoint>& points, std::string& why);
 
 /// Fits the model; the report is unusable when the switch costs could not be fitted at any slice.

@@ -42,6 +42,13 @@ struct SharingParams {
   double timeslice_s = 0.0;
   double yield_switch_s = 0.0;
   double preempt_switch_s = 0.0;
+  /// Time slices of `slice_ms`, a yield costing `yield_ms` and a cut `preempt_ms`: the units a
+  /// calibration profile and a scenario give them in.
+  void set_time_slices(double slice_ms, double yield_ms, double preempt_ms) {
+    timeslice_s = slice_ms * 1e-3;
+    yield_switch_s = yield_ms * 1e-3;
+    preempt_switch_s = preempt_ms * 1e-3;
+  }
   /// MPS efficiency while two or more clients run at once (interference beyond the split), (0, 1].
   double concurrent_efficiency = 1.0;
   /// MPS interference κ >= 0 from the co-runners' memory traffic, felt before any resource runs out

@@ -424,7 +424,7 @@ PlacedRun place_run(const Scenario& scenario, const scenario::StrategySpec& stra
     run.phase_names.push_back(phase.name);
     for (PlacedDevice device : placed.devices) {
       device.name += ":" + phase.name;
-      for (int g = 0; g < device.gpu_count; ++g) gpu_used[device.gpu_index + static_cast<std::size_t>(g)] = true;
+      for (std::size_t g = device.gpu_index; g < gpu_end(device); ++g) gpu_used[g] = true;
       run.placement.devices.push_back(std::move(device));
       run.phase_of_device.push_back(static_cast<int>(p));
     }

@@ -70,8 +70,7 @@ Layout layout_of(const Placement& placement) {
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     for (std::size_t s = 0; s < placement.devices[d].contexts.size(); ++s) {
       const auto& device = placement.devices[d];
-      for (int g = 0; g < device.gpu_count; ++g)
-        layout.by_gpu[device.gpu_index + static_cast<std::size_t>(g)].emplace_back(d, s);
+      for (std::size_t g = device.gpu_index; g < gpu_end(device); ++g) layout.by_gpu[g].emplace_back(d, s);
       layout.contexts.emplace_back(d, s);
     }
   }

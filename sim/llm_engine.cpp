@@ -155,17 +155,22 @@ void LlmEngine::forget_prefix_list(std::uint32_t prefix) {
   free_prefix_lists_.push_back(prefix);
 }
 
-LlmEngine::Sequence LlmEngine::admit(const Waiting& w, double own, const PrefixFit& fit) {
+void LlmEngine::admit(double own, const PrefixFit& fit, double chunk, std::vector<Outcome>& out) {
+  const Waiting& w = waiting_.front();
   Sequence s{w.request, w.prompt, w.output};
   s.emitted = w.emitted;
   s.blocks = own;
   s.prefilled = fit.cached_tokens;
+  s.chunk = chunk;
   s.prefix = w.prefix;
   s.shared_tokens = w.shared_tokens;
+  waiting_.pop_front();
   if (s.prefix != 0) hold_prefix(s);
   blocks_used_ += own + fit.new_blocks;
   if (s.prefix != 0) evict_cached();
-  return s;
+  out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
+  running_.push_back(s);
+  ++num_prefilling_;
 }
 
 void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
@@ -180,13 +185,9 @@ void LlmEngine::admit_chunked(double& budget, std::vector<Outcome>& out) {
     if (blocks_used_ + need > config_.kv_blocks || kv_room_tokens() - need * config_.block_size < num_decoding_) {
       break;
     }
-    Sequence s = admit(w, own, fit);
-    s.chunk = std::min(w.prompt - s.prefilled, budget);
-    budget -= s.chunk;
-    out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
-    running_.push_back(s);
-    ++num_prefilling_;
-    waiting_.pop_front();
+    const double chunk = std::min(w.prompt - fit.cached_tokens, budget);
+    budget -= chunk;
+    admit(own, fit, chunk, out);
   }
 }
 
@@ -203,13 +204,8 @@ void LlmEngine::start_prefill_step(std::vector<Outcome>& out) {
     const double own = blocks_for(w.prompt + w.output + 2.0 - w.shared_tokens);
     const double computed = w.prompt - fit.cached_tokens;
     if ((any && computed > budget) || blocks_used_ + own + fit.new_blocks > config_.kv_blocks) break;
-    Sequence s = admit(w, own, fit);
-    s.chunk = computed;
     budget -= computed;
-    out.push_back({Outcome::admitted, s.request, fit.cached_tokens});
-    running_.push_back(s);
-    ++num_prefilling_;
-    waiting_.pop_front();
+    admit(own, fit, computed, out);
     any = true;
   }
   if (any) {
@@ -336,7 +332,7 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
   // in line; the tokens it generated are prompt tokens then.
   Sequence s = running_.back();
   running_.pop_back();
-  Waiting w{s.request, s.prompt, s.output, s.emitted, 0, s.shared_tokens};
+  Waiting w{s.request, s.prompt, s.output, s.emitted, s.prefix, s.shared_tokens};
   if (!s.decoding) {
     --num_prefilling_;
   } else {
@@ -347,7 +343,6 @@ void LlmEngine::preempt_newest(std::vector<Outcome>& out) {
     if (s.finish_at <= next_finish_) recompute_next_finish();
   }
   release(s);
-  w.prefix = s.prefix;
   waiting_.push_front(w);
   ++preemptions_;
   out.push_back({Outcome::preempted, s.request});

@@ -199,8 +199,9 @@ class LlmEngine {
   double drop_prefix(const Sequence& s);
   /// Forgets the least recently used free cached blocks while they would not fit the free room.
   void evict_cached();
-  /// The admission of `w` as a running sequence holding `own` blocks: its prefix and its memory.
-  Sequence admit(const Waiting& w, double own, const PrefixFit& fit);
+  /// Admits the first waiting request as the newest running sequence, holding `own` blocks and
+  /// `fit`'s prefix, computing `chunk` prompt tokens a step.
+  void admit(double own, const PrefixFit& fit, double chunk, std::vector<Outcome>& out);
   std::span<const std::uint64_t> hashes_of(std::uint32_t prefix) const {
     return prefix == 0 ? std::span<const std::uint64_t>() : std::span<const std::uint64_t>(prefix_lists_[prefix]);
   }

@@ -110,8 +110,8 @@ void reconcile(Run& run, std::size_t gpu, Changes& changes) {
     auto& device = *run.devices[d];
     // A tensor-parallel group serves only while every one of its GPUs does.
     bool gpu_ok = true;
-    for (int g = 0; g < device.placed().gpu_count; ++g) {
-      gpu_ok = gpu_ok && now >= ops.gpu_down_until[device.placed().gpu_index + static_cast<std::size_t>(g)];
+    for (std::size_t g = device.placed().gpu_index; g < gpu_end(device.placed()); ++g) {
+      gpu_ok = gpu_ok && now >= ops.gpu_down_until[g];
     }
     set_host(ops, d, device.placed().name, phase_ok && gpu_ok);
     for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
@@ -317,15 +317,12 @@ void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>
   ops.repartition_s = schedule ? schedule->repartition_s : 0.0;
   ops.rng.seed(scenario.seed * 0xD1B54A32D192ED03ULL + 7);
   std::size_t num_gpus = 0;
-  for (const auto& device : run.devices) {
-    num_gpus = std::max(num_gpus, device->placed().gpu_index + static_cast<std::size_t>(device->placed().gpu_count));
-  }
+  for (const auto& device : run.devices) num_gpus = std::max(num_gpus, gpu_end(device->placed()));
   ops.gpu_devices.resize(num_gpus);
   ops.context_down_until.resize(run.devices.size());
   for (std::size_t d = 0; d < run.devices.size(); ++d) {
     const auto& placed = run.devices[d]->placed();
-    for (int g = 0; g < placed.gpu_count; ++g)
-      ops.gpu_devices[placed.gpu_index + static_cast<std::size_t>(g)].push_back(d);
+    for (std::size_t g = placed.gpu_index; g < gpu_end(placed); ++g) ops.gpu_devices[g].push_back(d);
     ops.context_down_until[d].assign(placed.contexts.size(), 0.0);
     ops.host_index[placed.name] = d;
   }

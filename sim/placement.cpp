@@ -432,7 +432,7 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
                               " GiB of " + format_number(device.memory_gib) + " GiB and " + strategy.name +
                               " does not isolate memory");
     }
-    for (int g = 0; g < device.gpu_count; ++g) gpu_used[device.gpu_index + static_cast<std::size_t>(g)] = true;
+    for (std::size_t g = device.gpu_index; g < gpu_end(device); ++g) gpu_used[g] = true;
     result.devices.push_back(std::move(device));
   }
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));

@@ -47,15 +47,19 @@ struct PlacedDevice {
   int gpu_count = 1;  ///< GPUs it spans: a tensor-parallel group's, gpu_index onwards
 };
 
+/// One past the last physical GPU `device` runs on: its GPUs are gpu_index .. gpu_end − 1.
+inline std::size_t gpu_end(const PlacedDevice& device) {
+  return device.gpu_index + static_cast<std::size_t>(device.gpu_count);
+}
+
 /// True when `device` runs on physical GPU `gpu` (a tensor-parallel group on each of its GPUs).
 inline bool spans(const PlacedDevice& device, std::size_t gpu) {
-  return gpu >= device.gpu_index && gpu < device.gpu_index + static_cast<std::size_t>(device.gpu_count);
+  return gpu >= device.gpu_index && gpu < gpu_end(device);
 }
 
 /// True when `a` and `b` share a physical GPU.
 inline bool share_a_gpu(const PlacedDevice& a, const PlacedDevice& b) {
-  return a.gpu_index < b.gpu_index + static_cast<std::size_t>(b.gpu_count) &&
-         b.gpu_index < a.gpu_index + static_cast<std::size_t>(a.gpu_count);
+  return a.gpu_index < gpu_end(b) && b.gpu_index < gpu_end(a);
 }
 
 struct Placement {

@@ -149,9 +149,8 @@ class StrategyPolicy {
   /// slice, and its own switch_cost_ms, when given, is the cost of either switch.
   static void set_time_slices(const StrategySpec& spec, const models::SharingDefaults& d, models::SharingParams& p) {
     if (!d.time_slices) return;
-    p.timeslice_s = quantum_ms(spec, d) * 1e-3;
-    p.yield_switch_s = spec.switch_cost_ms.value_or(d.yield_switch_ms) * 1e-3;
-    p.preempt_switch_s = spec.switch_cost_ms.value_or(d.preempt_switch_ms) * 1e-3;
+    p.set_time_slices(quantum_ms(spec, d), spec.switch_cost_ms.value_or(d.yield_switch_ms),
+                      spec.switch_cost_ms.value_or(d.preempt_switch_ms));
   }
 };
 

@@ -356,18 +356,6 @@ TEST(ClosedForm, AnLlmServerAloneServesEachRequestInItsSoloSteps) {
   EXPECT_NEAR(tenant.slowdown.mean, 1.0, 1e-9);
 }
 
-/// An LLM tenant on vLLM with its defaults, Poisson load of the given request lengths.
-scenario::Tenant llm_tenant(const std::string& name, const std::string& model, double prompt, double output) {
-  auto t = generic_tenant(name, 0.0);
-  t.workload = scenario::Workload{};
-  t.workload.kind = scenario::WorkloadKind::llm;
-  t.workload.llm = scenario::LlmSpec{model, "bf16", prompt, output, std::nullopt};
-  t.workload.engine = scenario::EngineSpec{};
-  t.load.kind = scenario::LoadKind::poisson;
-  t.load.rate_per_s = 0.5;
-  return t;
-}
-
 TEST(ClosedForm, APromptLongerThanTheEngineTakesIsRefusedAndReported) {
   // DeepSeek-R1-Distill-Qwen-32B on one H100 with max_model_len 32,768: 85k-token prompts are
   // refused at arrival, every one counted dropped, and the result says why.

@@ -26,6 +26,15 @@ scenario::ScheduledFault gpu_fault(double at_s, FaultKind kind, int gpu) {
   return f;
 }
 
+/// Scheduled faults only: GPU `gpu` fails at `at_s` and is back `repair_s` later (restart 0 s).
+scenario::FaultSpec one_gpu_failure(double at_s, int gpu, double repair_s) {
+  auto spec = scheduled_only();
+  spec.gpu_repair_s = repair_s;
+  spec.context_restart_s = 0.0;
+  spec.schedule = {gpu_fault(at_s, FaultKind::gpu_failure, gpu)};
+  return spec;
+}
+
 scenario::ScheduledFault crash(double at_s, const std::string& tenant, int replica = 0) {
   scenario::ScheduledFault f;
   f.at_s = at_s;
@@ -42,11 +51,8 @@ scenario::Scenario solo_gpu_failure(int max_retries = scenario::FaultSpec{}.max_
   auto s = make_scenario("A100-80GB", 1, 100.0);
   s.tenants.push_back(generic_tenant("solo", 0.5));
   s.strategies = {strategy(StrategyKind::dedicated)};
-  auto faults = scheduled_only();
-  faults.gpu_repair_s = 10.0;
-  faults.context_restart_s = 0.0;
+  auto faults = one_gpu_failure(30.25, 0, 10.0);
   faults.max_retries = max_retries;
-  faults.schedule = {gpu_fault(30.25, FaultKind::gpu_failure, 0)};
   s.faults = faults;
   return s;
 }
@@ -87,22 +93,12 @@ TEST(Faults, AFailureOfAnyGpuOfATensorParallelGroupTakesTheGroupDown) {
   // first, fails at 20.25 s for 10 s: the whole group stops serving, and the expected faults count
   // both of its GPUs.
   auto s = make_scenario("H100-SXM-80GB", 2, 60.0);
-  auto t = generic_tenant("big", 0.0);
-  t.workload = scenario::Workload{};
-  t.workload.kind = scenario::WorkloadKind::llm;
-  t.workload.llm = scenario::LlmSpec{"Llama-3.1-70B-Instruct", "bf16", 512.0, 64.0, std::nullopt};
-  t.workload.engine = scenario::EngineSpec{};
+  auto t = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 64.0);
   t.workload.engine->tensor_parallel = 2;
   t.workload.engine->max_model_len = 8192;
-  t.load.kind = scenario::LoadKind::poisson;
-  t.load.rate_per_s = 0.5;
   s.tenants = {t};
   s.strategies = {strategy(StrategyKind::dedicated)};
-  auto faults = scheduled_only();
-  faults.gpu_repair_s = 10.0;
-  faults.context_restart_s = 0.0;
-  faults.schedule = {gpu_fault(20.25, FaultKind::gpu_failure, 1)};
-  s.faults = faults;
+  s.faults = one_gpu_failure(20.25, 1, 10.0);
   const auto strategy = simulate(s).strategies.at(0);
   const auto& tenant = strategy.tenants.at(0);
   EXPECT_EQ(strategy.devices.at(0).gpu_count, 2);
@@ -204,11 +200,7 @@ TEST(Faults, ATenantWithAContextOnAnotherGpuStaysUpAndItsRequestsGoThere) {
   t.load.num_users = 2;
   s.tenants.push_back(t);
   s.strategies = {strategy(StrategyKind::dedicated)};
-  auto faults = scheduled_only();
-  faults.gpu_repair_s = 20.0;
-  faults.context_restart_s = 0.0;
-  faults.schedule = {gpu_fault(10.25, FaultKind::gpu_failure, 0)};
-  s.faults = faults;
+  s.faults = one_gpu_failure(10.25, 0, 20.0);
   const auto result = simulate(s).strategies.at(0);
   const auto& tenant = result.tenants.at(0);
   EXPECT_DOUBLE_EQ(tenant.downtime_s, 0.0);

@@ -37,6 +37,18 @@ inline scenario::Tenant generic_tenant(const std::string& name, double solo_s, d
   return t;
 }
 
+/// An LLM tenant on vLLM with its defaults, Poisson load (0.5 a second) of the given request lengths.
+inline scenario::Tenant llm_tenant(const std::string& name, const std::string& model, double prompt, double output) {
+  auto t = generic_tenant(name, 0.0);
+  t.workload = scenario::Workload{};
+  t.workload.kind = scenario::WorkloadKind::llm;
+  t.workload.llm = scenario::LlmSpec{model, "bf16", prompt, output, std::nullopt};
+  t.workload.engine = scenario::EngineSpec{};
+  t.load.kind = scenario::LoadKind::poisson;
+  t.load.rate_per_s = 0.5;
+  return t;
+}
+
 inline scenario::StrategySpec strategy(models::StrategyKind kind, const std::string& layout = "") {
   scenario::StrategySpec s;
   s.kind = kind;

@@ -23,12 +23,18 @@ const std::vector<std::string> kShippedFiles = {"miso-a100-40gb-mig-steps.csv", 
                                                 "mps-colocation-public.csv",    "h200-probes-run1.csv",
                                                 "h200-probes-run2.csv",         "h200-colocation.csv"};
 
-CalibrationOutcome calibrate_shipped_data() {
+/// Every row of `files` of data/measurements, in order.
+std::vector<Measurement> shipped_rows(const std::vector<std::string>& files) {
   std::vector<Measurement> rows;
-  for (const auto& file : kShippedFiles) {
+  for (const auto& file : files) {
     const auto part = test::load(std::string(SW_SOURCE_DIR) + "/data/measurements/" + file);
     rows.insert(rows.end(), part.begin(), part.end());
   }
+  return rows;
+}
+
+CalibrationOutcome calibrate_shipped_data() {
+  const auto rows = shipped_rows(kShippedFiles);
   CalibrateOptions options;
   options.id = "slicewise-default-2026-11-28";
   options.created = "2026-11-28";
@@ -65,10 +71,7 @@ TEST(Calibrate, TheShippedDefaultProfileIsReproducedFromTheShippedData) {
 TEST(Calibrate, TwoProbeRunsThatNameTheirCoRunsAlikeFitTogether) {
   // The H200's two probe runs both name a co-run "timeslice-k0.5-n2": each file's run is its own.
   // Alone, each fits eta 0.837 / 0.838 +- 0.005 on 84 points; together, within that of both.
-  const std::string dir = std::string(SW_SOURCE_DIR) + "/data/measurements/";
-  auto rows = test::load(dir + "h200-probes-run1.csv");
-  const auto second = test::load(dir + "h200-probes-run2.csv");
-  rows.insert(rows.end(), second.begin(), second.end());
+  const auto rows = shipped_rows({"h200-probes-run1.csv", "h200-probes-run2.csv"});
   CalibrateOptions options;
   options.id = "h200";
   options.created = "2026-11-28";
@@ -88,25 +91,20 @@ TEST(Calibrate, TimeSlicesAreFittedWhereUnequalBurstsMeasureTheSlice) {
   // The H200 probes alone (identical loops of 0.5 or 5 ms kernels) cannot tell a 1.7 ms slice from
   // a 2.4 ms one; the co-location runs (a decode beside a prefill) can. Each co-location workload
   // left out of the fit comes out within 6 %, all together under 4 %.
-  const std::string dir = std::string(SW_SOURCE_DIR) + "/data/measurements/";
-  auto rows = test::load(dir + "h200-probes-run1.csv");
-  const auto second = test::load(dir + "h200-probes-run2.csv");
-  rows.insert(rows.end(), second.begin(), second.end());
   CalibrateOptions options;
   options.created = "2026-11-28";
   options.cross_validate = true;
-  const auto probes_only =
-      calibrate(rows, {"run1", "run2"}, options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  const auto probes_only = calibrate(shipped_rows({"h200-probes-run1.csv", "h200-probes-run2.csv"}), {"run1", "run2"},
+                                     options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   EXPECT_EQ(probes_only.profile.find("timeslice_ms"), nullptr);
   const bool said = std::any_of(probes_only.notes.begin(), probes_only.notes.end(), [](const std::string& note) {
     return note.find("not fitted: no co-run of unequal bursts") != std::string::npos;
   });
   EXPECT_TRUE(said);
 
-  const auto colocation = test::load(dir + "h200-colocation.csv");
-  rows.insert(rows.end(), colocation.begin(), colocation.end());
-  const auto outcome = calibrate(rows, {"run1", "run2", "colocation"}, options, models::GpuCatalog::shipped(),
-                                 models::MigCatalog::shipped());
+  const auto outcome =
+      calibrate(shipped_rows({"h200-probes-run1.csv", "h200-probes-run2.csv", "h200-colocation.csv"}),
+                {"run1", "run2", "colocation"}, options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
   const auto* slice = outcome.profile.find("timeslice_ms");
   const auto* yield = outcome.profile.find("yield_switch_ms");
   const auto* preempt = outcome.profile.find("preempt_switch_ms");

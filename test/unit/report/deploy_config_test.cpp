@@ -224,15 +224,21 @@ TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
             "              nvidia.com/priority: 0\n");
 }
 
+/// A vLLM tenant of `model` with its engine's defaults, 512 + 128 tokens.
+scenario::Workload llm_workload(const std::string& model) {
+  scenario::Workload w;
+  w.kind = scenario::WorkloadKind::llm;
+  w.llm = scenario::LlmSpec{model, "bf16", 512.0, 128.0, std::nullopt};
+  w.engine = scenario::EngineSpec{};
+  return w;
+}
+
 TEST(DeployConfig, AnLlmEnginesHamiMemoryIsItsShareOfTheGpu) {
   // vLLM at gpu_memory_utilization 0.45 of an A100-80GB holds 36 GiB there, as the simulation
   // reserved: 36,864 MiB, not the least device it would start on.
   auto r = result_of(spec_of(StrategyKind::hami), {"llm"}, {{0, "", {"llm#0"}}});
   auto& w = r.input.tenants[0].workload;
-  w = scenario::Workload{};
-  w.kind = scenario::WorkloadKind::llm;
-  w.llm = scenario::LlmSpec{"Llama-3.1-8B-Instruct", "bf16", 512.0, 128.0, std::nullopt};
-  w.engine = scenario::EngineSpec{};
+  w = llm_workload("Llama-3.1-8B-Instruct");
   w.engine->gpu_memory_utilization = 0.45;
   const auto files = deploy_configs(r, "hami");
   EXPECT_NE(file(files, "deployments.yaml").text.find("              nvidia.com/gpumem: 36864\n"), std::string::npos)
@@ -242,10 +248,7 @@ TEST(DeployConfig, AnLlmEnginesHamiMemoryIsItsShareOfTheGpu) {
 TEST(DeployConfig, ATensorParallelGroupAsksForItsGpus) {
   auto r = result_of(spec_of(StrategyKind::dedicated), {"big"}, {{0, "", {"big#0"}}});
   auto& w = r.input.tenants[0].workload;
-  w = scenario::Workload{};
-  w.kind = scenario::WorkloadKind::llm;
-  w.llm = scenario::LlmSpec{"Llama-3.1-70B-Instruct", "bf16", 512.0, 128.0, std::nullopt};
-  w.engine = scenario::EngineSpec{};
+  w = llm_workload("Llama-3.1-70B-Instruct");
   w.engine->tensor_parallel = 2;
   const auto files = deploy_configs(r, "dedicated");
   EXPECT_NE(file(files, "deployments.yaml").text.find("              nvidia.com/gpu: 2\n"), std::string::npos)
