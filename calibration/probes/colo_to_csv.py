@@ -10,6 +10,8 @@ import json
 import re
 import sys
 
+NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+
 
 def fail(where, what):
     sys.exit("%s: %s" % (where, what))
@@ -38,9 +40,13 @@ def read(paths):
                     pct = float(m.group(1))
                 try:
                     record = json.loads(rest)
-                    rows.append((name, record["kind"], pct, float(record["iters_per_s"])))
-                except (ValueError, KeyError) as e:
+                    kind, iters = record["kind"], float(record["iters_per_s"])
+                except (ValueError, KeyError, TypeError) as e:
                     fail(where, "expected a JSON object with kind and iters_per_s (%s)" % e)
+                for what, value in (("set", name), ("kind", kind)):
+                    if not isinstance(value, str) or not NAME.match(value):
+                        fail(where, "%s %r is not a name (letters, digits, _ - . only)" % (what, value))
+                rows.append((name, kind, pct, iters))
     return rows
 
 

@@ -212,6 +212,14 @@ TEST(Measurements, ACoLocationFileSaysWhatItLacks) {
   path =
       write_file("colo-mechanism.csv", "# gpu: H200\n# date: 2026-11-28\n" + header + "x,hami,1,decode,100,10,10,1\n");
   EXPECT_EQ(error_of([&] { load(path); }), path + ":4: mechanism: must be dedicated, time_slicing or mps, got hami");
+  path = write_file("colo-no-date.csv", "# gpu: H200\n# date: last week\n" + header + row);
+  EXPECT_EQ(error_of([&] { load(path); }),
+            path + ":3: a co-location file gives its date in a `# date: YYYY-MM-DD` comment line before its header");
+  path = write_file("colo-column.csv", "# gpu: H200\n# date: 2026-11-28\nset,mechanism,n_process,relative_speed\n");
+  EXPECT_EQ(error_of([&] { load(path); }),
+            path +
+                ":3: unknown column \"n_process\" of a co-location file; allowed: set, mechanism, n_processes, "
+                "kind, thread_pct, iters_per_s, solo_iters_per_s, relative_speed (did you mean \"n_processes\"?)");
 }
 
 TEST(Measurements, IsoDatesAreRealDays) {
