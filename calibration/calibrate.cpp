@@ -420,7 +420,7 @@ void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& optio
       cross_validate(points, "mps_interference",
                      "leave one workload out: mps_efficiency and mps_interference refitted together on the other "
                      "workloads' mps rows (each at its no-effect edge where that fits better), this one's rows "
-                     "predicted from its baseline; uncalibrated: the dominant-share split alone",
+                     "predicted from its baseline; uncalibrated: the kernel turns alone",
                      uncalibrated, refit, out.folds));
 }
 

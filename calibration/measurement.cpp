@@ -51,6 +51,7 @@ const std::vector<ParamRule>& param_rules() {
       {"gpu_duty_frac", 0, false, 1, false, "in (0, 1]"},
       {"sm_occupancy_frac", 0, false, 1, false, "in (0, 1]"},
       {"mem_bw_frac", 0, false, 1, false, "in (0, 1]"},
+      {"compute_frac", 0, false, 1, false, "in (0, 1]"},
       {"kernel_ms", 0, false, HUGE_VAL, false, "> 0"},
       {"active_thread_pct", 0, false, 100, false, "in (0, 100]"},
       {"sm_count", 1, true, HUGE_VAL, true, "an integer >= 1"},
@@ -202,12 +203,7 @@ class Loader {
                  std::to_string(fields_.size()));
       }
       if (colocation) {
-        Measurement m = read_colocation_row();  // a row per process: two alike may measure the same
-        if (m.strategy == StrategyKind::mps) {
-          ++mps_rows_skipped_;
-        } else {
-          out.push_back(std::move(m));
-        }
+        out.push_back(read_colocation_row());  // a row per process: two alike may measure the same
         continue;
       }
       if (miso) {
@@ -216,11 +212,6 @@ class Loader {
         out.push_back(read_row());
       }
       check_not_repeated();
-    }
-    if (mps_rows_skipped_ > 0) {
-      notes_.push_back(reader_.path() + ": " + std::to_string(mps_rows_skipped_) +
-                       " mps rows not taken: the MPS model splits a GPU by each client's SM and bandwidth demand, "
-                       "which a co-location file does not give");
     }
     if (out.empty()) fail(reader_.path(), 0, "", "no measurements after the header");
     return out;
@@ -299,8 +290,10 @@ class Loader {
 
   /// The co-location layout (calibration/probes/colo.sh): a row per process of a run.
   void locate_colocation_columns() {
-    const std::vector<std::string> names = {"set",        "mechanism",   "n_processes",      "kind",
-                                            "thread_pct", "iters_per_s", "solo_iters_per_s", "relative_speed"};
+    const std::vector<std::string> names = {"set",          "mechanism",   "n_processes",      "kind",
+                                            "thread_pct",   "iters_per_s", "solo_iters_per_s", "relative_speed",
+                                            "compute_frac", "mem_bw_frac"};
+    const std::vector<std::string> optional = {"compute_frac", "mem_bw_frac"};
     const long line = reader_.line_number();
     for (const auto& name : header_.names()) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -309,7 +302,10 @@ class Loader {
                  did_you_mean_suffix(name, names));
       }
     }
-    for (const auto& name : names) columns_[name] = header_.require(name, reader_.path(), line);
+    for (const auto& name : names) {
+      const bool required = std::find(optional.begin(), optional.end(), name) == optional.end();
+      columns_[name] = required ? header_.require(name, reader_.path(), line) : header_.find(name);
+    }
     if (meta_gpu_.empty()) {
       fail(reader_.path(), line, "",
            "a co-location file names its GPU in a `# gpu: NAME` comment line before its header");
@@ -370,6 +366,14 @@ class Loader {
                format_number(iters / solo) + ")");
     }
     m.params["kernel_ms"] = 1000.0 / solo;
+    for (const char* demand : {"compute_frac", "mem_bw_frac"}) {  // optional: the loop's demands alone
+      if (field(demand).empty()) continue;
+      const double value = traces::parse_number(field(demand), demand, traces::FieldContext{&file, line});
+      if (!(value > 0.0 && value <= 1.0)) {
+        fail(file, line, demand, "must be in (0, 1], got " + std::string(field(demand)));
+      }
+      m.params[demand] = value;
+    }
     if (m.strategy == StrategyKind::mps && threads < 100.0) m.params["active_thread_pct"] = threads;
     m.metric = Metric::throughput;
     m.value = iters;
@@ -478,7 +482,6 @@ class Loader {
   std::string scratch_;
   std::map<std::vector<std::string>, long> seen_;  // fields of each row read -> its line
   std::string meta_gpu_, meta_date_;               // `# gpu:` and `# date:` comments before the header
-  int mps_rows_skipped_ = 0;
   std::vector<std::string> notes_;
 };
 

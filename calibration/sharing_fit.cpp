@@ -21,7 +21,9 @@ models::ContextDemand demand_of(const Measurement& m) {
   models::ContextDemand c;
   c.active = true;  // a probe or load test keeps every context busy for the whole window
   c.duty = m.param("gpu_duty_frac", 1.0);
-  c.demand_sm = m.param("sm_occupancy_frac", 1.0);
+  // A loop's share of the GPU's compute (its kernels still fill the SMs), else the SMs it occupies.
+  c.demand_sm = m.param("compute_frac", m.param("sm_occupancy_frac", 1.0));
+  if (m.params.contains("compute_frac")) c.occupancy = 1.0;
   c.demand_bw = m.param("mem_bw_frac", 0.0);
   c.ref_sm = c.demand_sm;
   c.ref_bw = c.demand_bw;
@@ -29,6 +31,7 @@ models::ContextDemand demand_of(const Measurement& m) {
       m.strategy == StrategyKind::mps ? m.param("active_thread_pct", 100.0) : m.param("gpucores", 100.0);
   c.cap = cap_pct / 100.0;
   c.burst_s = m.param("kernel_ms", 0.0) * 1e-3;  // a probe or loop that synchronises after each kernel
+  c.kernel_s = c.burst_s;
   return c;
 }
 

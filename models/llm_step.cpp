@@ -74,6 +74,8 @@ double StepModel::linear_time(double tokens, double sampled, double weight_bytes
   return seconds;
 }
 
+double kernels_per_step(const ModelSpec& model) { return kKernelsPerLayer * model.num_layers + 1.0; }
+
 StepCost StepModel::cost(const StepBatch& batch) const {
   const auto& m = *model_;
   const double tokens = batch.decode_seqs + batch.prefill_tokens;

@@ -74,6 +74,12 @@ struct Parallelism {
 inline constexpr double kAllReduceLatencyS = 10e-6;
 
 /// One step's time and what it asks of the device.
+/// Kernels one forward step of `model` launches: kKernelsPerLayer per layer (the QKV, output,
+/// gate-up and down GEMMs, attention, and the fused norm and activation kernels) and the head.
+/// What MPS divides a step's GPU time by to get the kernels other clients take turns with.
+inline constexpr int kKernelsPerLayer = 6;
+double kernels_per_step(const ModelSpec& model);
+
 struct StepCost {
   double gpu_s = 0.0;       ///< the GPU's part: linear layers and attention
   double overhead_s = 0.0;  ///< host-side: scheduling, sampling, launch gaps (the GPU idles)

@@ -24,6 +24,8 @@ constexpr std::size_t kExactDistributionLimit = 24;
 constexpr std::size_t kDirectLimit = 4;
 static_assert(kDirectLimit <= kExactDistributionLimit, "the direct route builds every class's exact distribution");
 constexpr std::size_t kPriorityClasses = 3;
+/// MPS: a client keeps SMs of its own when its reach exceeds its overlap with the others by more.
+constexpr double kOwnSms = 1e-12;
 
 /// The active contexts as the share helpers read them: active context a is contexts[index[a]],
 /// in a GPU phase with probability phase[index[a]].
@@ -91,7 +93,8 @@ bool same_demand(const ContextDemand& a, const ContextDemand& b) {
   return bits(a.demand_sm) == bits(b.demand_sm) && bits(a.demand_bw) == bits(b.demand_bw) &&
          bits(a.duty) == bits(b.duty) && bits(a.weight) == bits(b.weight) && bits(a.cap) == bits(b.cap) &&
          bits(a.ref_sm) == bits(b.ref_sm) && bits(a.ref_bw) == bits(b.ref_bw) && a.priority == b.priority &&
-         bits(a.burst_s) == bits(b.burst_s);
+         bits(a.burst_s) == bits(b.burst_s) && bits(a.occupancy) == bits(b.occupancy) &&
+         bits(a.kernel_s) == bits(b.kernel_s);
 }
 
 }  // namespace
@@ -254,7 +257,6 @@ void RateModel::start_phases(std::span<const ContextDemand> contexts) {
   starting_phases(contexts, phase_);
   share_.assign(n, 0.0);
   solo_.resize(n);
-  fill_ready_ = false;
   turns_ready_ = false;
   active_.clear();
   for (std::size_t i = 0; i < n; ++i) {
@@ -634,151 +636,118 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
 
 namespace {
 
-/// Progressive filling (concurrent sharing), per active context: parts of RateModel's scratch.
-struct FillLevels {
-  std::span<double> level;  // fill level λ
-  std::span<double> bound;  // upper bound of λ: full speed or cap
-  std::span<double> pace;   // 1 / dominant demand: how fast λ rises with the dominant share
-};
-
-/// Each active context's bound and pace; one that needs nothing starts frozen at its bound.
-void start_fill(const ActiveContexts& set, const FillLevels& fill, std::span<std::uint8_t> frozen) {
-  const std::size_t m = set.index.size();
-  for (std::size_t a = 0; a < m; ++a) {
-    const auto& c = set.contexts[static_cast<std::size_t>(set.index[a])];
-    double u = 1.0;
-    if (c.demand_sm > kEpsilon) u = std::min({u, 1.0 / c.demand_sm, c.cap / c.demand_sm});
-    if (c.demand_bw > kEpsilon) u = std::min(u, 1.0 / c.demand_bw);
-    fill.bound[a] = u;
-    fill.level[a] = 0.0;
-    frozen[a] = 0;
-    const double dominant = std::max(c.demand_sm, c.demand_bw);
-    if (dominant > kEpsilon) {
-      fill.pace[a] = 1.0 / dominant;
-    } else {
-      fill.pace[a] = 0.0;
-      fill.level[a] = u;  // needs nothing: full speed
-      frozen[a] = 1;
-    }
-  }
-}
-
-/// One round of progressive filling: raises the unfrozen levels until one reaches its bound or a
-/// resource runs out (free_sm, free_bw: what is left), and freezes those. False when all were frozen.
-bool fill_round(const ActiveContexts& set, const FillLevels& fill, std::span<std::uint8_t> frozen, double& free_sm,
-                double& free_bw) {
-  const std::size_t m = set.index.size();
-  double use_sm = 0.0;  // resource used per unit of dominant share
-  double use_bw = 0.0;
-  double step = std::numeric_limits<double>::infinity();
-  bool any = false;
-  for (std::size_t a = 0; a < m; ++a) {
-    if (frozen[a]) continue;
-    const auto j = static_cast<std::size_t>(set.index[a]);
-    use_sm += set.phase[j] * set.contexts[j].demand_sm * fill.pace[a];
-    use_bw += set.phase[j] * set.contexts[j].demand_bw * fill.pace[a];
-    step = std::min(step, (fill.bound[a] - fill.level[a]) / fill.pace[a]);
-    any = true;
-  }
-  if (!any) return false;
-  if (use_sm > kEpsilon) step = std::min(step, free_sm / use_sm);
-  if (use_bw > kEpsilon) step = std::min(step, free_bw / use_bw);
-  step = std::max(step, 0.0);
-  free_sm -= step * use_sm;
-  free_bw -= step * use_bw;
-  const bool sm_full = use_sm > kEpsilon && free_sm <= 1e-12;
-  const bool bw_full = use_bw > kEpsilon && free_bw <= 1e-12;
-  for (std::size_t a = 0; a < m; ++a) {
-    if (frozen[a]) continue;
-    const auto& c = set.contexts[static_cast<std::size_t>(set.index[a])];
-    fill.level[a] = std::min(fill.bound[a], fill.level[a] + step * fill.pace[a]);
-    if (fill.level[a] >= fill.bound[a] - 1e-12 || (sm_full && c.demand_sm > kEpsilon) ||
-        (bw_full && c.demand_bw > kEpsilon)) {
-      frozen[a] = 1;
-    }
-  }
-  return true;
-}
-
-/// Π (1 − x_b) over the active contexts b other than `a`: the probability that `a` runs alone.
-double others_idle(const ActiveContexts& set, std::size_t a) {
-  const std::size_t m = set.index.size();
-  double p_alone = 1.0;
-  for (std::size_t b = 0; b < m; ++b) {
-    if (b != a) p_alone *= 1.0 - set.phase[static_cast<std::size_t>(set.index[b])];
-  }
-  return p_alone;
-}
-
-/// Each active context's share of the GPU from its fill level (and its solo rate on the hard
-/// roofline, `solo`), less the MPS efficiency and the interference of the others' memory traffic.
-void grant_concurrent_shares(const ActiveContexts& set, std::span<const double> level, std::span<const double> solo_of,
-                             const SharingParams& params, std::span<double> share_of) {
-  const std::size_t m = set.index.size();
-  // Memory pressure of everyone in a GPU phase (mean field): Σ_j x_j bw_j. A client feels the others'
-  // part of it even when the split leaves it at full speed, since they share the L2 and the DRAM.
-  double pressure = 0.0;
-  if (params.concurrent_interference > 0.0) {
-    for (int index : set.index) {
-      const auto j = static_cast<std::size_t>(index);
-      pressure += set.phase[j] * set.contexts[j].demand_bw;
-    }
-  }
-  for (std::size_t a = 0; a < m; ++a) {
-    const auto i = static_cast<std::size_t>(set.index[a]);
-    // The split is of the hard roofline; a finite sharpness scales the granted share in compute().
-    const double solo = solo_of[a];
-    double share = solo > 0.0 ? level[a] / solo : 0.0;
-    if (m > 1 && params.concurrent_efficiency < 1.0) {
-      const double p_alone = others_idle(set, a);
-      share *= p_alone + (1.0 - p_alone) * params.concurrent_efficiency;
-    }
-    if (m > 1 && params.concurrent_interference > 0.0) {
-      // Only the others' traffic counts: a client alone, or with idle company, keeps its speed.
-      const double others = std::max(0.0, pressure - set.phase[i] * set.contexts[i].demand_bw);
-      share /= 1.0 + params.concurrent_interference * others;
-    }
-    share_of[i] = share;
-  }
+/// Speed of a context on a fraction `sms` of the device's SMs, on the hard roofline: its SM need
+/// scales with the SMs it has, its bandwidth need does not (docs/model.md §2, "MPS: thread blocks").
+double speed_on(const ContextDemand& c, double sms) {
+  if (sms <= 0.0) return 0.0;
+  double rate = 1.0;
+  if (c.demand_sm > sms) rate = sms / c.demand_sm;
+  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
+  return rate;
 }
 
 }  // namespace
 
 void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
-  // Progressive filling with dominant-resource fairness: every unfrozen context's dominant share
-  // (its fill level λ times its larger demand) rises at the same pace until the context reaches
-  // full speed or its cap, or a resource it uses runs out. The others' demands count with the
-  // probability that they are in a GPU phase (mean field).
+  // MPS as the block scheduler runs it (docs/model.md §2, "MPS: thread blocks"). Each client's
+  // kernels reach o_i of the SMs (its occupancy, at most its cap). Where the others' reach
+  // (mean field: Σ_j x_j o_j) and its own add up to more than the device, the overlap ov_i is
+  // contended: the scheduler hands SMs to kernels in the order they were launched, so clients that
+  // want the same SMs take turns kernel by kernel, and client i holds the overlap for
+  // τ_i = k_i / (k_i + Σ_j x_j k_j) of the time (k: a kernel's duration on its reach). Off its
+  // turn it keeps the SMs nobody else reaches, o_i − ov_i. When the clients then want more
+  // bandwidth than the device has, it is split max-min fair (water filling).
   const std::size_t m = active_.size();
-  const ActiveContexts set{contexts, active_, phase_};
-  // Per active context: λ, its upper bound (full speed or cap), 1/dominant demand, λ's start and
-  // the hard roofline's solo rate; all but λ depend on the demands only, so the first step of a
-  // compute() sets them and the others reuse them.
-  if (!fill_ready_) {
-    scratch_.resize(5 * m);
-    frozen_.resize(2 * m);
-  }
+  scratch_.resize(5 * m);
   const std::span<double> scratch(scratch_);
-  const FillLevels fill{scratch.first(m), scratch.subspan(m, m), scratch.subspan(2 * m, m)};
-  const std::span<double> start_level = scratch.subspan(3 * m, m);
-  const std::span<double> solo = scratch.subspan(4 * m, m);
-  const std::span<std::uint8_t> frozen(frozen_.data(), m);  // whether each level stopped rising
-  const std::span<std::uint8_t> start_frozen(frozen_.data() + m, m);
-  if (!fill_ready_) {
-    start_fill(set, FillLevels{start_level, fill.bound, fill.pace}, start_frozen);
-    for (std::size_t a = 0; a < m; ++a) solo[a] = solo_gpu_rate(contexts[static_cast<std::size_t>(active_[a])]);
-    fill_ready_ = true;
+  const std::span<double> reach = scratch.first(m);
+  const std::span<double> kernel = scratch.subspan(m, m);
+  const std::span<double> hard = scratch.subspan(2 * m, m);     // speed on its reach, hard roofline
+  const std::span<double> overlap = scratch.subspan(3 * m, m);  // ov_i
+  const std::span<double> speed = scratch.subspan(4 * m, m);    // g_i
+  double busy_reach = 0.0;                                      // Σ_j x_j o_j
+  double busy_kernel = 0.0;                                     // Σ_j x_j k_j
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    const auto& c = contexts[i];
+    const double occupancy = c.occupancy > 0.0 ? c.occupancy : (c.demand_sm > 0.0 ? c.demand_sm : 1.0);
+    reach[a] = std::min({1.0, c.cap, occupancy});
+    hard[a] = speed_on(c, reach[a]);
+    const double k = c.kernel_s > 0.0 ? c.kernel_s : params_.default_kernel_s;
+    kernel[a] = k / hard[a];
+    busy_reach += phase_[i] * reach[a];
+    busy_kernel += phase_[i] * kernel[a];
   }
-  for (std::size_t a = 0; a < m; ++a) {  // a loop, not std::copy: m is a handful, a memmove call costs more
-    fill.level[a] = start_level[a];
-    frozen[a] = start_frozen[a];
+  for (std::size_t a = 0; a < m; ++a) {
+    const double x = phase_[static_cast<std::size_t>(active_[a])];
+    overlap[a] = std::clamp(reach[a] + std::max(0.0, busy_reach - x * reach[a]) - 1.0, 0.0, reach[a]);
   }
-  double free_sm = 1.0;
-  double free_bw = 1.0;
+  const double eta = m > 1 ? params_.concurrent_efficiency : 1.0;
+  const double kappa = m > 1 ? params_.concurrent_interference : 0.0;
+  double pressure = 0.0;  // Σ_j x_j bw_j: the memory traffic of everyone in a GPU phase
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto j = static_cast<std::size_t>(active_[a]);
+    pressure += phase_[j] * contexts[j].demand_bw;
+  }
+  double bandwidth = 0.0;  // Σ x_j g_j bw_j: the bandwidth wanted at these speeds
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    const auto& c = contexts[i];
+    const double x = phase_[i];
+    // During its turn the others that keep SMs of their own run beside it: it runs at η while
+    // any does, and their memory traffic slows it by 1 + κ Σ x_j bw_j (shared L2 and DRAM).
+    double beside_idle = 1.0;
+    double beside_traffic = 0.0;
+    for (std::size_t b = 0; b < m; ++b) {
+      if (b == a || reach[b] - overlap[b] <= kOwnSms) continue;
+      const auto j = static_cast<std::size_t>(active_[b]);
+      beside_idle *= 1.0 - phase_[j];
+      beside_traffic += phase_[j] * contexts[j].demand_bw;
+    }
+    double g = hard[a] * (beside_idle + (1.0 - beside_idle) * eta) / (1.0 + kappa * beside_traffic);
+    if (overlap[a] > kOwnSms) {
+      // Off its turn another client holds the overlap and runs beside what it keeps.
+      const double turn = kernel[a] / (kernel[a] + std::max(0.0, busy_kernel - x * kernel[a]));
+      const double others_traffic = std::max(0.0, pressure - x * c.demand_bw);
+      g = turn * g + (1.0 - turn) * speed_on(c, reach[a] - overlap[a]) * eta / (1.0 + kappa * others_traffic);
+    }
+    speed[a] = g;
+    bandwidth += x * g * c.demand_bw;
+  }
+  if (bandwidth > 1.0) split_bandwidth(contexts, speed);
+  for (std::size_t a = 0; a < m; ++a) {
+    const auto i = static_cast<std::size_t>(active_[a]);
+    // The split is of the hard roofline; a finite sharpness scales the granted share in solve().
+    share_[i] = speed[a] / speed_on(contexts[i], 1.0);
+  }
+}
+
+void RateModel::split_bandwidth(std::span<const ContextDemand> contexts, std::span<double> speed) const {
+  // Water filling: the level L with Σ_j x_j min(w_j, L) = 1 over the wants w_j = g_j bw_j (called
+  // only when Σ_j x_j w_j > 1, so L exists); a client that wants more than L gets L. Start with
+  // every want open; each round holds those at or below the level and raises it.
+  const std::size_t m = active_.size();
+  double level = 0.0;
   for (std::size_t round = 0; round <= m; ++round) {
-    if (!fill_round(set, fill, frozen, free_sm, free_bw)) break;
+    double held = 0.0;       // Σ x_j w_j over the wants at or below the level
+    double open_mass = 0.0;  // Σ x_j over the others
+    for (std::size_t a = 0; a < m; ++a) {
+      const auto i = static_cast<std::size_t>(active_[a]);
+      const double want = speed[a] * contexts[i].demand_bw;
+      if (want <= level) {
+        held += phase_[i] * want;
+      } else {
+        open_mass += phase_[i];
+      }
+    }
+    const double next = open_mass > 0.0 ? (1.0 - held) / open_mass : level;
+    if (next <= level) break;
+    level = next;
   }
-  grant_concurrent_shares(set, fill.level, solo, params_, share_);
+  for (std::size_t a = 0; a < m; ++a) {
+    const double want = speed[a] * contexts[static_cast<std::size_t>(active_[a])].demand_bw;
+    if (want > level) speed[a] *= level / want;
+  }
 }
 
 void RateModel::fixed_shares(std::span<const ContextDemand> contexts) {

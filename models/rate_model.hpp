@@ -25,7 +25,7 @@ namespace slicewise::models {
 enum class SharingDiscipline {
   exclusive,    ///< one context owns the device (dedicated, mig); several are time-sliced
   time_sliced,  ///< contexts with GPU work take turns (time_slicing, mig_time_slicing, hami, vgpu best_effort)
-  concurrent,   ///< contexts run at once; progressive filling of SMs and bandwidth, less memory pressure (mps)
+  concurrent,   ///< contexts run at once; kernels that want the same SMs take turns, bandwidth is split (mps)
   fixed_share,  ///< each placed context owns a fixed share, used or not (vgpu equal_share / fixed_share)
 };
 
@@ -49,8 +49,13 @@ struct SharingParams {
     yield_switch_s = yield_ms * 1e-3;
     preempt_switch_s = preempt_ms * 1e-3;
   }
-  /// MPS efficiency while two or more clients run at once (interference beyond the split), (0, 1].
+  /// MPS efficiency while two or more clients run at once on different SMs (interference beyond
+  /// the split), (0, 1].
   double concurrent_efficiency = 1.0;
+  /// MPS: the duration of one kernel of a context that gives none (ContextDemand::kernel_s 0); the
+  /// default of docs/model.md §2 ("MPS: thread blocks"). Only ratios of kernel durations matter.
+  double default_kernel_s = kDefaultKernelS;
+  static constexpr double kDefaultKernelS = 1e-4;
   /// MPS interference κ >= 0 from the co-runners' memory traffic, felt before any resource runs out
   /// (shared L2 and DRAM): each client's share is divided by 1 + κ Σ_j x_j bw_j over the others j
   /// (x_j its GPU-phase probability, bw_j its bandwidth demand). 0 (the default) leaves the split alone.
@@ -78,7 +83,14 @@ struct ContextDemand {
   double duty = 1.0;       ///< GPU-busy fraction of its requests' solo time, (0, 1]
   double weight = 1.0;     ///< share weight (time_sliced, fixed_share), > 0
   double cap = 1.0;  ///< concurrent: max SM fraction (MPS active thread %); time_sliced: max time share (HAMi gpucores)
-  int priority = 1;  ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
+  /// concurrent: fraction of the device's SMs its kernels' thread blocks take while they run (an
+  /// LLM step's GEMMs launch a wave of blocks or more: 1); 0 = demand_sm (a workload's measured
+  /// SM occupancy). Capped by `cap`.
+  double occupancy = 0.0;
+  /// concurrent: GPU seconds of one of its kernels at full speed on this device; 0 = the
+  /// SharingParams default. Clients whose kernels want the same SMs take turns kernel by kernel.
+  double kernel_s = 0.0;
+  int priority = 1;     ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
   double ref_sm = 0.0;  ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)
   double ref_bw = 0.0;
   /// time_sliced with time slices: GPU seconds of work it queues before it waits on the host (a
@@ -177,6 +189,8 @@ class RateModel {
   /// turn; without, the contexts themselves and the flat η.
   std::span<const ContextDemand> turns(std::span<const ContextDemand> contexts);
   void concurrent_shares(std::span<const ContextDemand> contexts);
+  /// concurrent: scales the speeds `speed` (per active context) down to the device's bandwidth.
+  void split_bandwidth(std::span<const ContextDemand> contexts, std::span<double> speed) const;
   void fixed_shares(std::span<const ContextDemand> contexts);
   void cap_time_shares(std::span<const ContextDemand> contexts);
 
@@ -192,8 +206,6 @@ class RateModel {
   std::vector<ContextDemand> turns_;  // time_sliced_shares with time slices: weights times turns
   std::vector<double> eta_;           // time_sliced_shares: each context's efficiency
   bool turns_ready_ = false;          // turns_ and eta_ are set for this solve
-  std::vector<std::uint8_t> frozen_;  // concurrent_shares: whether each active context stopped rising, and at start
-  bool fill_ready_ = false;           // concurrent_shares: the demand-only parts of scratch_ are set
   std::vector<int> active_;
   // The kept answers: slot s holds, at [s·W, s·W + n), W = kMemoMaxContexts, the n demands and
   // starting phases of a solve of n contexts, its n rates and the n phases it ended at; its key

@@ -103,6 +103,7 @@ const std::vector<std::pair<const char*, const char*>>& derived_for_llm() {
       {"gpu_duty_frac", "its demands follow from its model's steps"},
       {"sm_occupancy_frac", "its demands follow from its model's steps"},
       {"mem_bw_frac", "its demands follow from its model's steps"},
+      {"kernel_ms", "its kernels follow from its model's steps"},
       {"memory_gib",
        "its memory follows from its engine: set engine.gpu_memory_utilization (vllm, sglang) or "
        "engine.cuda_memory_fraction (tgi)"},
@@ -156,6 +157,7 @@ Workload read_workload(JsonReader& parent, const json& value, WorkloadFacts& fac
     w.gpu_duty_frac = r.optional_number("gpu_duty_frac", 1.0, NumberRange::positive_fraction());
     w.sm_occupancy_frac = r.optional_number("sm_occupancy_frac", 1.0, NumberRange::positive_fraction());
     w.mem_bw_frac = r.optional_number("mem_bw_frac", 0.0, NumberRange::fraction());
+    w.kernel_ms = r.maybe_number("kernel_ms", NumberRange::positive());
     w.memory_gib = r.required_number("memory_gib", NumberRange::positive());
     w.max_concurrency = read_count(r, "max_concurrency", 1);
     if (uses(workload_keys(), "service_dist", w.kind)) {

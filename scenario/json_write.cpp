@@ -30,6 +30,7 @@ void put_figures(ordered_json& out, const Workload& w) {
   out["gpu_duty_frac"] = w.gpu_duty_frac;
   out["sm_occupancy_frac"] = w.sm_occupancy_frac;
   out["mem_bw_frac"] = w.mem_bw_frac;
+  put_if(out, "kernel_ms", w.kernel_ms);
   out["memory_gib"] = w.memory_gib;
   out["max_concurrency"] = w.max_concurrency;
 }

@@ -81,9 +81,12 @@ struct Workload {
   double gpu_duty_frac = 1.0;            ///< fraction of a request's time the GPU is busy, (0, 1]
   double sm_occupancy_frac = 1.0;        ///< fraction of SMs kept busy while running, (0, 1]
   double mem_bw_frac = 0.0;              ///< fraction of HBM bandwidth used while running, [0, 1]
-  double memory_gib = 0.0;               ///< device memory one context holds (weights + KV/activations), > 0
-  int max_concurrency = 1;               ///< requests served at once inside one context (batching), >= 1
-  std::optional<LlmSpec> llm;            ///< required when kind == llm, absent otherwise
+  /// Duration of one of its kernels on reference_gpu, ms (MPS: clients whose kernels want the same
+  /// SMs take turns kernel by kernel); unset = the model's default (docs/model.md §2).
+  std::optional<double> kernel_ms;
+  double memory_gib = 0.0;     ///< device memory one context holds (weights + KV/activations), > 0
+  int max_concurrency = 1;     ///< requests served at once inside one context (batching), >= 1
+  std::optional<LlmSpec> llm;  ///< required when kind == llm, absent otherwise
   /// kind llm: the serving engine (defaults when the scenario gives none); absent otherwise. An
   /// LLM tenant's memory, concurrency and demands follow from its model and engine: its
   /// memory_gib is then derived (scenario/llm_serving.hpp, engine_min_memory_gib), not read.

@@ -64,6 +64,8 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     // A generic request's GPU work is one burst: its framework queues the kernels and waits for
     // the result (an LLM engine's burst is its step: set_demand). Only time slices read it.
     if (time_slices()) demands_[i].burst_s = shape.solo_latency_s * shape.duty;
+    // Its kernels at solo speed (the rate model stretches them on a slower device); MPS reads them.
+    if (kernel_turns()) demands_[i].kernel_s = shape.kernel_s;
     demands_[i].weight = placed.weight;
     demands_[i].cap = placed.cap;
     demands_[i].priority = placed.priority;
@@ -86,6 +88,7 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));
   context.max_in_system = on.max_concurrent_requests;
   context.norm_sm = context.norm_bw = 1.0;
+  context.kernels_per_step = models::kernels_per_step(context.step->model());
   has_engines_ = true;
 }
 
@@ -439,6 +442,12 @@ void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) co
     // A step's kernels are queued at once (CUDA graphs); it syncs to sample. Only time slices read
     // it: elsewhere it would only keep the rate model from recognising a demand it solved before.
     if (time_slices()) demand.burst_s = step.gpu_s;
+    // Under MPS a step's GEMMs each launch a wave of blocks or more, whatever their FLOPs: they
+    // fill the SMs, one kernel at a time in stream order (docs/model.md §2, "MPS: thread blocks").
+    if (kernel_turns()) {
+      demand.occupancy = 1.0;
+      demand.kernel_s = step.gpu_s / context.kernels_per_step;
+    }
     return;
   }
   const auto& shape = *tenants_[context.tenant].shape;

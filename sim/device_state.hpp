@@ -163,6 +163,7 @@ class DeviceState {
     std::size_t load_position = 0;
     bool up = true;                           ///< false while taken down
     std::unique_ptr<models::StepModel> step;  ///< what the engine prices its steps with
+    double kernels_per_step = 1.0;            ///< an engine's: the kernels one step launches
     int max_in_system = 0;                    ///< TGI's max_concurrent_requests; 0 = no limit
   };
 
@@ -191,6 +192,8 @@ class DeviceState {
   void build_engine(Context& context, const TenantInfo& tenant);
   /// Whether the device shares by time slices, which weigh each context's bursts.
   bool time_slices() const { return device_.sharing.timeslice_s > 0.0; }
+  /// Whether the device runs its contexts at once (MPS), which weighs each context's kernels.
+  bool kernel_turns() const { return device_.sharing.discipline == models::SharingDiscipline::concurrent; }
   /// advance() on a device with an LLM context: each rated context's progress, its engine told.
   void advance_with_engines(double now, double dt);
   void arrive_at_engine(Context& context, const Request& request, double now);

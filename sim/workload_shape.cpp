@@ -12,6 +12,7 @@ WorkloadShape make_workload_shape(const scenario::Workload& workload) {
   shape.duty = workload.gpu_duty_frac;
   shape.demand = {workload.sm_occupancy_frac, workload.mem_bw_frac};
   shape.solo_latency_s = workload.solo_latency_s.value_or(0.0);
+  shape.kernel_s = workload.kernel_ms.value_or(0.0) * 1e-3;
   return shape;
 }
 

@@ -21,6 +21,7 @@ struct WorkloadShape {
   double duty = 1.0;            ///< GPU-busy fraction of a request's solo time
   PhaseDemand demand;           ///< generic workloads
   double solo_latency_s = 0.0;  ///< generic: solo time of a typical request
+  double kernel_s = 0.0;        ///< generic: one kernel on the reference GPU; 0 = the model's default
 
   /// Solo time (seconds, CPU + GPU) of a generic request; 0 for an LLM tenant (its engine knows).
   double solo_s(const traces::RequestRecord& request) const;

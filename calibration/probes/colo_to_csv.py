@@ -12,6 +12,28 @@ import sys
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
+# Each kind's GEMM (llm_bench.py loop): rows M of the activations times the 4096 x 425984 bf16
+# weights. Per iteration it does 2 M K N flops and moves the weights, the activations and the result.
+K, N, BYTES = 4096, 425984, 2
+ROWS = {"decode": 1, "decode32": 32, "prefill512": 512, "prefill": 4096}
+
+
+def work(kind):
+    """(flops, bytes) of one iteration of a kind's loop."""
+    m = ROWS[kind]
+    return 2.0 * m * K * N, BYTES * (K * N + m * K + m * N)
+
+
+def demands(solo):
+    """compute_frac and mem_bw_frac of each kind alone: its flop and byte rates over the highest
+    any kind reaches on this GPU (the compute-bound prefill's and the memory-bound decode's)."""
+    rates = {kind: tuple(w * iters for w in work(kind)) for kind, iters in solo.items() if kind in ROWS}
+    if not rates:
+        return {}
+    peak_flops = max(f for f, _ in rates.values())
+    peak_bytes = max(b for _, b in rates.values())
+    return {kind: (f / peak_flops, b / peak_bytes) for kind, (f, b) in rates.items()}
+
 
 def fail(where, what):
     sys.exit("%s: %s" % (where, what))
@@ -64,7 +86,11 @@ def main():
     print("# gpu: %s" % args.gpu)
     print("# date: %s" % args.date)
     print("# Co-location runs of calibration/probes/colo.sh and colo2.sh, converted by colo_to_csv.py.")
-    print("set,mechanism,n_processes,kind,thread_pct,iters_per_s,solo_iters_per_s,relative_speed")
+    print("# compute_frac, mem_bw_frac: each kind's flop and byte rates alone over the highest any kind reaches "
+          "(from the GEMM shapes in colo_to_csv.py)")
+    print("set,mechanism,n_processes,kind,thread_pct,iters_per_s,solo_iters_per_s,relative_speed,compute_frac,"
+          "mem_bw_frac")
+    demand = demands(solo)
     for name, kind, pct, iters in rows:
         if kind not in solo:
             sys.exit("%s: no alone_%s run to be its baseline" % (name, kind))
@@ -72,8 +98,9 @@ def main():
                      else "mps" if name.startswith("mps_") else None)
         if mechanism is None:
             sys.exit("%s: a set is alone_*, ts_* or mps_*" % name)
-        print("%s,%s,%d,%s,%g,%.2f,%.2f,%.3f" % (name, mechanism, size[name], kind, pct, iters, solo[kind],
-                                                 iters / solo[kind]))
+        sm, bw = ("%.4g" % demand[kind][0], "%.4g" % demand[kind][1]) if kind in demand else ("", "")
+        print("%s,%s,%d,%s,%g,%.2f,%.2f,%.3f,%s,%s" % (name, mechanism, size[name], kind, pct, iters, solo[kind],
+                                                       iters / solo[kind], sm, bw))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-// mps: CUDA Multi-Process Service. Clients run kernels at once; SMs and bandwidth are split by
-// progressive filling of dominant shares, each client capped by CUDA_MPS_ACTIVE_THREAD_PERCENTAGE.
+// mps: CUDA Multi-Process Service. Clients run kernels at once; kernels that want the same SMs take
+// turns kernel by kernel, each client capped by CUDA_MPS_ACTIVE_THREAD_PERCENTAGE.
 // At most 48 clients per GPU (Volta and later); memory is isolated only with a pinned limit
 // (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT).
 #include "scenario/strategies/policy.hpp"
@@ -19,7 +19,7 @@ class Mps final : public StrategyPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::mps; }
   std::string summary() const override {
-    return "clients run at once; SMs and bandwidth split by dominant shares, capped by active_thread_pct; "
+    return "clients run at once; kernels that want the same SMs take turns, active_thread_pct caps a client's SMs; "
            "at most 48 clients per GPU";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }

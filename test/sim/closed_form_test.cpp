@@ -627,18 +627,18 @@ TEST(ClosedForm, TraceGpuSharesAddUpInsideABatch) {
   }
 }
 
-TEST(ClosedForm, TraceGpuSharesSplitMpsByDominantShare) {
-  // Two contexts of one tenant on one MPS L40S, one row each (round robin). Shares 0.6 and 0.8 ask
-  // for 1.4 of the SMs: equal dominant shares give each 0.5, so g = 0.5/0.6 = 5/6 and 0.5/0.8 = 5/8.
-  // The first finishes at 1/(5/6) = 1.2 s; the second has done 1.2 × 5/8 = 0.75 s of its work and
-  // runs the last 0.25 s alone at full speed: 1.45 s.
+TEST(ClosedForm, TraceGpuSharesSplitMpsByKernelTurns) {
+  // Two contexts of one tenant on one MPS L40S, one row each (round robin). Shares 0.6 and 0.8 reach
+  // 1.4 of the SMs: 0.4 of them are wanted by both, which the two hold in turns (equal kernels).
+  // g = 0.5 + 0.5 · 0.2/0.6 = 2/3 and 0.5 + 0.5 · 0.4/0.8 = 3/4. The second finishes at 4/3 s; the
+  // first has done 8/9 of its work and runs the last 1/9 s alone: 13/9 s.
   auto s = gpu_share_scenario("mps", 0.6, 0.8, true);
   s.tenants[0].num_contexts = 2;
   s.strategies = {strategy(StrategyKind::mps)};
   auto tenant = simulate(s).strategies[0].tenants[0];
   EXPECT_EQ(tenant.num_completed, 2);
-  EXPECT_NEAR(tenant.latency_s.mean, (1.2 + 1.45) / 2.0, 1e-9);
-  EXPECT_NEAR(tenant.latency_s.max, 1.45, 1e-9);
+  EXPECT_NEAR(tenant.latency_s.mean, (4.0 / 3.0 + 13.0 / 9.0) / 2.0, 1e-9);
+  EXPECT_NEAR(tenant.latency_s.max, 13.0 / 9.0, 1e-9);
   // Without the flag each context asks for the tenant's 0.5: together 1, nobody is slowed.
   s.tenants[0].load.gpu_frac_demand = false;
   tenant = simulate(s).strategies[0].tenants[0];

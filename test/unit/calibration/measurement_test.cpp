@@ -1,4 +1,5 @@
 // The strict measurement loader: units, parameters, the MISO layout, and line-precise errors.
+#include <algorithm>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -180,22 +181,28 @@ TEST(Measurements, ARowListedTwiceIsRefused) {
 
 TEST(Measurements, ACoLocationFileIsReadAsItsProcessesThroughputs) {
   // The H200 co-location runs: a row per process; each loop's burst is its solo period (it
-  // synchronises after each GEMM); the MPS rows are not taken, and a note says why.
+  // synchronises after each GEMM), its demands the file's compute_frac and mem_bw_frac.
   std::vector<std::string> notes;
   const std::string file = std::string(SW_SOURCE_DIR) + "/data/measurements/h200-colocation.csv";
   const auto rows = load_measurements(file, models::GpuCatalog::shipped(), models::MigCatalog::shipped(), &notes);
-  ASSERT_EQ(rows.size(), 15u);  // 27 processes, 12 of them under MPS
+  ASSERT_EQ(rows.size(), 27u);  // 27 processes, 12 of them under MPS
   EXPECT_EQ(rows[0].gpu, "H200");
   EXPECT_EQ(rows[0].strategy, models::StrategyKind::dedicated);
-  EXPECT_EQ(rows[0].workload_key().rfind("decode[kernel_ms=0.79", 0), 0u) << rows[0].workload_key();
+  EXPECT_EQ(rows[0].workload_key().rfind("decode[compute_frac=0.006568;kernel_ms=0.79", 0), 0u)
+      << rows[0].workload_key();
   EXPECT_DOUBLE_EQ(rows[0].param("kernel_ms", 0), 1000.0 / 1253.61);
   EXPECT_EQ(rows[0].run, "");
   EXPECT_EQ(rows[2].run, "ts_decode_decode");
   EXPECT_EQ(rows[2].n_contexts, 2);
   EXPECT_DOUBLE_EQ(rows[2].value, 544.29);
   EXPECT_EQ(rows[2].date, "2026-11-28");
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("12 mps rows not taken"), std::string::npos) << notes[0];
+  EXPECT_TRUE(notes.empty());
+  EXPECT_DOUBLE_EQ(rows[0].param("mem_bw_frac", 0), 1.0);
+  EXPECT_DOUBLE_EQ(rows[1].param("compute_frac", 0), 1.0);
+  const auto capped =
+      std::find_if(rows.begin(), rows.end(), [](const auto& m) { return m.run == "mps_decode_prefill25"; });
+  ASSERT_NE(capped, rows.end());
+  EXPECT_EQ(capped->strategy, models::StrategyKind::mps);
 }
 
 TEST(Measurements, ACoLocationFileSaysWhatItLacks) {
@@ -219,7 +226,8 @@ TEST(Measurements, ACoLocationFileSaysWhatItLacks) {
   EXPECT_EQ(error_of([&] { load(path); }),
             path +
                 ":3: unknown column \"n_process\" of a co-location file; allowed: set, mechanism, n_processes, "
-                "kind, thread_pct, iters_per_s, solo_iters_per_s, relative_speed (did you mean \"n_processes\"?)");
+                "kind, thread_pct, iters_per_s, solo_iters_per_s, relative_speed, compute_frac, mem_bw_frac (did you "
+                "mean \"n_processes\"?)");
 }
 
 TEST(Measurements, IsoDatesAreRealDays) {

@@ -107,9 +107,7 @@ TEST(SharingFit, RecoversTheMpsInterference) {
 
 TEST(SharingFit, AnOpenLoopServerBesideAClosedLoopJobSharesAsItsLoadSays) {
   // A training job (duty 1, all SMs) reports its throughput, an open-loop server (all SMs, requests of
-  // duty 1, load L) beside it its latency: the run counts two contexts across the two metrics. Under
-  // the dominant-share split both get g = 1 / (1 + x) with the server in a GPU phase x = L / g of the
-  // time, so g = 1 − L: 0.7 for L = 0.3, and the server's x = 3/7 < 1 (it keeps up).
+  // duty 1, load L = 0.3) beside it its latency: the run counts two contexts across the two metrics.
   Measurement job = row(StrategyKind::dedicated, 1, "train", {}, 2.0);
   job.metric = Metric::throughput;
   Measurement server = row(StrategyKind::dedicated, 1, "server", {{"offered_load", 0.3}}, 0.01);
@@ -127,9 +125,13 @@ TEST(SharingFit, AnOpenLoopServerBesideAClosedLoopJobSharesAsItsLoadSays) {
     ASSERT_EQ(p.contexts.size(), 2u);
     EXPECT_EQ(p.offered_load[p.self], p.row->workload == "server" ? 0.3 : 0.0);
   }
+  // Both fill the SMs and take turns (equal kernels). The job is always busy, so the server holds
+  // the GPU half the time: g = 1/2, and x = L / g = 0.6. The job wants the GPU a fraction x of the
+  // time less: its turn τ = 1/(1 + x), and off it keeps what the server leaves, 1 − x:
+  // g = τ + (1 − τ)(1 − x) = (1 + 0.6 · 0.4) / 1.6 = 0.775.
   const auto params = params_for(SharingConstant::mps_interference, 0.0, {});
-  EXPECT_NEAR(predict_co_run(points[0], params), 2.0 * 0.7, 1e-8);    // throughput × g
-  EXPECT_NEAR(predict_co_run(points[1], params), 0.01 / 0.7, 1e-10);  // latency / g
+  EXPECT_NEAR(predict_co_run(points[0], params), 2.0 * 0.775, 1e-8);  // throughput × g
+  EXPECT_NEAR(predict_co_run(points[1], params), 0.01 / 0.5, 1e-10);  // latency / g
 }
 
 TEST(SharingFit, RecoversTheHamiLaunchOverheadWithTheEfficiencyHeld) {

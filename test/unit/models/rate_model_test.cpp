@@ -438,19 +438,80 @@ TEST(RateModel, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
   for (const auto& r : out) EXPECT_DOUBLE_EQ(r.progress_rate, 1.0);
 }
 
-TEST(RateModel, MpsSplitsAnOversubscribedResourceByDominantShareFilling) {
-  // SMs oversubscribed 1.6x: both fill to 1/1.6; bandwidth is not the bottleneck.
+TEST(RateModel, MpsClientsThatWantTheSameSmsTakeTurnsAndKeepTheRest) {
+  // Reaches 0.8 + 0.8: 0.6 of the SMs are wanted by both. Equal (default) kernels: each holds the
+  // overlap half the time and keeps its own 0.2 the other half: g = 0.5 + 0.5 · 0.2/0.8 = 0.625.
   auto out = rates({SharingDiscipline::concurrent}, {busy(0.8, 0.1), busy(0.8, 0.1)});
   EXPECT_NEAR(out[0].gpu_rate, 0.625, 1e-12);
   EXPECT_NEAR(out[1].gpu_rate, 0.625, 1e-12);
-  // A small context freezes at full speed; the big one takes what is left: 1 - 0.2 = 0.8 of 1.0.
+  // A small client inside a big one's reach waits its turn: it has no SMs of its own (0.5); the
+  // big one keeps 0.8 of the SMs during the small one's turns: 0.5 + 0.5 · 0.8 = 0.9.
   out = rates({SharingDiscipline::concurrent}, {busy(0.2, 0.0), busy(1.0, 0.0)});
-  EXPECT_NEAR(out[0].gpu_rate, 1.0, 1e-12);
-  EXPECT_NEAR(out[1].gpu_rate, 0.8, 1e-12);
-  // Bandwidth-bound pair (0.9 + 0.6 of the bandwidth): equal dominant shares, half each.
+  EXPECT_NEAR(out[0].gpu_rate, 0.5, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.9, 1e-12);
+  // Bandwidth-bound pair on SMs of their own (0.9 + 0.6 of the bandwidth): water filling gives
+  // each 0.5 of the bandwidth.
   out = rates({SharingDiscipline::concurrent}, {busy(0.1, 0.9), busy(0.1, 0.6)});
   EXPECT_NEAR(out[0].gpu_rate, 0.5 / 0.9, 1e-12);
   EXPECT_NEAR(out[1].gpu_rate, 0.5 / 0.6, 1e-12);
+  // Water filling: a client that wants less than the level keeps it (0.2), the others split the
+  // rest (0.4 each of 0.8 and 0.9 wanted).
+  out = rates({SharingDiscipline::concurrent}, {busy(0.1, 0.2), busy(0.1, 0.8), busy(0.1, 0.9)});
+  EXPECT_NEAR(out[0].gpu_rate, 1.0, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 0.4 / 0.8, 1e-12);
+  EXPECT_NEAR(out[2].gpu_rate, 0.4 / 0.9, 1e-12);
+}
+
+/// A client whose kernels fill the SMs (an LLM step's GEMMs): SM need `sm`, bandwidth `bw`, one
+/// kernel of `kernel_ms`.
+ContextDemand filling(double sm, double bw, double kernel_ms) {
+  ContextDemand c = busy(sm, bw);
+  c.occupancy = 1.0;
+  c.kernel_s = kernel_ms * 1e-3;
+  return c;
+}
+
+TEST(RateModel, MpsShortKernelsBehindLongOnesGetOneKernelPerTurn) {
+  // A decode-like client (1 ms kernels, bandwidth-bound) beside a prefill-like one (20 ms,
+  // compute-bound), both filling the SMs: the block scheduler runs one kernel of each in turn, so
+  // each holds the GPU for its kernel's share of a round: 1/21 and 20/21 (the H200 measured 0.036
+  // and 0.958 for 0.8 and 21.5 ms).
+  const auto out = rates({SharingDiscipline::concurrent}, {filling(0.01, 1.0, 1.0), filling(1.0, 0.05, 20.0)});
+  EXPECT_NEAR(out[0].gpu_rate, 1.0 / 21.0, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 20.0 / 21.0, 1e-12);
+  // Three identical ones: a third each.
+  const auto three = rates({SharingDiscipline::concurrent}, std::vector<ContextDemand>(3, filling(0.01, 1.0, 1.0)));
+  for (const auto& r : three) EXPECT_NEAR(r.gpu_rate, 1.0 / 3.0, 1e-12);
+}
+
+TEST(RateModel, MpsAThreadCapGivesTheOthersSmsOfTheirOwn) {
+  // The prefill capped at half the SMs: its 20 ms kernels take 40 ms there. The decode keeps the
+  // other half, where its bandwidth-bound kernels run at full speed; it holds the capped half for
+  // 1/41 of the time, at full speed too: g = 1. The prefill holds its half 40/41 of the time, at
+  // half speed: 20/41.
+  ContextDemand prefill = filling(1.0, 0.0, 20.0);
+  prefill.cap = 0.5;
+  const auto out = rates({SharingDiscipline::concurrent}, {filling(0.01, 1.0, 1.0), prefill});
+  EXPECT_NEAR(out[0].gpu_rate, 1.0, 1e-12);
+  EXPECT_NEAR(out[1].gpu_rate, 20.0 / 41.0, 1e-12);
+  // The efficiency η counts while another client runs beside it: the decode off its turns (the
+  // prefill has no SMs of its own, so nobody runs beside the decode's turns): (1 + 40 · 0.8)/41;
+  // the prefill during its turns: 0.8 · 20/41.
+  SharingParams params{SharingDiscipline::concurrent};
+  params.concurrent_efficiency = 0.8;
+  const auto slowed = rates(params, {filling(0.01, 1.0, 1.0), prefill});
+  EXPECT_NEAR(slowed[0].gpu_rate, (1.0 + 40.0 * 0.8) / 41.0, 1e-12);
+  EXPECT_NEAR(slowed[1].gpu_rate, 0.8 * 20.0 / 41.0, 1e-12);
+}
+
+TEST(RateModel, MpsTwoIdenticalMemoryBoundClientsShareTheBandwidth) {
+  // On SMs of their own (0.2 each), both at once want 1.6 of the bandwidth: 0.5 each, g = 0.625.
+  auto out = rates({SharingDiscipline::concurrent}, {busy(0.2, 0.8), busy(0.2, 0.8)});
+  for (const auto& r : out) EXPECT_NEAR(r.gpu_rate, 0.5 / 0.8, 1e-12);
+  // Filling the SMs, they take turns: half the time each, at full speed, and 0.4 + 0.4 of the
+  // bandwidth fits: g = 0.5 (the H200 measured 0.519 for two decode GEMMs).
+  out = rates({SharingDiscipline::concurrent}, {filling(0.01, 0.8, 1.0), filling(0.01, 0.8, 1.0)});
+  for (const auto& r : out) EXPECT_NEAR(r.gpu_rate, 0.5, 1e-12);
 }
 
 TEST(RateModel, MpsActiveThreadPercentageCapsAContextEvenAlone) {
@@ -500,7 +561,7 @@ TEST(RateModel, MpsInterferenceLeavesAClientAloneOrWithIdleCompanyAtFullSpeed) {
   EXPECT_DOUBLE_EQ(rates(mps_with_interference(3.0), {busy(0.5, 0.9), idle})[0].gpu_rate, 1.0);
 }
 
-TEST(RateModel, MpsWithoutInterferenceGivesTheDominantShareSplitBitForBit) {
+TEST(RateModel, MpsWithoutInterferenceGivesTheTurnsAloneBitForBit) {
   // κ = 0 must reproduce the model before the term existed, oversubscribed, capped and with CPU gaps.
   ContextDemand capped = busy(0.9, 0.2, 0.7);
   capped.cap = 0.4;
