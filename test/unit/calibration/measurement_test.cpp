@@ -228,6 +228,15 @@ TEST(Measurements, ACoLocationFileSaysWhatItLacks) {
                 ":3: unknown column \"n_process\" of a co-location file; allowed: set, mechanism, n_processes, "
                 "kind, thread_pct, iters_per_s, solo_iters_per_s, relative_speed, compute_frac, mem_bw_frac (did you "
                 "mean \"n_processes\"?)");
+  const std::string with_demands =
+      "# gpu: H200\n# date: 2026-11-28\n" + header.substr(0, header.size() - 1) + ",compute_frac,mem_bw_frac\n";
+  path = write_file("colo-demand.csv", with_demands + "alone,dedicated,1,decode,100,10,10,1.000,0.01,1.5\n");
+  EXPECT_EQ(error_of([&] { load(path); }), path + ":4: mem_bw_frac: must be in (0, 1], got 1.5");
+  path = write_file("colo-demand-ok.csv", with_demands + "alone,dedicated,1,decode,100,10,10,1.000,,0.9\n");
+  const auto rows = load(path);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].params.contains("compute_frac"));  // empty: not given
+  EXPECT_DOUBLE_EQ(rows[0].param("mem_bw_frac", 0), 0.9);
 }
 
 TEST(Measurements, IsoDatesAreRealDays) {
