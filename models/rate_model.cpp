@@ -14,7 +14,6 @@ namespace slicewise::models {
 namespace {
 constexpr int kMaxIterations = 200;
 constexpr double kTolerance = 1e-12;
-constexpr double kEpsilon = 1e-15;
 /// Above this many active contexts the time-slicing share uses the expected number of busy
 /// others instead of their exact (Poisson-binomial) distribution: O(n) instead of O(n³).
 constexpr std::size_t kExactDistributionLimit = 24;
