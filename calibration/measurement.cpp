@@ -64,6 +64,19 @@ const std::vector<ParamRule>& param_rules() {
   return rules;
 }
 
+/// The rule of workload parameter `key`, or null.
+const ParamRule* rule_of(std::string_view key) {
+  const auto& rules = param_rules();
+  const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ParamRule& r) { return r.key == key; });
+  return rule == rules.end() ? nullptr : &*rule;
+}
+
+/// Whether `value` is allowed by `rule`.
+bool allows(const ParamRule& rule, double value) {
+  const bool low_ok = rule.min_inclusive ? value >= rule.min : value > rule.min;
+  return low_ok && value <= rule.max && (!rule.integer || value == std::floor(value));
+}
+
 [[noreturn]] void fail(const std::string& file, long line, std::string_view column, const std::string& message) {
   throw TraceError(file, line, std::string(column), message);
 }
@@ -124,17 +137,15 @@ std::map<std::string, double> parse_params(std::string_view text, const std::str
       fail(file, line, "workload_params", "expected key=value pairs separated by ';', got " + quoted_excerpt(pair));
     }
     const std::string key(traces::trim(pair.substr(0, eq)));
-    const auto& rules = param_rules();
-    const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ParamRule& r) { return r.key == key; });
-    if (rule == rules.end()) {
+    const ParamRule* rule = rule_of(key);
+    if (rule == nullptr) {
       fail(file, line, "workload_params",
            "unknown parameter \"" + key + "\"; allowed: " + join(workload_param_keys(), ", ") +
                did_you_mean_suffix(key, workload_param_keys()));
     }
     if (params.count(key) != 0) fail(file, line, "workload_params", "parameter \"" + key + "\" given twice");
     const double value = traces::parse_number(pair.substr(eq + 1), "workload_params: " + key, at);
-    const bool low_ok = rule->min_inclusive ? value >= rule->min : value > rule->min;
-    if (!low_ok || value > rule->max || (rule->integer && value != std::floor(value))) {
+    if (!allows(*rule, value)) {
       fail(file, line, "workload_params",
            key + " must be " + rule->allowed + ", got " + std::string(traces::trim(pair.substr(eq + 1))));
     }
@@ -367,11 +378,11 @@ class Loader {
     }
     m.params["kernel_ms"] = 1000.0 / solo;
     for (const char* demand : {"compute_frac", "mem_bw_frac"}) {  // optional: the loop's demands alone
-      if (field(demand).empty()) continue;
-      const double value = traces::parse_number(field(demand), demand, traces::FieldContext{&file, line});
-      if (!(value > 0.0 && value <= 1.0)) {
-        fail(file, line, demand, "must be in (0, 1], got " + std::string(field(demand)));
-      }
+      const std::string_view text = field(demand);
+      if (text.empty()) continue;
+      const double value = traces::parse_number(text, demand, traces::FieldContext{&file, line});
+      const ParamRule& rule = *rule_of(demand);
+      if (!allows(rule, value)) fail(file, line, demand, "must be " + rule.allowed + ", got " + std::string(text));
       m.params[demand] = value;
     }
     if (m.strategy == StrategyKind::mps && threads < 100.0) m.params["active_thread_pct"] = threads;

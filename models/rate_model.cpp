@@ -41,6 +41,16 @@ double idle_without(double idle, int always_busy, double x) {
   const int others_always_busy = always_busy - (x >= 1.0 ? 1 : 0);
   return others_always_busy > 0 ? 0.0 : (x >= 1.0 ? idle : idle / (1.0 - x));
 }
+
+/// Speed of a context on a fraction `sms` of the device's SMs, on the hard roofline: its SM need
+/// scales with the SMs it has, its bandwidth need does not (docs/model.md §2, "MPS: thread blocks").
+double speed_on(const ContextDemand& c, double sms) {
+  if (sms <= 0.0) return 0.0;
+  double rate = 1.0;
+  if (c.demand_sm > sms) rate = sms / c.demand_sm;
+  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
+  return rate;
+}
 }  // namespace
 
 double RateModel::roofline_slowdown(double x, double y, double sharpness) {
@@ -52,12 +62,7 @@ double RateModel::roofline_slowdown(double x, double y, double sharpness) {
 }
 
 double RateModel::solo_gpu_rate(const ContextDemand& c, double sharpness) {
-  if (std::isinf(sharpness)) {
-    double rate = 1.0;
-    if (c.demand_sm > 1.0) rate = std::min(rate, 1.0 / c.demand_sm);
-    if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
-    return rate;
-  }
+  if (std::isinf(sharpness)) return speed_on(c, 1.0);
   // On its reference device (an LLM engine's step, priced where it runs; a workload on the GPU it
   // was measured on) the two are the same: 1 without the eight pow().
   if (c.ref_sm == c.demand_sm && c.ref_bw == c.demand_bw) return 1.0;
@@ -633,20 +638,6 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
   }
 }
 
-namespace {
-
-/// Speed of a context on a fraction `sms` of the device's SMs, on the hard roofline: its SM need
-/// scales with the SMs it has, its bandwidth need does not (docs/model.md §2, "MPS: thread blocks").
-double speed_on(const ContextDemand& c, double sms) {
-  if (sms <= 0.0) return 0.0;
-  double rate = 1.0;
-  if (c.demand_sm > sms) rate = sms / c.demand_sm;
-  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
-  return rate;
-}
-
-}  // namespace
-
 void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   // MPS as the block scheduler runs it (docs/model.md §2, "MPS: thread blocks"). Each client's
   // kernels reach o_i of the SMs (its occupancy, at most its cap). Where the others' reach
@@ -672,7 +663,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
     const double occupancy = c.occupancy > 0.0 ? c.occupancy : (c.demand_sm > 0.0 ? c.demand_sm : 1.0);
     reach[a] = std::min({1.0, c.cap, occupancy});
     hard[a] = speed_on(c, reach[a]);
-    const double k = c.kernel_s > 0.0 ? c.kernel_s : params_.default_kernel_s;
+    const double k = c.kernel_s > 0.0 ? c.kernel_s : kDefaultKernelS;
     kernel[a] = k / hard[a];
     busy_reach += phase_[i] * reach[a];
     busy_kernel += phase_[i] * kernel[a];
@@ -717,7 +708,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     // The split is of the hard roofline; a finite sharpness scales the granted share in solve().
-    share_[i] = speed[a] / speed_on(contexts[i], 1.0);
+    share_[i] = speed[a] / solo_gpu_rate(contexts[i]);
   }
 }
 

@@ -29,6 +29,10 @@ enum class SharingDiscipline {
   fixed_share,  ///< each placed context owns a fixed share, used or not (vgpu equal_share / fixed_share)
 };
 
+/// MPS: the duration of one kernel of a context that gives none (ContextDemand::kernel_s 0), the
+/// default of docs/model.md §2 ("MPS: thread blocks"). Only ratios of kernel durations matter.
+inline constexpr double kDefaultKernelS = 1e-4;
+
 /// Constants of the discipline (defaults are the uncalibrated values of docs/model.md).
 struct SharingParams {
   SharingDiscipline discipline = SharingDiscipline::exclusive;
@@ -52,10 +56,6 @@ struct SharingParams {
   /// MPS efficiency while two or more clients run at once on different SMs (interference beyond
   /// the split), (0, 1].
   double concurrent_efficiency = 1.0;
-  /// MPS: the duration of one kernel of a context that gives none (ContextDemand::kernel_s 0); the
-  /// default of docs/model.md §2 ("MPS: thread blocks"). Only ratios of kernel durations matter.
-  double default_kernel_s = kDefaultKernelS;
-  static constexpr double kDefaultKernelS = 1e-4;
   /// MPS interference κ >= 0 from the co-runners' memory traffic, felt before any resource runs out
   /// (shared L2 and DRAM): each client's share is divided by 1 + κ Σ_j x_j bw_j over the others j
   /// (x_j its GPU-phase probability, bw_j its bandwidth demand). 0 (the default) leaves the split alone.
@@ -88,7 +88,7 @@ struct ContextDemand {
   /// SM occupancy). Capped by `cap`.
   double occupancy = 0.0;
   /// concurrent: GPU seconds of one of its kernels at full speed on this device; 0 = the
-  /// SharingParams default. Clients whose kernels want the same SMs take turns kernel by kernel.
+  /// default kDefaultKernelS. Clients whose kernels want the same SMs take turns kernel by kernel.
   double kernel_s = 0.0;
   int priority = 1;     ///< time_sliced: scheduling class, 0 high, 1 normal, 2 low (a lower number runs first)
   double ref_sm = 0.0;  ///< the same demand as a fraction of the workload's reference GPU (finite sharpness only)

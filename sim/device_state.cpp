@@ -88,7 +88,6 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));
   context.max_in_system = on.max_concurrent_requests;
   context.norm_sm = context.norm_bw = 1.0;
-  context.kernels_per_step = models::kernels_per_step(context.step->model());
   has_engines_ = true;
 }
 
@@ -446,7 +445,7 @@ void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) co
     // fill the SMs, one kernel at a time in stream order (docs/model.md §2, "MPS: thread blocks").
     if (kernel_turns()) {
       demand.occupancy = 1.0;
-      demand.kernel_s = step.gpu_s / context.kernels_per_step;
+      demand.kernel_s = step.gpu_s / models::kernels_per_step(context.step->model());
     }
     return;
   }

@@ -163,7 +163,6 @@ class DeviceState {
     std::size_t load_position = 0;
     bool up = true;                           ///< false while taken down
     std::unique_ptr<models::StepModel> step;  ///< what the engine prices its steps with
-    double kernels_per_step = 1.0;            ///< an engine's: the kernels one step launches
     int max_in_system = 0;                    ///< TGI's max_concurrent_requests; 0 = no limit
   };
 
