@@ -112,6 +112,11 @@ class AdviceProgress {
   }
   /// Candidate `c` is sized, or needs no sizing (pruned).
   void done(std::size_t c) { fraction_[c] = 1.0; }
+  /// The search has `num_candidates` now (the baseline's settings added some after it ran).
+  void resize(std::size_t num_candidates) {
+    fraction_.resize(num_candidates, 0.0);
+    rounds_.resize(num_candidates, 0);
+  }
 
   void show(int simulations) {
     const auto of = fraction_.size();
@@ -324,26 +329,34 @@ int advise(const AdviseOptions& given, Io io) {
   selection.gpus = options.gpus;
   selection.max_gpus = options.max_gpus;
   const auto table = scenario::resolve_price_table(scenario, catalogs);
-  const auto candidates = report::advice_candidates(scenario, catalogs, table, selection);
+  auto candidates = report::advice_candidates(scenario, catalogs, table, selection);
   const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
+
+  AdviceProgress progress(options.progress, io.err, candidates.size());
+  SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
+  // The baseline first: what a candidate must beat to be worth sizing, and whose tenants' SLA slack
+  // sets the per-tenant settings (report::with_baseline_settings).
+  const auto baseline_variants = candidate_variants(scenario, {candidates.front()}, selection.max_gpus, catalogs);
+  std::vector<scenario::SizingSearch> baseline_search;
+  baseline_search.emplace_back(baseline_variants[0], 0, selection.max_gpus, catalogs);
+  if (!size_candidates(driver, baseline_search, baseline_variants, {0}, progress)) {
+    progress.close();
+    return 1;
+  }
+  const auto baseline = baseline_search[0].result();
+  candidates = report::with_baseline_settings(std::move(candidates), scenario, baseline);
+  progress.resize(candidates.size());
 
   // One scenario per candidate (kept alive: the runs point into them), each checked.
   const auto variants = candidate_variants(scenario, candidates, selection.max_gpus, catalogs);
   std::vector<report::CandidateOutcome> outcomes(candidates.size());
+  outcomes[0].result = baseline;
   std::vector<scenario::SizingSearch> searches;
   searches.reserve(candidates.size());
   for (std::size_t c = 0; c < candidates.size(); ++c)
     searches.emplace_back(variants[c], 0, selection.max_gpus, catalogs);
 
-  AdviceProgress progress(options.progress, io.err, candidates.size());
-  SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
-  // The baseline first: what a candidate must beat to be worth sizing.
-  if (!size_candidates(driver, searches, variants, {0}, progress)) {
-    progress.close();
-    return 1;
-  }
-  outcomes[0].result = searches[0].result();
-  const auto baseline_cost = report::price_candidate(variants[0], searches[0].result(), table, scenario.pricing.option);
+  const auto baseline_cost = report::price_candidate(variants[0], baseline, table, scenario.pricing.option);
   const double baseline_monthly = baseline_cost ? baseline_cost->monthly_usd : 0.0;  // unpriced: nothing is pruned
   const PruneInputs prune{scenario, catalogs, table, selection, baseline_monthly, options.no_prune};
   const auto to_size = candidates_to_size(prune, candidates, outcomes);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,7 @@
 #include "models/mig_layout.hpp"
 #include "report/costing.hpp"
 #include "report/text_table.hpp"
+#include "scenario/enum_tables.hpp"
 #include "scenario/json_io.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
@@ -163,7 +166,7 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
   const std::string own_gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
   out.push_back(
-      AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true});
+      AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true, {}});
   for (const auto& gpu_id : gpus) {
     const auto* gpu = catalogs.gpus->find(gpu_id);
     if (gpu->memory_gib < need_gib) continue;
@@ -172,7 +175,7 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
       const std::string on = " on " + gpu_id;
       const std::string name = models::to_string(kind);
       for (auto& [setting, spec] : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu, need_gib))
-        out.push_back({candidate_label(name, setting, on), gpu_id, std::move(spec), false});
+        out.push_back({candidate_label(name, setting, on), gpu_id, std::move(spec), false, {}});
     }
   }
   if (out.size() == 1 && !(kinds.size() == 1 && kinds.front() == StrategyKind::dedicated)) {
@@ -184,8 +187,136 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   return out;
 }
 
+double sla_slack(const scenario::Tenant& tenant, const scenario::TenantResult& result) {
+  const auto margin = scenario::sla_margin(tenant, result);
+  if (margin.metric.empty()) return std::numeric_limits<double>::infinity();  // no target
+  return 1.0 / (1.0 - margin.relative);                                       // relative = 1 - value / target
+}
+
+double thread_cap_for_slack(double slack) {
+  for (double cap : {25.0, 50.0, 75.0}) {
+    if (100.0 / cap <= std::sqrt(slack)) return cap;
+  }
+  return 100.0;
+}
+
+namespace {
+
+/// "a, b and c".
+std::string names_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return text;
+}
+
+/// Each tenant's slack in the baseline's run, in scenario order (a tenant the run lacks has none:
+/// 0).
+std::vector<double> baseline_slacks(const scenario::Scenario& s, const scenario::StrategyResult& baseline) {
+  std::vector<double> slack;
+  for (const auto& t : s.tenants) {
+    const auto it = std::find_if(baseline.tenants.begin(), baseline.tenants.end(),
+                                 [&](const scenario::TenantResult& r) { return r.name == t.name; });
+    slack.push_back(it == baseline.tenants.end() ? 0.0 : sla_slack(t, *it));
+  }
+  return slack;
+}
+
+/// MPS with each tenant's thread cap by its slack, as (label suffix, strategy); none when no tenant
+/// gets a cap or every one gets 50 % (the uniform candidate).
+std::optional<std::pair<std::string, StrategySpec>> mps_by_slack(const scenario::Scenario& s,
+                                                                 const std::vector<double>& slack) {
+  auto spec = sized(StrategyKind::mps);
+  std::map<double, std::vector<std::string>> by_cap;
+  for (std::size_t i = 0; i < s.tenants.size(); ++i) {
+    const double cap = thread_cap_for_slack(slack[i]);
+    if (cap >= 100.0) continue;
+    spec.tenants[s.tenants[i].name].active_thread_pct = cap;
+    by_cap[cap].push_back(s.tenants[i].name);
+  }
+  if (by_cap.empty() ||
+      (by_cap.size() == 1 && by_cap.begin()->first == 50.0 && by_cap.begin()->second.size() == s.tenants.size())) {
+    return std::nullopt;
+  }
+  std::string label;
+  for (const auto& [cap, names] : by_cap) {
+    label += (label.empty() ? ", " : "; ") + format_number(cap) + " % threads for " + names_text(names);
+  }
+  return std::make_pair(label, spec);
+}
+
+/// The tenants whose slack is under twice the least (the tightest), when that is some but not all.
+std::vector<std::string> tightest_tenants(const scenario::Scenario& s, const std::vector<double>& slack) {
+  const double least = *std::min_element(slack.begin(), slack.end());
+  std::vector<std::string> tight;
+  for (std::size_t i = 0; i < s.tenants.size(); ++i) {
+    if (std::isfinite(least) && slack[i] < 2.0 * least) tight.push_back(s.tenants[i].name);
+  }
+  if (tight.size() == s.tenants.size()) tight.clear();
+  return tight;
+}
+
+/// Where a candidate of `kind` on `gpu` goes: after the last candidate of that kind on that GPU.
+std::size_t insertion_point(const std::vector<AdviceCandidate>& candidates, StrategyKind kind, const std::string& gpu) {
+  std::size_t at = candidates.size();
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    if (candidates[i].strategy.kind == kind && candidates[i].gpu == gpu) at = i + 1;
+  }
+  return at;
+}
+
+/// True for a candidate of `kind` with the kind's plain settings (no cap, no per-tenant setting).
+bool plain(const AdviceCandidate& c, StrategyKind kind) {
+  return !c.baseline && c.strategy.kind == kind && c.strategy.tenants.empty() && !c.strategy.active_thread_pct &&
+         c.priorities.empty();
+}
+
+}  // namespace
+
+std::vector<AdviceCandidate> with_baseline_settings(std::vector<AdviceCandidate> candidates,
+                                                    const scenario::Scenario& s,
+                                                    const scenario::StrategyResult& baseline) {
+  if (s.tenants.empty()) return candidates;
+  const auto slack = baseline_slacks(s, baseline);
+  const auto mps = mps_by_slack(s, slack);
+  const bool priorities_given = std::any_of(s.tenants.begin(), s.tenants.end(), [](const scenario::Tenant& t) {
+    return t.priority != scenario::Priority::normal;
+  });
+  const auto tight = priorities_given ? std::vector<std::string>{} : tightest_tenants(s, slack);
+  std::vector<std::string> gpus;
+  for (const auto& c : candidates) {
+    if (!c.baseline && std::find(gpus.begin(), gpus.end(), c.gpu) == gpus.end()) gpus.push_back(c.gpu);
+  }
+  for (const auto& gpu : gpus) {
+    const auto has_plain = [&](StrategyKind kind) {
+      return std::any_of(candidates.begin(), candidates.end(),
+                         [&](const AdviceCandidate& c) { return c.gpu == gpu && plain(c, kind); });
+    };
+    if (mps && has_plain(StrategyKind::mps)) {
+      const auto at = insertion_point(candidates, StrategyKind::mps, gpu);
+      candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(at),
+                        AdviceCandidate{candidate_label("mps", mps->first, " on " + gpu), gpu, mps->second, false, {}});
+    }
+    if (!tight.empty() && has_plain(StrategyKind::time_slicing)) {
+      AdviceCandidate c{candidate_label("time_slicing", ", " + names_text(tight) + " first", " on " + gpu),
+                        gpu,
+                        sized(StrategyKind::time_slicing),
+                        false,
+                        {}};
+      for (const auto& name : tight) c.priorities[name] = scenario::Priority::high;
+      const auto at = insertion_point(candidates, StrategyKind::time_slicing, gpu);
+      candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(at), std::move(c));
+    }
+  }
+  return candidates;
+}
+
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus) {
   scenario::Scenario s = base;
+  for (auto& t : s.tenants) {
+    if (const auto it = candidate.priorities.find(t.name); it != candidate.priorities.end()) t.priority = it->second;
+  }
   // On the scenario's own GPU its own instance type (so that the baseline is priced as the user
   // buys it); other GPUs as the cheapest instances carrying them.
   const auto own = std::find_if(base.fleet.begin(), base.fleet.end(), [&](const scenario::FleetEntry& e) {
@@ -255,7 +386,28 @@ std::string instances_text(const pricing::StrategyCost& cost) {
   return text;
 }
 
-void explain(Advice& advice, const scenario::Scenario& s) {
+/// "Settings from the baseline: ..." when some candidate has per-tenant settings; "" otherwise.
+std::string baseline_settings_text(const Advice& advice, const scenario::Scenario& s,
+                                   const scenario::StrategyResult& baseline) {
+  const bool any = std::any_of(advice.candidates.begin(), advice.candidates.end(), [](const AdviceCandidate& c) {
+    return !c.priorities.empty() || !c.strategy.tenants.empty();
+  });
+  if (!any) return "";
+  const auto slack = baseline_slacks(s, baseline);
+  std::vector<std::string> each;
+  for (std::size_t i = 0; i < s.tenants.size(); ++i) {
+    each.push_back(s.tenants[i].name + " " +
+                   (std::isfinite(slack[i]) ? "x" + format_fixed(slack[i], 2) : std::string("(no target)")));
+  }
+  return "Settings from the baseline: on their dedicated GPUs the tenants' SLA slack (target over their figure at the "
+         "SLA quantile) was " +
+         join(each, ", ") +
+         ". The MPS candidates with \"N % threads for\" a tenant cap it at the lowest of 25, 50 and 75 % whose "
+         "slowdown uses at most half its slack (the others run uncapped); the time-slicing candidates with tenants "
+         "\"first\" give those with under twice the least slack high priority.";
+}
+
+void explain(Advice& advice, const scenario::Scenario& s, const scenario::StrategyResult* baseline) {
   auto& out = advice.explanation;
   const auto& base = advice.rows[advice.baseline_row];
   out.push_back(
@@ -289,6 +441,9 @@ void explain(Advice& advice, const scenario::Scenario& s) {
     out.push_back("Burstiness: " + join(bursty, ", ") +
                   " arrive in bursts (trace or MMPP load); sharing strategies "
                   "were sized on those bursts, not on the mean rate.");
+  }
+  if (baseline) {
+    if (auto text = baseline_settings_text(advice, s, *baseline); !text.empty()) out.push_back(std::move(text));
   }
   if (!high.empty()) {
     out.push_back("Priority: " + join(high, ", ") +
@@ -401,8 +556,16 @@ void mark_front(std::vector<AdviceRow>& rows) {
 /// Why `r`, which meets every SLA, lost to the answer `a`.
 std::string loss_reason(const AdviceRow& r, const AdviceRow& a) {
   if (r.monthly_usd <= a.monthly_usd + 0.005) {
-    return "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin) + " against " +
-           format_percent(a.worst_margin) + ")";
+    if (r.worst_margin >= a.worst_margin - 1e-12) {
+      return "meets every SLA at the answer's cost and margin (" + format_percent(r.worst_margin) +
+             "); the answer uses no more GPUs and came first";
+    }
+    // As many decimals as it takes to show the two apart (up to four).
+    int decimals = 1;
+    while (decimals < 4 && format_percent(r.worst_margin, decimals) == format_percent(a.worst_margin, decimals))
+      ++decimals;
+    return "meets every SLA at the answer's cost, with less margin (" + format_percent(r.worst_margin, decimals) +
+           " against " + format_percent(a.worst_margin, decimals) + ")";
   }
   return "meets every SLA but costs " + usd(r.monthly_usd - a.monthly_usd) + " per month more than the answer" +
          (r.on_front ? " (on the front: " + format_percent(r.worst_margin) + " margin against the answer's " +
@@ -446,7 +609,7 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
     if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
     r.reason = loss_reason(r, advice.rows[*advice.answer]);
   }
-  explain(advice, s);
+  explain(advice, s, outcomes.front().result ? &*outcomes.front().result : nullptr);
   return advice;
 }
 
@@ -511,10 +674,17 @@ std::string advice_to_json_text(const Advice& advice) {
   out["answer"] = advice.answer ? row_json(advice, advice.rows[*advice.answer]) : nlohmann::ordered_json();
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
   for (const auto& c : advice.candidates) {
-    candidates.push_back({{"label", c.label},
-                          {"gpu", c.gpu},
-                          {"baseline", c.baseline},
-                          {"strategy", scenario::strategy_to_json(c.strategy)}});
+    nlohmann::ordered_json one{{"label", c.label},
+                               {"gpu", c.gpu},
+                               {"baseline", c.baseline},
+                               {"strategy", scenario::strategy_to_json(c.strategy)}};
+    if (!c.priorities.empty()) {
+      nlohmann::ordered_json priorities;
+      for (const auto& [name, priority] : c.priorities)
+        priorities[name] = scenario::name_of(scenario::priority_table(), priority);
+      one["tenant_priorities"] = priorities;
+    }
+    candidates.push_back(one);
   }
   out["candidates"] = candidates;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

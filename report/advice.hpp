@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,20 +32,46 @@ struct AdviceCandidate {
   std::string gpu;
   scenario::StrategySpec strategy;  ///< sizing = sla
   bool baseline = false;            ///< the dedicated baseline on the scenario's own GPU
+  /// Tenants whose priority the candidate sets (time slicing with the tightest tenants first:
+  /// with_baseline_settings); every other tenant keeps the scenario's.
+  std::map<std::string, scenario::Priority> priorities;
 };
 
 /// The candidates, the baseline first: per GPU type (the selection's, or every catalog GPU the
 /// price table sells in the region on which every tenant fits) and strategy kind, the settings
 /// worth sizing (MIG: every maximal layout in which every tenant fits an instance; MPS: no cap and
 /// 50 % active threads; HAMi: no cap and 50 % cores; vGPU: 2, 4 and 8 profiles per GPU whose
-/// framebuffer holds every tenant). Time-slicing replicas are not searched: a replica limit only
-/// constrains packing, so the sized fleet's most contexts per GPU is the value to deploy.
-/// Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search.
+/// framebuffer holds every tenant); with_baseline_settings adds the per-tenant ones. Time-slicing replicas are not
+/// searched: a replica limit only constrains packing, so the sized fleet's most contexts per GPU is the value to
+/// deploy. Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search.
 std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
                                                const pricing::PriceTable& table, const AdviceSelection& selection);
 
+/// A tenant's SLA slack in a run: its tightest target over its figure at the quantile its SLA
+/// allows (2: it could run twice as slow and still meet it); +inf without a target; below 1 when
+/// it missed.
+double sla_slack(const scenario::Tenant& tenant, const scenario::TenantResult& result);
+
+/// The MPS thread cap, in percent, a tenant with `slack` on a GPU of its own tolerates: the lowest
+/// of 25, 50 and 75 % whose worst slowdown (1 / cap, a compute-bound client) uses at most half its
+/// slack in ratio (slowdown <= sqrt(slack)), leaving the other half to sharing and queueing; 100
+/// when none does.
+double thread_cap_for_slack(double slack);
+
+/// The candidates with the settings the baseline's sized run suggests (docs/advisor.md, "Settings
+/// from the baseline"), each placed after its kind's other candidates on its GPU:
+/// - MPS with each tenant's thread cap by its slack (thread_cap_for_slack), when some tenant gets
+///   a cap and the caps are not all 50 % (that candidate exists already);
+/// - time slicing with the tightest tenants (slack under twice the least) at high priority, when
+///   that is some but not all of them and the scenario sets no priority itself.
+/// `baseline` is the baseline candidate's sized run (every tenant on dedicated GPUs).
+std::vector<AdviceCandidate> with_baseline_settings(std::vector<AdviceCandidate> candidates,
+                                                    const scenario::Scenario& scenario,
+                                                    const scenario::StrategyResult& baseline);
+
 /// The scenario one candidate is sized in: the base with the candidate's GPU (max_gpus of them),
-/// the candidate as strategy 0 and, unless it is dedicated, a sized dedicated strategy after it.
+/// the candidate as strategy 0 and, unless it is dedicated, a sized dedicated strategy after it;
+/// the candidate's priorities set on its tenants.
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus);
 
 /// The purchase options a selection prices: its own, or else the scenario's.

@@ -2,6 +2,9 @@
 // candidate lost, and the message when nothing meets every SLA.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "report/advice.hpp"
 #include "scenario/sizing.hpp"
 
@@ -31,7 +34,7 @@ AdviceCandidate candidate(StrategyKind kind, bool baseline = false) {
   spec.kind = kind;
   spec.name = models::to_string(kind);
   spec.sizing = scenario::Sizing::sla;
-  return {spec.name + " on L40S", "L40S", spec, baseline};
+  return {spec.name + " on L40S", "L40S", spec, baseline, {}};
 }
 
 /// A sized run on `gpus` L40S whose one tenant's latency quantiles all sit at `latency_s`.
@@ -162,6 +165,91 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown GPU \"B300\""), std::string::npos) << e.what();
   }
+}
+
+TEST(Advice, ThreadCapsTakeAtMostHalfOfATenantsSlack) {
+  // The worst slowdown of a cap c is 1/c; it may use sqrt(slack): 25 % from slack 16, 50 % from 4,
+  // 75 % from 16/9.
+  EXPECT_EQ(thread_cap_for_slack(std::numeric_limits<double>::infinity()), 25.0);
+  EXPECT_EQ(thread_cap_for_slack(16.0), 25.0);
+  EXPECT_EQ(thread_cap_for_slack(15.9), 50.0);
+  EXPECT_EQ(thread_cap_for_slack(4.0), 50.0);
+  EXPECT_EQ(thread_cap_for_slack(3.9), 75.0);
+  EXPECT_EQ(thread_cap_for_slack(1.78), 75.0);
+  EXPECT_EQ(thread_cap_for_slack(1.77), 100.0);
+  EXPECT_EQ(thread_cap_for_slack(0.5), 100.0);  // it missed alone
+}
+
+/// Three tenants with 1 s targets (c has none) and a baseline whose p95 latencies are 0.8, 0.2 and
+/// 0.5 s: slack 1.25, 5 and none.
+struct SlackCase {
+  scenario::Scenario s;
+  scenario::StrategyResult baseline;
+  SlackCase() {
+    s = one_tenant();
+    s.tenants[0].name = "a";
+    s.tenants.push_back(s.tenants[0]);
+    s.tenants[1].name = "b";
+    s.tenants.push_back(s.tenants[0]);
+    s.tenants[2].name = "c";
+    s.tenants[2].sla.latency_s.reset();
+    for (const auto& [name, latency] : {std::pair{"a", 0.8}, {"b", 0.2}, {"c", 0.5}}) {
+      scenario::TenantResult tr;
+      tr.name = name;
+      tr.sla_met = true;
+      tr.sla_max_violation_frac = 0.05;
+      tr.latency_cdf_s.assign(scenario::kLatencyCdfLevels.size(), latency);
+      tr.latency_s.max = latency;
+      baseline.tenants.push_back(tr);
+    }
+  }
+};
+
+TEST(Advice, TheBaselinesSlackSetsPerTenantThreadCapsAndTimeSlicingPriority) {
+  const SlackCase k;
+  EXPECT_NEAR(sla_slack(k.s.tenants[0], k.baseline.tenants[0]), 1.25, 1e-12);
+  EXPECT_NEAR(sla_slack(k.s.tenants[1], k.baseline.tenants[1]), 5.0, 1e-12);
+  EXPECT_TRUE(std::isinf(sla_slack(k.s.tenants[2], k.baseline.tenants[2])));
+
+  const std::vector<AdviceCandidate> given = {candidate(StrategyKind::dedicated, true),
+                                              candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps),
+                                              candidate(StrategyKind::hami)};
+  const auto out = with_baseline_settings(given, k.s, k.baseline);
+  ASSERT_EQ(out.size(), 6u);
+  // After time slicing: a (slack 1.25, under twice the least) first; b (5) and c (none) not.
+  EXPECT_EQ(out[2].label, "time_slicing, a first on L40S");
+  EXPECT_EQ(out[2].strategy.kind, StrategyKind::time_slicing);
+  ASSERT_EQ(out[2].priorities.size(), 1u);
+  EXPECT_EQ(out[2].priorities.at("a"), scenario::Priority::high);
+  // After MPS: b at 50 % (sqrt 5 >= 2), c at 25 % (no target), a uncapped (sqrt 1.25 < 4/3).
+  EXPECT_EQ(out[4].label, "mps, 25 % threads for c; 50 % threads for b on L40S");
+  EXPECT_EQ(out[4].strategy.tenants.size(), 2u);
+  EXPECT_EQ(out[4].strategy.tenants.at("b").active_thread_pct, 50.0);
+  EXPECT_EQ(out[4].strategy.tenants.at("c").active_thread_pct, 25.0);
+  EXPECT_EQ(out[5].strategy.kind, StrategyKind::hami);
+  // The candidate's scenario carries the priority; the tenants' own stay as they were elsewhere.
+  const auto variant = candidate_scenario(k.s, out[2], 4);
+  EXPECT_EQ(variant.tenants[0].priority, scenario::Priority::high);
+  EXPECT_EQ(variant.tenants[1].priority, scenario::Priority::normal);
+  EXPECT_EQ(candidate_scenario(k.s, out[1], 4).tenants[0].priority, scenario::Priority::normal);
+}
+
+TEST(Advice, NoPerTenantCandidateDuplicatesAnotherOrOverridesTheScenariosPriorities) {
+  SlackCase k;
+  // Every tenant with slack 5: every cap is 50 % (the uniform candidate) and every tenant is the
+  // tightest, so neither kind gets a new candidate.
+  k.s.tenants[2].sla.latency_s = 1.0;
+  for (auto& tr : k.baseline.tenants) tr.latency_cdf_s.assign(scenario::kLatencyCdfLevels.size(), 0.2);
+  const std::vector<AdviceCandidate> given = {candidate(StrategyKind::dedicated, true),
+                                              candidate(StrategyKind::time_slicing), candidate(StrategyKind::mps)};
+  EXPECT_EQ(with_baseline_settings(given, k.s, k.baseline).size(), 3u);
+  // A scenario that sets priorities itself keeps them: no time-slicing candidate reorders them.
+  SlackCase p;
+  p.s.tenants[1].priority = scenario::Priority::low;
+  const auto out = with_baseline_settings(given, p.s, p.baseline);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[3].strategy.kind, StrategyKind::mps);
+  EXPECT_EQ(out[3].label, "mps, 25 % threads for c; 50 % threads for b on L40S");
 }
 
 }  // namespace
