@@ -343,6 +343,37 @@ MpsFit best_mps_fit(const std::vector<CoRunPoint>& points, const models::Sharing
   return best;
 }
 
+/// How far into its range an MPS constant left at its no-effect edge (`at`) can move before the
+/// squared error rises by one residual variance: the profile-likelihood 1σ bound (Δχ² = 1, with
+/// the variance estimated from these rows' residuals). It is the one-sided std_error that
+/// `--uncertainty` draws the constant with (sample_profile): the data cannot tell that step from
+/// the edge. The whole range when the error never rises that much.
+double edge_std_error(const std::vector<CoRunPoint>& points, const models::SharingParams& at,
+                      SharingConstant constant) {
+  const bool efficiency = constant == SharingConstant::mps_efficiency;
+  const double base = squared_error(points, at);
+  const double variance = base / static_cast<double>(std::max<std::size_t>(1, points.size() - 2));
+  const auto rise = [&](double step) {
+    models::SharingParams p = at;
+    (efficiency ? p.concurrent_efficiency : p.concurrent_interference) = efficiency ? 1.0 - step : step;
+    return squared_error(points, p) - base;
+  };
+  double low = 0.0;
+  double high = efficiency ? 0.999 : 1e-3;  // an efficiency's step stops short of 0
+  if (!efficiency) {
+    while (rise(high) < variance && high < 1e3) {
+      low = high;
+      high *= 2.0;
+    }
+  }
+  if (rise(high) < variance) return high;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (low + high);
+    (rise(mid) < variance ? low : high) = mid;
+  }
+  return high;
+}
+
 /// "mps_efficiency 0.91, mps_interference 0 (edge)".
 std::string describe(const MpsFit& fit) {
   return "mps_efficiency " + short_number(fit.params.concurrent_efficiency) + (fit.efficiency_free ? "" : " (edge)") +
@@ -397,12 +428,16 @@ void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& optio
       c.sources = sources_of(used);
       c.fit_message = "not fitted: the least-squares optimum is the edge " + name + " = " + format_number(c.value) +
                       " (no value inside the allowed range lowers the squared error)";
+      c.std_error = edge_std_error(points, fit.params, constant);
       c.note = "on the " + std::to_string(points.size()) + " mps rows (" + where +
-               ") no value inside its range fits better than this one, where it has no effect";
+               ") no value inside its range fits better than this one, where it has no effect; one-sided std_error: "
+               "the step into its range at which the squared error has risen by one residual variance";
       char mape[32];
       std::snprintf(mape, sizeof mape, "%.1f", 100.0 * chosen.mape);
       out.notes.push_back(name + ": " + c.fit_message + "; keeps its default " + format_number(c.value) +
-                          " (in-sample MAPE " + mape + " % on " + std::to_string(points.size()) + " mps rows)");
+                          " (in-sample MAPE " + mape + " % on " + std::to_string(points.size()) +
+                          " mps rows), within " + format_number(c.std_error) +
+                          " of which the rows cannot tell it apart");
     }
     store(c, out.profile);
   }
@@ -560,8 +595,15 @@ CalibrationProfile sample_profile(const CalibrationProfile& profile, std::uint64
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (auto& c : sampled.constants) {
-    const double z = normal(rng);  // drawn for every constant, so one's draw does not shift another's
-    if (!c.fitted || c.std_error <= 0.0 || c.value <= 0.0) continue;  // log-normal needs a positive median
+    const double z = normal(rng);      // drawn for every constant, so one's draw does not shift another's
+    if (c.std_error <= 0.0) continue;  // uncalibrated: kept
+    if (!c.fitted) {
+      // Left at its no-effect edge with a one-sided bound (edge_std_error): half-normal into the range.
+      if (c.name == "mps_efficiency" && c.value == 1.0) c.value = std::max(1e-3, 1.0 - std::abs(z) * c.std_error);
+      if (c.name == "mps_interference" && c.value == 0.0) c.value = std::abs(z) * c.std_error;
+      continue;
+    }
+    if (c.value <= 0.0) continue;  // log-normal needs a positive median
     c.value *= std::exp(z * c.std_error / c.value);
     if (c.name == "time_slicing_efficiency" || c.name == "mps_efficiency") c.value = std::min(1.0, c.value);
   }

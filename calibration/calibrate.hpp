@@ -73,7 +73,9 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
 
 /// A profile with every fitted constant drawn from its sampling distribution (log-normal with
 /// the fitted value as median and std_error / value as log-scale σ, so it stays positive);
-/// efficiencies are capped at 1. Uncalibrated constants are kept.
+/// efficiencies are capped at 1. An MPS constant left at its no-effect edge with a one-sided
+/// std_error (efficiency 1, interference 0) is drawn half-normal from the edge into its range.
+/// Uncalibrated constants are kept.
 CalibrationProfile sample_profile(const CalibrationProfile& profile, std::uint64_t seed);
 
 }  // namespace slicewise::calibration

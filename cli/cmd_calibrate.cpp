@@ -156,10 +156,17 @@ std::string constants_text(const calibration::CalibrationOutcome& outcome) {
                            {"R²", Align::right},
                            {"source"}});
   for (const auto& c : outcome.profile.constants) {
-    table.add_row({c.name, c.gpu, value_text(c.value), c.fitted ? value_text(c.std_error) : "-",
-                   c.fitted ? std::to_string(c.num_points) : "-", c.fitted ? pct(c.mape) : "-",
+    // A constant left at its edge has a one-sided std_error and the rows it was tried on.
+    const bool edge = !c.fitted && c.std_error > 0.0;
+    table.add_row({c.name, c.gpu, value_text(c.value),
+                   c.fitted ? value_text(c.std_error)
+                   : edge   ? value_text(c.std_error) + " (one-sided)"
+                            : "-",
+                   c.fitted || edge ? std::to_string(c.num_points) : "-", c.fitted || edge ? pct(c.mape) : "-",
                    c.fitted ? report::format_fixed(c.r2, 3) : "-",
-                   c.fitted ? c.sources.front() : "uncalibrated default"});
+                   c.fitted ? c.sources.front()
+                   : edge   ? "at its edge on these rows"
+                            : "uncalibrated default"});
   }
   std::ostringstream out;
   out << table.to_text();

@@ -225,6 +225,66 @@ TEST(Calibrate, ThePublicMpsCoRunsShowNoMemoryPressureBeyondTheSplit) {
   ASSERT_NO_THROW(CalibrationProfile::from_json(outcome.profile.to_json(), "public.json"));
 }
 
+TEST(Calibrate, AnMpsConstantLeftAtItsEdgeGetsTheStepAtWhichTheErrorRisesByOneVariance) {
+  // κ stays at 0 on the public rows; its one-sided std_error is the κ at which the squared
+  // relative error of the MPS rows has risen by their residual variance (SSR / (n - 2)).
+  const auto rows = test::load(kPublicMps);
+  CalibrateOptions options;
+  options.created = "2026-11-23";
+  const auto outcome = calibrate(rows, {"mps-colocation-public.csv"}, options, models::GpuCatalog::shipped(),
+                                 models::MigCatalog::shipped());
+  const auto* kappa = outcome.profile.find("mps_interference");
+  ASSERT_NE(kappa, nullptr);
+  ASSERT_FALSE(kappa->fitted);
+  ASSERT_GT(kappa->std_error, 0.0);
+  const auto ssr = [&](double value, int& n) {
+    CalibrationProfile p = outcome.profile;
+    for (auto& c : p.constants) {
+      if (c.name == "mps_interference") c.value = value;
+    }
+    double sum = 0.0;
+    n = 0;
+    for (const auto& r : validate_model(rows, p, models::GpuCatalog::shipped(), models::MigCatalog::shipped()).rows) {
+      if (r.baseline || r.row->strategy != models::StrategyKind::mps) continue;
+      sum += r.error * r.error;
+      ++n;
+    }
+    return sum;
+  };
+  int n = 0;
+  const double at_edge = ssr(0.0, n);
+  EXPECT_EQ(n, 29);
+  EXPECT_NEAR(ssr(kappa->std_error, n) - at_edge, at_edge / 27.0, 1e-9 * at_edge);
+  // The efficiency's too, a step below 1.
+  const auto* eta = outcome.profile.find("mps_efficiency");
+  ASSERT_NE(eta, nullptr);
+  EXPECT_EQ(eta->value, 1.0);
+  EXPECT_GT(eta->std_error, 0.0);
+  EXPECT_LT(eta->std_error, 1.0);
+}
+
+TEST(Calibrate, AnEdgeConstantIsDrawnHalfNormalIntoItsRange) {
+  // E|z| = sqrt(2/π): the mean step from the edge is 0.798 of the one-sided std_error.
+  CalibrationProfile profile = uncalibrated_profile();
+  for (auto& c : profile.constants) {
+    if (c.name == "mps_efficiency") c.std_error = 0.05;
+    if (c.name == "mps_interference") c.std_error = 0.2;
+  }
+  double efficiency_step = 0.0, interference = 0.0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const auto drawn = sample_profile(profile, static_cast<std::uint64_t>(i));
+    const double e = drawn.find("mps_efficiency")->value;
+    const double k = drawn.find("mps_interference")->value;
+    ASSERT_LE(e, 1.0);
+    ASSERT_GE(k, 0.0);
+    efficiency_step += (1.0 - e) / n;
+    interference += k / n;
+  }
+  EXPECT_NEAR(efficiency_step, 0.05 * std::sqrt(2.0 / std::acos(-1.0)), 0.002);
+  EXPECT_NEAR(interference, 0.2 * std::sqrt(2.0 / std::acos(-1.0)), 0.008);
+}
+
 TEST(Calibrate, AnMpsInterferenceTheRowsShowIsFittedWithItsError) {
   // Two workloads moving 0.2 and 0.4 of the bandwidth, alone, in pairs and in threes; the shared
   // rows are made by the model with κ = 0.6 and 1 % seeded noise.
