@@ -576,8 +576,10 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
       for (std::size_t k = 0; k < members.size(); ++k) {
         const MigPoint& point = *members[k];
         ValidationRow v{point.row, "roofline_sharpness", k == 0 || k + 1 == members.size(), 0.0, 0.0};
-        v.predicted = predict_mig(point, pinned.params[0].value, pinned.params[1].value, p);
-        v.error = (v.predicted - point.observed) / point.observed;
+        // The scaling fit works in seconds; a rate row (throughput) is shown and scored as a rate.
+        const double seconds = predict_mig(point, pinned.params[0].value, pinned.params[1].value, p);
+        v.predicted = is_time(point.row->metric) ? seconds : 1.0 / seconds;
+        v.error = (v.predicted - point.row->value) / point.row->value;
         if (!v.baseline) {
           sum += std::abs(v.error);
           ++out.num_predicted;
