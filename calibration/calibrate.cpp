@@ -343,6 +343,140 @@ MpsFit best_mps_fit(const std::vector<CoRunPoint>& points, const models::Sharing
   return best;
 }
 
+/// One green-context row of a streaming workload: the fraction f of the GPU's SMs it ran on and its
+/// rate over the same workload's on every SM.
+struct BandwidthPoint {
+  const Measurement* row = nullptr;
+  double sms = 0.0;
+  double relative = 0.0;
+};
+
+/// Σ ((min(1, f / s) − y) / y)²: the hard limit's squared relative error at `s`.
+double bandwidth_error(const std::vector<BandwidthPoint>& points, double s) {
+  double sum = 0.0;
+  for (const auto& p : points) {
+    const double r = (std::min(1.0, p.sms / s) - p.relative) / p.relative;
+    sum += r * r;
+  }
+  return sum;
+}
+
+/// The green-context rows (dedicated, sm_count) of streaming workloads on `gpu` (mem_bw_frac and
+/// nothing about their compute), of metric mem_bandwidth when any, else throughput, each over its
+/// file's row of the same workload on every SM.
+std::vector<BandwidthPoint> bandwidth_points(const std::vector<Measurement>& rows, const models::GpuSpec& gpu) {
+  const auto streaming = [&](const Measurement& m) {
+    return m.gpu == gpu.id && m.strategy == models::StrategyKind::dedicated && m.params.contains("sm_count") &&
+           m.params.contains("mem_bw_frac") && !m.params.contains("compute_frac") &&
+           !m.params.contains("sm_occupancy_frac");
+  };
+  const bool any_bandwidth = std::any_of(rows.begin(), rows.end(), [&](const Measurement& m) {
+    return streaming(m) && m.metric == Metric::mem_bandwidth;
+  });
+  const Metric metric = any_bandwidth ? Metric::mem_bandwidth : Metric::throughput;
+  const auto key = [](const Measurement& m) {
+    Measurement whole = m;
+    whole.params.erase("sm_count");
+    return m.file + "|" + whole.workload_key();
+  };
+  std::map<std::string, double> whole;  // file and workload -> the rate on every SM
+  for (const auto& m : rows) {
+    if (streaming(m) && m.metric == metric && m.param("sm_count", 0.0) >= gpu.num_sms) whole[key(m)] = m.value;
+  }
+  std::vector<BandwidthPoint> points;
+  for (const auto& m : rows) {
+    const double sms = m.param("sm_count", 0.0) / static_cast<double>(gpu.num_sms);
+    const auto it = streaming(m) && m.metric == metric ? whole.find(key(m)) : whole.end();
+    if (it == whole.end() || sms >= 1.0 || sms <= 0.0) continue;
+    points.push_back({&m, sms, m.value / it->second});
+  }
+  return points;
+}
+
+/// The s of min(1, f / s) with the least squared relative error over `points` (a scan, then golden
+/// section), and its std_error: half the interval over which that error stays within one residual
+/// variance of its least (Δχ² = 1).
+std::pair<double, double> fit_hard_limit(const std::vector<BandwidthPoint>& points) {
+  double best = 1.0;
+  for (int i = 1; i <= 1000; ++i) {
+    const double s = i / 1000.0;
+    if (bandwidth_error(points, s) < bandwidth_error(points, best)) best = s;
+  }
+  double low = std::max(1e-3, best - 1e-3);
+  double high = std::min(1.0, best + 1e-3);
+  for (int i = 0; i < 100; ++i) {  // golden section in the scan's bracket
+    const double a = high - 0.618034 * (high - low);
+    const double b = low + 0.618034 * (high - low);
+    if (bandwidth_error(points, a) < bandwidth_error(points, b)) {
+      high = b;
+    } else {
+      low = a;
+    }
+  }
+  best = 0.5 * (low + high);
+  const double least = bandwidth_error(points, best);
+  const double variance = least / static_cast<double>(std::max<std::size_t>(1, points.size() - 1));
+  const auto bound = [&](double inside, double outside) {  // where the error crosses least + variance
+    for (int i = 0; i < 60; ++i) {
+      const double mid = 0.5 * (inside + outside);
+      (bandwidth_error(points, mid) - least < variance ? inside : outside) = mid;
+    }
+    return outside;
+  };
+  return {best, 0.5 * (bound(best, 1.0) - bound(best, 1e-3))};
+}
+
+/// bandwidth_sm_frac per GPU whose rows have green-context points of a streaming workload: the s
+/// of the hard limit min(1, f / s) with the least squared relative error (a scan, then golden
+/// section); its std_error half the interval over which that error stays within one residual
+/// variance of its least (Δχ² = 1).
+void fit_bandwidth_sms(const std::vector<Measurement>& rows, const models::GpuCatalog& gpus, CalibrationOutcome& out) {
+  std::set<std::string> ids;
+  for (const auto& m : rows) ids.insert(m.gpu);
+  for (const auto& id : ids) {
+    const auto* gpu = gpus.find(id);
+    if (!gpu || gpu->num_sms <= 0) continue;
+    const auto points = bandwidth_points(rows, *gpu);
+    if (points.size() < 2) continue;
+    const auto [best, std_error] = fit_hard_limit(points);
+    std::vector<double> observed, predicted;
+    std::vector<const Measurement*> used;
+    for (const auto& p : points) {
+      observed.push_back(p.relative);
+      predicted.push_back(std::min(1.0, p.sms / best));
+      used.push_back(p.row);
+    }
+    FitReport report;
+    report.status = FitStatus::converged;
+    report.message = "least squares over the SM fraction of min(1, f / s) (scan and golden section)";
+    fill_fit_statistics(observed, predicted, report);
+    CalibratedConstant c;
+    c.name = "bandwidth_sm_frac";
+    c.gpu = id;
+    c.value = best;
+    c.std_error = std_error;
+    c.fitted = true;
+    c.num_points = static_cast<int>(points.size());
+    c.rmse = report.rmse;
+    c.mape = report.mape;
+    c.r2 = report.r2;
+    c.fit_message = report.message;
+    c.sources = sources_of(used);
+    c.note =
+        "a streaming kernel's bandwidth on green contexts of fewer SMs; applied to every GPU of its "
+        "architecture (memory-bound MPS clients under a thread cap)";
+    out.profile.constants.push_back(c);
+    report.params.push_back({"bandwidth_sm_frac", best, c.std_error});
+    out.fits.push_back({c.name, id, report});
+  }
+}
+
+/// Each point's GPU's bandwidth_sm_frac under `profile` (points of GPUs it does not know keep 0).
+void attach_bandwidth_sms(std::vector<CoRunPoint>& points, const CalibrationProfile& profile) {
+  const auto defaults = sharing_defaults(profile);
+  for (auto& p : points) p.bandwidth_sm_frac = defaults.bandwidth_sm_frac_for(p.row->gpu);
+}
+
 /// How far into its range an MPS constant left at its no-effect edge (`at`) can move before the
 /// squared error rises by one residual variance: the profile-likelihood 1σ bound (Δχ² = 1, with
 /// the variance estimated from these rows' residuals). It is the one-sided std_error that
@@ -383,9 +517,10 @@ std::string describe(const MpsFit& fit) {
 
 void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& options, CalibrationOutcome& out) {
   std::vector<std::string> skipped;
-  const auto points = co_run_points(rows, models::StrategyKind::mps, skipped);
+  auto points = co_run_points(rows, models::StrategyKind::mps, skipped);
   out.notes.insert(out.notes.end(), skipped.begin(), skipped.end());
   if (points.empty()) return;
+  attach_bandwidth_sms(points, out.profile);
   const models::SharingParams base = base_params(out.profile);
   const MpsFit fit = best_mps_fit(points, base, false);
   std::vector<const Measurement*> used;
@@ -508,7 +643,9 @@ CalibrationOutcome calibrate(const std::vector<Measurement>& rows, const std::ve
   // Time-slicing first: HAMi's overhead is fitted with the efficiency held at its fitted value.
   fit_sharing(rows, SharingConstant::time_slicing_efficiency, options, out);
   fit_time_slices(rows, options, out);
-  // MPS: the flat efficiency and the memory-pressure κ, together (both slow clients down).
+  // MPS: the SMs that saturate bandwidth (a thread cap's limit on a memory-bound client), then the
+  // flat efficiency and the memory-pressure κ, together (both slow clients down).
+  fit_bandwidth_sms(rows, gpus, out);
   fit_mps(rows, options, out);
   fit_sharing(rows, SharingConstant::hami_launch_overhead_frac, options, out);
   fit_mig(rows, options, gpus, mig, out);
@@ -538,6 +675,13 @@ models::SharingParams validation_params(const CalibrationProfile& profile, Shari
 
 }  // namespace
 
+namespace {
+
+/// A predicted time in seconds as `row`'s metric: itself for a time, its inverse for a rate.
+double in_row_metric(double seconds, const Measurement& row) { return is_time(row.metric) ? seconds : 1.0 / seconds; }
+
+}  // namespace
+
 ModelValidation validate_model(const std::vector<Measurement>& rows, const CalibrationProfile& profile,
                                const models::GpuCatalog& gpus, const models::MigCatalog& mig) {
   ModelValidation out;
@@ -545,7 +689,8 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
   const models::SharingParams base = base_params(profile);
   for (const auto constant : {SharingConstant::time_slicing_efficiency, SharingConstant::mps_efficiency,
                               SharingConstant::hami_launch_overhead_frac}) {
-    const auto points = co_run_points(rows, strategy_of(constant), out.notes);
+    auto points = co_run_points(rows, strategy_of(constant), out.notes);
+    attach_bandwidth_sms(points, profile);
     std::string name;
     const models::SharingParams params = validation_params(profile, constant, base, name);
     for (const auto& p : points) {
@@ -577,8 +722,7 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
         const MigPoint& point = *members[k];
         ValidationRow v{point.row, "roofline_sharpness", k == 0 || k + 1 == members.size(), 0.0, 0.0};
         // The scaling fit works in seconds; a rate row (throughput) is shown and scored as a rate.
-        const double seconds = predict_mig(point, pinned.params[0].value, pinned.params[1].value, p);
-        v.predicted = is_time(point.row->metric) ? seconds : 1.0 / seconds;
+        v.predicted = in_row_metric(predict_mig(point, pinned.params[0].value, pinned.params[1].value, p), *point.row);
         v.error = (v.predicted - point.row->value) / point.row->value;
         if (!v.baseline) {
           sum += std::abs(v.error);

@@ -97,9 +97,10 @@ CalibratedConstant uncalibrated(std::string name, double value, std::string note
 }  // namespace
 
 const std::vector<std::string>& constant_names() {
-  static const std::vector<std::string> names = {"time_slicing_efficiency",   "mps_efficiency",     "mps_interference",
-                                                 "hami_launch_overhead_frac", "roofline_sharpness", "timeslice_ms",
-                                                 "yield_switch_ms",           "preempt_switch_ms"};
+  static const std::vector<std::string> names = {
+      "time_slicing_efficiency",   "mps_efficiency",     "mps_interference",
+      "hami_launch_overhead_frac", "roofline_sharpness", "timeslice_ms",
+      "yield_switch_ms",           "preempt_switch_ms",  "bandwidth_sm_frac"};
   return names;
 }
 

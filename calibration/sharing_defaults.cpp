@@ -7,6 +7,29 @@
 
 namespace slicewise::calibration {
 
+namespace {
+
+/// Fills `per_gpu` with the profile's per-GPU values of constant `name`: each GPU's own first, then
+/// every catalog GPU of a fitted GPU's architecture (the first fitted GPU of an architecture speaks
+/// for the others; a value already set is kept).
+void spread_by_architecture(const CalibrationProfile& profile, const std::string& name,
+                            std::map<std::string, double>& per_gpu) {
+  const auto& catalog = models::GpuCatalog::shipped();
+  for (const auto& c : profile.constants) {
+    if (c.name == name && c.gpu != "*") per_gpu[c.gpu] = c.value;
+  }
+  for (const auto& c : profile.constants) {
+    if (c.name != name || c.gpu == "*") continue;
+    const auto* fitted = catalog.find(c.gpu);
+    if (!fitted || fitted->arch.empty()) continue;
+    for (const auto& gpu : catalog.gpus()) {
+      if (gpu.arch == fitted->arch) per_gpu.emplace(gpu.id, c.value);
+    }
+  }
+}
+
+}  // namespace
+
 models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
   models::SharingDefaults d;
   if (const auto* c = profile.find("time_slicing_efficiency")) {
@@ -31,18 +54,9 @@ models::SharingDefaults sharing_defaults(const CalibrationProfile& profile) {
   // catalog, so that one workload scales the same on A100-40GB and A100-80GB slices. A value fitted
   // for a GPU itself takes precedence; among several fitted GPUs of one architecture, the first in
   // the profile speaks for the others.
-  const auto& catalog = models::GpuCatalog::shipped();
-  for (const auto& c : profile.constants) {
-    if (c.name == "roofline_sharpness" && c.gpu != "*") d.roofline_sharpness[c.gpu] = c.value;
-  }
-  for (const auto& c : profile.constants) {
-    if (c.name != "roofline_sharpness" || c.gpu == "*") continue;
-    const auto* fitted = catalog.find(c.gpu);
-    if (!fitted || fitted->arch.empty()) continue;
-    for (const auto& gpu : catalog.gpus()) {
-      if (gpu.arch == fitted->arch) d.roofline_sharpness.emplace(gpu.id, c.value);  // keeps a value already set
-    }
-  }
+  // The SMs that saturate bandwidth likewise belong to the architecture's SMs and memory system.
+  spread_by_architecture(profile, "roofline_sharpness", d.roofline_sharpness);
+  spread_by_architecture(profile, "bandwidth_sm_frac", d.bandwidth_sm_frac);
   return d;
 }
 

@@ -17,13 +17,21 @@ namespace {
 
 using models::StrategyKind;
 
+/// A workload that alone moves this fraction of the bandwidth or more is bandwidth-bound.
+constexpr double kStreamingBwFrac = 0.9;
+
 models::ContextDemand demand_of(const Measurement& m) {
   models::ContextDemand c;
   c.active = true;  // a probe or load test keeps every context busy for the whole window
   c.duty = m.param("gpu_duty_frac", 1.0);
   // A loop's share of the GPU's compute (its kernels still fill the SMs), else the SMs it occupies.
-  c.demand_sm = m.param("compute_frac", m.param("sm_occupancy_frac", 1.0));
-  if (m.params.contains("compute_frac")) c.occupancy = 1.0;
+  // A streaming kernel (alone at 90 % of the bandwidth or more, nothing said about its compute) is
+  // bound by bandwidth, not compute: it fills the SMs, and what it needs of them is to pull its
+  // bandwidth (bandwidth_sm_frac).
+  const bool streaming = m.param("mem_bw_frac", 0.0) >= kStreamingBwFrac && !m.params.contains("compute_frac") &&
+                         !m.params.contains("sm_occupancy_frac");
+  c.demand_sm = m.param("compute_frac", m.param("sm_occupancy_frac", streaming ? 0.0 : 1.0));
+  if (m.params.contains("compute_frac") || streaming) c.occupancy = 1.0;
   c.demand_bw = m.param("mem_bw_frac", 0.0);
   c.ref_sm = c.demand_sm;
   c.ref_bw = c.demand_bw;
@@ -192,7 +200,9 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
   return points;
 }
 
-double predict_co_run(const CoRunPoint& point, const models::SharingParams& params) {
+double predict_co_run(const CoRunPoint& point, const models::SharingParams& given) {
+  models::SharingParams params = given;
+  if (point.bandwidth_sm_frac > 0.0) params.bandwidth_sm_frac = point.bandwidth_sm_frac;
   models::RateModel model(params);
   std::vector<models::ContextRate> rates;
   const bool open_loop =

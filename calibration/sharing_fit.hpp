@@ -33,6 +33,9 @@ struct CoRunPoint {
   /// or 0 for a closed loop that always has a request in service.
   std::vector<double> offered_load;
   std::size_t self = 0;  ///< index of the measured context in `contexts`
+  /// The fraction of its GPU's SMs that saturate bandwidth (SharingParams::bandwidth_sm_frac) when a
+  /// profile knows it for the row's GPU; 0 leaves the params' own.
+  double bandwidth_sm_frac = 0.0;
 };
 
 /// The shared rows of `strategy` (means, medians and rates; p90/p99 are left out) that have a

@@ -44,11 +44,13 @@ double idle_without(double idle, int always_busy, double x) {
 
 /// Speed of a context on a fraction `sms` of the device's SMs, on the hard roofline: its SM need
 /// scales with the SMs it has, its bandwidth need does not (docs/model.md §2, "MPS: thread blocks").
-double speed_on(const ContextDemand& c, double sms) {
+double speed_on(const ContextDemand& c, double sms, double bandwidth_sm_frac = 0.0) {
   if (sms <= 0.0) return 0.0;
   double rate = 1.0;
   if (c.demand_sm > sms) rate = sms / c.demand_sm;
-  if (c.demand_bw > 1.0) rate = std::min(rate, 1.0 / c.demand_bw);
+  // On fewer SMs than saturate the memory system it pulls at most sms / bandwidth_sm_frac of it.
+  const double reachable = bandwidth_sm_frac > sms ? sms / bandwidth_sm_frac : 1.0;
+  if (c.demand_bw > reachable) rate = std::min(rate, reachable / c.demand_bw);
   return rate;
 }
 }  // namespace
@@ -662,7 +664,7 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
     const auto& c = contexts[i];
     const double occupancy = c.occupancy > 0.0 ? c.occupancy : (c.demand_sm > 0.0 ? c.demand_sm : 1.0);
     reach[a] = std::min({1.0, c.cap, occupancy});
-    hard[a] = speed_on(c, reach[a]);
+    hard[a] = speed_on(c, reach[a], params_.bandwidth_sm_frac);
     const double k = c.kernel_s > 0.0 ? c.kernel_s : kDefaultKernelS;
     kernel[a] = k / hard[a];
     busy_reach += phase_[i] * reach[a];
@@ -699,7 +701,8 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
       // Off its turn another client holds the overlap and runs beside what it keeps.
       const double turn = kernel[a] / (kernel[a] + std::max(0.0, busy_kernel - x * kernel[a]));
       const double others_traffic = std::max(0.0, pressure - x * c.demand_bw);
-      g = turn * g + (1.0 - turn) * speed_on(c, reach[a] - overlap[a]) * eta / (1.0 + kappa * others_traffic);
+      g = turn * g + (1.0 - turn) * speed_on(c, reach[a] - overlap[a], params_.bandwidth_sm_frac) * eta /
+                         (1.0 + kappa * others_traffic);
     }
     speed[a] = g;
     bandwidth += x * g * c.demand_bw;

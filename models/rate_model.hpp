@@ -72,6 +72,11 @@ struct SharingParams {
   /// demand. Infinity (the default) is the hard roofline min(1, 1/x, 1/y); a finite p, fitted on MIG
   /// slice measurements, rounds the knee where a workload starts to fill the device.
   double roofline_sharpness = std::numeric_limits<double>::infinity();
+  /// The fraction of the device's SMs whose memory requests saturate its bandwidth (docs/model.md,
+  /// "Bandwidth needs SMs"): a client running on fewer SMs s pulls at most s / this of the
+  /// bandwidth, so a memory-bound MPS client under a thread cap slows although it needs little
+  /// compute. 0 (the default, and any GPU without a measurement): SMs never limit bandwidth.
+  double bandwidth_sm_frac = 0.0;
   bool operator==(const SharingParams&) const = default;
 };
 

@@ -32,6 +32,13 @@ struct SharingDefaults {
     const auto it = roofline_sharpness.find(gpu_id);
     return it == roofline_sharpness.end() ? std::numeric_limits<double>::infinity() : it->second;
   }
+  /// The fraction of SMs that saturate memory bandwidth per GPU id (SharingParams::
+  /// bandwidth_sm_frac; a profile fills it); GPUs not listed: 0, SMs never limit bandwidth.
+  std::map<std::string, double> bandwidth_sm_frac;
+  double bandwidth_sm_frac_for(const std::string& gpu_id) const {
+    const auto it = bandwidth_sm_frac.find(gpu_id);
+    return it == bandwidth_sm_frac.end() ? 0.0 : it->second;
+  }
   /// η = q / (q + c) for a quantum and switch cost in the same unit.
   static double efficiency(double quantum, double switch_cost) { return quantum / (quantum + switch_cost); }
 };

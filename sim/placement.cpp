@@ -396,6 +396,7 @@ void configure_device(PlacedDevice& device, const StrategySpec& strategy, const 
   const int num_contexts = static_cast<int>(device.contexts.size());
   device.sharing = policy.sharing(strategy, defaults, num_contexts);
   device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
+  device.sharing.bandwidth_sm_frac = defaults.bandwidth_sm_frac_for(device.gpu_id);
   if (num_contexts > 1) device.round_s = policy.scheduling_round_ms(strategy, defaults, num_contexts) / 1000.0;
   if (const auto quanta = policy.exact_quanta(strategy, defaults, num_contexts)) {
     device.exact_quanta = true;

@@ -521,6 +521,36 @@ TEST(RateModel, MpsActiveThreadPercentageCapsAContextEvenAlone) {
   EXPECT_NEAR(out[0].gpu_rate, 0.25, 1e-12);
 }
 
+TEST(RateModel, AThreadCapLimitsAMemoryBoundClientsBandwidthBelowTheSmsThatSaturateIt) {
+  // A streaming client (bandwidth 1, compute next to none) where 0.316 of the SMs saturate the
+  // memory system (the H200's, from green contexts): capped at 25 % it pulls 0.25 / 0.316 of the
+  // bandwidth (the H200 measured 0.632); at 50 % all of it (measured 0.974). Without the
+  // constant a cap costs it nothing.
+  SharingParams params{SharingDiscipline::concurrent};
+  params.bandwidth_sm_frac = 0.316;
+  ContextDemand stream = filling(0.005, 1.0, 0.1);
+  stream.cap = 0.25;
+  EXPECT_NEAR(rates(params, {stream})[0].gpu_rate, 0.25 / 0.316, 1e-12);
+  stream.cap = 0.5;
+  EXPECT_NEAR(rates(params, {stream})[0].gpu_rate, 1.0, 1e-12);
+  stream.cap = 0.25;
+  EXPECT_NEAR(rates({SharingDiscipline::concurrent}, {stream})[0].gpu_rate, 1.0, 1e-12);
+  // A client moving half the bandwidth needs half those SMs: at 25 % it keeps full speed
+  // (0.25 / 0.316 = 0.79 of the bandwidth reachable, 0.5 wanted).
+  ContextDemand half = filling(0.005, 0.5, 0.1);
+  half.cap = 0.25;
+  EXPECT_NEAR(rates(params, {half})[0].gpu_rate, 1.0, 1e-12);
+  // Beside a compute-bound client capped at 75 %, a streaming one keeps the 25 % nobody else reaches
+  // off its turns: there it pulls 0.25 / 0.316 of the bandwidth, not all of it.
+  ContextDemand compute = filling(1.0, 0.0, 0.1);
+  compute.cap = 0.75;
+  ContextDemand free_stream = filling(0.005, 1.0, 0.1);
+  const auto pair = rates(params, {free_stream, compute});
+  const double hard = 0.1 / 0.75;  // the compute client's kernels on its 75 %
+  const double turn = 0.1 / (0.1 + hard);
+  EXPECT_NEAR(pair[0].gpu_rate, turn + (1.0 - turn) * 0.25 / 0.316, 1e-12);
+}
+
 SharingParams mps_with_interference(double kappa) {
   SharingParams params{SharingDiscipline::concurrent};
   params.concurrent_interference = kappa;
