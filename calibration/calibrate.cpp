@@ -361,14 +361,13 @@ double bandwidth_error(const std::vector<BandwidthPoint>& points, double s) {
   return sum;
 }
 
-/// The green-context rows (dedicated, sm_count) of streaming workloads on `gpu` (mem_bw_frac and
-/// nothing about their compute), of metric mem_bandwidth when any, else throughput, each over its
-/// file's row of the same workload on every SM.
+/// The green-context rows (dedicated, sm_count) of streaming workloads (is_streaming) on `gpu`, of
+/// metric mem_bandwidth when any, else throughput, each over its file's row of the same workload on
+/// every SM.
 std::vector<BandwidthPoint> bandwidth_points(const std::vector<Measurement>& rows, const models::GpuSpec& gpu) {
   const auto streaming = [&](const Measurement& m) {
     return m.gpu == gpu.id && m.strategy == models::StrategyKind::dedicated && m.params.contains("sm_count") &&
-           m.params.contains("mem_bw_frac") && !m.params.contains("compute_frac") &&
-           !m.params.contains("sm_occupancy_frac");
+           is_streaming(m);
   };
   const bool any_bandwidth = std::any_of(rows.begin(), rows.end(), [&](const Measurement& m) {
     return streaming(m) && m.metric == Metric::mem_bandwidth;
@@ -471,9 +470,8 @@ void fit_bandwidth_sms(const std::vector<Measurement>& rows, const models::GpuCa
   }
 }
 
-/// Each point's GPU's bandwidth_sm_frac under `profile` (points of GPUs it does not know keep 0).
-void attach_bandwidth_sms(std::vector<CoRunPoint>& points, const CalibrationProfile& profile) {
-  const auto defaults = sharing_defaults(profile);
+/// Each point's GPU's bandwidth_sm_frac in `defaults` (points of GPUs it does not know keep 0).
+void attach_bandwidth_sms(std::vector<CoRunPoint>& points, const models::SharingDefaults& defaults) {
   for (auto& p : points) p.bandwidth_sm_frac = defaults.bandwidth_sm_frac_for(p.row->gpu);
 }
 
@@ -520,7 +518,7 @@ void fit_mps(const std::vector<Measurement>& rows, const CalibrateOptions& optio
   auto points = co_run_points(rows, models::StrategyKind::mps, skipped);
   out.notes.insert(out.notes.end(), skipped.begin(), skipped.end());
   if (points.empty()) return;
-  attach_bandwidth_sms(points, out.profile);
+  attach_bandwidth_sms(points, sharing_defaults(out.profile));
   const models::SharingParams base = base_params(out.profile);
   const MpsFit fit = best_mps_fit(points, base, false);
   std::vector<const Measurement*> used;
@@ -687,10 +685,11 @@ ModelValidation validate_model(const std::vector<Measurement>& rows, const Calib
   ModelValidation out;
   double sum = 0.0;
   const models::SharingParams base = base_params(profile);
+  const auto defaults = sharing_defaults(profile);
   for (const auto constant : {SharingConstant::time_slicing_efficiency, SharingConstant::mps_efficiency,
                               SharingConstant::hami_launch_overhead_frac}) {
     auto points = co_run_points(rows, strategy_of(constant), out.notes);
-    attach_bandwidth_sms(points, profile);
+    attach_bandwidth_sms(points, defaults);
     std::string name;
     const models::SharingParams params = validation_params(profile, constant, base, name);
     for (const auto& p : points) {

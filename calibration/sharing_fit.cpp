@@ -15,21 +15,27 @@ namespace slicewise::calibration {
 
 namespace {
 
-using models::StrategyKind;
-
 /// A workload that alone moves this fraction of the bandwidth or more is bandwidth-bound.
 constexpr double kStreamingBwFrac = 0.9;
+
+}  // namespace
+
+bool is_streaming(const Measurement& m) {
+  return m.param("mem_bw_frac", 0.0) >= kStreamingBwFrac && !m.params.contains("compute_frac") &&
+         !m.params.contains("sm_occupancy_frac");
+}
+
+namespace {
+
+using models::StrategyKind;
 
 models::ContextDemand demand_of(const Measurement& m) {
   models::ContextDemand c;
   c.active = true;  // a probe or load test keeps every context busy for the whole window
   c.duty = m.param("gpu_duty_frac", 1.0);
-  // A loop's share of the GPU's compute (its kernels still fill the SMs), else the SMs it occupies.
-  // A streaming kernel (alone at 90 % of the bandwidth or more, nothing said about its compute) is
-  // bound by bandwidth, not compute: it fills the SMs, and what it needs of them is to pull its
-  // bandwidth (bandwidth_sm_frac).
-  const bool streaming = m.param("mem_bw_frac", 0.0) >= kStreamingBwFrac && !m.params.contains("compute_frac") &&
-                         !m.params.contains("sm_occupancy_frac");
+  // A loop's share of the GPU's compute (its kernels still fill the SMs), else the SMs it occupies;
+  // a streaming kernel fills them and computes next to nothing.
+  const bool streaming = is_streaming(m);
   c.demand_sm = m.param("compute_frac", m.param("sm_occupancy_frac", streaming ? 0.0 : 1.0));
   if (m.params.contains("compute_frac") || streaming) c.occupancy = 1.0;
   c.demand_bw = m.param("mem_bw_frac", 0.0);

@@ -23,6 +23,11 @@ std::string to_string(SharingConstant constant);
 /// The strategy whose rows determine the constant.
 models::StrategyKind strategy_of(SharingConstant constant);
 
+/// True for a streaming kernel's row: alone at 90 % of the bandwidth or more, nothing said about its
+/// compute (no compute_frac, no sm_occupancy_frac). It is bound by bandwidth, not compute: it fills
+/// the SMs, and what it needs of them is to pull its bandwidth (SharingParams::bandwidth_sm_frac).
+bool is_streaming(const Measurement& m);
+
 /// One shared measurement, ready to predict: the contexts that ran together and which one it is.
 struct CoRunPoint {
   const Measurement* row = nullptr;
