@@ -21,11 +21,15 @@ TEST(CalibrationProfile, ValuesTheModelCannotTakeAreRefused) {
                 {"name": "time_slicing_efficiency", "value": 5},
                 {"name": "mps_efficiency", "value": 1.5},
                 {"name": "hami_launch_overhead_frac", "value": 50},
-                {"name": "roofline_sharpness", "gpu": "A100-40GB", "value": 1e-9}]})"),
+                {"name": "roofline_sharpness", "gpu": "A100-40GB", "value": 1e-9},
+                {"name": "bandwidth_sm_frac", "gpu": "H200", "value": 1.5},
+                {"name": "bandwidth_sm_frac", "gpu": "H100-SXM-80GB", "value": 0}]})"),
             "p.json: /constants/0/value: must be in (0, 1] (got 5)\n"
             "p.json: /constants/1/value: must be in (0, 1] (got 1.5)\n"
             "p.json: /constants/2/value: must be in (0, 1] (got 50)\n"
-            "p.json: /constants/3/value: must be >= 1 (got 1e-09)");
+            "p.json: /constants/3/value: must be >= 1 (got 1e-09)\n"
+            "p.json: /constants/4/value: must be in (0, 1] (got 1.5)\n"
+            "p.json: /constants/5/value: must be in (0, 1] (got 0)");
 }
 
 TEST(CalibrationProfile, AGpuMustBeStarOrACatalogIdAndAnAliasBecomesTheId) {

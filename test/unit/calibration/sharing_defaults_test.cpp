@@ -27,6 +27,14 @@ TEST(SharingDefaults, TheFittedSharpnessAppliesToEveryGpuOfItsArchitecture) {
   EXPECT_NE(hopper, p);
   EXPECT_TRUE(std::isinf(d.roofline_sharpness_for("L40S")));
 
+  // The SMs that saturate bandwidth, fitted on the H200's green contexts, go to Hopper alone; other
+  // GPUs keep 0 (SMs never limit bandwidth there).
+  const double saturating = d.bandwidth_sm_frac_for("H200");
+  EXPECT_NEAR(saturating, 0.316, 0.005);
+  EXPECT_EQ(d.bandwidth_sm_frac_for("H100-SXM-80GB"), saturating);
+  EXPECT_EQ(d.bandwidth_sm_frac_for("A100-40GB"), 0.0);
+  EXPECT_EQ(d.bandwidth_sm_frac_for("L40S"), 0.0);
+
   // The same SM-bound job (occupancy 1 on the whole GPU) confined to 14 of 108 SMs.
   auto slowdown_on_1g = [](double sharpness) {
     models::ContextDemand c;
