@@ -19,6 +19,7 @@
 #include "cli/sweep_runner.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
+#include "core/spell.hpp"
 #include "report/sweep_results.hpp"
 #include "scenario/sweep.hpp"
 
@@ -227,6 +228,25 @@ int emit_distributed(const SweepOptions& options, Io io) {
                       "writes the job files of every shard: leave out --shard, --shard-index and --resume");
   }
   if (!options.image.empty() && options.emit != "k8s") throw ConfigError("--image", "", "applies to --emit k8s only");
+  // Each reaches a comment, a manifest or a script of the job files: a line break there (U+2028
+  // included, where YAML ends a line) would end the comment and run the rest.
+  const auto one_line_only = [](const std::string& option, const std::string& text) {
+    if (has_line_break(text)) {
+      throw ConfigError(option, "",
+                        quoted_excerpt(text) +
+                            " holds a control character or a line break (U+0085, U+2028, U+2029), which would "
+                            "end a line of the job files");
+    }
+  };
+  one_line_only("sweep", options.file);
+  one_line_only("--out", options.out);
+  one_line_only("--image", options.image);
+  for (const auto& gate : options.fail_if) one_line_only("--fail-if", gate);
+  if (options.image.empty() && options.emit == "k8s") {
+    throw ConfigError("--image", "",
+                      "is needed with --emit k8s: the container image that holds slicewise and the sweep's inputs "
+                      "(docs/distributed.md shows how to build one)");
+  }
   if (options.progress != ProgressMode::automatic) {
     throw ConfigError("--progress", "",
                       "applies to a sweep that runs here, not to --emit (the shards run with --progress none)");
@@ -261,7 +281,7 @@ int emit_distributed(const SweepOptions& options, Io io) {
   } else {
     // The image holds the inputs: the sweep path as given, from the image's working folder.
     job.sweep_file = options.file;
-    job.image = options.image.empty() ? "slicewise:latest" : options.image;
+    job.image = options.image;
   }
   prepare_job_folder(folder, job, options.emit);
   const auto files = emit_job(job);
@@ -302,7 +322,7 @@ CLI::App* setup_sweep(CLI::App& app, SweepOptions& options) {
                          "an Indexed Job and a merge Job"),
          {"slurm", "k8s"});
   sub->add_option("--image", options.image,
-                  "--emit k8s: container image with slicewise and the sweep's inputs (default: slicewise:latest)");
+                  "--emit k8s: container image with slicewise and the sweep's inputs (needed there)");
   sub->add_flag("--resume", options.resume, "Continue a sweep folder: keep the points already done, run the rest");
   add_progress_option(*sub, options.progress, "Progress on stderr");
   sub->add_option(

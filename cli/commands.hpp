@@ -166,7 +166,7 @@ struct SweepOptions {
   int shards = 0;        ///< N, with shard_index or emit; 0 = not given
   int shard_index = -1;  ///< 0-based I (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX); -1 = not given
   std::string emit;      ///< "slurm" | "k8s": write the job files to `out` instead of running
-  std::string image;     ///< emit k8s: the container image; empty = slicewise:latest
+  std::string image;     ///< emit k8s: the container image (needed there)
   bool resume = false;   ///< continue a sweep folder, skipping the points already done
   ProgressMode progress = ProgressMode::automatic;
   std::vector<std::string> fail_if;  ///< gates: exit 3 when one trips

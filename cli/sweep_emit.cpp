@@ -6,7 +6,8 @@
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
-#include "report/deploy_config.hpp"
+#include "core/spell.hpp"
+#include "report/k8s_text.hpp"
 
 namespace slicewise::cli {
 
@@ -14,14 +15,8 @@ namespace {
 
 constexpr const char* kShardsMount = "/data";
 
-/// `text` on one comment line: a control character (a newline would end the comment and run
-/// the rest as shell) becomes a space.
-std::string one_line(std::string text) {
-  for (char& c : text) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  }
-  return text;
-}
+// A name in a header comment goes through one_line() (core/spell.hpp): a line break there, U+2028
+// included (YAML ends a line at it), would end the comment and run the rest as shell or YAML.
 
 std::string header_comment(const DistributedJob& job, const std::string& comment) {
   return comment + " Written by `" + one_line(job.emitted_by) + "`.\n" + comment + " Sweep \"" +
@@ -284,18 +279,25 @@ std::string k8s_submit_script(const DistributedJob& job) {
       "#!/bin/sh\n" + header_comment(job, "#") +
       "# Runs the shards (an Indexed Job), waits until it has completed or failed, then runs the merge\n"
       "# Job and prints its log; exits with the merge's outcome. kubectl's current context and\n"
-      "# namespace are used; KUBECTL overrides the command, e.g. KUBECTL='kubectl -n sweeps'.\n"
+      "# namespace are used; KUBECTL overrides the command, e.g. KUBECTL='kubectl -n sweeps'. Each wait\n"
+      "# gives up after WAIT_S seconds (default 86400, a day) and exits 2, leaving the Jobs running.\n"
       "set -eu\n"
       "kubectl=${KUBECTL:-kubectl}\n"
+      "wait_s=${WAIT_S:-86400}\n"
       "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
       "# The state of a Job: Complete, Failed, or empty while it runs.\n"
       "state() { $kubectl get job \"$1\" -o 'jsonpath={.status.conditions[?(@.status==\"True\")].type}'; }\n"
       "wait_for() {\n"
+      "  deadline=$(($(date +%s) + wait_s))\n"
       "  while :; do\n"
       "    case \"$(state \"$1\")\" in\n"
       "      *Complete*) return 0 ;;\n"
       "      *Failed*) return 1 ;;\n"
       "    esac\n"
+      "    if [ \"$(date +%s)\" -ge \"$deadline\" ]; then\n"
+      "      echo \"job $1 has not ended after $wait_s s (WAIT_S); it keeps running\" >&2\n"
+      "      exit 2\n"
+      "    fi\n"
       "    sleep 10\n"
       "  done\n"
       "}\n";

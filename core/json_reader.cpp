@@ -80,9 +80,9 @@ std::string read_name(JsonReader& r, std::string_view key, bool required) {
   if (!present || r.diagnostics().size() != before || !r.valid()) return value;
   if (value.empty()) {
     r.error(key, "must not be empty");
-  } else if (std::any_of(value.begin(), value.end(),
-                         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
-    r.error(key, "must not contain control characters such as line breaks or tabs (got " + describe_json(value) + ")");
+  } else if (has_line_break(value)) {
+    r.error(key, "must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or U+2029 (got " +
+                     describe_json(value) + ")");
     value.clear();
   }
   return value;

@@ -104,8 +104,22 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   const bool cut = text.size() > max_chars;
-  for (const char ch : text.substr(0, max_chars)) {
+  // Cut at a character's start, never inside a UTF-8 sequence (its continuation bytes are 10xxxxxx).
+  std::size_t end = std::min(max_chars, text.size());
+  while (cut && end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+  const std::string_view shown = text.substr(0, end);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const char ch = shown[i];
     const auto c = static_cast<unsigned char>(ch);
+    // A C1 control (U+009B is a terminal's CSI) or U+2028/U+2029, as \u0085.
+    if (const std::size_t n = line_break_at(shown.substr(i)); n > 1) {
+      const unsigned code = n == 2 ? static_cast<unsigned char>(shown[i + 1])
+                                   : 0x2000u + static_cast<unsigned char>(shown[i + 2]) - 0x80u;
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
+      i += n - 1;
+      continue;
+    }
     switch (c) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
@@ -127,6 +141,36 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
 
 std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
   return "\"" + excerpt(text, max_chars) + "\"";
+}
+
+std::size_t line_break_at(std::string_view text) {
+  if (text.empty()) return 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  if (byte(0) < 0x20 || byte(0) == 0x7f) return 1;
+  if (byte(0) == 0xc2 && text.size() >= 2 && byte(1) >= 0x80 && byte(1) <= 0x9f) return 2;
+  if (byte(0) == 0xe2 && text.size() >= 3 && byte(1) == 0x80 && (byte(2) == 0xa8 || byte(2) == 0xa9)) return 3;
+  return 0;
+}
+
+bool has_line_break(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (line_break_at(text.substr(i)) > 0) return true;
+  }
+  return false;
+}
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (const std::size_t n = line_break_at(text.substr(i)); n > 0) {
+      out += ' ';
+      i += n;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {

@@ -50,6 +50,18 @@ std::string excerpt(std::string_view text, std::size_t max_chars = 80);
 /// excerpt() in double quotes: "\"root:x:0...\"".
 std::string quoted_excerpt(std::string_view text, std::size_t max_chars = 80);
 
+/// The length in bytes of the control character or line-breaking code point that starts `text`, 0
+/// when it starts with neither: C0 controls and DEL (1 byte), C1 controls U+0080-U+009F (NEL U+0085
+/// among them) and the line and paragraph separators U+2028/U+2029 (2 and 3 bytes of UTF-8). YAML
+/// and JavaScript end a line at each of them, so none may reach a comment, a name or a script.
+std::size_t line_break_at(std::string_view text);
+
+/// True when `text` holds a control character or a line-breaking code point (line_break_at).
+bool has_line_break(std::string_view text);
+
+/// `text` on one line: each control character or line-breaking code point becomes one space.
+std::string one_line(std::string_view text);
+
 /// Joins with a separator: join({"a","b"}, "|") == "a|b".
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 

@@ -24,6 +24,7 @@
 #include "core/spell.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
+#include "report/k8s_text.hpp"
 #include "report/text_table.hpp"
 #include "scenario/layout_schedule.hpp"
 #include "scenario/llm_serving.hpp"
@@ -33,24 +34,10 @@ namespace slicewise::report {
 
 using models::StrategyKind;
 
-std::string kubernetes_name(const std::string& name) {
-  std::string out;
-  for (const unsigned char c : name) {
-    if (std::isalnum(c)) {
-      out += static_cast<char>(std::tolower(c));
-    } else if (!out.empty() && out.back() != '-') {
-      out += '-';
-    }
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  if (out.size() > 63) out.resize(63);
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out.empty() ? "tenant" : out;
-}
-
 namespace {
 
 constexpr const char* kConfigName = "slicewise";
+constexpr const char* kAllDisabled = "all-disabled";  // the GPU operator's default mig.config label
 
 /// The tenant a context name "tenant#k" belongs to.
 std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
@@ -116,8 +103,8 @@ std::string config_map(const std::string& name, const std::string& ns, const std
   YAML::Emitter y;
   y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value
     << "ConfigMap";
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
-    << YAML::Key << "namespace" << YAML::Value << ns << YAML::EndMap;
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+    << YamlString{name} << YAML::Key << "namespace" << YAML::Value << YamlString{ns} << YAML::EndMap;
   y << YAML::Key << "data" << YAML::Value << YAML::BeginMap << YAML::Key << key << YAML::Value << YAML::Literal << text
     << YAML::EndMap << YAML::EndMap;
   return std::string(y.c_str()) + "\n";
@@ -147,7 +134,12 @@ std::string mig_parted_config(const scenario::StrategySpec& spec) {
   y << YAML::Key << "devices" << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << true;
   y << YAML::Key << "mig-devices" << YAML::Value << YAML::BeginMap;
   for (const auto& [profile, count] : layout_counts(spec)) y << YAML::Key << profile << YAML::Value << count;
-  y << YAML::EndMap << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+  y << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  // The GPU operator labels every GPU node nvidia.com/mig.config=all-disabled until told otherwise,
+  // and a MIG manager whose config lacks the label's entry fails ("selected mig-config not present").
+  y << YAML::Key << kAllDisabled << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "devices"
+    << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << false << YAML::EndMap << YAML::EndSeq;
+  y << YAML::EndMap << YAML::EndMap;
   return std::string(y.c_str()) + "\n";
 }
 
@@ -155,8 +147,8 @@ std::string mig_parted_config(const scenario::StrategySpec& spec) {
 /// unique among `used`, which it joins.
 std::string deployment_name(const std::string& tenant, const std::string& profile, bool several_profiles,
                             std::set<std::string>& used) {
-  std::string name = kubernetes_name(tenant + (several_profiles && !profile.empty() ? "-" + profile : ""));
-  for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant) + "-" + std::to_string(n);
+  std::string name = kubernetes_name(tenant, several_profiles ? profile : "");
+  for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant, std::to_string(n));
   used.insert(name);
   return name;
 }
@@ -194,34 +186,49 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (spec.kind == StrategyKind::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
   y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  y << YAML::Key << "name" << YAML::Value << name << YAML::Key << "image" << YAML::Value << "REPLACE-WITH-YOUR-IMAGE";
+  y << YAML::Key << "name" << YAML::Value << YamlString{name} << YAML::Key << "image" << YAML::Value
+    << "REPLACE-WITH-YOUR-IMAGE";
   const double thread_pct =
       own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
   if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
-      << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value" << YAML::Value << format_number(thread_pct)
-      << YAML::EndMap << YAML::EndSeq;
+      << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value"
+      << YAML::Value
+      // EnvVar.value is a string: a bare 50 is refused by the API server.
+      << YAML::DoubleQuoted << format_number(thread_pct) << YAML::EndMap << YAML::EndSeq;
   }
   emit_limits(y, tenant, spec, own, profile, gpu);
   y << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
 }
 
 /// One Deployment document: `replicas` pods of the tenant's container named `name`, on `profile`.
+/// Every Deployment of a tenant carries its name (app.kubernetes.io/name); each selects its own
+/// pods by its instance label, so that two Deployments never select each other's.
 void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
                      const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
                      int replicas, const std::string& gpu) {
+  const std::string tenant_label = kubernetes_name(tenant.name);
+  const auto labels = [&](bool all) {
+    y << YAML::BeginMap;
+    if (all) y << YAML::Key << "app.kubernetes.io/name" << YAML::Value << YamlString{tenant_label};
+    y << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << YamlString{name};
+    if (all) y << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise";
+    y << YAML::EndMap;
+  };
   y << YAML::BeginDoc << YAML::BeginMap;
   y << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value << "Deployment";
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name
-    << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
-    << name << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise" << YAML::EndMap
-    << YAML::EndMap;
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+    << YamlString{name} << YAML::Key << "labels" << YAML::Value;
+  labels(true);
+  y << YAML::EndMap;
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
-  y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+  y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value;
+  labels(false);
+  y << YAML::EndMap;
   y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value;
+  labels(true);
+  y << YAML::EndMap;
   emit_pod_spec(y, tenant, spec, own, name, profile, gpu);
   y << YAML::EndMap << YAML::EndMap << YAML::EndMap;
 }
@@ -246,6 +253,134 @@ std::string deployments(const scenario::Scenario& scenario, const scenario::Stra
   return std::string(y.c_str()) + "\n";
 }
 
+/// A shell command in a Markdown code span.
+std::string code(const std::string& command) { return "`" + command + "`"; }
+
+constexpr const char* kPatch = "kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p ";
+
+/// What the runbook says: which files the export has.
+struct Runbook {
+  bool mig = false;
+  bool plugin = false;
+};
+
+/// Appends the numbered steps: the operator's settings, the nodes, the workloads.
+void runbook_steps(std::string& md, const Runbook& book) {
+  int step = 1;
+  const auto item = [&](const std::string& text) { md += std::to_string(step++) + ". " + text + "\n"; };
+  if (book.mig || book.plugin) md += "## 1. The GPU operator's settings\n\n";
+  if (book.mig) {
+    item("MIG strategy `mixed`, so that each instance profile is its own resource (`nvidia.com/mig-1g.10gb`): " +
+         code(std::string(kPatch) + "'{\"spec\": {\"mig\": {\"strategy\": \"mixed\"}}}'") +
+         " (Helm: `--set mig.strategy=mixed`). The operator's default, `single`, refuses a layout of several "
+         "profiles and advertises none of them. Check: " +
+         code("kubectl get clusterpolicies.nvidia.com/cluster-policy -o jsonpath='{.spec.mig.strategy}'") +
+         " prints `mixed`.");
+    item(code("kubectl apply -f mig-config.yaml") + ", then point the MIG manager at it: " +
+         code(std::string(kPatch) +
+              "'{\"spec\": {\"migManager\": {\"config\": {\"name\": \"slicewise-mig-config\"}}}}'") +
+         " (Helm: `--set migManager.config.name=slicewise-mig-config`). Its `all-disabled` entry is the one the "
+         "operator labels every GPU node with, so MIG managers on the other nodes keep working.");
+  }
+  if (book.plugin) {
+    item(code("kubectl apply -f device-plugin-config.yaml") + ", then let the device plugin read it: " +
+         code(std::string(kPatch) +
+              "'{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"slicewise-device-plugin\"}}}}'") +
+         " (Helm: `--set devicePlugin.config.name=slicewise-device-plugin`). No default is set: only the nodes "
+         "labelled below use it; every other GPU node keeps its own.");
+  }
+  if (book.mig || book.plugin) md += "\n## 2. The nodes\n\n";
+  if (book.mig) {
+    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + kConfigName + " --overwrite") +
+         ", then wait until " +
+         code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
+         " prints `success` (the MIG manager drains the node's GPU pods to re-partition it).");
+  }
+  if (book.plugin) {
+    item(code(std::string("kubectl label node NODE nvidia.com/device-plugin.config=") + kConfigName + " --overwrite") +
+         ". Check: " + code("kubectl describe node NODE") +
+         " lists under Allocatable the resources of `device-plugin-config.yaml`, each with its replicas times the "
+         "devices that carry it.");
+  }
+  md += book.mig || book.plugin ? "\n## 3. The workloads\n\n" : "## Apply\n\n";
+  item("Set each container's image in `deployments.yaml`, then " + code("kubectl apply -f deployments.yaml") +
+       ". Check: " + code("kubectl get pods -l app.kubernetes.io/managed-by=slicewise -o wide") +
+       " shows every pod Running.");
+  md += "\n## Roll back\n\n- " + code("kubectl delete -f deployments.yaml") + ".\n";
+  if (book.plugin) {
+    md += "- " + code("kubectl label node NODE nvidia.com/device-plugin.config-") + ", then " +
+          code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"\"}}}}'") + " and " +
+          code("kubectl delete -f device-plugin-config.yaml") + ".\n";
+  }
+  if (book.mig) {
+    md += "- " + code(std::string("kubectl label node NODE nvidia.com/mig.config=") + kAllDisabled + " --overwrite") +
+          " (wait for `success`), then the operator's previous `migManager.config.name` and `mig.strategy`.\n";
+  }
+}
+
+/// What each file is, for the runbook's list.
+std::string file_purpose(const std::string& name, const std::string& ns) {
+  if (name == "device-plugin-config.yaml") return "the NVIDIA device plugin's config (namespace " + ns + ")";
+  if (name == "mig-config.yaml") return "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
+  if (name == "mig-parted-config.yaml") {
+    return "the same layout for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " + std::string(kConfigName) +
+           "` on a node without the operator";
+  }
+  if (name == "deployments.yaml") {
+    return "one Deployment per tenant (per tenant and MIG profile where it got several), asking for the resource "
+           "that lands it on its share";
+  }
+  return "";
+}
+
+/// The thread caps an MPS strategy was simulated with, for the runbook.
+std::string mps_caps(const scenario::StrategySpec& spec) {
+  std::string caps = spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
+                                            : std::string("no thread cap of its own");
+  std::vector<std::string> own;
+  for (const auto& [tenant, settings] : spec.tenants) {
+    if (settings.active_thread_pct) {
+      own.push_back(markdown_text(tenant) + " " + format_number(*settings.active_thread_pct) + " %");
+    }
+  }
+  return own.empty() ? caps : caps + " (" + join(own, ", ") + ")";
+}
+
+/// The runbook's last section: what the export takes for granted.
+std::string assumptions(const scenario::StrategySpec& spec, const scenario::StrategyResult& strategy,
+                        const Placed& placed, const std::string& gpu) {
+  std::string md = "\n## What slicewise assumed\n\n";
+  md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") +
+        "; the Deployments' replicas are the tenants' contexts:";
+  for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
+  md.back() = '.';
+  md += "\n";
+  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps) {
+    md += "- At most " + std::to_string(placed.most_contexts_per_gpu) +
+          " contexts share one GPU in the simulation; the device plugin advertises that many replicas per GPU (2 at "
+          "least), and the scheduler, not slicewise, decides which pods share.\n";
+  }
+  if (spec.kind == StrategyKind::mps) {
+    md +=
+        "- The device plugin's MPS daemon gives each replica an equal share of the GPU's memory and threads; a "
+        "client's `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` can only lower its share. slicewise simulated " +
+        mps_caps(spec) + ".\n";
+  }
+  if (spec.kind == StrategyKind::hami) {
+    md +=
+        "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
+        "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
+  }
+  if (spec.kind == StrategyKind::vgpu) {
+    md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
+          " vGPUs per GPU, one per VM node; each VM needs an NVIDIA AI Enterprise licence.\n";
+  }
+  md +=
+      "- Names are the tenants' names as Kubernetes names (lower case, '-' for other characters, at most 63); "
+      "images, the workloads' namespace and node selectors are yours to set.\n";
+  return md;
+}
+
 std::string readme(const scenario::SimResult& result, const scenario::StrategySpec& spec,
                    const scenario::StrategyResult& strategy, const Placed& placed, const std::vector<ConfigFile>& files,
                    const std::string& ns) {
@@ -259,73 +394,15 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " +
         std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") +
         (strategy.sizing ? ", sized for SLA" : ", as given") +
-        "; each file below is what that configuration needs on a Kubernetes cluster with the NVIDIA GPU operator.\n\n";
-  md += "## Apply, in this order\n\n";
-  int step = 1;
-  if (has("mig-config.yaml")) {
-    md += std::to_string(step++) +
-          ". `kubectl apply -f mig-config.yaml`, point the MIG manager at it (`kubectl patch "
-          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"migManager\": {\"config\": "
-          "{\"name\": "
-          "\"slicewise-mig-config\"}}}}'`), then label each GPU node `kubectl label node NODE nvidia.com/mig.config=" +
-          std::string(kConfigName) +
-          " --overwrite` and wait for `nvidia.com/mig.config.state=success`. "
-          "`mig-parted-config.yaml` is the same layout for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " +
-          kConfigName + "` on a node without the operator.\n";
-  }
-  if (has("device-plugin-config.yaml")) {
-    md += std::to_string(step++) +
-          ". `kubectl apply -f device-plugin-config.yaml`, then `kubectl patch "
-          "clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"devicePlugin\": {\"config\": "
-          "{\"name\": "
-          "\"slicewise-device-plugin\", \"default\": \"any\"}}}}'`.\n";
-  }
-  md += std::to_string(step++) +
-        ". Set each container's image in `deployments.yaml`, then `kubectl apply -f deployments.yaml`.\n\n";
-  md += "## Files\n\n";
+        "; this runbook sets up that configuration on a Kubernetes cluster with the NVIDIA GPU operator, "
+        "step by step, each with the check that it took effect. NODE stands for each GPU node that is to run "
+        "it.\n\n";
+  runbook_steps(md, Runbook{has("mig-config.yaml"), has("device-plugin-config.yaml")});
+  md += "\n## Files\n\n";
   for (const auto& f : files) {
-    if (f.name == "README.md") continue;
-    std::string what;
-    if (f.name == "device-plugin-config.yaml") what = "the NVIDIA device plugin's config (namespace " + ns + ")";
-    if (f.name == "mig-config.yaml")
-      what = "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
-    if (f.name == "mig-parted-config.yaml") what = "the same layout as an nvidia-mig-parted config";
-    if (f.name == "deployments.yaml")
-      what = "one Deployment per tenant, asking for the resource that lands it on its share";
-    md += "- `" + f.name + "`: " + what + "\n";
+    if (f.name != "README.md") md += "- `" + f.name + "`: " + file_purpose(f.name, ns) + "\n";
   }
-  md += "\n## What slicewise assumed\n\n";
-  md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") +
-        "; the Deployments' replicas are the tenants' contexts:";
-  for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
-  md.back() = '.';
-  md += "\n";
-  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps) {
-    md += "- At most " + std::to_string(placed.most_contexts_per_gpu) +
-          " contexts share one GPU in the simulation; the device plugin advertises that many replicas per GPU (2 at "
-          "least), and the scheduler, not slicewise, decides which pods share.\n";
-  }
-  if (spec.kind == StrategyKind::mps) {
-    md +=
-        "- The device plugin's MPS mode gives each replica an equal share of the GPU's memory and threads; slicewise "
-        "simulated " +
-        (spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
-                                : std::string("clients without a thread cap")) +
-        ".\n";
-  }
-  if (spec.kind == StrategyKind::hami) {
-    md +=
-        "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
-        "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
-  }
-  if (spec.kind == StrategyKind::vgpu) {
-    md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
-          " vGPUs per GPU, one per VM node; each VM needs an NVIDIA AI Enterprise licence.\n";
-  }
-  md +=
-      "- Names are the tenants' names as Kubernetes names (lower case, '-' for other characters); images, "
-      "namespaces of the workloads and node selectors are yours to set.\n";
-  return md;
+  return md + assumptions(spec, strategy, placed, gpu);
 }
 
 }  // namespace
@@ -341,6 +418,9 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
     for (const auto& s : result.strategies) names.push_back(s.name);
     throw ConfigError("--strategy", "", "the result has no strategy \"" + strategy + "\"; it has " + join(names, "|"));
   }
+  if (const auto problem = namespace_problem(namespace_name); !problem.empty()) {
+    throw ConfigError("--namespace", "", "\"" + one_line(namespace_name) + "\" " + problem);
+  }
   const auto& spec = *spec_it;
   const Placed placed = placed_of(*run_it);
   std::vector<ConfigFile> files;
@@ -351,8 +431,8 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
   }
   if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
       scenario::policy_of(spec.kind).partitions_gpus()) {
-    files.push_back({"device-plugin-config.yaml",
-                     config_map("slicewise-device-plugin", namespace_name, "any", device_plugin_config(spec, placed))});
+    files.push_back({"device-plugin-config.yaml", config_map("slicewise-device-plugin", namespace_name, kConfigName,
+                                                             device_plugin_config(spec, placed))});
   }
   files.push_back({"deployments.yaml", deployments(result.input, spec, placed)});
   files.insert(files.begin(), ConfigFile{"README.md", ""});

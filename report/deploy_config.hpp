@@ -25,10 +25,6 @@ struct ConfigFile {
 std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const std::string& strategy,
                                        const std::string& namespace_name = "gpu-operator");
 
-/// A tenant name as a Kubernetes object name (RFC 1123 label: lower-case letters, digits and '-',
-/// at most 63, starting and ending alphanumeric): "Job_01" -> "job-01".
-std::string kubernetes_name(const std::string& name);
-
 /// The MIG layout a mig-parted config selects, read back: per profile, the instances per GPU, from
 /// the config named `config` (empty = the first). Throws ConfigError when the text is not one.
 std::vector<std::pair<std::string, int>> read_mig_parted_config(const std::string& yaml_text,

@@ -133,7 +133,7 @@ class TelemetryImportTest : public QObject {
                        "tenants.json: /tenants/2/name: must not be empty\n"
                        "tenants.json: /tenants/2/workload: expected object (got [])\n"
                        "tenants.json: /tenants/3/name: must not contain control characters such as line "
-                       "breaks or tabs (got \"a\\tb\")"));
+                       "breaks or tabs, nor U+0085, U+2028 or U+2029 (got \"a\\tb\")"));
     QCOMPARE(QString::fromStdString(import_error(Json::parse(R"({"tenants": [{"name": 7}]})"))),
              QStringLiteral("tenants.json: /tenants/0/name: expected string (got 7)\n"
                             "tenants.json: /tenants/0: missing required key \"workload\""));

@@ -14,6 +14,7 @@
 
 #include "cli_test_util.hpp"
 #include "core/json_file.hpp"
+#include "core/spell.hpp"
 
 namespace slicewise::cli {
 namespace {
@@ -143,6 +144,41 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_TRUE((fs::status(dir_ / "submit.sh").permissions() & fs::perms::owner_exec) != fs::perms::none);
 }
 
+TEST_F(EmitTest, ALineBreakingCodePointNeverReachesTheJobFiles) {
+  // U+2028 ends a line for YAML: in a header comment, what follows it would become a document.
+  const std::string sep = "\xe2\x80\xa8";
+  const fs::path folder = dir_ / ("in" + sep + "kind: Pod" + sep);
+  fs::create_directories(folder);
+  fs::copy_file(kSweep, folder / "sweep.json");
+  fs::copy_file(std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json",
+                folder / "seed-l40s-timeslicing.json");
+  const auto r = run({"sweep", (folder / "sweep.json").string(), "--emit", "k8s", "--shards", "2", "--image", "x",
+                      "--out", (dir_ / "job").string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "sweep: \"" + excerpt((folder / "sweep.json").string()) +
+                       "\" holds a control character or a line break (U+0085, U+2028, U+2029), which would end a "
+                       "line of the job files\n");
+  EXPECT_FALSE(fs::exists(dir_ / "job"));
+  for (const std::string& code_point : {std::string("\xc2\x85"), sep, std::string("\xe2\x80\xa9")}) {
+    const auto gate = run({"sweep", kSweep, "--emit", "slurm", "--shards", "2", "--out", (dir_ / "job").string(),
+                           "--fail-if", "sla_violation_rate > 0.01" + code_point + "x"});
+    EXPECT_EQ(gate.code, 1);
+    EXPECT_EQ(gate.err.rfind("--fail-if: ", 0), 0u) << gate.err;
+  }
+  // A sweep named with one is refused where it is read.
+  nlohmann::json named = read_json_file(kSweep);
+  named["name"] = "a" + sep + "kind: Pod";
+  named["base"] = std::string(SW_SOURCE_DIR) + "/examples/seed-l40s-timeslicing.json";
+  write_file_atomically(dir_ / "named.json", named.dump(1));
+  const auto n = run(
+      {"sweep", (dir_ / "named.json").string(), "--emit", "slurm", "--shards", "2", "--out", (dir_ / "job").string()});
+  EXPECT_EQ(n.code, 1);
+  EXPECT_NE(n.err.find("/name: must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or "
+                       "U+2029"),
+            std::string::npos)
+      << n.err;
+}
+
 TEST_F(EmitTest, KubernetesPodsRunTheirShardsAndTheMergeEqualsASerialRun) {
   ASSERT_EQ(run({"sweep", kSweep, "--emit", "k8s", "--shards", "3", "--image", "registry.example/slicewise:1.2",
                  "--out", (dir_ / "job").string()})
@@ -183,8 +219,10 @@ TEST_F(EmitTest, ShardIndexCountsFromZeroAndNamesTheSameShardAsKOfN) {
 }
 
 TEST_F(EmitTest, SlurmScriptsQuoteEveryPathForTheShell) {
-  // A folder with a quote, a dollar, a space, a percent sign and a newline in its name.
-  const fs::path folder = dir_ / "it's $HOME 100%\nx";
+  // A folder with a quote, a dollar, a space and a percent sign in its name (one with a line break
+  // is refused: ALineBreakingCodePointNeverReachesTheJobFiles).
+  EXPECT_EQ(run({"sweep", kSweep, "--emit", "slurm", "--shards", "2", "--out", (dir_ / "a\nb").string()}).code, 1);
+  const fs::path folder = dir_ / "it's $HOME 100% x";
   const auto r = run({"sweep", kSweep, "--emit", "slurm", "--shards", "2", "--jobs", "2", "--out", folder.string(),
                       "--fail-if", "time_slicing: p99_s[phi-3.5-mini-instruct] > 2"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -193,7 +231,6 @@ TEST_F(EmitTest, SlurmScriptsQuoteEveryPathForTheShell) {
   EXPECT_NE(array.find("\n#SBATCH --cpus-per-task=2\n"), std::string::npos);
   EXPECT_NE(array.find("--shards 2 --shard-index \"$SLURM_ARRAY_TASK_ID\" --resume"), std::string::npos);
   EXPECT_NE(array.find("sweep '" + fs::absolute(kSweep).lexically_normal().string() + "'"), std::string::npos);
-  // Comments stay comments: the newline in the folder's name became a space in the header.
   EXPECT_NE(array.find("100% x' --jobs 2"), std::string::npos);
 
   // Run each script's variable lines through bash: the values come back exactly.
@@ -211,7 +248,7 @@ TEST_F(EmitTest, SlurmScriptsQuoteEveryPathForTheShell) {
                        "  --fail-if 'time_slicing: p99_s[phi-3.5-mini-instruct] > 2'\n"),
             std::string::npos);
   // sbatch reads % in --output as a pattern: the folder's own is doubled.
-  EXPECT_NE(text_of(folder / "submit.sh").find("100%%\nx/logs'"), std::string::npos);
+  EXPECT_NE(text_of(folder / "submit.sh").find("100%% x/logs'"), std::string::npos);
   EXPECT_EQ(std::system(("bash -n " + shell_quote((folder / "submit.sh").string())).c_str()), 0);
 }
 
@@ -250,7 +287,11 @@ TEST_F(EmitTest, EveryMisuseIsRefusedWithItsReason) {
        1,
        "--progress: applies to a sweep that runs here, not to --emit (the shards run with --progress none)"},
       {{"--emit", "pbs", "--shards", "2"}, 2, "--emit"},
-      {{"--emit", "k8s", "--shards", "2", "--fail-if", "p99_s[nobody] > 1"},
+      {{"--emit", "k8s", "--shards", "2"},
+       1,
+       "--image: is needed with --emit k8s: the container image that holds slicewise and the sweep's inputs "
+       "(docs/distributed.md shows how to build one)"},
+      {{"--emit", "k8s", "--shards", "2", "--image", "x", "--fail-if", "p99_s[nobody] > 1"},
        1,
        "--fail-if: \"p99_s[nobody] > 1\": unknown metric \"p99_s[nobody]\"; numeric columns of results.csv are " +
            columns},

@@ -104,8 +104,10 @@ TEST(JsonReader, NamesAreNonEmptyWithoutControlCharacters) {
   r.finish();
   EXPECT_EQ(format_all(out),
             "s.json: /x/b: must not be empty\n"
-            "s.json: /x/c: must not contain control characters such as line breaks or tabs (got \"two\\nlines\")\n"
-            "s.json: /x/d: must not contain control characters such as line breaks or tabs (got \"tab\\there\")\n"
+            "s.json: /x/c: must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or "
+            "U+2029 (got \"two\\nlines\")\n"
+            "s.json: /x/d: must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or "
+            "U+2029 (got \"tab\\there\")\n"
             "s.json: /x/e: expected string (got 3)\n"
             "s.json: /x: missing required key \"missing\"");
 }

@@ -101,6 +101,33 @@ TEST(Excerpt, QuotesAtMostEightyBytesWithControlCharactersEscaped) {
   EXPECT_EQ(excerpt("a\x1b[31mb\n\t\"\\\x7f"), "a\\x1b[31mb\\n\\t\\\"\\\\\\x7f");
   EXPECT_EQ(excerpt(std::string(100, 'x')), std::string(80, 'x') + "...");
   EXPECT_EQ(excerpt(std::string(80, 'x')), std::string(80, 'x'));
+  // C1 controls (U+009B is a terminal's CSI) and the YAML line breaks U+2028/U+2029 are escaped; a cut
+  // never splits a UTF-8 sequence.
+  EXPECT_EQ(excerpt("a\xc2\x9b[31m\xe2\x80\xa8"
+                    "b\xe2\x80\xa9\xc2\x85"),
+            "a\\u009b[31m\\u2028b\\u2029\\u0085");
+  EXPECT_EQ(excerpt(std::string(79, 'x') + "\xc3\xa9z"), std::string(79, 'x') + "...");
+  EXPECT_EQ(excerpt("caf\xc3\xa9"), "caf\xc3\xa9");
+}
+
+TEST(Spell, LineBreaksAreEveryControlAndEveryLineBreakingCodePoint) {
+  EXPECT_EQ(line_break_at("\n"), 1u);
+  EXPECT_EQ(line_break_at("\x7f"), 1u);
+  EXPECT_EQ(line_break_at("\xc2\x85x"), 2u);
+  EXPECT_EQ(line_break_at("\xc2\x9f"), 2u);
+  EXPECT_EQ(line_break_at("\xc2\xa0"), 0u);  // no-break space: printable
+  EXPECT_EQ(line_break_at("\xe2\x80\xa8"), 3u);
+  EXPECT_EQ(line_break_at("\xe2\x80\xa9"), 3u);
+  EXPECT_EQ(line_break_at("\xe2\x80\xa7"), 0u);  // U+2027, a hyphenation point
+  EXPECT_EQ(line_break_at("\xe2\x80"), 0u);      // a cut sequence is not one
+  EXPECT_FALSE(has_line_break("caf\xc3\xa9 \xe2\x82\xac"));
+  EXPECT_TRUE(
+      has_line_break("a\xe2\x80\xa9"
+                     "b"));
+  EXPECT_EQ(one_line("a\nb\xe2\x80\xa8"
+                     "c\xc2\x85"
+                     "d\xc3\xa9"),
+            "a b c d\xc3\xa9");
   EXPECT_EQ(excerpt("abcdef", 3), "abc...");
 }
 

@@ -3,7 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.hpp"
+#include "k8s_consumers.hpp"
 #include "report/deploy_config.hpp"
+#include "report/k8s_text.hpp"
+#include "scenario/result_json.hpp"
 
 namespace slicewise::report {
 namespace {
@@ -77,7 +80,7 @@ TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOn
             "  name: slicewise-device-plugin\n"
             "  namespace: gpu-operator\n"
             "data:\n"
-            "  any: |\n"
+            "  slicewise: |\n"
             "    version: v1\n"
             "    flags:\n"
             "      migStrategy: none\n"
@@ -91,7 +94,7 @@ TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOn
             "\n");
   // The ConfigMap's key holds a device-plugin config that reads back.
   const YAML::Node map = YAML::Load(file(files, "device-plugin-config.yaml").text);
-  const YAML::Node inner = YAML::Load(map["data"]["any"].as<std::string>());
+  const YAML::Node inner = YAML::Load(map["data"]["slicewise"].as<std::string>());
   EXPECT_EQ(inner["sharing"]["timeSlicing"]["resources"][0]["replicas"].as<int>(), 3);
   // One Deployment per tenant, its replicas its contexts.
   const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
@@ -112,7 +115,7 @@ TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
             "  name: slicewise-device-plugin\n"
             "  namespace: gpu-operator\n"
             "data:\n"
-            "  any: |\n"
+            "  slicewise: |\n"
             "    version: v1\n"
             "    flags:\n"
             "      migStrategy: none\n"
@@ -135,7 +138,7 @@ TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
       deploy_configs(result_of(mts, {"a", "b", "c"}, {{0, "4g.40gb", {"a#0", "b#0", "c#0"}}, {0, "3g.40gb", {"a#1"}}}),
                      "mig_time_slicing");
   const YAML::Node inner =
-      YAML::Load(YAML::Load(file(mig_files, "device-plugin-config.yaml").text)["data"]["any"].as<std::string>());
+      YAML::Load(YAML::Load(file(mig_files, "device-plugin-config.yaml").text)["data"]["slicewise"].as<std::string>());
   EXPECT_EQ(inner["flags"]["migStrategy"].as<std::string>(), "mixed");
   const auto resources = inner["sharing"]["timeSlicing"]["resources"];
   ASSERT_EQ(resources.size(), 2u);
@@ -165,7 +168,10 @@ TEST(DeployConfig, MigPartedConfigReadsBackAsTheLayout) {
             "      mig-devices:\n"
             "        3g.40gb: 1\n"
             "        2g.20gb: 1\n"
-            "        1g.10gb: 2\n");
+            "        1g.10gb: 2\n"
+            "  all-disabled:\n"
+            "    - devices: all\n"
+            "      mig-enabled: false\n");
   const auto layout = read_mig_parted_config(file(files, "mig-parted-config.yaml").text, "slicewise");
   EXPECT_EQ(layout, (std::vector<std::pair<std::string, int>>{{"3g.40gb", 1}, {"2g.20gb", 1}, {"1g.10gb", 2}}));
   // The operator's ConfigMap carries the same text.
@@ -201,16 +207,19 @@ TEST(DeployConfig, HamiDeploymentCarriesMemoryCoresAndPriority) {
             "  name: chat-api\n"
             "  labels:\n"
             "    app.kubernetes.io/name: chat-api\n"
+            "    app.kubernetes.io/instance: chat-api\n"
             "    app.kubernetes.io/managed-by: slicewise\n"
             "spec:\n"
             "  replicas: 1\n"
             "  selector:\n"
             "    matchLabels:\n"
-            "      app.kubernetes.io/name: chat-api\n"
+            "      app.kubernetes.io/instance: chat-api\n"
             "  template:\n"
             "    metadata:\n"
             "      labels:\n"
             "        app.kubernetes.io/name: chat-api\n"
+            "        app.kubernetes.io/instance: chat-api\n"
+            "        app.kubernetes.io/managed-by: slicewise\n"
             "    spec:\n"
             "      schedulerName: hami-scheduler\n"
             "      containers:\n"
@@ -255,11 +264,147 @@ TEST(DeployConfig, ATensorParallelGroupAsksForItsGpus) {
       << file(files, "deployments.yaml").text;
 }
 
+/// Every problem a consumer would have with the export of `strategy` of `result`, each file read
+/// as its consumer reads it, and across files.
+std::vector<std::string> consumer_problems(const scenario::SimResult& result, const std::string& strategy) {
+  const auto files = deploy_configs(result, strategy);
+  std::vector<std::string> out;
+  std::vector<test::PodAsk> asks;
+  for (auto& p : test::check_deployments(file(files, "deployments.yaml").text, &asks)) out.push_back(p);
+  std::map<std::string, int> advertised;
+  std::map<std::string, int> layout;
+  bool shared = false;
+  for (const auto& f : files) {
+    if (f.name == "device-plugin-config.yaml") {
+      const auto map = YAML::Load(f.text);
+      for (auto& p : test::check_labels_free_config_map(map, "slicewise-device-plugin")) out.push_back(p);
+      for (auto& p : test::check_device_plugin_config(map["data"]["slicewise"].Scalar(), &advertised)) out.push_back(p);
+      shared = true;
+    }
+    if (f.name == "mig-parted-config.yaml") {
+      for (auto& p : test::check_mig_parted_config(f.text, "slicewise", &layout)) out.push_back(p);
+    }
+    if (f.name == "mig-config.yaml") {
+      const auto map = YAML::Load(f.text);
+      for (auto& p : test::check_labels_free_config_map(map, "slicewise-mig-config")) out.push_back(p);
+      if (map["data"]["config.yaml"].Scalar() != file(files, "mig-parted-config.yaml").text) {
+        out.push_back("mig-config.yaml: not the mig-parted config");
+      }
+      const auto readme = file(files, "README.md").text;
+      if (readme.find("{\"spec\": {\"mig\": {\"strategy\": \"mixed\"}}}") == std::string::npos) {
+        out.push_back("README.md: does not set the operator's MIG strategy to mixed");
+      }
+    }
+  }
+  for (const auto& ask : asks) {
+    for (const auto& [resource, count] : ask.limits) {
+      if (resource.rfind("nvidia.com/mig-", 0) == 0 && !layout.count(resource.substr(15))) {
+        out.push_back(ask.deployment + ": asks for " + resource + ", which the MIG layout never creates");
+      }
+      // A resource the plugin shares, or one it advertises as is: whole GPUs without MIG, instances with it.
+      const bool whole = resource == "nvidia.com/gpu" && layout.empty();
+      const bool instance = resource.rfind("nvidia.com/mig-", 0) == 0 && layout.count(resource.substr(15));
+      if (shared && !advertised.count(resource) && !whole && !instance) {
+        out.push_back(ask.deployment + ": asks for " + resource + ", which the device plugin does not advertise");
+      }
+    }
+  }
+  return out;
+}
+
+TEST(DeployConfig, EveryShippedExampleExportPassesItsConsumers) {
+  for (const std::string name : {"mixed-mig-h100.json", "seed.json"}) {
+    const auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/" + name);
+    for (const auto& s : result.strategies) {
+      EXPECT_EQ(consumer_problems(result, s.name), std::vector<std::string>{}) << name << " " << s.name;
+    }
+  }
+}
+
+TEST(DeployConfig, NamesThatYaml11ReadsAsOtherTypesStayStrings) {
+  // kubectl reads YAML 1.1: each of these, written plain, would be a boolean, a number, a null or a date.
+  const std::vector<std::string> names = {"yes",  "on",  "No",   "true", "8080",      "0123",
+                                          "0x1f", "1e3", "null", "y",    "2026-11-29"};
+  std::vector<std::tuple<int, std::string, std::vector<std::string>>> devices;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    devices.emplace_back(static_cast<int>(i), "", std::vector<std::string>{names[i] + "#0"});
+  auto mps = spec_of(StrategyKind::mps);
+  mps.active_thread_pct = 50.0;
+  const auto r = result_of(mps, names, devices);
+  EXPECT_EQ(consumer_problems(r, "mps"), std::vector<std::string>{});
+  const auto docs = YAML::LoadAll(file(deploy_configs(r, "mps"), "deployments.yaml").text);
+  ASSERT_EQ(docs.size(), names.size());
+  EXPECT_EQ(docs[0]["metadata"]["name"].Scalar(), "yes");
+  EXPECT_EQ(docs[0]["metadata"]["name"].Tag(), "!");  // "yes", double-quoted
+  EXPECT_EQ(docs[6]["metadata"]["name"].Scalar(), "0x1f");
+  EXPECT_EQ(docs[6]["metadata"]["name"].Tag(), "!");
+  // EnvVar.value is a string for the API server: "50", never a bare 50.
+  const auto env = docs[0]["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"];
+  EXPECT_EQ(env.Scalar(), "50");
+  EXPECT_EQ(env.Tag(), "!");
+  // The checker itself: a plain yes, 0123 or 1e3 is a problem, a quoted one is not.
+  EXPECT_NE(test::string_problem(YAML::Load("yes"), "x"), "");
+  EXPECT_NE(test::string_problem(YAML::Load("0123"), "x"), "");
+  EXPECT_NE(test::string_problem(YAML::Load("1e3"), "x"), "");
+  EXPECT_EQ(test::string_problem(YAML::Load("\"yes\""), "x"), "");
+  EXPECT_EQ(test::string_problem(YAML::Load("chat-api"), "x"), "");
+}
+
+TEST(DeployConfig, ADeploymentsNameKeepsItsSuffixWithinSixtyThreeCharacters) {
+  const std::string long_name(80, 'a');
+  EXPECT_EQ(kubernetes_name(long_name, "2"), std::string(61, 'a') + "-2");
+  EXPECT_EQ(kubernetes_name(long_name, "3g.40gb"), std::string(55, 'a') + "-3g-40gb");
+  auto mts = spec_of(StrategyKind::mig_time_slicing);
+  mts.layout = "4g.40gb+3g.40gb";
+  const auto r = result_of(mts, {long_name, long_name + "b"},
+                           {{0, "4g.40gb", {long_name + "#0", long_name + "b#0"}}, {0, "3g.40gb", {long_name + "#1"}}});
+  EXPECT_EQ(consumer_problems(r, "mig_time_slicing"), std::vector<std::string>{});
+  const auto docs = YAML::LoadAll(file(deploy_configs(r, "mig_time_slicing"), "deployments.yaml").text);
+  ASSERT_EQ(docs.size(), 3u);
+  // One tenant's Deployments (one per MIG profile) share its name label; each selects its own pods.
+  EXPECT_EQ(docs[0]["metadata"]["labels"]["app.kubernetes.io/name"].Scalar(), std::string(63, 'a'));
+  EXPECT_EQ(docs[1]["metadata"]["labels"]["app.kubernetes.io/name"].Scalar(), std::string(63, 'a'));
+  EXPECT_NE(docs[0]["spec"]["selector"]["matchLabels"]["app.kubernetes.io/instance"].Scalar(),
+            docs[1]["spec"]["selector"]["matchLabels"]["app.kubernetes.io/instance"].Scalar());
+}
+
+TEST(DeployConfig, TheRunbookSetsTheOperatorUpAndRollsBack) {
+  auto mig = spec_of(StrategyKind::mig);
+  mig.layout = "3g.40gb+2g.20gb+1g.10gb+1g.10gb";
+  const auto mig_readme =
+      file(deploy_configs(result_of(mig, {"a"}, {{0, "3g.40gb", {"a#0"}}}), "mig"), "README.md").text;
+  EXPECT_NE(mig_readme.find("{\"spec\": {\"mig\": {\"strategy\": \"mixed\"}}}"), std::string::npos);
+  EXPECT_NE(mig_readme.find("`kubectl label node NODE nvidia.com/mig.config=all-disabled --overwrite`"),
+            std::string::npos);
+  auto mps = spec_of(StrategyKind::mps);
+  mps.tenants["b"].active_thread_pct = 25.0;
+  const auto mps_readme =
+      file(deploy_configs(result_of(mps, {"a", "b"}, {{0, "", {"a#0", "b#0"}}}), "mps"), "README.md").text;
+  // The device plugin's config is selected by a node label, never made every node's default.
+  EXPECT_EQ(mps_readme.find("\"default\""), std::string::npos);
+  EXPECT_NE(mps_readme.find("`kubectl label node NODE nvidia.com/device-plugin.config=slicewise --overwrite`"),
+            std::string::npos);
+  EXPECT_NE(mps_readme.find("slicewise simulated no thread cap of its own (b 25 %)."), std::string::npos) << mps_readme;
+  EXPECT_NE(mps_readme.find("## Roll back"), std::string::npos);
+}
+
 TEST(DeployConfig, NamesAndUnknownStrategies) {
   EXPECT_EQ(kubernetes_name("Job_01"), "job-01");
   EXPECT_EQ(kubernetes_name("--x--"), "x");
   EXPECT_EQ(kubernetes_name("###"), "tenant");
   EXPECT_EQ(kubernetes_name(std::string(80, 'a')).size(), 63u);
+  EXPECT_EQ(namespace_problem("gpu-operator"), "");
+  EXPECT_NE(namespace_problem("GPU_Operator"), "");
+  EXPECT_NE(namespace_problem(std::string(64, 'a')), "");
+  EXPECT_NE(namespace_problem("-x"), "");
+  try {
+    deploy_configs(result_of(spec_of(StrategyKind::mps), {"a"}, {{0, "", {"a#0"}}}), "mps", "GPU_Operator");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--namespace: \"GPU_Operator\" is not a namespace: lower-case letters, digits and '-', starting and "
+              "ending with a letter or digit (an RFC 1123 label)");
+  }
   const auto r = result_of(spec_of(StrategyKind::mps), {"a"}, {{0, "", {"a#0"}}});
   try {
     deploy_configs(r, "mig");

@@ -131,12 +131,14 @@ TEST(ScenarioParseErrors, NamesWithLineBreaksOrTabsAreRefused) {
   doc["name"] = "x\ty";
   doc["tenants"][0]["name"] = "line1\nline2";
   doc["strategies"][0]["name"] = "a\rb";
-  EXPECT_EQ(
-      parse_error(doc),
-      "s.json: /name: must not contain control characters such as line breaks or tabs (got \"x\\ty\")\n"
-      "s.json: /tenants/0/name: must not contain control characters such as line breaks or tabs (got "
-      "\"line1\\nline2\")\n"
-      "s.json: /strategies/0/name: must not contain control characters such as line breaks or tabs (got \"a\\rb\")");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /name: must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or "
+            "U+2029 (got \"x\\ty\")\n"
+            "s.json: /tenants/0/name: must not contain control characters such as line breaks or tabs, nor U+0085, "
+            "U+2028 or U+2029 (got "
+            "\"line1\\nline2\")\n"
+            "s.json: /strategies/0/name: must not contain control characters such as line breaks or tabs, nor U+0085, "
+            "U+2028 or U+2029 (got \"a\\rb\")");
   doc = minimal_document();
   doc["tenants"][0]["name"] = "a, \"b\" | <c> & é";  // punctuation and any script are fine
   EXPECT_EQ(parse_error(doc), "no error");

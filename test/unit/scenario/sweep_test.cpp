@@ -118,7 +118,8 @@ TEST(Sweep, SweepAndAxisNamesAreNonEmptyWithoutLineBreaks) {
   write_file_atomically(file, sweep.dump());
   EXPECT_EQ(test::error_of([&] { load_sweep(file); }),
             file.string() + ": /name: must not be empty\n" + file.string() +
-                ": /axes/0/name: must not contain control characters such as line breaks or tabs (got \"a\\nb\")");
+                ": /axes/0/name: must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 "
+                "or U+2029 (got \"a\\nb\")");
   std::filesystem::remove(file);
 }
 
