@@ -178,6 +178,11 @@ std::vector<FieldSpec> strategy_fields() {
       strategy_field(QObject::tr("Active threads (%)"), "active_thread_pct", FieldType::number),
       strategy_field(QObject::tr("Pinned memory limit (GiB)"), "pinned_memory_limit_gib", FieldType::number),
       strategy_field(QObject::tr("Low-priority threads (%)"), "low_priority_thread_pct", FieldType::number),
+      strategy_field(QObject::tr("MPS daemon"), "mps_daemon", FieldType::choice)
+          .with_choices(choice_names(scenario::mps_daemon_table()))
+          .with_placeholder("device_plugin")
+          .with_tooltip(QObject::tr("device_plugin: each of a GPU's replicas gets 1/R of its memory and threads, as "
+                                    "NVIDIA's device plugin deploys it; own: a daemon you run, no split")),
       strategy_field(QObject::tr("GPU cores (%)"), "gpucores_pct", FieldType::number),
       strategy_field(QObject::tr("GPU memory (GiB)"), "gpumem_gib", FieldType::number),
       strategy_field(QObject::tr("vGPU scheduler"), "vgpu_scheduler", FieldType::choice)

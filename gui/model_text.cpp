@@ -55,6 +55,9 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
     }
     p.add("layout_schedule", join(phases, " / "));
   }
+  if (s.kind == models::StrategyKind::mps && s.mps_daemon != scenario::MpsDaemon::device_plugin) {
+    p.add("mps_daemon", scenario::name_of(scenario::mps_daemon_table(), s.mps_daemon));
+  }
   p.add("gpucores_pct", s.gpucores_pct);
   p.add("gpumem_gib", s.gpumem_gib);
   if (s.kind == models::StrategyKind::vgpu) {

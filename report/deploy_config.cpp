@@ -90,7 +90,7 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
       }
     } else {
       y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas"
-        << YAML::Value << std::max(2, placed.most_contexts_per_gpu) << YAML::EndMap;
+        << YAML::Value << scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu) << YAML::EndMap;
     }
     y << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
   }
@@ -188,9 +188,10 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << YamlString{name} << YAML::Key << "image" << YAML::Value
     << "REPLACE-WITH-YOUR-IMAGE";
-  const double thread_pct =
-      own && own->active_thread_pct ? *own->active_thread_pct : spec.active_thread_pct.value_or(0.0);
-  if (spec.kind == StrategyKind::mps && thread_pct > 0.0) {
+  // The daemon gives every client the device plugin's share; a client's own setting (its tenant's,
+  // the strategy's, a low-priority client's cap) is written only where it lowers that share.
+  const double thread_pct = 100.0 * scenario::policy_of(spec.kind).context_cap(spec, own, tenant.priority);
+  if (spec.kind == StrategyKind::mps && thread_pct < std::floor(100.0 / std::max(1, spec.replicas))) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
       << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value"
       << YAML::Value
@@ -333,38 +334,46 @@ std::string file_purpose(const std::string& name, const std::string& ns) {
   return "";
 }
 
-/// The thread caps an MPS strategy was simulated with, for the runbook.
-std::string mps_caps(const scenario::StrategySpec& spec) {
-  std::string caps = spec.active_thread_pct ? format_number(*spec.active_thread_pct) + " % active threads per client"
-                                            : std::string("no thread cap of its own");
-  std::vector<std::string> own;
-  for (const auto& [tenant, settings] : spec.tenants) {
-    if (settings.active_thread_pct) {
-      own.push_back(markdown_text(tenant) + " " + format_number(*settings.active_thread_pct) + " %");
-    }
+/// The clients whose thread share the Deployments lower below the device plugin's (their tenant's,
+/// the strategy's or a low-priority cap), for the runbook: "a 25 %, b 10 %"; "" when none.
+std::string mps_caps(const scenario::SimResult& result, const scenario::StrategySpec& spec) {
+  const double split = std::floor(100.0 / std::max(1, spec.replicas));
+  std::vector<std::string> lowered;
+  for (const auto& tenant : result.input.tenants) {
+    const auto found = spec.tenants.find(tenant.name);
+    const auto* own = found == spec.tenants.end() ? nullptr : &found->second;
+    const double pct = 100.0 * scenario::policy_of(spec.kind).context_cap(spec, own, tenant.priority);
+    if (pct < split) lowered.push_back(markdown_text(tenant.name) + " " + format_number(pct) + " %");
   }
-  return own.empty() ? caps : caps + " (" + join(own, ", ") + ")";
+  return join(lowered, ", ");
 }
 
 /// The runbook's last section: what the export takes for granted.
-std::string assumptions(const scenario::StrategySpec& spec, const scenario::StrategyResult& strategy,
-                        const Placed& placed, const std::string& gpu) {
+std::string assumptions(const scenario::SimResult& result, const scenario::StrategySpec& spec,
+                        const scenario::StrategyResult& strategy, const Placed& placed, const std::string& gpu) {
   std::string md = "\n## What slicewise assumed\n\n";
   md += "- " + std::to_string(placed.num_gpus) + " " + gpu + (placed.num_gpus == 1 ? " GPU" : " GPUs") +
         "; the Deployments' replicas are the tenants' contexts:";
   for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
   md.back() = '.';
   md += "\n";
-  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps) {
+  if (spec.kind == StrategyKind::time_slicing) {
     md += "- At most " + std::to_string(placed.most_contexts_per_gpu) +
           " contexts share one GPU in the simulation; the device plugin advertises that many replicas per GPU (2 at "
           "least), and the scheduler, not slicewise, decides which pods share.\n";
   }
   if (spec.kind == StrategyKind::mps) {
-    md +=
-        "- The device plugin's MPS daemon gives each replica an equal share of the GPU's memory and threads; a "
-        "client's `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` can only lower its share. slicewise simulated " +
-        mps_caps(spec) + ".\n";
+    const auto* catalog_gpu = models::GpuCatalog::shipped().find(gpu);
+    const std::string memory =
+        catalog_gpu ? " (" + format_number(catalog_gpu->memory_gib / spec.replicas) + " GiB of " + gpu + ")" : "";
+    md += "- The device plugin advertises each GPU as " + std::to_string(spec.replicas) +
+          " replicas, and its MPS daemon gives every client 1/" + std::to_string(spec.replicas) +
+          " of the GPU's memory" + memory + " and " + format_number(std::floor(100.0 / spec.replicas)) +
+          " % of its threads, as slicewise simulated; a client's `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` can only "
+          "lower its share" +
+          (mps_caps(result, spec).empty() ? std::string(".")
+                                          : ", and the Deployments lower it for " + mps_caps(result, spec) + ".") +
+          "\n";
   }
   if (spec.kind == StrategyKind::hami) {
     md +=
@@ -402,7 +411,7 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   for (const auto& f : files) {
     if (f.name != "README.md") md += "- `" + f.name + "`: " + file_purpose(f.name, ns) + "\n";
   }
-  return md + assumptions(spec, strategy, placed, gpu);
+  return md + assumptions(result, spec, strategy, placed, gpu);
 }
 
 }  // namespace
@@ -421,8 +430,19 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
   if (const auto problem = namespace_problem(namespace_name); !problem.empty()) {
     throw ConfigError("--namespace", "", "\"" + one_line(namespace_name) + "\" " + problem);
   }
-  const auto& spec = *spec_it;
   const Placed placed = placed_of(*run_it);
+  // The spec as simulated: under the device plugin's MPS, the replicas it advertises per GPU.
+  scenario::StrategySpec spec = *spec_it;
+  if (spec.kind == StrategyKind::mps) {
+    if (spec.mps_daemon == scenario::MpsDaemon::own) {
+      throw ConfigError("--strategy", "",
+                        "\"" + one_line(strategy) +
+                            "\" was simulated under an MPS daemon of your own (mps_daemon own): NVIDIA's device plugin "
+                            "cannot deploy that, as it splits each GPU's memory and threads among its replicas. Run "
+                            "the daemon yourself, or simulate mps_daemon device_plugin (the default) and export that");
+    }
+    spec.replicas = scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu);
+  }
   std::vector<ConfigFile> files;
   if (scenario::policy_of(spec.kind).partitions_gpus()) {
     const std::string parted = mig_parted_config(spec);

@@ -52,9 +52,8 @@ std::string namespace_problem(std::string_view name) {
   if (name.size() > kMaxKubernetesName) {
     return "has " + std::to_string(name.size()) + " characters; a namespace has at most 63";
   }
-  const bool chars_ok = std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || digit(c) || c == '-';
-  });
+  const bool chars_ok =
+      std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || digit(c) || c == '-'; });
   if (!chars_ok || !alnum(name.front()) || !alnum(name.back())) {
     return "is not a namespace: lower-case letters, digits and '-', starting and ending with a letter or digit "
            "(an RFC 1123 label)";
@@ -65,7 +64,7 @@ std::string namespace_problem(std::string_view name) {
 bool yaml_plain_is_string(std::string_view text) {
   if (text.empty()) return false;  // null
   // Booleans (YAML 1.1: y, n, yes, no, on, off, true, false in any case) and null.
-  static constexpr std::array<std::string_view, 11> kWords = {"y",   "n",     "yes",  "no",   "on", "off",
+  static constexpr std::array<std::string_view, 11> kWords = {"y",    "n",     "yes",  "no", "on", "off",
                                                               "true", "false", "null", "<<", "="};
   const std::string folded = lower(text);
   if (std::find(kWords.begin(), kWords.end(), folded) != kWords.end()) return false;

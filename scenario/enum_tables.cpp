@@ -86,6 +86,11 @@ const EnumTable<Sizing>& sizing_table() {
   return table;
 }
 
+const EnumTable<MpsDaemon>& mps_daemon_table() {
+  static const EnumTable<MpsDaemon> table = {{"device_plugin", MpsDaemon::device_plugin}, {"own", MpsDaemon::own}};
+  return table;
+}
+
 const EnumTable<VgpuScheduler>& vgpu_scheduler_table() {
   static const EnumTable<VgpuScheduler> table = {{"best_effort", VgpuScheduler::best_effort},
                                                  {"equal_share", VgpuScheduler::equal_share},

@@ -24,6 +24,7 @@ const EnumTable<Priority>& priority_table();                 ///< high | normal 
 const EnumTable<PlacementPolicy>& placement_policy_table();  ///< pack | spread
 const EnumTable<Sizing>& sizing_table();                     ///< as_given | sla
 const EnumTable<VgpuScheduler>& vgpu_scheduler_table();      ///< best_effort | equal_share | fixed_share
+const EnumTable<MpsDaemon>& mps_daemon_table();              ///< device_plugin | own
 const EnumTable<FaultKind>& fault_kind_table();  ///< gpu_failure | driver_reset | tenant_crash | mps_server_fault
 
 /// The name of an enum value in its table ("unknown" if absent, which would be a bug).

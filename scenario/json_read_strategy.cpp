@@ -113,6 +113,7 @@ void read_kind_fields(JsonReader& r, StrategySpec& s, bool known) {
     s.pinned_memory_limit_gib = r.maybe_number("pinned_memory_limit_gib", NumberRange::positive());
   }
   if (use("low_priority_thread_pct")) s.low_priority_thread_pct = r.maybe_number("low_priority_thread_pct", kPercent);
+  if (use("mps_daemon")) s.mps_daemon = r.optional_enum("mps_daemon", MpsDaemon::device_plugin, mps_daemon_table());
   if (use("layout")) read_layouts(r, s);
   if (use("gpucores_pct")) s.gpucores_pct = r.maybe_number("gpucores_pct", kPercent);
   if (use("gpumem_gib")) s.gpumem_gib = r.maybe_number("gpumem_gib", NumberRange::positive());

@@ -190,6 +190,9 @@ ordered_json strategy_json(const StrategySpec& s) {
   if (use("active_thread_pct")) put_if(out, "active_thread_pct", s.active_thread_pct);
   if (use("pinned_memory_limit_gib")) put_if(out, "pinned_memory_limit_gib", s.pinned_memory_limit_gib);
   if (use("low_priority_thread_pct")) put_if(out, "low_priority_thread_pct", s.low_priority_thread_pct);
+  if (use("mps_daemon") && s.mps_daemon != MpsDaemon::device_plugin) {
+    out["mps_daemon"] = name_of(mps_daemon_table(), s.mps_daemon);
+  }
   // A schedule replaces the layout: "layout" is then empty and not written.
   if (use("layout") && !s.layout_schedule) out["layout"] = s.layout;
   if (use("layout_schedule") && s.layout_schedule) out["layout_schedule"] = layout_schedule_json(*s.layout_schedule);

@@ -195,6 +195,11 @@ enum class PlacementPolicy { pack, spread };
 enum class Sizing { as_given, sla };
 enum class VgpuScheduler { best_effort, equal_share, fixed_share };
 
+/// Who runs a GPU's MPS control daemon: NVIDIA's device plugin, which splits each GPU's memory and
+/// threads equally among the replicas it advertises, or one of your own (no split; export-config
+/// cannot deploy it).
+enum class MpsDaemon { device_plugin, own };
+
 /// What one tenant gets in one phase of a MIG layout schedule.
 struct PhaseTenant {
   std::string mig_profile;  ///< the profile its contexts get in this phase (required)
@@ -239,7 +244,8 @@ struct StrategySpec {
   // mps
   std::optional<double> active_thread_pct;  ///< default for every context, (0, 100]
   std::optional<double> pinned_memory_limit_gib;
-  std::optional<double> low_priority_thread_pct;  ///< thread cap of low-priority clients, (0, 100]; default 50
+  std::optional<double> low_priority_thread_pct;    ///< thread cap of low-priority clients, (0, 100]; default 50
+  MpsDaemon mps_daemon = MpsDaemon::device_plugin;  ///< the device plugin's split by replicas, or your own daemon
   // mig, mig_time_slicing
   std::string layout;  ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
   /// Layouts by time of day instead of one `layout` (then empty).

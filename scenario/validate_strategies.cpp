@@ -31,6 +31,7 @@ std::vector<std::string> set_strategy_fields(const StrategySpec& s) {
                    {"active_thread_pct", s.active_thread_pct.has_value()},
                    {"pinned_memory_limit_gib", s.pinned_memory_limit_gib.has_value()},
                    {"low_priority_thread_pct", s.low_priority_thread_pct.has_value()},
+                   {"mps_daemon", s.mps_daemon != MpsDaemon::device_plugin},
                    {"layout", !s.layout.empty()},
                    {"layout_schedule", s.layout_schedule.has_value()},
                    {"gpucores_pct", s.gpucores_pct.has_value()},

@@ -82,7 +82,8 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
   SW_CHECK(!device_.compute_in_sms,
            "an LLM tenant on " + device_.gpu_id + ", whose TFLOPS are unknown (validate first)");
   const auto& workload = *tenant.llm;
-  const auto on = scenario::engine_on_device(workload, device_.gpu_id, device_.memory_gib);
+  const auto on = scenario::engine_on_device(
+      workload, device_.gpu_id, device_.client_memory_gib > 0.0 ? device_.client_memory_gib : device_.memory_gib);
   context.step = std::make_unique<models::StepModel>(
       step_model_for(workload, device_.gpu_id, models::StepDevice{device_.compute, device_.bandwidth_gbps}));
   context.engine = std::make_unique<LlmEngine>(*context.step, engine_config(on));

@@ -5,6 +5,8 @@
 #include "sim/placement.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 #include <optional>
 
 #include "core/error.hpp"
@@ -27,6 +29,9 @@ double compute_capacity(const models::GpuSpec& gpu, bool& in_sms) {
 }
 
 namespace {
+
+/// GiB in a message, to 0.1 GiB: "39.7", "24", "11.2".
+std::string gib(double value) { return format_number(std::round(value * 10.0) / 10.0); }
 
 /// A slot contexts can go to: a whole GPU or one MIG instance.
 struct Slot {
@@ -138,25 +143,35 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
   return contexts;
 }
 
+/// The memory a context's CUDA reports as its GPU's on `device`: the device's, or the limit the
+/// strategy pins it to where the client sees that limit (MPS's per-replica share).
+double client_memory_gib(const PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& policy,
+                         const scenario::TenantStrategySettings* settings) {
+  const auto rule = policy.memory_rule(strategy, settings, 0.0, device.memory_gib);
+  return rule.isolated && rule.client_sees_limit && rule.limit_gib > 0.0 ? std::min(rule.limit_gib, device.memory_gib)
+                                                                         : device.memory_gib;
+}
+
 /// What placing one context asks of a slot.
 struct SlotRequest {
   const PlacedContext& context;
   const scenario::Workload& workload;
+  const StrategySpec& strategy;
   const StrategyPolicy& policy;                      ///< the strategy's rules
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
   bool needs_own_device;                             ///< the tenant needs more isolation than the strategy gives
   std::string wanted_profile;                        ///< MIG profile the tenant asked for; "" = any
 
   bool llm() const { return workload.kind == scenario::WorkloadKind::llm && workload.engine.has_value(); }
+  /// Its engine on `slot`, sized on the memory its CUDA sees there.
+  scenario::EngineOnDevice engine_on(const Slot& slot) const {
+    return scenario::engine_on_device(workload, slot.device.gpu_id,
+                                      client_memory_gib(slot.device, strategy, policy, settings));
+  }
   /// The memory the context holds on `slot`: its need, or its engine's share of that device.
-  double need(const Slot& slot) const {
-    return llm() ? scenario::engine_on_device(workload, slot.device.gpu_id, slot.device.memory_gib).held_gib
-                 : context.memory_gib;
-  }
+  double need(const Slot& slot) const { return llm() ? engine_on(slot).held_gib : context.memory_gib; }
   /// Why its engine would not start on `slot` ("" when it would, or for a generic workload).
-  std::string engine_problem(const Slot& slot) const {
-    return llm() ? scenario::engine_on_device(workload, slot.device.gpu_id, slot.device.memory_gib).problem : "";
-  }
+  std::string engine_problem(const Slot& slot) const { return llm() ? engine_on(slot).problem : ""; }
 };
 
 SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
@@ -164,6 +179,7 @@ SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& te
   const auto* settings = settings_of(strategy, tenant.name);
   return SlotRequest{context,
                      tenant.workload,
+                     strategy,
                      policy,
                      settings,
                      tenant.isolation > policy.isolation(),
@@ -319,8 +335,8 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
     return rule.has_value();
   });
   if (every_slot_limited) {
-    why = "it needs " + format_number(context.memory_gib) + " GiB, more than its " + limit->limit_name + " of " +
-          format_number(limit->limit_gib) + " GiB";
+    why = "it needs " + gib(context.memory_gib) + " GiB, more than its " + limit->limit_name + " of " +
+          gib(limit->limit_gib) + " GiB";
   } else if (request.llm() && std::all_of(slots.begin(), slots.end(),
                                           [&](const Slot& slot) { return !request.engine_problem(slot).empty(); })) {
     why = "its engine starts on no device: " + request.engine_problem(slots.front());
@@ -330,7 +346,7 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
     why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
           " gives only on a device of its own, and none is free";
   }
-  result.issues.push_back(who + " (" + format_number(context.memory_gib) + " GiB) is unplaceable: " + why);
+  result.issues.push_back(who + " (" + gib(context.memory_gib) + " GiB) is unplaceable: " + why);
 }
 
 /// Puts the context on the slot, reserving its memory (and the slot, for a tenant that needs a
@@ -394,6 +410,8 @@ void configure_device(PlacedDevice& device, const StrategySpec& strategy, const 
     return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
   });
   const int num_contexts = static_cast<int>(device.contexts.size());
+  const double client_memory = client_memory_gib(device, strategy, policy, nullptr);
+  if (client_memory < device.memory_gib) device.client_memory_gib = client_memory;
   device.sharing = policy.sharing(strategy, defaults, num_contexts);
   device.sharing.roofline_sharpness = defaults.roofline_sharpness_for(device.gpu_id);
   device.sharing.bandwidth_sm_frac = defaults.bandwidth_sm_frac_for(device.gpu_id);
@@ -421,16 +439,15 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
     configure_device(device, strategy, policy, defaults);
     if (!device.mig_profile.empty() && slot.reserved_gib <= device.memory_gib + 1e-9 &&
         slot.reserved_gib > kTightMigMemoryFrac * device.memory_gib) {
-      result.issues.push_back(device.name + ": contexts hold " + format_number(slot.reserved_gib) +
-                              " GiB of the instance's " + format_number(device.memory_gib) + " GiB (over " +
-                              format_number(100.0 * kTightMigMemoryFrac) +
+      result.issues.push_back(device.name + ": contexts hold " + gib(slot.reserved_gib) + " GiB of the instance's " +
+                              gib(device.memory_gib) + " GiB (over " + format_number(100.0 * kTightMigMemoryFrac) +
                               " %): little room for activations, KV cache and allocator fragmentation, which the "
                               "simulation does not model");
     }
     if (!slot.isolated_memory && slot.reserved_gib > device.memory_gib + 1e-9) {
       device.oom_risk = true;
-      result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + format_number(slot.reserved_gib) +
-                              " GiB of " + format_number(device.memory_gib) + " GiB and " + strategy.name +
+      result.issues.push_back(device.name + ": out-of-memory risk: contexts hold " + gib(slot.reserved_gib) +
+                              " GiB of " + gib(device.memory_gib) + " GiB and " + strategy.name +
                               " does not isolate memory");
     }
     for (std::size_t g = device.gpu_index; g < gpu_end(device); ++g) gpu_used[g] = true;
@@ -439,12 +456,11 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
 }
 
-}  // namespace
-
-Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
-                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const models::SharingDefaults& defaults,
-                         const std::vector<double>* balance_loads) {
+/// One placement of every context with the strategy's settings as given.
+Placement place_once(const Scenario& scenario, const StrategySpec& strategy,
+                     const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                     const models::MigCatalog& mig, const models::SharingDefaults& defaults,
+                     const std::vector<double>* balance_loads) {
   const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
@@ -476,6 +492,44 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   }
   collect_devices(slots, strategy, policy, defaults, fleet_gpu_ids.size(), result);
   return result;
+}
+
+int total_unplaced(const Placement& p) { return std::accumulate(p.num_unplaced.begin(), p.num_unplaced.end(), 0); }
+
+/// Most contexts on one whole GPU of a placement.
+int most_contexts_per_gpu(const Placement& p) {
+  std::size_t most = 0;
+  for (const auto& d : p.devices) most = std::max(most, d.contexts.size());
+  return static_cast<int>(most);
+}
+
+}  // namespace
+
+Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
+                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                         const models::MigCatalog& mig, const models::SharingDefaults& defaults,
+                         const std::vector<double>* balance_loads) {
+  if (!policy_of(strategy.kind).splits_by_replicas(strategy) || strategy.replicas > 0) {
+    return place_once(scenario, strategy, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+  }
+  // The device plugin splits each GPU's memory and threads among its replicas (MPS), which the
+  // strategy leaves to slicewise: as many as the contexts want to share a GPU (placed without the
+  // split), fewer while that leaves more contexts unplaced (each then gets more memory), and
+  // finally exactly the most any GPU carries, 2 at least, which is what export-config advertises.
+  const Placement unsplit = place_once(scenario, strategy, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+  StrategySpec split = strategy;
+  std::optional<Placement> best;
+  for (int r = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(unsplit)); r >= 2; --r) {
+    split.replicas = r;
+    Placement p = place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+    const bool better = !best || total_unplaced(p) < total_unplaced(*best);
+    if (better) best = std::move(p);
+    if (total_unplaced(*best) == 0) break;
+  }
+  const int replicas = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(*best));
+  if (replicas == split.replicas) return std::move(*best);
+  split.replicas = replicas;
+  return place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
 }
 
 }  // namespace slicewise::sim

@@ -45,6 +45,9 @@ struct PlacedDevice {
   /// variance); 0 for a device that one context owns, or whose shares do not depend on the others.
   double round_s = 0.0;
   int gpu_count = 1;  ///< GPUs it spans: a tensor-parallel group's, gpu_index onwards
+  /// The memory each context's CUDA reports as its GPU's, where the strategy pins it lower (MPS's
+  /// per-replica share): an LLM engine sizes itself on it; 0 = memory_gib.
+  double client_memory_gib = 0.0;
 };
 
 /// One past the last physical GPU `device` runs on: its GPUs are gpu_index .. gpu_end − 1.

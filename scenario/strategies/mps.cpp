@@ -5,6 +5,7 @@
 #include "scenario/strategies/policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace slicewise::scenario {
 
@@ -29,11 +30,16 @@ class Mps final : public StrategyPolicy {
   bool has_gpu_server() const override { return true; }
 
   std::vector<std::string> strategy_keys() const override {
-    return {"replicas", "active_thread_pct", "pinned_memory_limit_gib", "low_priority_thread_pct"};
+    return {"replicas", "active_thread_pct", "pinned_memory_limit_gib", "low_priority_thread_pct", "mps_daemon"};
   }
   std::vector<std::string> tenant_keys() const override { return {"active_thread_pct"}; }
 
   void check(const StrategySpec& spec, const StrategyCheck& c) const override {
+    if (spec.replicas == 1 && spec.mps_daemon == MpsDaemon::device_plugin) {
+      c.add(c.pointer + "/replicas",
+            "the device plugin shares a GPU under MPS between 2 replicas at least (got 1; leave it out and "
+            "slicewise picks the replicas its placement needs)");
+    }
     if (spec.replicas > kMaxMpsClients) {
       c.add(c.pointer + "/replicas", "MPS serves at most " + std::to_string(kMaxMpsClients) + " clients per GPU (got " +
                                          std::to_string(spec.replicas) + ")");
@@ -48,17 +54,33 @@ class Mps final : public StrategyPolicy {
   int context_limit(const StrategySpec& spec) const override {
     return spec.replicas > 0 ? std::min(spec.replicas, kMaxMpsClients) : kMaxMpsClients;
   }
-  MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
-                         double /*device_gib*/) const override {
-    if (!spec.pinned_memory_limit_gib) return {};
-    return {true, *spec.pinned_memory_limit_gib, "MPS pinned memory limit"};
+  bool splits_by_replicas(const StrategySpec& spec) const override {
+    return spec.mps_daemon == MpsDaemon::device_plugin;
   }
-  /// A client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE; a low-priority client's is at most
-  /// low_priority_thread_pct (default 50 %), so that a latency-critical co-tenant always finds SMs.
+  /// The device plugin's MPS daemon pins each of a GPU's `replicas` clients to GPU memory /
+  /// replicas (set_default_device_pinned_mem_limit), which the client's CUDA reports as its GPU's
+  /// memory; a pinned_memory_limit_gib lowers it.
+  MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
+                         double device_gib) const override {
+    MemoryRule rule;
+    if (spec.replicas > 0 && splits_by_replicas(spec)) {
+      rule = {true, device_gib / spec.replicas,
+              "MPS share (GPU memory / " + std::to_string(spec.replicas) + " replicas)", true};
+    }
+    if (spec.pinned_memory_limit_gib && (!rule.isolated || *spec.pinned_memory_limit_gib < rule.limit_gib)) {
+      rule = {true, *spec.pinned_memory_limit_gib, "MPS pinned memory limit", true};
+    }
+    return rule;
+  }
+  /// A client's thread share: the device plugin's daemon default of ⌊100 / replicas⌋ %
+  /// (set_default_active_thread_percentage), which a client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE can
+  /// only lower; a low-priority client's is at most low_priority_thread_pct (default 50 %), so that
+  /// a latency-critical co-tenant always finds SMs.
   double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings,
                      Priority priority) const override {
     const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
-    const double cap = pct.value_or(100.0);
+    double cap = pct.value_or(100.0);
+    if (spec.replicas > 0 && splits_by_replicas(spec)) cap = std::min(cap, std::floor(100.0 / spec.replicas));
     if (priority != Priority::low) return cap / 100.0;
     return std::min(cap, spec.low_priority_thread_pct.value_or(kDefaultLowPriorityPct)) / 100.0;
   }

@@ -9,6 +9,7 @@
 // docs/architecture.md "Adding a strategy" says how to add one.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -57,7 +58,18 @@ struct MemoryRule {
   double limit_gib = 0.0;
   /// What the limit is, for the message of a context above it ("vGPU framebuffer").
   std::string limit_name;
+  /// The context's CUDA sees the limit as its GPU's memory, so an LLM engine sizes its memory
+  /// fraction on the limit, not on the device (MPS's per-replica share).
+  bool client_sees_limit = false;
 };
+
+/// The replicas NVIDIA's device plugin advertises per GPU: the strategy's `replicas`, or the most
+/// contexts its placement put on one GPU, 2 at least (the plugin's minimum). For a strategy that
+/// splits by them (MPS) each context gets GPU memory / replicas and ⌊100 / replicas⌋ % of the
+/// threads, and export-config advertises exactly this many.
+inline int device_plugin_replicas(const StrategySpec& spec, int most_contexts_per_gpu) {
+  return spec.replicas > 0 ? spec.replicas : std::max(2, most_contexts_per_gpu);
+}
 
 /// The quantum events of exact time slicing on one device.
 struct ExactQuanta {
@@ -90,6 +102,11 @@ class StrategyPolicy {
   virtual bool partitions_gpus() const { return false; }
   /// Most contexts one device carries (0 = no limit).
   virtual int context_limit(const StrategySpec& spec) const { return spec.replicas; }
+  /// True when, as NVIDIA's device plugin deploys it, a device advertised as `replicas` shares
+  /// gives each its equal part of the memory and of the threads (MPS): placement then picks the
+  /// replicas where the strategy leaves them unset (sim/placement.cpp), and the policy's memory
+  /// rule and caps read them from the spec.
+  virtual bool splits_by_replicas(const StrategySpec& /*spec*/) const { return false; }
   /// The memory rule for a context that needs `need_gib`, on a device of `device_gib`.
   virtual MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/,
                                  double /*need_gib*/, double /*device_gib*/) const {

@@ -49,14 +49,14 @@ class AdviseTest : public QObject {
     QVERIFY2(stopped.isEmpty(), stopped.isEmpty() ? "" : qPrintable(stopped.front().front().toString()));
     auto* dialog = window_->advice_dialog();
     QVERIFY(dialog);
-    QVERIFY2(dialog->summary().startsWith(QStringLiteral("mps on L40S (on_demand): 1 GPU(s), $1636.72 a month")),
+    QVERIFY2(dialog->summary().startsWith(QStringLiteral("hami on L40S (on_demand): 1 GPU(s), $1636.72 a month")),
              qPrintable(dialog->summary()));
     QVERIFY(!dialog->pareto()->pixmap().isNull());
-    QVERIFY(dialog->explanation()->toPlainText().contains(QStringLiteral("Answer: mps on L40S")));
+    QVERIFY(dialog->explanation()->toPlainText().contains(QStringLiteral("Answer: hami on L40S")));
     QTemporaryDir out;
     QString error;
     QVERIFY2(dialog->export_configs(out.path(), &error), qPrintable(error));
-    for (const char* name : {"README.md", "device-plugin-config.yaml", "deployments.yaml"}) {
+    for (const char* name : {"README.md", "deployments.yaml"}) {  // HAMi: its own scheduler, no device-plugin config
       QVERIFY2(QFileInfo(QDir(out.path()).filePath(QString::fromLatin1(name))).isFile(), name);
     }
     QVERIFY(!dialog->export_configs(QStringLiteral("/proc/no-such-folder/x"), &error));

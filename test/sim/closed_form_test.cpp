@@ -158,10 +158,12 @@ TEST(Metrics, LongSeriesAreMergedSoThatTheResultStaysReadable) {
 }
 
 TEST(ClosedForm, MpsContextsWhoseOccupanciesSumToAtMostOneAreNotSlowed) {
+  // Under a daemon of one's own (no thread split); the device plugin's split is MpsPolicy's.
   auto s = make_scenario("L40S", 1, 30.0);
   s.tenants = {generic_tenant("a", 0.25, 0.3, 0.2), generic_tenant("b", 0.5, 0.4, 0.3),
                generic_tenant("c", 0.1, 0.3, 0.4)};
   s.strategies = {strategy(StrategyKind::mps)};
+  s.strategies[0].mps_daemon = scenario::MpsDaemon::own;
   const auto result = simulate(s);
   EXPECT_NEAR(result.strategies[0].tenants[0].latency_s.mean, 0.25, 1e-9);
   EXPECT_NEAR(result.strategies[0].tenants[1].latency_s.mean, 0.5, 1e-9);
@@ -635,6 +637,7 @@ TEST(ClosedForm, TraceGpuSharesSplitMpsByKernelTurns) {
   auto s = gpu_share_scenario("mps", 0.6, 0.8, true);
   s.tenants[0].num_contexts = 2;
   s.strategies = {strategy(StrategyKind::mps)};
+  s.strategies[0].mps_daemon = scenario::MpsDaemon::own;  // no thread split: the turns alone
   auto tenant = simulate(s).strategies[0].tenants[0];
   EXPECT_EQ(tenant.num_completed, 2);
   EXPECT_NEAR(tenant.latency_s.mean, (4.0 / 3.0 + 13.0 / 9.0) / 2.0, 1e-9);

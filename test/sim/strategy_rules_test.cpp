@@ -139,6 +139,61 @@ TEST(MpsPolicy, APinnedMemoryLimitBelowTheTenantsMemoryIsUnplaceable) {
             "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its MPS pinned memory limit of 3 GiB");
 }
 
+TEST(MpsPolicy, TheDevicePluginSplitsEachGpusThreadsAmongItsReplicas) {
+  // high needs 30 % of the SMs, wide all of them. Under one's own daemon they take turns on high's
+  // 30 % (equal kernels): high 0.5, wide 0.5 + 0.5 · 0.7 = 0.85. The device plugin advertises the
+  // GPU as 2 replicas and caps each client at ⌊100 / 2⌋ = 50 %: high keeps its 30 % to itself (1.0),
+  // wide runs on its 50 % (0.5). With 4 replicas each gets 25 %: high 25/30, wide 0.25.
+  auto s = make_scenario("L40S", 1, 30.0);
+  s.tenants = {generic_tenant("high", 0.1, 0.3), generic_tenant("wide", 0.1, 1.0)};
+  auto own = strategy(StrategyKind::mps);
+  own.name = "own";
+  own.mps_daemon = scenario::MpsDaemon::own;
+  auto four = strategy(StrategyKind::mps);
+  four.name = "four";
+  four.replicas = 4;
+  s.strategies = {strategy(StrategyKind::mps), own, four};
+  const auto plugin = simulate(s, 0).strategies[0];
+  EXPECT_NEAR(plugin.tenants[0].latency_s.mean, 0.1, 1e-9);
+  EXPECT_NEAR(plugin.tenants[1].latency_s.mean, 0.1 / 0.5, 1e-9);
+  const auto mine = simulate(s, 1).strategies[0];
+  EXPECT_NEAR(mine.tenants[0].latency_s.mean, 0.1 / 0.5, 1e-3);
+  EXPECT_NEAR(mine.tenants[1].latency_s.mean, 0.1 / 0.85, 1e-9);
+  const auto quarter = simulate(s, 2).strategies[0];
+  EXPECT_NEAR(quarter.tenants[0].latency_s.mean, 0.1 * 0.30 / 0.25, 1e-9);
+  EXPECT_NEAR(quarter.tenants[1].latency_s.mean, 0.1 / 0.25, 1e-9);
+}
+
+TEST(MpsPolicy, TheDevicePluginPinsEachReplicaToItsShareOfTheMemory) {
+  // An L40S (48 GiB in the catalog) under the device plugin gives each of its replicas, 2 at least,
+  // half its memory at most: a 30 GiB client cannot run there, whatever the fleet; under one's own
+  // daemon it can. With replicas 4 a 13 GiB client cannot either (48 / 4 = 12 GiB).
+  auto s = make_scenario("L40S", 2, 10.0);
+  s.tenants = {generic_tenant("big", 0.1), generic_tenant("small", 0.1)};
+  s.tenants[0].workload.memory_gib = 30.0;
+  s.tenants[1].workload.memory_gib = 13.0;
+  auto own = strategy(StrategyKind::mps);
+  own.name = "own";
+  own.mps_daemon = scenario::MpsDaemon::own;
+  auto four = strategy(StrategyKind::mps);
+  four.name = "four";
+  four.replicas = 4;
+  s.strategies = {strategy(StrategyKind::mps), own, four};
+  const auto plugin = simulate(s, 0).strategies[0];
+  ASSERT_EQ(plugin.issues.size(), 1u);
+  EXPECT_EQ(plugin.issues[0],
+            "big#0 (30 GiB) is unplaceable: it needs 30 GiB, more than its MPS share (GPU memory / 2 "
+            "replicas) of 24 GiB");
+  EXPECT_EQ(plugin.tenants[1].num_contexts, 1);
+  EXPECT_TRUE(simulate(s, 1).strategies[0].issues.empty());
+  const auto quarter = simulate(s, 2).strategies[0];
+  ASSERT_EQ(quarter.issues.size(), 2u);
+  EXPECT_NE(quarter.issues[1].find("small#0 (13 GiB) is unplaceable: it needs 13 GiB, more than its MPS share (GPU "
+                                   "memory / 4 replicas) of 12 GiB"),
+            std::string::npos)
+      << quarter.issues[1];
+}
+
 // --- MIG and MIG + time slicing ---------------------------------------------------------------------
 
 TEST(MigTimeSlicingPolicy, ContextsSpreadOverTheInstancesOfAPaidGpu) {
@@ -296,10 +351,12 @@ TEST(Priority, UnderMpsALowPriorityClientRunsUnderItsThreadCap) {
   auto high = generic_tenant("high", 0.1, 0.3);
   auto low = generic_tenant("low", 0.1, 1.0);
   s.tenants = {high, low};
-  auto capped = strategy(StrategyKind::mps);
+  auto own = strategy(StrategyKind::mps);
+  own.mps_daemon = scenario::MpsDaemon::own;  // no thread split: only the priority cap
+  auto capped = own;
   capped.name = "capped";
   capped.low_priority_thread_pct = 25.0;
-  s.strategies = {strategy(StrategyKind::mps), capped};
+  s.strategies = {own, capped};
   const auto shared = simulate(s, 0).strategies[0];
   // (high's last request runs partly alone once low's last one ends: 1e-3 of the mean.)
   EXPECT_NEAR(shared.tenants[0].latency_s.mean, 0.1 / 0.5, 1e-3);

@@ -1,4 +1,6 @@
 // export-config's documents, whole, for each format; and read back with yaml-cpp.
+#include <cmath>
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -7,6 +9,7 @@
 #include "report/deploy_config.hpp"
 #include "report/k8s_text.hpp"
 #include "scenario/result_json.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 namespace {
@@ -106,7 +109,7 @@ TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOn
 
 TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
   auto mps = spec_of(StrategyKind::mps);
-  mps.active_thread_pct = 50.0;
+  mps.active_thread_pct = 30.0;  // below the device plugin's 50 % of 2 replicas: written
   const auto files = deploy_configs(result_of(mps, {"a", "b"}, {{0, "", {"a#0", "b#0"}}}), "mps");
   EXPECT_EQ(file(files, "device-plugin-config.yaml").text,
             "apiVersion: v1\n"
@@ -130,7 +133,7 @@ TEST(DeployConfig, MpsAndMigTimeSlicingConfigMapsAndTheThreadCap) {
   const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
   const auto container = docs[0]["spec"]["template"]["spec"]["containers"][0];
   EXPECT_EQ(container["env"][0]["name"].as<std::string>(), "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
-  EXPECT_EQ(container["env"][0]["value"].as<std::string>(), "50");
+  EXPECT_EQ(container["env"][0]["value"].as<std::string>(), "30");
 
   auto mts = spec_of(StrategyKind::mig_time_slicing);
   mts.layout = "4g.40gb+3g.40gb";
@@ -296,6 +299,45 @@ std::vector<std::string> consumer_problems(const scenario::SimResult& result, co
       }
     }
   }
+  // MPS: the threads each pod gets on the cluster (the daemon's ⌊100 / replicas⌋ %, lowered by its
+  // own setting) are the ones its tenant was simulated with.
+  const auto spec = *std::find_if(result.input.strategies.begin(), result.input.strategies.end(),
+                                  [&](const scenario::StrategySpec& s) { return s.name == strategy; });
+  if (spec.kind == StrategyKind::mps) {
+    const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
+    const int replicas = advertised.count("nvidia.com/gpu") ? advertised.at("nvidia.com/gpu") : 0;
+    auto simulated = spec;
+    int most = 0;
+    for (const auto& s : result.strategies) {
+      if (s.name != strategy) continue;
+      std::map<int, int> per_gpu;
+      for (const auto& d : s.devices)
+        most = std::max(most, per_gpu[d.gpu_index] += static_cast<int>(d.contexts.size()));
+    }
+    simulated.replicas = scenario::device_plugin_replicas(spec, most);
+    if (replicas != simulated.replicas) {
+      out.push_back("device plugin: " + std::to_string(replicas) + " MPS replicas, simulated with " +
+                    std::to_string(simulated.replicas));
+    }
+    for (const auto& tenant : result.input.tenants) {
+      const std::string label = kubernetes_name(tenant.name);
+      for (const auto& d : docs) {
+        if (d["metadata"]["labels"]["app.kubernetes.io/name"].Scalar() != label) continue;
+        double pct = std::floor(100.0 / std::max(1, replicas));
+        for (const auto& e : d["spec"]["template"]["spec"]["containers"][0]["env"]) {
+          if (e["name"].Scalar() == "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE")
+            pct = std::min(pct, std::stod(e["value"].Scalar()));
+        }
+        const auto own = spec.tenants.find(tenant.name);
+        const double want = 100.0 * scenario::policy_of(spec.kind).context_cap(
+                                        simulated, own == spec.tenants.end() ? nullptr : &own->second, tenant.priority);
+        if (std::abs(pct - want) > 1e-9) {
+          out.push_back(label + ": deployed at " + std::to_string(pct) + " % threads, simulated at " +
+                        std::to_string(want) + " %");
+        }
+      }
+    }
+  }
   for (const auto& ask : asks) {
     for (const auto& [resource, count] : ask.limits) {
       if (resource.rfind("nvidia.com/mig-", 0) == 0 && !layout.count(resource.substr(15))) {
@@ -321,6 +363,36 @@ TEST(DeployConfig, EveryShippedExampleExportPassesItsConsumers) {
   }
 }
 
+TEST(DeployConfig, MpsDeploysTheThreadsAndMemoryItWasSimulatedWith) {
+  // Four clients on one GPU with per-tenant caps, as the device plugin splits it: 4 replicas, so
+  // each client gets 25 % of the threads; a's 60 % cannot raise that (no env), b's 10 % lowers it.
+  auto mps = spec_of(StrategyKind::mps);
+  mps.tenants["a"].active_thread_pct = 60.0;
+  mps.tenants["b"].active_thread_pct = 10.0;
+  const auto r = result_of(mps, {"a", "b", "c", "d"}, {{0, "", {"a#0", "b#0", "c#0", "d#0"}}});
+  EXPECT_EQ(consumer_problems(r, "mps"), std::vector<std::string>{});
+  const auto files = deploy_configs(r, "mps");
+  const auto config =
+      YAML::Load(YAML::Load(file(files, "device-plugin-config.yaml").text)["data"]["slicewise"].Scalar());
+  EXPECT_EQ(config["sharing"]["mps"]["resources"][0]["replicas"].as<int>(), 4);
+  const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
+  EXPECT_FALSE(docs[0]["spec"]["template"]["spec"]["containers"][0]["env"].IsDefined());
+  EXPECT_EQ(docs[1]["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"].Scalar(), "10");
+  // Replicas the strategy set are advertised as set, even where fewer clients landed.
+  mps.replicas = 8;
+  const auto eight = result_of(mps, {"a", "b"}, {{0, "", {"a#0", "b#0"}}});
+  EXPECT_EQ(consumer_problems(eight, "mps"), std::vector<std::string>{});
+  // Under a daemon of one's own nothing the device plugin deploys matches: refused, with why.
+  mps.mps_daemon = scenario::MpsDaemon::own;
+  try {
+    deploy_configs(result_of(mps, {"a"}, {{0, "", {"a#0"}}}), "mps");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 88),
+              "--strategy: \"mps\" was simulated under an MPS daemon of your own (mps_daemon own): NVIDIA");
+  }
+}
+
 TEST(DeployConfig, NamesThatYaml11ReadsAsOtherTypesStayStrings) {
   // kubectl reads YAML 1.1: each of these, written plain, would be a boolean, a number, a null or a date.
   const std::vector<std::string> names = {"yes",  "on",  "No",   "true", "8080",      "0123",
@@ -329,7 +401,7 @@ TEST(DeployConfig, NamesThatYaml11ReadsAsOtherTypesStayStrings) {
   for (std::size_t i = 0; i < names.size(); ++i)
     devices.emplace_back(static_cast<int>(i), "", std::vector<std::string>{names[i] + "#0"});
   auto mps = spec_of(StrategyKind::mps);
-  mps.active_thread_pct = 50.0;
+  mps.active_thread_pct = 30.0;
   const auto r = result_of(mps, names, devices);
   EXPECT_EQ(consumer_problems(r, "mps"), std::vector<std::string>{});
   const auto docs = YAML::LoadAll(file(deploy_configs(r, "mps"), "deployments.yaml").text);
@@ -338,9 +410,9 @@ TEST(DeployConfig, NamesThatYaml11ReadsAsOtherTypesStayStrings) {
   EXPECT_EQ(docs[0]["metadata"]["name"].Tag(), "!");  // "yes", double-quoted
   EXPECT_EQ(docs[6]["metadata"]["name"].Scalar(), "0x1f");
   EXPECT_EQ(docs[6]["metadata"]["name"].Tag(), "!");
-  // EnvVar.value is a string for the API server: "50", never a bare 50.
+  // EnvVar.value is a string for the API server: "30", never a bare 30.
   const auto env = docs[0]["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"];
-  EXPECT_EQ(env.Scalar(), "50");
+  EXPECT_EQ(env.Scalar(), "30");
   EXPECT_EQ(env.Tag(), "!");
   // The checker itself: a plain yes, 0123 or 1e3 is a problem, a quoted one is not.
   EXPECT_NE(test::string_problem(YAML::Load("yes"), "x"), "");
@@ -384,7 +456,13 @@ TEST(DeployConfig, TheRunbookSetsTheOperatorUpAndRollsBack) {
   EXPECT_EQ(mps_readme.find("\"default\""), std::string::npos);
   EXPECT_NE(mps_readme.find("`kubectl label node NODE nvidia.com/device-plugin.config=slicewise --overwrite`"),
             std::string::npos);
-  EXPECT_NE(mps_readme.find("slicewise simulated no thread cap of its own (b 25 %)."), std::string::npos) << mps_readme;
+  EXPECT_NE(
+      mps_readme.find("- The device plugin advertises each GPU as 2 replicas, and its MPS daemon gives every client "
+                      "1/2 of the GPU's memory (40 GiB of A100-80GB) and 50 % of its threads, as slicewise "
+                      "simulated; a client's `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` can only lower its share, and the "
+                      "Deployments lower it for b 25 %.\n"),
+      std::string::npos)
+      << mps_readme;
   EXPECT_NE(mps_readme.find("## Roll back"), std::string::npos);
 }
 

@@ -172,8 +172,8 @@ inline std::vector<std::string> check_device_plugin_config(const std::string& te
   strict_keys(c, {"version", "flags", "resources", "sharing", "imex"}, "config", out);
   if (c["version"].Scalar() != "v1") out.push_back("config: version is not v1");
   strict_keys(c["flags"],
-              {"migStrategy", "failOnInitError", "mpsRoot", "nvidiaDriverRoot", "nvidiaDevRoot", "gdrcopyEnabled", "gdsEnabled",
-               "mofedEnabled", "useNodeFeatureAPI", "deviceDiscoveryStrategy", "plugin", "gfd"},
+              {"migStrategy", "failOnInitError", "mpsRoot", "nvidiaDriverRoot", "nvidiaDevRoot", "gdrcopyEnabled",
+               "gdsEnabled", "mofedEnabled", "useNodeFeatureAPI", "deviceDiscoveryStrategy", "plugin", "gfd"},
               "config/flags", out);
   const std::string mig = c["flags"]["migStrategy"].Scalar();
   if (mig != "none" && mig != "single" && mig != "mixed") out.push_back("config: migStrategy \"" + mig + "\"");

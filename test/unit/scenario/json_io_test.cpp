@@ -150,6 +150,7 @@ Scenario rich_scenario() {
   mps.active_thread_pct = 50;
   mps.low_priority_thread_pct = 20;
   mps.pinned_memory_limit_gib = 20;
+  mps.mps_daemon = MpsDaemon::own;
   mps.tenants["p"].active_thread_pct = 25;
   StrategySpec mig;
   mig.name = "mig";

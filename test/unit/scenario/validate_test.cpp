@@ -172,6 +172,21 @@ TEST(ScenarioValidate, MpsServesAtMost48ClientsPerGpu) {
             "s.json: /strategies/0: 50 contexts need more than 48 MPS clients per GPU on the fleet's 1 GPU(s)");
 }
 
+TEST(ScenarioValidate, MpsDaemonIsTheDevicePluginsOrOwnAndTheDevicePluginNeedsTwoReplicas) {
+  auto doc = minimal_document();
+  doc["strategies"] = {{{"kind", "mps"}, {"replicas", 1}}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/replicas: the device plugin shares a GPU under MPS between 2 replicas at least (got "
+            "1; leave it out and slicewise picks the replicas its placement needs)");
+  doc["strategies"] = {{{"kind", "mps"}, {"replicas", 1}, {"mps_daemon", "own"}}};
+  EXPECT_EQ(validate_error(doc), "");
+  doc["strategies"] = {{{"kind", "mps"}, {"mps_daemon", "mine"}}};
+  EXPECT_EQ(validate_error(doc),
+            "phase 1: s.json: /strategies/0/mps_daemon: unknown \"mine\"; expected device_plugin|own");
+  doc["strategies"] = {{{"kind", "time_slicing"}, {"mps_daemon", "own"}}};
+  EXPECT_NE(validate_error(doc).find("/strategies/0/mps_daemon"), std::string::npos) << validate_error(doc);
+}
+
 TEST(ScenarioValidate, VgpuFixedShareNeedsReplicas) {
   auto doc = minimal_document();
   doc["strategies"] = {{{"kind", "vgpu"}, {"vgpu_scheduler", "fixed_share"}}};
