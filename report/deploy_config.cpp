@@ -263,12 +263,30 @@ constexpr const char* kPatch = "kubectl patch clusterpolicies.nvidia.com/cluster
 struct Runbook {
   bool mig = false;
   bool plugin = false;
+  int hami_split = 0;  ///< HAMi's pods per GPU (deviceSplitCount) when the strategy is HAMi; 0 = not HAMi
 };
 
 /// Appends the numbered steps: the operator's settings, the nodes, the workloads.
 void runbook_steps(std::string& md, const Runbook& book) {
   int step = 1;
   const auto item = [&](const std::string& text) { md += std::to_string(step++) + ". " + text + "\n"; };
+  if (book.hami_split > 0) {
+    md += "## 1. HAMi\n\n";
+    item(code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"enabled\": false}}}'") +
+         ": HAMi brings its own device plugin, which the GPU operator's would contend with for the GPUs "
+         "(Helm: `--set devicePlugin.enabled=false`).");
+    item(code("kubectl label node NODE gpu=on") + ": the nodes HAMi manages.");
+    item(code("helm repo add hami-charts https://project-hami.github.io/HAMi/") + ", then " +
+         code("helm install hami hami-charts/hami -n kube-system" +
+              (book.hami_split != 10 ? " --set devicePlugin.deviceSplitCount=" + std::to_string(book.hami_split)
+                                     : std::string())) +
+         " (at most " + std::to_string(book.hami_split) + " pods share a GPU, as simulated). Check: " +
+         code("kubectl get pods -n kube-system") + " shows `hami-scheduler` and `hami-device-plugin` Running, and " +
+         code("kubectl describe node NODE") + " lists `nvidia.com/gpu` as " + std::to_string(book.hami_split) +
+         " per GPU. HAMi's scheduler reserves each pod's `nvidia.com/gpucores` and `nvidia.com/gpumem` on the GPU "
+         "it picks, so the pods fit as slicewise placed them.");
+    md += "\n## 2. The workloads\n\n";
+  }
   if (book.mig || book.plugin) md += "## 1. The GPU operator's settings\n\n";
   if (book.mig) {
     item("MIG strategy `mixed`, so that each instance profile is its own resource (`nvidia.com/mig-1g.10gb`): " +
@@ -303,7 +321,11 @@ void runbook_steps(std::string& md, const Runbook& book) {
          " lists under Allocatable the resources of `device-plugin-config.yaml`, each with its replicas times the "
          "devices that carry it.");
   }
-  md += book.mig || book.plugin ? "\n## 3. The workloads\n\n" : "## Apply\n\n";
+  if (book.mig || book.plugin) {
+    md += "\n## 3. The workloads\n\n";
+  } else if (book.hami_split == 0) {
+    md += "## Apply\n\n";
+  }
   item("Set each container's image in `deployments.yaml`, then " + code("kubectl apply -f deployments.yaml") +
        ". Check: " + code("kubectl get pods -l app.kubernetes.io/managed-by=slicewise -o wide") +
        " shows every pod Running.");
@@ -312,6 +334,10 @@ void runbook_steps(std::string& md, const Runbook& book) {
     md += "- " + code("kubectl label node NODE nvidia.com/device-plugin.config-") + ", then " +
           code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"\"}}}}'") + " and " +
           code("kubectl delete -f device-plugin-config.yaml") + ".\n";
+  }
+  if (book.hami_split > 0) {
+    md += "- " + code("helm uninstall hami -n kube-system") + ", " + code("kubectl label node NODE gpu-") + ", then " +
+          code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"enabled\": true}}}'") + ".\n";
   }
   if (book.mig) {
     md += "- " + code(std::string("kubectl label node NODE nvidia.com/mig.config=") + kAllDisabled + " --overwrite") +
@@ -378,7 +404,18 @@ std::string assumptions(const scenario::SimResult& result, const scenario::Strat
   if (spec.kind == StrategyKind::hami) {
     md +=
         "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
+        "`nvidia.com/gpucores` its core cap, which HAMi's scheduler also reserves (at most 100 % a GPU), "
         "`nvidia.com/priority` 0 for high-priority tenants and 1 otherwise.\n";
+    const bool llm = std::any_of(result.input.tenants.begin(), result.input.tenants.end(), [](const auto& t) {
+      return t.workload.kind == scenario::WorkloadKind::llm && t.workload.engine.has_value();
+    });
+    if (llm) {
+      md +=
+          "- HAMi reports a pod's `nvidia.com/gpumem` to its CUDA as the GPU's memory, and an LLM engine's memory "
+          "fraction applies to what it sees: set it to about 0.95 (vLLM `--gpu-memory-utilization`, SGLang "
+          "`--mem-fraction-static`, TGI `--cuda-memory-fraction`) so that the engine holds the memory slicewise "
+          "simulated (its fraction of the whole GPU), which `nvidia.com/gpumem` is.\n";
+    }
   }
   if (spec.kind == StrategyKind::vgpu) {
     md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
@@ -406,7 +443,8 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
         "; this runbook sets up that configuration on a Kubernetes cluster with the NVIDIA GPU operator, "
         "step by step, each with the check that it took effect. NODE stands for each GPU node that is to run "
         "it.\n\n";
-  runbook_steps(md, Runbook{has("mig-config.yaml"), has("device-plugin-config.yaml")});
+  runbook_steps(md, Runbook{has("mig-config.yaml"), has("device-plugin-config.yaml"),
+                            spec.kind == StrategyKind::hami ? scenario::policy_of(spec.kind).context_limit(spec) : 0});
   md += "\n## Files\n\n";
   for (const auto& f : files) {
     if (f.name != "README.md") md += "- `" + f.name + "`: " + file_purpose(f.name, ns) + "\n";

@@ -38,8 +38,9 @@ struct Slot {
   PlacedDevice device;
   std::optional<std::size_t> owner_tenant;  ///< set when a tenant needing isolation the strategy lacks took it
   bool isolated_memory = false;
-  double reserved_gib = 0.0;  ///< memory promised to contexts (limits where memory is isolated)
-  int max_contexts = 0;       ///< 0 = no limit
+  double reserved_gib = 0.0;    ///< memory promised to contexts (limits where memory is isolated)
+  double reserved_cores = 0.0;  ///< cores its contexts reserved at admission (HAMi's gpucores), fraction
+  int max_contexts = 0;         ///< 0 = no limit
 };
 
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
@@ -204,6 +205,15 @@ std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Slo
   return std::nullopt;
 }
 
+/// True when the slot's core reservations admit the context, as HAMi's scheduler does: the sum
+/// within 100 %, a 100 % context only alone, and no 0 % context on a fully reserved device.
+bool cores_admit(const Slot& slot, const SlotRequest& request) {
+  const double cores = request.policy.core_reservation(request.strategy, request.settings);
+  if (cores <= 0.0) return slot.reserved_cores < 1.0 - 1e-9 || slot.device.contexts.empty();
+  if (cores >= 1.0 - 1e-9 && !slot.device.contexts.empty()) return false;
+  return slot.reserved_cores + cores <= 1.0 + 1e-9;
+}
+
 /// True when the slot can take the context; `allow_overcommit` lets memory that is not isolated
 /// be promised beyond the device's.
 bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy, bool allow_overcommit) {
@@ -216,6 +226,7 @@ bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec
     return false;
   }
   if (!request.wanted_profile.empty() && slot.device.mig_profile != request.wanted_profile) return false;
+  if (!cores_admit(slot, request)) return false;
   const double device_gib = slot.device.memory_gib;
   const double need = request.need(slot);
   if (need > device_gib + 1e-9 || !request.engine_problem(slot).empty()) return false;
@@ -345,6 +356,12 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
   } else if (request.needs_own_device) {
     why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
           " gives only on a device of its own, and none is free";
+  } else if (const double cores = request.policy.core_reservation(strategy, request.settings);
+             cores > 0.0 &&
+             std::none_of(slots.begin(), slots.end(), [&](const Slot& slot) { return cores_admit(slot, request); })) {
+    why = "no GPU has " + format_number(100.0 * cores) +
+          " % of its cores unreserved (HAMi admits a pod only while the gpucores it reserves on a GPU add up to "
+          "100 % at most)";
   }
   result.issues.push_back(who + " (" + gib(context.memory_gib) + " GiB) is unplaceable: " + why);
 }
@@ -353,6 +370,7 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
 /// device of its own).
 void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy) {
   slot.reserved_gib += reservation(slot, request, strategy);
+  slot.reserved_cores += request.policy.core_reservation(strategy, request.settings);
   if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
   slot.device.contexts.push_back(request.context);
   slot.device.contexts.back().memory_gib = request.need(slot);

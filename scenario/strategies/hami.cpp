@@ -8,6 +8,8 @@ namespace slicewise::scenario {
 
 namespace {
 
+constexpr int kDeviceSplitCount = 10;  // HAMi's Helm chart: devicePlugin.deviceSplitCount
+
 class Hami final : public DriverTimeSlicingPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::hami; }
@@ -22,6 +24,17 @@ class Hami final : public DriverTimeSlicingPolicy {
   }
   std::vector<std::string> tenant_keys() const override { return {"gpucores_pct", "gpumem_gib", "weight"}; }
 
+  /// HAMi's deviceSplitCount: at most this many pods share a GPU (its Helm chart's default, 10),
+  /// unless `replicas` says otherwise (then set devicePlugin.deviceSplitCount to it).
+  int context_limit(const StrategySpec& spec) const override {
+    return spec.replicas > 0 ? spec.replicas : kDeviceSplitCount;
+  }
+  /// HAMi's scheduler reserves a pod's nvidia.com/gpucores on the GPU it admits it to
+  /// (pkg/device/nvidia/device.go, Fit): a cap that is also a reservation.
+  double core_reservation(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
+    return pct.value_or(0.0) / 100.0;
+  }
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* settings, double /*need_gib*/,
                          double /*device_gib*/) const override {
     const auto limit = settings && settings->gpumem_gib ? settings->gpumem_gib : spec.gpumem_gib;

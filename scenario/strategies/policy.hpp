@@ -112,6 +112,12 @@ class StrategyPolicy {
                                  double /*need_gib*/, double /*device_gib*/) const {
     return {};
   }
+  /// The share of a device's cores a context reserves when it is admitted (HAMi's gpucores: its
+  /// scheduler admits a pod only while the device's reservations stay within 100 %, a 100 % pod
+  /// only alone, and no 0 % pod on a fully reserved device); 0 = it reserves none.
+  virtual double core_reservation(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/) const {
+    return 0.0;
+  }
   /// A context's cap, as a fraction: MPS active threads, HAMi core share; 1 = none. `priority` is
   /// its tenant's.
   virtual double context_cap(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/,

@@ -125,6 +125,46 @@ TEST(HamiPolicy, AGpumemLimitBelowTheTenantsMemoryIsUnplaceable) {
   EXPECT_EQ(result.issues[0], "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its HAMi gpumem limit of 2.5 GiB");
 }
 
+TEST(HamiPolicy, ItsSchedulerReservesGpucoresAndAdmitsTenPodsAGpuAtMost) {
+  // Four tenants at 40 % cores: two fill a GPU to 80 %, a third would take it to 120 %, so on two
+  // GPUs they go two and two, and on one GPU the last two are refused, as HAMi's scheduler does.
+  auto s = make_scenario("L40S", 2, 10.0);
+  for (const char* name : {"a", "b", "c", "d"}) s.tenants.push_back(generic_tenant(name, 0.1));
+  auto h = strategy(StrategyKind::hami);
+  h.gpucores_pct = 40.0;
+  s.strategies = {h};
+  auto two = simulate(s).strategies[0];
+  EXPECT_TRUE(two.issues.empty());
+  ASSERT_EQ(two.devices.size(), 2u);
+  EXPECT_EQ(two.devices[0].contexts, (std::vector<std::string>{"a#0", "b#0"}));
+  EXPECT_EQ(two.devices[1].contexts, (std::vector<std::string>{"c#0", "d#0"}));
+  s.fleet[0].count = 1;
+  const auto one = simulate(s).strategies[0];
+  ASSERT_EQ(one.issues.size(), 2u);
+  EXPECT_EQ(one.issues[0],
+            "c#0 (4 GiB) is unplaceable: no GPU has 40 % of its cores unreserved (HAMi admits a pod only while the "
+            "gpucores it reserves on a GPU add up to 100 % at most)");
+  // A 100 % pod only alone; no pod without a reservation on a fully reserved GPU.
+  s.fleet[0].count = 2;
+  s.tenants.resize(2);
+  h.gpucores_pct.reset();
+  h.tenants["a"].gpucores_pct = 100.0;
+  s.strategies = {h};
+  two = simulate(s).strategies[0];
+  EXPECT_TRUE(two.issues.empty());
+  ASSERT_EQ(two.devices.size(), 2u);
+  // deviceSplitCount: at most 10 pods a GPU, without any core reservation.
+  auto many = make_scenario("L40S", 1, 10.0);
+  for (int i = 0; i < 11; ++i) {
+    many.tenants.push_back(generic_tenant("t" + std::to_string(i), 0.1));
+    many.tenants.back().workload.memory_gib = 1.0;
+  }
+  many.strategies = {strategy(StrategyKind::hami)};
+  const auto split = simulate(many).strategies[0];
+  ASSERT_EQ(split.issues.size(), 1u);
+  EXPECT_EQ(split.issues[0].substr(0, 32), "t10#0 (1 GiB) is unplaceable: no");
+}
+
 // --- MPS -------------------------------------------------------------------------------------------
 
 TEST(MpsPolicy, APinnedMemoryLimitBelowTheTenantsMemoryIsUnplaceable) {

@@ -464,6 +464,19 @@ TEST(DeployConfig, TheRunbookSetsTheOperatorUpAndRollsBack) {
       std::string::npos)
       << mps_readme;
   EXPECT_NE(mps_readme.find("## Roll back"), std::string::npos);
+  // HAMi: installed, its nodes labelled, the operator's device plugin off, its split as simulated.
+  auto hami = spec_of(StrategyKind::hami);
+  hami.replicas = 4;
+  const auto hami_readme =
+      file(deploy_configs(result_of(hami, {"a"}, {{0, "", {"a#0"}}}), "hami"), "README.md").text;
+  for (const std::string step :
+       {"`kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{\"spec\": {\"devicePlugin\": "
+        "{\"enabled\": false}}}'`",
+        "`kubectl label node NODE gpu=on`",
+        "`helm install hami hami-charts/hami -n kube-system --set devicePlugin.deviceSplitCount=4`",
+        "`helm uninstall hami -n kube-system`"}) {
+    EXPECT_NE(hami_readme.find(step), std::string::npos) << step << "\n" << hami_readme;
+  }
 }
 
 TEST(DeployConfig, NamesAndUnknownStrategies) {
