@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -26,7 +27,6 @@
 #include "models/mig_layout.hpp"
 #include "report/k8s_text.hpp"
 #include "report/text_table.hpp"
-#include "scenario/layout_schedule.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
 
@@ -37,10 +37,23 @@ using models::StrategyKind;
 namespace {
 
 constexpr const char* kConfigName = "slicewise";
-constexpr const char* kAllDisabled = "all-disabled";  // the GPU operator's default mig.config label
+constexpr const char* kAllDisabled = "all-disabled";
+constexpr const char* kGpuLabel = "slicewise.io/gpu";  // node label: the simulated GPU the node carries
+constexpr const char* kPhaseLabel =
+    "slicewise.io/phase";  // a Deployment's layout-schedule phase  // the GPU operator's default mig.config label
 
 /// The tenant a context name "tenant#k" belongs to.
 std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
+
+/// A tenant's contexts that one Deployment runs: in one phase of a layout schedule, on one GPU
+/// (where the strategy's placement must be kept), on one MIG profile.
+struct Group {
+  std::string phase;    ///< "" without a layout schedule
+  int gpu = -1;         ///< the GPU its pods are pinned to; -1 = anywhere (exclusive devices)
+  std::string profile;  ///< "" for whole GPUs
+  int contexts = 0;
+  bool operator<(const Group& o) const { return std::tie(phase, gpu, profile) < std::tie(o.phase, o.gpu, o.profile); }
+};
 
 /// What the export needs to know of the placement.
 struct Placed {
@@ -50,10 +63,27 @@ struct Placed {
   std::map<std::string, int> most_per_instance;  ///< MIG profile -> most contexts on one instance
   /// tenant -> MIG profile ("" for whole GPUs) -> contexts
   std::map<std::string, std::map<std::string, int>> contexts;
+  /// tenant -> its Deployments' groups
+  std::map<std::string, std::vector<Group>> groups;
+  bool pinned = false;              ///< Deployments keep the simulated co-location (a node label per GPU)
+  std::set<int> unshared_gpus;      ///< GPUs a tenant needing a device of its own holds (no sharing config)
+  std::vector<std::string> phases;  ///< a layout schedule's phases, in its order
+  /// MIG profiles one tenant holds alone because it needs more isolation than the strategy's
+  /// sharing gives (shares_by_profile): left out of the device plugin's sharing.
+  std::set<std::string> unshared_profiles;
 };
 
-Placed placed_of(const scenario::StrategyResult& result) {
+Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenario& scenario,
+                 const scenario::StrategySpec& spec) {
   Placed p;
+  const auto& policy = scenario::policy_of(spec.kind);
+  // Where devices are shared, which contexts share one is the simulation's result: keep it.
+  p.pinned = spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
+             spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
+  if (spec.layout_schedule) {
+    for (const auto& phase : spec.layout_schedule->phases) p.phases.push_back(phase.name);
+  }
+  std::map<std::string, std::map<Group, int>> grouped;
   if (!result.devices.empty()) p.gpu = result.devices.front().gpu;
   p.num_gpus = result.num_gpus_used;
   std::map<int, int> per_gpu;
@@ -63,10 +93,63 @@ Placed placed_of(const scenario::StrategyResult& result) {
       int& most = p.most_per_instance[d.mig_profile];
       most = std::max(most, static_cast<int>(d.contexts.size()));
     }
-    for (const auto& c : d.contexts) p.contexts[tenant_of(c)][d.mig_profile]++;
+    for (const auto& c : d.contexts) {
+      p.contexts[tenant_of(c)][d.mig_profile]++;
+      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0}]++;
+      const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
+                                       [&](const scenario::Tenant& t) { return t.name == tenant_of(c); });
+      if (p.pinned && !policy.partitions_gpus() && tenant != scenario.tenants.end() &&
+          tenant->isolation > policy.isolation()) {
+        p.unshared_gpus.insert(d.gpu_index);
+      }
+    }
+  }
+  for (auto& [tenant, groups] : grouped) {
+    for (const auto& [group, n] : groups) {
+      p.groups[tenant].push_back(group);
+      p.groups[tenant].back().contexts = n;
+    }
   }
   for (const auto& [gpu, n] : per_gpu) p.most_contexts_per_gpu = std::max(p.most_contexts_per_gpu, n);
   return p;
+}
+
+/// The profiles of `placed` that a tenant needing more isolation than `spec` gives holds alone.
+std::set<std::string> unshared_profiles(const scenario::Scenario& scenario, const scenario::StrategySpec& spec,
+                                        const Placed& placed) {
+  std::set<std::string> out;
+  const auto& policy = scenario::policy_of(spec.kind);
+  if (!policy.shares_by_profile()) return out;
+  for (const auto& [profile, most] : placed.most_per_instance) {
+    std::vector<std::string> on;
+    for (const auto& [tenant, profiles] : placed.contexts) {
+      if (profiles.count(profile)) on.push_back(tenant);
+    }
+    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
+                                     [&](const scenario::Tenant& t) { return on.size() == 1 && t.name == on.front(); });
+    if (tenant != scenario.tenants.end() && tenant->isolation > policy.isolation()) out.insert(profile);
+  }
+  return out;
+}
+
+/// Why the device plugin cannot deploy the placement ("" when it can): a tenant that needs an
+/// instance of its own on a MIG profile whose other instances other tenants use (it shares every
+/// instance of a profile alike; slicewise's placement has kept to that since 2026-11-29).
+std::string undeployable(const scenario::Scenario& scenario, const scenario::StrategySpec& spec, const Placed& placed) {
+  const auto& policy = scenario::policy_of(spec.kind);
+  if (!policy.shares_by_profile()) return "";
+  for (const auto& tenant : scenario.tenants) {
+    if (tenant.isolation <= policy.isolation()) continue;
+    const auto found = placed.contexts.find(tenant.name);
+    if (found == placed.contexts.end()) continue;
+    for (const auto& [profile, n] : found->second) {
+      if (!placed.unshared_profiles.count(profile)) {
+        return markdown_text(tenant.name) + " needs an instance of its own, but other tenants use other " + profile +
+               " instances, and the device plugin shares all instances of a profile alike";
+      }
+    }
+  }
+  return "";
 }
 
 /// The device plugin's config file (the text a ConfigMap key holds).
@@ -76,21 +159,29 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
   const bool mig = scenario::policy_of(spec.kind).partitions_gpus();
   y << YAML::Key << "flags" << YAML::Value << YAML::BeginMap << YAML::Key << "migStrategy" << YAML::Value
     << (mig ? "mixed" : "none") << YAML::EndMap;
+  // The shared resources and their replicas: per MIG profile (not one a tenant holds alone), or
+  // the whole GPU.
+  std::vector<std::pair<std::string, int>> shared;
   if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mig_time_slicing ||
       spec.kind == StrategyKind::mps) {
+    if (mig) {
+      for (const auto& [profile, most] : placed.most_per_instance) {
+        if (!placed.unshared_profiles.count(profile))
+          shared.emplace_back("nvidia.com/mig-" + profile, std::max(2, most));
+      }
+    } else {
+      shared.emplace_back("nvidia.com/gpu", scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu));
+    }
+  }
+  if (!shared.empty()) {
     y << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap;
     y << YAML::Key << (spec.kind == StrategyKind::mps ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "renameByDefault" << YAML::Value << false;
     y << YAML::Key << "failRequestsGreaterThanOne" << YAML::Value << true;
     y << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq;
-    if (mig) {
-      for (const auto& [profile, most] : placed.most_per_instance) {
-        y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/mig-" + profile << YAML::Key
-          << "replicas" << YAML::Value << std::max(2, most) << YAML::EndMap;
-      }
-    } else {
-      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas"
-        << YAML::Value << scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu) << YAML::EndMap;
+    for (const auto& [name, replicas] : shared) {
+      y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key << "replicas" << YAML::Value
+        << replicas << YAML::EndMap;
     }
     y << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
   }
@@ -110,12 +201,11 @@ std::string config_map(const std::string& name, const std::string& ns, const std
   return std::string(y.c_str()) + "\n";
 }
 
-/// The MIG layout of the strategy, per profile, in catalog order of first appearance. For a layout
-/// schedule, its first phase's layout: one mig-parted config per phase is not exported.
-std::vector<std::pair<std::string, int>> layout_counts(const scenario::StrategySpec& spec) {
+/// A MIG layout per profile, in the order of first appearance: "3g+1g+1g" -> {3g: 1, 1g: 2}.
+std::vector<std::pair<std::string, int>> layout_counts(const std::string& layout) {
   std::string error;
   std::vector<std::pair<std::string, int>> counts;
-  for (const auto& profile : models::split_mig_layout(scenario::first_layout(spec), error)) {
+  for (const auto& profile : models::split_mig_layout(layout, error)) {
     auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == profile; });
     if (it == counts.end()) {
       counts.emplace_back(profile, 1);
@@ -126,15 +216,32 @@ std::vector<std::pair<std::string, int>> layout_counts(const scenario::StrategyS
   return counts;
 }
 
+/// The mig-parted config that a phase selects: "slicewise", or "slicewise-PHASE" for a layout
+/// schedule's phase.
+std::string mig_config_name(const std::string& phase) {
+  return phase.empty() ? std::string(kConfigName) : std::string(kConfigName) + "-" + kubernetes_name(phase);
+}
+
+/// The strategy's mig-parted config: its layout, or one entry per phase of its layout schedule,
+/// and the operator's all-disabled.
 std::string mig_parted_config(const scenario::StrategySpec& spec) {
+  std::vector<std::pair<std::string, std::string>> layouts;  // config name, layout
+  if (spec.layout_schedule) {
+    for (const auto& phase : spec.layout_schedule->phases)
+      layouts.emplace_back(mig_config_name(phase.name), phase.layout);
+  } else {
+    layouts.emplace_back(kConfigName, spec.layout);
+  }
   YAML::Emitter y;
   y << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
-  y << YAML::Key << "mig-configs" << YAML::Value << YAML::BeginMap << YAML::Key << kConfigName << YAML::Value
-    << YAML::BeginSeq << YAML::BeginMap;
-  y << YAML::Key << "devices" << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << true;
-  y << YAML::Key << "mig-devices" << YAML::Value << YAML::BeginMap;
-  for (const auto& [profile, count] : layout_counts(spec)) y << YAML::Key << profile << YAML::Value << count;
-  y << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  y << YAML::Key << "mig-configs" << YAML::Value << YAML::BeginMap;
+  for (const auto& [name, layout] : layouts) {
+    y << YAML::Key << name << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    y << YAML::Key << "devices" << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << true;
+    y << YAML::Key << "mig-devices" << YAML::Value << YAML::BeginMap;
+    for (const auto& [profile, count] : layout_counts(layout)) y << YAML::Key << profile << YAML::Value << count;
+    y << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  }
   // The GPU operator labels every GPU node nvidia.com/mig.config=all-disabled until told otherwise,
   // and a MIG manager whose config lacks the label's entry fails ("selected mig-config not present").
   y << YAML::Key << kAllDisabled << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "devices"
@@ -143,14 +250,36 @@ std::string mig_parted_config(const scenario::StrategySpec& spec) {
   return std::string(y.c_str()) + "\n";
 }
 
-/// A Deployment's name: the tenant's (with the MIG profile when its contexts got several), made
-/// unique among `used`, which it joins.
-std::string deployment_name(const std::string& tenant, const std::string& profile, bool several_profiles,
+/// A Deployment's name: the tenant's, with what tells its groups apart (the phase, the GPU, the
+/// MIG profile) where it has several, made unique among `used`, which it joins.
+std::string deployment_name(const std::string& tenant, const std::vector<Group>& groups, const Group& group,
                             std::set<std::string>& used) {
-  std::string name = kubernetes_name(tenant, several_profiles ? profile : "");
+  const auto varies = [&](auto field) {
+    return std::any_of(groups.begin(), groups.end(), [&](const Group& g) { return field(g) != field(groups.front()); });
+  };
+  std::vector<std::string> parts;
+  if (varies([](const Group& g) { return g.phase; })) parts.push_back(group.phase);
+  if (varies([](const Group& g) { return g.gpu; })) parts.push_back("gpu" + std::to_string(group.gpu));
+  if (varies([](const Group& g) { return g.profile; })) parts.push_back(group.profile);
+  std::string name = kubernetes_name(tenant, join(parts, "-"));
   for (int n = 2; used.count(name) != 0; ++n) name = kubernetes_name(tenant, std::to_string(n));
   used.insert(name);
   return name;
+}
+
+/// Every Deployment's name, by tenant and group, in the scenario's tenant order.
+std::map<std::string, std::vector<std::string>> deployment_names(const scenario::Scenario& scenario,
+                                                                 const Placed& placed) {
+  std::map<std::string, std::vector<std::string>> names;
+  std::set<std::string> used;
+  for (const auto& tenant : scenario.tenants) {
+    const auto found = placed.groups.find(tenant.name);
+    if (found == placed.groups.end()) continue;
+    for (const auto& group : found->second) {
+      names[tenant.name].push_back(deployment_name(tenant.name, found->second, group, used));
+    }
+  }
+  return names;
 }
 
 /// The container's resource limits: one GPU or MIG instance, plus HAMi's memory, cores and priority.
@@ -181,10 +310,16 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
 /// The pod template's spec: the scheduler (HAMi) and the one container, with its MPS thread cap
 /// and its limits.
 void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
-                   const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
+                   const scenario::TenantStrategySettings* own, const std::string& name, const Group& group,
                    const std::string& gpu) {
+  const std::string& profile = group.profile;
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (spec.kind == StrategyKind::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
+  if (group.gpu >= 0) {
+    // The node that carries the simulated GPU (the runbook labels it): the pods share what they shared.
+    y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kGpuLabel << YAML::Value
+      << YamlString{"gpu" + std::to_string(group.gpu)} << YAML::EndMap;
+  }
   y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << YamlString{name} << YAML::Key << "image" << YAML::Value
     << "REPLACE-WITH-YOUR-IMAGE";
@@ -206,14 +341,16 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
 /// Every Deployment of a tenant carries its name (app.kubernetes.io/name); each selects its own
 /// pods by its instance label, so that two Deployments never select each other's.
 void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
-                     const scenario::TenantStrategySettings* own, const std::string& name, const std::string& profile,
-                     int replicas, const std::string& gpu) {
+                     const scenario::TenantStrategySettings* own, const std::string& name, const Group& group,
+                     const std::string& gpu) {
+  const int replicas = group.contexts;
   const std::string tenant_label = kubernetes_name(tenant.name);
   const auto labels = [&](bool all) {
     y << YAML::BeginMap;
     if (all) y << YAML::Key << "app.kubernetes.io/name" << YAML::Value << YamlString{tenant_label};
     y << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << YamlString{name};
     if (all) y << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "slicewise";
+    if (all && !group.phase.empty()) y << YAML::Key << kPhaseLabel << YAML::Value << YamlString{group.phase};
     y << YAML::EndMap;
   };
   y << YAML::BeginDoc << YAML::BeginMap;
@@ -230,28 +367,64 @@ void emit_deployment(YAML::Emitter& y, const scenario::Tenant& tenant, const sce
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value;
   labels(true);
   y << YAML::EndMap;
-  emit_pod_spec(y, tenant, spec, own, name, profile, gpu);
+  emit_pod_spec(y, tenant, spec, own, name, group, gpu);
   y << YAML::EndMap << YAML::EndMap << YAML::EndMap;
 }
 
 /// One Deployment per tenant (per tenant and MIG profile when its contexts got several).
 std::string deployments(const scenario::Scenario& scenario, const scenario::StrategySpec& spec, const Placed& placed) {
   YAML::Emitter y;
-  std::set<std::string> used;
+  const auto names = deployment_names(scenario, placed);
   bool first = true;
   for (const auto& tenant : scenario.tenants) {
     const auto found = placed.contexts.find(tenant.name);
     if (found == placed.contexts.end()) continue;
     const auto settings = spec.tenants.find(tenant.name);
     const auto* own = settings == spec.tenants.end() ? nullptr : &settings->second;
-    for (const auto& [profile, replicas] : found->second) {
-      const std::string name = deployment_name(tenant.name, profile, found->second.size() > 1, used);
+    const auto& groups = placed.groups.at(tenant.name);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
       if (!first) y << YAML::Newline;
       first = false;
-      emit_deployment(y, tenant, spec, own, name, profile, replicas, placed.gpu);
+      emit_deployment(y, tenant, spec, own, names.at(tenant.name)[g], groups[g], placed.gpu);
     }
   }
   return std::string(y.c_str()) + "\n";
+}
+
+/// For a layout schedule: `switch-phase.sh PHASE` re-partitions the labelled nodes to the phase's
+/// layout and scales each Deployment to its replicas in that phase (0 outside it).
+std::string switch_phase_script(const scenario::Scenario& scenario, const scenario::StrategySpec& spec,
+                                const Placed& placed) {
+  const auto names = deployment_names(scenario, placed);
+  std::string sh =
+      "#!/bin/sh\n"
+      "# Written by slicewise export-config: switches the GPUs to one phase of the layout schedule.\n"
+      "# Usage: switch-phase.sh PHASE (one of:";
+  for (const auto& phase : spec.layout_schedule->phases) sh += " " + kubernetes_name(phase.name);
+  sh +=
+      "); NODES='node-a node-b' names the GPU nodes (default: every node labelled\n"
+      "# nvidia.com/mig.config). KUBECTL overrides the command. The MIG manager drains each node's GPU pods\n"
+      "# while it re-partitions (docs/mig-schedule.md: the simulation counted repartition_s for it).\n"
+      "set -eu\n"
+      "kubectl=${KUBECTL:-kubectl}\n"
+      "phase=${1:?usage: switch-phase.sh PHASE}\n"
+      "nodes=${NODES:-$($kubectl get nodes -l nvidia.com/mig.config -o name)}\n"
+      "case \"$phase\" in\n";
+  for (const auto& phase : spec.layout_schedule->phases) {
+    const std::string name = kubernetes_name(phase.name);
+    sh += "  " + name + ")\n";
+    sh += "    for node in $nodes; do $kubectl label \"$node\" nvidia.com/mig.config=" + mig_config_name(phase.name) +
+          " --overwrite; done\n";
+    for (const auto& [tenant, groups] : placed.groups) {
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        const int replicas = groups[g].phase == phase.name ? groups[g].contexts : 0;
+        sh += "    $kubectl scale deployment " + names.at(tenant)[g] + " --replicas=" + std::to_string(replicas) + "\n";
+      }
+    }
+    sh += "    ;;\n";
+  }
+  sh += "  *) echo \"unknown phase $phase\" >&2; exit 1 ;;\nesac\n";
+  return sh;
 }
 
 /// A shell command in a Markdown code span.
@@ -263,30 +436,73 @@ constexpr const char* kPatch = "kubectl patch clusterpolicies.nvidia.com/cluster
 struct Runbook {
   bool mig = false;
   bool plugin = false;
-  int hami_split = 0;  ///< HAMi's pods per GPU (deviceSplitCount) when the strategy is HAMi; 0 = not HAMi
+  int hami_split = 0;      ///< HAMi's pods per GPU (deviceSplitCount) when the strategy is HAMi; 0 = not HAMi
+  std::set<int> gpus;      ///< GPUs the Deployments are pinned to (node labels)
+  std::set<int> unshared;  ///< of those, GPUs that keep the plugin's default
+  std::vector<std::pair<std::string, double>> phases;  ///< a layout schedule's phases and their hours
 };
+
+/// "gpu0, gpu2 and gpu3"
+std::string gpu_list(const std::set<int>& gpus) {
+  std::vector<std::string> names;
+  names.reserve(gpus.size());
+  for (const int g : gpus) names.push_back("gpu" + std::to_string(g));
+  if (names.size() < 2) return join(names, "");
+  const std::string last = names.back();
+  names.pop_back();
+  return join(names, ", ") + " and " + last;
+}
+
+/// The step that labels each node with the simulated GPU it carries.
+std::string node_label_step(const Runbook& book) {
+  return code(std::string("kubectl label node NODE ") + kGpuLabel + "=gpuK --overwrite") +
+         " on one node per simulated GPU (" + gpu_list(book.gpus) +
+         "): each Deployment selects its GPU's node, so the pods that shared a GPU in the simulation share one "
+         "here. On a node of several GPUs the device plugin, not slicewise, picks which GPU a pod gets.";
+}
+
+/// HAMi's installation steps and its node labels.
+void hami_steps(std::string& md, const Runbook& book, const std::function<void(const std::string&)>& item) {
+  md += "## 1. HAMi\n\n";
+  item(code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"enabled\": false}}}'") +
+       ": HAMi brings its own device plugin, which the GPU operator's would contend with for the GPUs "
+       "(Helm: `--set devicePlugin.enabled=false`).");
+  item(code("kubectl label node NODE gpu=on") + ": the nodes HAMi manages.");
+  if (!book.gpus.empty()) item(node_label_step(book));
+  item(code("helm repo add hami-charts https://project-hami.github.io/HAMi/") + ", then " +
+       code("helm install hami hami-charts/hami -n kube-system" +
+            (book.hami_split != 10 ? " --set devicePlugin.deviceSplitCount=" + std::to_string(book.hami_split)
+                                   : std::string())) +
+       " (at most " + std::to_string(book.hami_split) + " pods share a GPU, as simulated). Check: " +
+       code("kubectl get pods -n kube-system") + " shows `hami-scheduler` and `hami-device-plugin` Running, and " +
+       code("kubectl describe node NODE") + " lists `nvidia.com/gpu` as " + std::to_string(book.hami_split) +
+       " per GPU. HAMi's scheduler reserves each pod's `nvidia.com/gpucores` and `nvidia.com/gpumem` on the GPU "
+       "it picks, so the pods fit as slicewise placed them.");
+  md += "\n## 2. The workloads\n\n";
+}
+
+/// The step that switches a layout schedule's phases at their hours.
+std::string schedule_step(const Runbook& book) {
+  std::string hours;
+  for (const auto& [phase, from] : book.phases) {
+    const int minutes = static_cast<int>(std::lround(from * 60.0));
+    hours += " " +
+             code(std::to_string(minutes % 60) + " " + std::to_string(minutes / 60) +
+                  " * * * /PATH/TO/switch-phase.sh " + kubernetes_name(phase)) +
+             ",";
+  }
+  hours.back() = '.';
+  return "The layouts change over the day: at each phase's hour run `switch-phase.sh PHASE`, which relabels the "
+         "nodes to that phase's MIG layout and scales each Deployment to its replicas in that phase (0 outside it); "
+         "from cron on a host with kubectl, in the cluster's time zone:" +
+         hours + " Run it once now for the phase in force.";
+}
 
 /// Appends the numbered steps: the operator's settings, the nodes, the workloads.
 void runbook_steps(std::string& md, const Runbook& book) {
   int step = 1;
   const auto item = [&](const std::string& text) { md += std::to_string(step++) + ". " + text + "\n"; };
-  if (book.hami_split > 0) {
-    md += "## 1. HAMi\n\n";
-    item(code(std::string(kPatch) + "'{\"spec\": {\"devicePlugin\": {\"enabled\": false}}}'") +
-         ": HAMi brings its own device plugin, which the GPU operator's would contend with for the GPUs "
-         "(Helm: `--set devicePlugin.enabled=false`).");
-    item(code("kubectl label node NODE gpu=on") + ": the nodes HAMi manages.");
-    item(code("helm repo add hami-charts https://project-hami.github.io/HAMi/") + ", then " +
-         code("helm install hami hami-charts/hami -n kube-system" +
-              (book.hami_split != 10 ? " --set devicePlugin.deviceSplitCount=" + std::to_string(book.hami_split)
-                                     : std::string())) +
-         " (at most " + std::to_string(book.hami_split) + " pods share a GPU, as simulated). Check: " +
-         code("kubectl get pods -n kube-system") + " shows `hami-scheduler` and `hami-device-plugin` Running, and " +
-         code("kubectl describe node NODE") + " lists `nvidia.com/gpu` as " + std::to_string(book.hami_split) +
-         " per GPU. HAMi's scheduler reserves each pod's `nvidia.com/gpucores` and `nvidia.com/gpumem` on the GPU "
-         "it picks, so the pods fit as slicewise placed them.");
-    md += "\n## 2. The workloads\n\n";
-  }
+  if (book.hami_split > 0) hami_steps(md, book, item);
   if (book.mig || book.plugin) md += "## 1. The GPU operator's settings\n\n";
   if (book.mig) {
     item("MIG strategy `mixed`, so that each instance profile is its own resource (`nvidia.com/mig-1g.10gb`): " +
@@ -309,15 +525,27 @@ void runbook_steps(std::string& md, const Runbook& book) {
          "labelled below use it; every other GPU node keeps its own.");
   }
   if (book.mig || book.plugin) md += "\n## 2. The nodes\n\n";
+  if (!book.gpus.empty()) item(node_label_step(book));
   if (book.mig) {
-    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + kConfigName + " --overwrite") +
+    const std::string first =
+        book.phases.empty() ? std::string(kConfigName) : mig_config_name(book.phases.front().first);
+    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + first + " --overwrite") +
          ", then wait until " +
          code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
          " prints `success` (the MIG manager drains the node's GPU pods to re-partition it).");
   }
   if (book.plugin) {
+    std::set<int> shared;
+    std::set_difference(book.gpus.begin(), book.gpus.end(), book.unshared.begin(), book.unshared.end(),
+                        std::inserter(shared, shared.end()));
+    const std::string which =
+        book.unshared.empty()
+            ? std::string()
+            : " on the nodes of " + gpu_list(shared) + " only: the nodes of " + gpu_list(book.unshared) +
+                  " keep the plugin's default (whole, unshared GPUs), as the tenants there need a "
+                  "GPU of their own";
     item(code(std::string("kubectl label node NODE nvidia.com/device-plugin.config=") + kConfigName + " --overwrite") +
-         ". Check: " + code("kubectl describe node NODE") +
+         which + ". Check: " + code("kubectl describe node NODE") +
          " lists under Allocatable the resources of `device-plugin-config.yaml`, each with its replicas times the "
          "devices that carry it.");
   }
@@ -329,6 +557,7 @@ void runbook_steps(std::string& md, const Runbook& book) {
   item("Set each container's image in `deployments.yaml`, then " + code("kubectl apply -f deployments.yaml") +
        ". Check: " + code("kubectl get pods -l app.kubernetes.io/managed-by=slicewise -o wide") +
        " shows every pod Running.");
+  if (!book.phases.empty()) item(schedule_step(book));
   md += "\n## Roll back\n\n- " + code("kubectl delete -f deployments.yaml") + ".\n";
   if (book.plugin) {
     md += "- " + code("kubectl label node NODE nvidia.com/device-plugin.config-") + ", then " +
@@ -350,8 +579,11 @@ std::string file_purpose(const std::string& name, const std::string& ns) {
   if (name == "device-plugin-config.yaml") return "the NVIDIA device plugin's config (namespace " + ns + ")";
   if (name == "mig-config.yaml") return "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
   if (name == "mig-parted-config.yaml") {
-    return "the same layout for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " + std::string(kConfigName) +
-           "` on a node without the operator";
+    return "the same layouts for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " + std::string(kConfigName) +
+           "` (`-c " + kConfigName + "-PHASE` for a phase of a layout schedule) on a node without the operator";
+  }
+  if (name == "switch-phase.sh") {
+    return "re-partitions the nodes to one phase of the layout schedule and scales the Deployments to it";
   }
   if (name == "deployments.yaml") {
     return "one Deployment per tenant (per tenant and MIG profile where it got several), asking for the resource "
@@ -443,8 +675,22 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
         "; this runbook sets up that configuration on a Kubernetes cluster with the NVIDIA GPU operator, "
         "step by step, each with the check that it took effect. NODE stands for each GPU node that is to run "
         "it.\n\n";
-  runbook_steps(md, Runbook{has("mig-config.yaml"), has("device-plugin-config.yaml"),
-                            spec.kind == StrategyKind::hami ? scenario::policy_of(spec.kind).context_limit(spec) : 0});
+  Runbook book{has("mig-config.yaml"),
+               has("device-plugin-config.yaml"),
+               spec.kind == StrategyKind::hami ? scenario::policy_of(spec.kind).context_limit(spec) : 0,
+               {},
+               {},
+               {}};
+  for (const auto& [tenant, groups] : placed.groups) {
+    for (const auto& group : groups) {
+      if (group.gpu >= 0) book.gpus.insert(group.gpu);
+    }
+  }
+  book.unshared = placed.unshared_gpus;
+  if (spec.layout_schedule) {
+    for (const auto& phase : spec.layout_schedule->phases) book.phases.emplace_back(phase.name, phase.from_hour);
+  }
+  runbook_steps(md, book);
   md += "\n## Files\n\n";
   for (const auto& f : files) {
     if (f.name != "README.md") md += "- `" + f.name + "`: " + file_purpose(f.name, ns) + "\n";
@@ -468,7 +714,13 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
   if (const auto problem = namespace_problem(namespace_name); !problem.empty()) {
     throw ConfigError("--namespace", "", "\"" + one_line(namespace_name) + "\" " + problem);
   }
-  const Placed placed = placed_of(*run_it);
+  Placed placed = placed_of(*run_it, result.input, *spec_it);
+  placed.unshared_profiles = unshared_profiles(result.input, *spec_it, placed);
+  if (const auto problem = undeployable(result.input, *spec_it, placed); !problem.empty()) {
+    throw ConfigError("--strategy", "",
+                      "\"" + one_line(strategy) + "\" cannot be deployed as simulated: " + problem +
+                          ". Simulate it again with this slicewise, whose placement follows the device plugin");
+  }
   // The spec as simulated: under the device plugin's MPS, the replicas it advertises per GPU.
   scenario::StrategySpec spec = *spec_it;
   if (spec.kind == StrategyKind::mps) {
@@ -493,6 +745,7 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
                                                              device_plugin_config(spec, placed))});
   }
   files.push_back({"deployments.yaml", deployments(result.input, spec, placed)});
+  if (spec.layout_schedule) files.push_back({"switch-phase.sh", switch_phase_script(result.input, spec, placed)});
   files.insert(files.begin(), ConfigFile{"README.md", ""});
   files.front().text = readme(result, spec, *run_it, placed, files, namespace_name);
   return files;

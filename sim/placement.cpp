@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
@@ -33,6 +36,12 @@ namespace {
 /// GiB in a message, to 0.1 GiB: "39.7", "24", "11.2".
 std::string gib(double value) { return format_number(std::round(value * 10.0) / 10.0); }
 
+/// The tenants on the instances of one MIG profile, and the tenant that holds it alone.
+struct ProfileUse {
+  std::set<std::size_t> tenants;
+  std::optional<std::size_t> owner;
+};
+
 /// A slot contexts can go to: a whole GPU or one MIG instance.
 struct Slot {
   PlacedDevice device;
@@ -41,6 +50,9 @@ struct Slot {
   double reserved_gib = 0.0;    ///< memory promised to contexts (limits where memory is isolated)
   double reserved_cores = 0.0;  ///< cores its contexts reserved at admission (HAMi's gpucores), fraction
   int max_contexts = 0;         ///< 0 = no limit
+  /// Where the device plugin shares a profile's instances alike (shares_by_profile): the tenants on
+  /// any instance of this slot's profile, and the one that holds the profile alone; shared by them.
+  std::shared_ptr<ProfileUse> profile_use;
 };
 
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
@@ -108,6 +120,14 @@ std::vector<Slot> make_slots(const StrategySpec& strategy, const StrategyPolicy&
       add_mig_slots(strategy, policy, *gpu, g, mig, slots);
     } else {
       slots.push_back(whole_gpu_slot(strategy, policy, *gpu, g));
+    }
+  }
+  if (policy.shares_by_profile()) {
+    std::map<std::string, std::shared_ptr<ProfileUse>> uses;
+    for (auto& slot : slots) {
+      auto& use = uses[slot.device.mig_profile];
+      if (!use) use = std::make_shared<ProfileUse>();
+      slot.profile_use = use;
     }
   }
   return slots;
@@ -220,6 +240,15 @@ bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec
   const PlacedContext& context = request.context;
   if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
   if (slot.owner_tenant && slot.owner_tenant != context.tenant) return false;
+  if (const auto& use = slot.profile_use) {
+    // The device plugin cannot keep a tenant alone on one instance of a shared profile: it holds
+    // the whole profile or shares it.
+    if (use->owner && use->owner != context.tenant) return false;
+    if (request.needs_own_device &&
+        std::any_of(use->tenants.begin(), use->tenants.end(), [&](std::size_t t) { return t != context.tenant; })) {
+      return false;
+    }
+  }
   if (request.needs_own_device && !slot.device.contexts.empty() &&
       std::any_of(slot.device.contexts.begin(), slot.device.contexts.end(),
                   [&](const PlacedContext& c) { return c.tenant != context.tenant; })) {
@@ -356,6 +385,19 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
   } else if (request.needs_own_device) {
     why = "it needs " + models::to_string(tenant.isolation) + " isolation, which " + strategy.name +
           " gives only on a device of its own, and none is free";
+  } else if (const auto owned = std::find_if(slots.begin(), slots.end(),
+                                             [&](const Slot& slot) {
+                                               return slot.profile_use && slot.profile_use->owner &&
+                                                      slot.profile_use->owner != context.tenant;
+                                             });
+             owned != slots.end() && std::all_of(slots.begin(), slots.end(), [&](const Slot& slot) {
+               return !slot.profile_use || (slot.profile_use->owner && slot.profile_use->owner != context.tenant) ||
+                      (request.needs_own_device && !slot.profile_use->tenants.empty());
+             })) {
+    why =
+        "every instance it could take is of a profile that a tenant needing an instance of its own holds alone (the "
+        "device plugin shares all instances of a profile alike, so such a tenant keeps its whole profile; give the "
+        "layout a profile for the others)";
   } else if (const double cores = request.policy.core_reservation(strategy, request.settings);
              cores > 0.0 &&
              std::none_of(slots.begin(), slots.end(), [&](const Slot& slot) { return cores_admit(slot, request); })) {
@@ -372,6 +414,10 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.reserved_gib += reservation(slot, request, strategy);
   slot.reserved_cores += request.policy.core_reservation(strategy, request.settings);
   if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
+  if (slot.profile_use) {
+    slot.profile_use->tenants.insert(request.context.tenant);
+    if (request.needs_own_device) slot.profile_use->owner = request.context.tenant;
+  }
   slot.device.contexts.push_back(request.context);
   slot.device.contexts.back().memory_gib = request.need(slot);
 }

@@ -24,6 +24,7 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
 
   bool partitions_gpus() const override { return true; }
+  bool shares_by_profile() const override { return true; }
 };
 
 }  // namespace

@@ -127,6 +127,11 @@ class StrategyPolicy {
   /// True when the device's scheduler orders contexts by their tenants' priority (a higher class
   /// runs first and preempts at the next quantum boundary); false when priority means nothing to it.
   virtual bool schedules_by_priority(const StrategySpec& /*spec*/) const { return false; }
+  /// True when the device plugin shares every instance of a MIG profile alike (its time-slicing
+  /// resources are per profile, and it spreads pods over the instances): a tenant that needs a
+  /// device of its own then holds its profile alone across the fleet, which the export leaves out
+  /// of the sharing (mig_time_slicing).
+  virtual bool shares_by_profile() const { return false; }
   /// A context's share weight (time slicing, vGPU fixed_share).
   virtual double context_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* settings) const {
     return settings && settings->weight ? *settings->weight : 1.0;

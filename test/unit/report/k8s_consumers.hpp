@@ -15,11 +15,17 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "report/deploy_config.hpp"
+#include "report/k8s_text.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report::test {
 
@@ -107,6 +113,9 @@ inline std::vector<std::string> check_labels_free_config_map(const YAML::Node& m
 /// What a pod of a Deployment asks for: resource name -> count per pod, and its replicas.
 struct PodAsk {
   std::string deployment;
+  std::string tenant;  ///< its app.kubernetes.io/name label
+  std::string phase;   ///< its slicewise.io/phase label ("" when none)
+  std::string node;    ///< its nodeSelector's slicewise.io/gpu ("" when none)
   int replicas = 0;
   std::map<std::string, long> limits;
 };
@@ -139,7 +148,15 @@ inline std::vector<std::string> check_deployments(const std::string& text, std::
     const auto pod = d["spec"]["template"]["spec"];
     if (pod["schedulerName"]) add(out, string_problem(pod["schedulerName"], at + "/spec/template/spec/schedulerName"));
     if (pod["nodeSelector"]) check_labels(pod["nodeSelector"], at + "/spec/template/spec/nodeSelector", out);
-    PodAsk ask{name.Scalar(), d["spec"]["replicas"].as<int>(0), {}};
+    PodAsk ask{name.Scalar(),
+               d["metadata"]["labels"]["app.kubernetes.io/name"].Scalar(),
+               d["metadata"]["labels"]["slicewise.io/phase"] ? d["metadata"]["labels"]["slicewise.io/phase"].Scalar()
+                                                             : std::string(),
+               pod["nodeSelector"] && pod["nodeSelector"]["slicewise.io/gpu"]
+                   ? pod["nodeSelector"]["slicewise.io/gpu"].Scalar()
+                   : std::string(),
+               d["spec"]["replicas"].as<int>(0),
+               {}};
     for (const auto& c : pod["containers"]) {
       add(out, string_problem(c["name"], at + "/containers/name"));
       if (!is_dns_label(c["name"].Scalar())) out.push_back(at + ": container name is not an RFC 1123 label");
@@ -201,8 +218,9 @@ inline std::vector<std::string> check_device_plugin_config(const std::string& te
 
 /// nvidia-mig-parted's api/spec/v1, strict, as the GPU operator's MIG manager reads its ConfigMap:
 /// the layout of `config`, profile -> instances per GPU.
-inline std::vector<std::string> check_mig_parted_config(const std::string& text, const std::string& config,
-                                                        std::map<std::string, int>* layout = nullptr) {
+inline std::vector<std::string> check_mig_parted_config(
+    const std::string& text, const std::string& config,
+    std::map<std::string, std::map<std::string, int>>* layouts = nullptr) {
   std::vector<std::string> out;
   const auto spec = YAML::Load(text);
   strict_keys(spec, {"version", "mig-configs"}, "mig-parted", out);
@@ -210,14 +228,151 @@ inline std::vector<std::string> check_mig_parted_config(const std::string& text,
   if (!spec["mig-configs"]["all-disabled"]) {
     out.push_back("mig-parted: no all-disabled entry (the GPU operator labels every node with it)");
   }
-  if (!spec["mig-configs"][config]) out.push_back("mig-parted: no config \"" + config + "\"");
+  if (!config.empty() && !spec["mig-configs"][config]) out.push_back("mig-parted: no config \"" + config + "\"");
   for (const auto& entry : spec["mig-configs"]) {
     for (const auto& device : entry.second) {
       strict_keys(device, {"devices", "mig-enabled", "mig-devices", "device-filter"},
                   "mig-parted/" + entry.first.Scalar(), out);
       if (!device["mig-enabled"].IsDefined()) out.push_back("mig-parted/" + entry.first.Scalar() + ": no mig-enabled");
-      if (entry.first.Scalar() != config || !layout) continue;
-      for (const auto& d : device["mig-devices"]) (*layout)[d.first.Scalar()] = d.second.as<int>();
+      if (!layouts) continue;
+      for (const auto& d : device["mig-devices"])
+        (*layouts)[entry.first.Scalar()][d.first.Scalar()] = d.second.as<int>();
+    }
+  }
+  return out;
+}
+
+/// The text of the export's file `name` ("" when it has none).
+inline std::string file_text(const std::vector<ConfigFile>& files, const std::string& name) {
+  for (const auto& f : files) {
+    if (f.name == name) return f.text;
+  }
+  return "";
+}
+
+/// Every problem a consumer would have with the export of `strategy` of `result`, each file read
+/// as its consumer reads it, and across files.
+inline std::vector<std::string> consumer_problems(const scenario::SimResult& result, const std::string& strategy) {
+  const auto files = deploy_configs(result, strategy);
+  std::vector<std::string> out;
+  std::vector<PodAsk> asks;
+  for (auto& p : check_deployments(file_text(files, "deployments.yaml"), &asks)) out.push_back(p);
+  std::map<std::string, int> advertised;
+  std::map<std::string, std::map<std::string, int>> layouts;  // mig-parted config -> profile -> count
+  bool shared = false;
+  for (const auto& f : files) {
+    if (f.name == "device-plugin-config.yaml") {
+      const auto map = YAML::Load(f.text);
+      for (auto& p : check_labels_free_config_map(map, "slicewise-device-plugin")) out.push_back(p);
+      for (auto& p : check_device_plugin_config(map["data"]["slicewise"].Scalar(), &advertised)) out.push_back(p);
+      shared = true;
+    }
+    if (f.name == "mig-parted-config.yaml") {
+      for (auto& p : check_mig_parted_config(f.text, "", &layouts)) out.push_back(p);
+    }
+    if (f.name == "mig-config.yaml") {
+      const auto map = YAML::Load(f.text);
+      for (auto& p : check_labels_free_config_map(map, "slicewise-mig-config")) out.push_back(p);
+      if (map["data"]["config.yaml"].Scalar() != file_text(files, "mig-parted-config.yaml")) {
+        out.push_back("mig-config.yaml: not the mig-parted config");
+      }
+      const auto readme = file_text(files, "README.md");
+      if (readme.find("{\"spec\": {\"mig\": {\"strategy\": \"mixed\"}}}") == std::string::npos) {
+        out.push_back("README.md: does not set the operator's MIG strategy to mixed");
+      }
+    }
+  }
+  // MPS: the threads each pod gets on the cluster (the daemon's ⌊100 / replicas⌋ %, lowered by its
+  // own setting) are the ones its tenant was simulated with.
+  const auto spec = *std::find_if(result.input.strategies.begin(), result.input.strategies.end(),
+                                  [&](const scenario::StrategySpec& s) { return s.name == strategy; });
+  if (spec.kind == models::StrategyKind::mps) {
+    const auto docs = YAML::LoadAll(file_text(files, "deployments.yaml"));
+    const int replicas = advertised.count("nvidia.com/gpu") ? advertised.at("nvidia.com/gpu") : 0;
+    auto simulated = spec;
+    int most = 0;
+    for (const auto& s : result.strategies) {
+      if (s.name != strategy) continue;
+      std::map<int, int> per_gpu;
+      for (const auto& d : s.devices)
+        most = std::max(most, per_gpu[d.gpu_index] += static_cast<int>(d.contexts.size()));
+    }
+    simulated.replicas = scenario::device_plugin_replicas(spec, most);
+    if (replicas != simulated.replicas) {
+      out.push_back("device plugin: " + std::to_string(replicas) + " MPS replicas, simulated with " +
+                    std::to_string(simulated.replicas));
+    }
+    for (const auto& tenant : result.input.tenants) {
+      const std::string label = kubernetes_name(tenant.name);
+      for (const auto& d : docs) {
+        if (d["metadata"]["labels"]["app.kubernetes.io/name"].Scalar() != label) continue;
+        double pct = std::floor(100.0 / std::max(1, replicas));
+        for (const auto& e : d["spec"]["template"]["spec"]["containers"][0]["env"]) {
+          if (e["name"].Scalar() == "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE")
+            pct = std::min(pct, std::stod(e["value"].Scalar()));
+        }
+        const auto own = spec.tenants.find(tenant.name);
+        const double want = 100.0 * scenario::policy_of(spec.kind).context_cap(
+                                        simulated, own == spec.tenants.end() ? nullptr : &own->second, tenant.priority);
+        if (std::abs(pct - want) > 1e-9) {
+          out.push_back(label + ": deployed at " + std::to_string(pct) + " % threads, simulated at " +
+                        std::to_string(want) + " %");
+        }
+      }
+    }
+  }
+  // A tenant that needs more isolation than time slicing gives must not be on a shared resource.
+  const auto policy_isolation = scenario::policy_of(spec.kind).isolation();
+  for (const auto& tenant : result.input.tenants) {
+    if (tenant.isolation <= policy_isolation) continue;
+    for (const auto& ask : asks) {
+      if (ask.tenant != kubernetes_name(tenant.name)) continue;
+      // Pinned to a whole GPU of its own (a node without the sharing config), or on a resource the
+      // device plugin does not share.
+      for (const auto& [resource, count] : ask.limits) {
+        const bool mig = resource.rfind("nvidia.com/mig-", 0) == 0;
+        const bool own_node = !mig && !ask.node.empty() && std::none_of(asks.begin(), asks.end(), [&](const PodAsk& o) {
+          return o.tenant != ask.tenant && o.node == ask.node && o.phase == ask.phase;
+        });
+        if (advertised.count(resource) && !own_node) {
+          out.push_back(ask.deployment + ": needs " + models::to_string(tenant.isolation) + " isolation but asks for " +
+                        resource + ", which the device plugin shares");
+        }
+      }
+    }
+  }
+  // The pods on each simulated GPU (per phase) are the contexts the simulation put there.
+  std::map<std::pair<std::string, std::string>, int> simulated;
+  std::map<std::pair<std::string, std::string>, int> deployed;
+  bool pinned = false;
+  for (const auto& ask : asks) {
+    pinned = pinned || !ask.node.empty();
+    deployed[{ask.phase, ask.node}] += ask.replicas;
+  }
+  for (const auto& s : result.strategies) {
+    if (s.name != strategy) continue;
+    for (const auto& d : s.devices) {
+      simulated[{d.phase, pinned ? "gpu" + std::to_string(d.gpu_index) : std::string()}] +=
+          static_cast<int>(d.contexts.size());
+    }
+  }
+  if (simulated != deployed)
+    out.push_back("deployments.yaml: the pods per GPU and phase are not the simulated contexts");
+  const bool shares = spec.kind == models::StrategyKind::time_slicing || spec.kind == models::StrategyKind::mps ||
+                      spec.kind == models::StrategyKind::hami || spec.kind == models::StrategyKind::mig_time_slicing;
+  if (shares && !pinned && !asks.empty()) out.push_back("deployments.yaml: shared GPUs, but no pod is pinned to one");
+  for (const auto& ask : asks) {
+    const auto& layout = layouts[ask.phase.empty() ? "slicewise" : "slicewise-" + ask.phase];
+    for (const auto& [resource, count] : ask.limits) {
+      if (resource.rfind("nvidia.com/mig-", 0) == 0 && !layout.count(resource.substr(15))) {
+        out.push_back(ask.deployment + ": asks for " + resource + ", which the MIG layout never creates");
+      }
+      // A resource the plugin shares, or one it advertises as is: whole GPUs without MIG, instances with it.
+      const bool whole = resource == "nvidia.com/gpu" && layouts.empty();
+      const bool instance = resource.rfind("nvidia.com/mig-", 0) == 0 && layout.count(resource.substr(15));
+      if (shared && !advertised.count(resource) && !whole && !instance) {
+        out.push_back(ask.deployment + ": asks for " + resource + ", which the device plugin does not advertise");
+      }
     }
   }
   return out;
