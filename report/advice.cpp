@@ -526,11 +526,24 @@ bool better_answer(const AdviceRow& r, const AdviceRow& best) {
            (r.worst_margin == best.worst_margin && r.num_gpus < best.num_gpus)));
 }
 
-/// The cheapest row that meets every SLA (ties: more margin, fewer GPUs, first).
-std::optional<std::size_t> cheapest_meeting(const std::vector<AdviceRow>& rows) {
+/// Why a candidate cannot be deployed as simulated ("" when it can): priorities or weights under a
+/// strategy whose Kubernetes components have none (time slicing through the device plugin).
+std::string undeployable(const scenario::Scenario& variant, const AdviceCandidate& candidate) {
+  const std::string why = scenario::policy_of(candidate.strategy.kind).priority_not_deployable();
+  if (why.empty()) return "";
+  const bool prioritised = std::any_of(variant.tenants.begin(), variant.tenants.end(), [&](const scenario::Tenant& t) {
+    const auto own = candidate.strategy.tenants.find(t.name);
+    return t.priority != scenario::Priority::normal ||
+           (own != candidate.strategy.tenants.end() && own->second.weight && *own->second.weight != 1.0);
+  });
+  return prioritised ? why : "";
+}
+
+/// The cheapest row that meets every SLA and can be deployed (ties: more margin, fewer GPUs, first).
+std::optional<std::size_t> cheapest_meeting(const std::vector<AdviceRow>& rows, const std::vector<bool>& deployable) {
   std::optional<std::size_t> answer;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].status != "meets") continue;
+    if (rows[i].status != "meets" || !deployable[i]) continue;
     if (!answer || better_answer(rows[i], rows[*answer])) answer = i;
   }
   return answer;
@@ -538,10 +551,10 @@ std::optional<std::size_t> cheapest_meeting(const std::vector<AdviceRow>& rows) 
 
 /// Pareto front: marks the rows that meet every SLA and that no such row beats both on cost (or
 /// ties) and on margin.
-void mark_front(std::vector<AdviceRow>& rows) {
+void mark_front(std::vector<AdviceRow>& rows, const std::vector<bool>& deployable) {
   std::vector<std::size_t> meets;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].status == "meets") meets.push_back(i);
+    if (rows[i].status == "meets" && deployable[i]) meets.push_back(i);
   }
   for (std::size_t i : meets) {
     const auto& r = rows[i];
@@ -592,22 +605,30 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
   const auto options = advice_options(s, selection);
 
   const double baseline_monthly = baseline_monthly_usd(s, table, selection, candidates.front(), outcomes.front());
+  std::vector<std::string> not_deployable;  // per row: why it cannot be deployed as simulated
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto variant = candidate_scenario(s, candidates[c], selection.max_gpus);
+    const std::string why = undeployable(variant, candidates[c]);
     for (const auto option : options) {
+      not_deployable.push_back(why);
       // The baseline row: the baseline, simulated, under the scenario's own option.
       if (outcomes[c].result && candidates[c].baseline && option == s.pricing.option)
         advice.baseline_row = advice.rows.size();
       advice.rows.push_back(candidate_row(s, variant, table, c, candidates[c], outcomes[c], option, baseline_monthly));
     }
   }
-  advice.answer = cheapest_meeting(advice.rows);
-  mark_front(advice.rows);
+  std::vector<bool> deployable(not_deployable.size());
+  for (std::size_t i = 0; i < deployable.size(); ++i) deployable[i] = not_deployable[i].empty();
+  advice.answer = cheapest_meeting(advice.rows, deployable);
+  mark_front(advice.rows, deployable);
   // Why each of the others lost.
   for (std::size_t i = 0; i < advice.rows.size(); ++i) {
     auto& r = advice.rows[i];
     if (r.status != "meets" || (advice.answer && i == *advice.answer)) continue;
-    r.reason = loss_reason(r, advice.rows[*advice.answer]);
+    r.reason = !deployable[i] ? "meets every SLA as simulated, but cannot be deployed: " + not_deployable[i] +
+                                    "; it shows what priority would buy"
+               : advice.answer ? loss_reason(r, advice.rows[*advice.answer])
+                               : r.reason;
   }
   explain(advice, s, outcomes.front().result ? &*outcomes.front().result : nullptr);
   return advice;

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "models/mig_layout.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
@@ -528,6 +529,20 @@ Placement place_once(const Scenario& scenario, const StrategySpec& strategy,
   const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
+  // What the simulation gives that no cluster can: said in the strategy's result.
+  if (const std::string why = policy.priority_not_deployable(); !why.empty()) {
+    std::vector<std::string> set;
+    for (const auto& tenant : scenario.tenants) {
+      const auto* settings = settings_of(strategy, tenant.name);
+      if (tenant.priority != scenario::Priority::normal || (settings && settings->weight && *settings->weight != 1.0)) {
+        set.push_back(tenant.name);
+      }
+    }
+    if (!set.empty()) {
+      result.issues.push_back("not deployable as simulated: " + join(set, ", ") + (set.size() == 1 ? " has" : " have") +
+                              " a priority or weight, and " + why + "; the figures show what they would buy");
+    }
+  }
   std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
   SW_CHECK(!balance_loads || balance_loads->size() == scenario.tenants.size(), "one balance load per tenant");
   const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();

@@ -127,6 +127,10 @@ class StrategyPolicy {
   /// True when the device's scheduler orders contexts by their tenants' priority (a higher class
   /// runs first and preempts at the next quantum boundary); false when priority means nothing to it.
   virtual bool schedules_by_priority(const StrategySpec& /*spec*/) const { return false; }
+  /// Why the priorities and weights the strategy simulates between a device's contexts cannot be
+  /// deployed ("" when they can, or when it has none): NVIDIA's device plugin time-slices its
+  /// replicas with neither (time_slicing, mig_time_slicing).
+  virtual std::string priority_not_deployable() const { return ""; }
   /// True when the device plugin shares every instance of a MIG profile alike (its time-slicing
   /// resources are per profile, and it spreads pods over the instances): a tenant that needs a
   /// device of its own then holds its profile alone across the fleet, which the export leaves out

@@ -3,9 +3,9 @@
 // what was simulated.
 #include <gtest/gtest.h>
 
-#include "test/unit/report/k8s_consumers.hpp"
 #include "scenario/json_io.hpp"
 #include "test/sim/sim_fixture.hpp"
+#include "test/unit/report/k8s_consumers.hpp"
 
 namespace slicewise::test {
 namespace {
@@ -21,7 +21,8 @@ TEST(ExportExamples, EveryStrategyOfEveryShippedExampleDeploysWhatWasSimulated) 
     for (std::size_t i = 0; i < s.strategies.size(); ++i) {
       const auto result = simulate(s, static_cast<int>(i));
       const auto& strategy = s.strategies[i].name;
-      EXPECT_EQ(report::test::consumer_problems(result, strategy), std::vector<std::string>{}) << name << " " << strategy;
+      EXPECT_EQ(report::test::consumer_problems(result, strategy), std::vector<std::string>{})
+          << name << " " << strategy;
     }
   }
 }

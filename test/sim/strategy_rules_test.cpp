@@ -353,9 +353,15 @@ TEST(Priority, AHighPriorityContextTakesTheGpuWheneverItHasWorkUnderTimeSlicing)
   const auto ts = simulate(s, 0).strategies[0];
   EXPECT_NEAR(ts.tenants[0].latency_s.p50, 0.2, 2e-3 * 0.2);
   EXPECT_NEAR(ts.tenants[1].latency_s.p50, 0.2 / 0.5, 2e-3 * 0.4);
-  // vGPU best_effort schedules by priority too.
+  // ... which NVIDIA's device plugin cannot deploy: the result says so.
+  ASSERT_EQ(ts.issues.size(), 1u);
+  EXPECT_EQ(ts.issues[0],
+            "not deployable as simulated: high, low have a priority or weight, and NVIDIA's device plugin time-slices "
+            "its replicas with no priority or weight between them; the figures show what they would buy");
+  // vGPU best_effort schedules by priority too (on the hypervisor, where it is deployed).
   const auto vgpu = simulate(s, 1).strategies[0];
   EXPECT_NEAR(vgpu.tenants[0].latency_s.p50, 0.2, 2e-3 * 0.2);
+  EXPECT_TRUE(vgpu.issues.empty());
 }
 
 TEST(Priority, ExactTimeSlicingPreemptsAtTheNextQuantumBoundary) {

@@ -4,6 +4,8 @@
 // through bash, and every refusal. The real Slurm run is test/e2e/slurm_test.sh.
 #include "cli/sweep_emit.hpp"
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -142,6 +144,24 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_NE(submit.find("wait_for sw-seed-users-shards"), std::string::npos);
   EXPECT_NE(submit.find("apply -f \"$here/merge-job.yaml\""), std::string::npos);
   EXPECT_TRUE((fs::status(dir_ / "submit.sh").permissions() & fs::perms::owner_exec) != fs::perms::none);
+}
+
+TEST_F(EmitTest, KubernetesSubmitGivesUpAfterWaitSeconds) {
+  // A Job that never ends (kubectl reports no condition): submit.sh stops waiting after WAIT_S and
+  // exits 2 instead of waiting for ever.
+  ASSERT_EQ(
+      run({"sweep", kSweep, "--emit", "k8s", "--shards", "2", "--image", "x", "--out", (dir_ / "job").string()}).code,
+      0);
+  const fs::path fake = dir_ / "kubectl";
+  write_file_atomically(fake, "#!/bin/sh\nexit 0\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  const std::string command = "KUBECTL=" + shell_quote(fake.string()) + " WAIT_S=0 sh " +
+                              shell_quote((dir_ / "job" / "submit.sh").string()) + " 2>" +
+                              shell_quote((dir_ / "err").string());
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_EQ(text_of(dir_ / "err"), "job sw-seed-users-shards has not ended after 0 s (WAIT_S); it keeps running\n");
 }
 
 TEST_F(EmitTest, ALineBreakingCodePointNeverReachesTheJobFiles) {

@@ -114,6 +114,29 @@ TEST(Advice, TheCheapestThatMeetsEverySlaWinsAndTiesGoToTheMargin) {
   EXPECT_LT(front.find("mps on L40S"), front.find("dedicated on L40S"));  // by cost
 }
 
+TEST(Advice, ATimeSlicingPriorityMeetsAsSimulatedButIsNeverTheAnswer) {
+  // The prioritised time-slicing candidate is the cheapest with the most margin, but NVIDIA's device
+  // plugin cannot deploy priority: plain time slicing is the answer and the front leaves it out.
+  const auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  auto first = candidate(StrategyKind::time_slicing);
+  first.label = "time_slicing, api first on L40S";
+  first.priorities["api"] = scenario::Priority::high;
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true), first,
+                                                   candidate(StrategyKind::time_slicing)};
+  const std::vector<CandidateOutcome> outcomes = {outcome(2, 0.6), outcome(1, 0.5), outcome(1, 0.9)};
+  const auto advice = build_advice(s, table, selection, candidates, outcomes, 3, 0);
+  ASSERT_TRUE(advice.answer.has_value());
+  EXPECT_EQ(*advice.answer, 2u);
+  EXPECT_EQ(advice.rows[1].status, "meets");
+  EXPECT_FALSE(advice.rows[1].on_front);
+  EXPECT_EQ(advice.rows[1].reason,
+            "meets every SLA as simulated, but cannot be deployed: NVIDIA's device plugin time-slices its replicas "
+            "with no priority or weight between them; it shows what priority would buy");
+}
+
 TEST(Advice, NoAnswerNamesTheClosestCandidateAndWhatItMisses) {
   const auto s = one_tenant();
   const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
