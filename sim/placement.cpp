@@ -521,6 +521,24 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
   result.num_gpus_used = static_cast<int>(std::count(gpu_used.begin(), gpu_used.end(), true));
 }
 
+/// What the simulation gives that no cluster can, for the strategy's result: priorities or weights
+/// between contexts of a strategy whose Kubernetes components have none.
+std::optional<std::string> undeployable_priorities(const Scenario& scenario, const StrategySpec& strategy,
+                                                   const StrategyPolicy& policy) {
+  const std::string why = policy.priority_not_deployable();
+  if (why.empty()) return std::nullopt;
+  std::vector<std::string> set;
+  for (const auto& tenant : scenario.tenants) {
+    const auto* settings = settings_of(strategy, tenant.name);
+    if (tenant.priority != scenario::Priority::normal || (settings && settings->weight && *settings->weight != 1.0)) {
+      set.push_back(tenant.name);
+    }
+  }
+  if (set.empty()) return std::nullopt;
+  return "not deployable as simulated: " + join(set, ", ") + (set.size() == 1 ? " has" : " have") +
+         " a priority or weight, and " + why + "; the figures show what they would buy";
+}
+
 /// One placement of every context with the strategy's settings as given.
 Placement place_once(const Scenario& scenario, const StrategySpec& strategy,
                      const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
@@ -529,20 +547,7 @@ Placement place_once(const Scenario& scenario, const StrategySpec& strategy,
   const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
-  // What the simulation gives that no cluster can: said in the strategy's result.
-  if (const std::string why = policy.priority_not_deployable(); !why.empty()) {
-    std::vector<std::string> set;
-    for (const auto& tenant : scenario.tenants) {
-      const auto* settings = settings_of(strategy, tenant.name);
-      if (tenant.priority != scenario::Priority::normal || (settings && settings->weight && *settings->weight != 1.0)) {
-        set.push_back(tenant.name);
-      }
-    }
-    if (!set.empty()) {
-      result.issues.push_back("not deployable as simulated: " + join(set, ", ") + (set.size() == 1 ? " has" : " have") +
-                              " a priority or weight, and " + why + "; the figures show what they would buy");
-    }
-  }
+  if (auto note = undeployable_priorities(scenario, strategy, policy)) result.issues.push_back(std::move(*note));
   std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
   SW_CHECK(!balance_loads || balance_loads->size() == scenario.tenants.size(), "one balance load per tenant");
   const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();
