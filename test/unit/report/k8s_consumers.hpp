@@ -356,8 +356,18 @@ inline std::vector<std::string> consumer_problems(const scenario::SimResult& res
           static_cast<int>(d.contexts.size());
     }
   }
-  if (simulated != deployed)
+  if (simulated != deployed) {
     out.push_back("deployments.yaml: the pods per GPU and phase are not the simulated contexts");
+  }
+  // A shared whole GPU takes at most its advertised replicas of pods.
+  if (advertised.count("nvidia.com/gpu")) {
+    for (const auto& [where, pods] : deployed) {
+      if (!where.second.empty() && pods > advertised.at("nvidia.com/gpu")) {
+        out.push_back("deployments.yaml: " + std::to_string(pods) + " pods on " + where.second + ", which advertises " +
+                      std::to_string(advertised.at("nvidia.com/gpu")) + " replicas");
+      }
+    }
+  }
   const bool shares = spec.kind == models::StrategyKind::time_slicing || spec.kind == models::StrategyKind::mps ||
                       spec.kind == models::StrategyKind::hami || spec.kind == models::StrategyKind::mig_time_slicing;
   if (shares && !pinned && !asks.empty()) out.push_back("deployments.yaml: shared GPUs, but no pod is pinned to one");
