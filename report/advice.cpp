@@ -154,13 +154,28 @@ std::vector<pricing::PurchaseOption> advice_options(const scenario::Scenario& s,
   return selection.options.empty() ? std::vector<pricing::PurchaseOption>{s.pricing.option} : selection.options;
 }
 
+bool public_cloud_table(const pricing::PriceTable& table) {
+  const auto shipped = [](const std::string& name) { return name == "aws" || name == "gcp" || name == "azure"; };
+  return shipped(table.name) || shipped(table.extends);
+}
+
 std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
                                                const pricing::PriceTable& table, const AdviceSelection& selection) {
   const auto options = advice_options(scenario, selection);
   const std::string region = scenario.pricing.region;
   const double need_gib = largest_tenant_gib(scenario);
   const std::vector<std::string> gpus = searched_gpus(catalogs, table, selection, region, options, need_gib);
-  const std::vector<StrategyKind> kinds = searched_kinds(selection);
+  std::vector<StrategyKind> kinds = searched_kinds(selection);
+  // vGPU runs on hosts with NVIDIA's vGPU manager in the hypervisor; public-cloud GPU instances are
+  // VMs without one, so none of their prices can host it.
+  if (public_cloud_table(table)) {
+    if (kinds.size() == 1 && kinds.front() == StrategyKind::vgpu) {
+      throw ConfigError("--strategies", "",
+                        "vgpu needs hosts that run NVIDIA's vGPU manager, and " + table.name +
+                            "'s GPU instances are VMs without one: price vGPU with a table of your own hosts");
+    }
+    std::erase(kinds, StrategyKind::vgpu);
+  }
 
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
@@ -407,6 +422,14 @@ std::string baseline_settings_text(const Advice& advice, const scenario::Scenari
          "\"first\" give those with under twice the least slack high priority.";
 }
 
+/// Where a row's purchase option is not the scenario's: " under the same option (OPTION itself
+/// saves $X a month on the baseline against SCENARIO_OPTION)"; "" otherwise.
+std::string option_saving_text(const AdviceRow& r, const scenario::Scenario& s) {
+  if (r.option == s.pricing.option) return "";
+  return " under the same option (" + pricing::to_string(r.option) + " itself saves " + usd(r.option_savings_usd) +
+         " a month on the baseline against " + pricing::to_string(s.pricing.option) + ")";
+}
+
 void explain(Advice& advice, const scenario::Scenario& s, const scenario::StrategyResult* baseline) {
   auto& out = advice.explanation;
   const auto& base = advice.rows[advice.baseline_row];
@@ -453,9 +476,9 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
   if (advice.answer) {
     const auto& a = advice.rows[*advice.answer];
     out.push_back("Answer: " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
-                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) +
-                  " per month: " + usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) +
-                  ") less than the baseline. Its worst tenant, " + a.worst_tenant + ", has " +
+                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + " per month: " +
+                  usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + ") less than the baseline" +
+                  option_saving_text(a, s) + ". Its worst tenant, " + a.worst_tenant + ", has " +
                   format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation + ".");
     if (a.option == pricing::PurchaseOption::spot) {
       out.emplace_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
@@ -465,25 +488,36 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
   }
 }
 
-/// The baseline's monthly cost under the scenario's own option: what every saving is measured
-/// against (0 when it was not simulated or has no price).
+/// The baseline's monthly cost under `option` (0 when it was not simulated or has no price there).
 double baseline_monthly_usd(const scenario::Scenario& s, const pricing::PriceTable& table,
                             const AdviceSelection& selection, const AdviceCandidate& baseline,
-                            const CandidateOutcome& outcome) {
+                            const CandidateOutcome& outcome, pricing::PurchaseOption option) {
   if (const auto& r = outcome.result) {
-    if (const auto cost =
-            price_candidate(candidate_scenario(s, baseline, selection.max_gpus), *r, table, s.pricing.option)) {
+    if (const auto cost = price_candidate(candidate_scenario(s, baseline, selection.max_gpus), *r, table, option)) {
       return cost->monthly_usd;
     }
   }
   return 0.0;
 }
 
+/// What a row's savings are measured against: the baseline under the row's own option (like for
+/// like), or under the scenario's option where the baseline has no price under the row's.
+struct BaselineCosts {
+  double own = 0.0;                                 ///< under the scenario's option
+  std::map<pricing::PurchaseOption, double> under;  ///< per option, where priced
+  double for_option(pricing::PurchaseOption option) const {
+    const auto it = under.find(option);
+    return it != under.end() && it->second > 0.0 ? it->second : own;
+  }
+};
+
 /// One candidate (number `c`, sized in `variant`) under one option: pruned, unpriced, or priced
 /// against the baseline's `baseline_monthly`.
 AdviceRow candidate_row(const scenario::Scenario& s, const scenario::Scenario& variant,
                         const pricing::PriceTable& table, std::size_t c, const AdviceCandidate& candidate,
-                        const CandidateOutcome& outcome, pricing::PurchaseOption option, double baseline_monthly) {
+                        const CandidateOutcome& outcome, pricing::PurchaseOption option,
+                        const BaselineCosts& baseline) {
+  const double baseline_monthly = baseline.for_option(option);
   AdviceRow row;
   row.candidate = c;
   row.option = option;
@@ -511,6 +545,7 @@ AdviceRow candidate_row(const scenario::Scenario& s, const scenario::Scenario& v
     row.monthly_usd = cost->monthly_usd;
     row.monthly_savings_usd = baseline_monthly - cost->monthly_usd;
     row.savings_frac = baseline_monthly > 0.0 ? row.monthly_savings_usd / baseline_monthly : 0.0;
+    row.option_savings_usd = baseline.own - baseline_monthly;
     row.status = sizing.feasible ? "meets" : "misses";
     if (!sizing.feasible) row.reason = sizing.shortfall;
   }
@@ -604,7 +639,11 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
   advice.num_reused = num_reused;
   const auto options = advice_options(s, selection);
 
-  const double baseline_monthly = baseline_monthly_usd(s, table, selection, candidates.front(), outcomes.front());
+  BaselineCosts baseline;
+  baseline.own = baseline_monthly_usd(s, table, selection, candidates.front(), outcomes.front(), s.pricing.option);
+  for (const auto option : options) {
+    baseline.under[option] = baseline_monthly_usd(s, table, selection, candidates.front(), outcomes.front(), option);
+  }
   std::vector<std::string> not_deployable;  // per row: why it cannot be deployed as simulated
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto variant = candidate_scenario(s, candidates[c], selection.max_gpus);
@@ -614,7 +653,7 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
       // The baseline row: the baseline, simulated, under the scenario's own option.
       if (outcomes[c].result && candidates[c].baseline && option == s.pricing.option)
         advice.baseline_row = advice.rows.size();
-      advice.rows.push_back(candidate_row(s, variant, table, c, candidates[c], outcomes[c], option, baseline_monthly));
+      advice.rows.push_back(candidate_row(s, variant, table, c, candidates[c], outcomes[c], option, baseline));
     }
   }
   std::vector<bool> deployable(not_deployable.size());
@@ -674,6 +713,7 @@ nlohmann::ordered_json row_json(const Advice& advice, const AdviceRow& r) {
   out["monthly_usd"] = r.monthly_usd;
   out["monthly_savings_usd"] = r.monthly_savings_usd;
   out["savings_frac"] = r.savings_frac;
+  out["option_savings_usd"] = r.option_savings_usd;
   out["worst_sla_margin"] = r.worst_margin;
   out["worst_tenant"] = r.worst_tenant;
   out["isolation"] = r.isolation;
@@ -792,10 +832,14 @@ std::string advice_summary_text(const Advice& advice) {
                      usd(b.monthly_usd) + "/month\n";
   if (advice.answer) {
     const auto& a = advice.rows[*advice.answer];
-    text += "answer:   " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
-            gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + "/month, saves " +
-            usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + "); worst tenant " + a.worst_tenant +
-            " at " + format_percent(a.worst_margin) + " SLA margin\n";
+    text +=
+        "answer:   " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
+        gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + "/month, saves " +
+        usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + ")" +
+        (a.option == b.option ? std::string()
+                              : " against the baseline on " + pricing::to_string(a.option) + ", which itself saves " +
+                                    usd(a.option_savings_usd) + " against " + pricing::to_string(b.option)) +
+        "; worst tenant " + a.worst_tenant + " at " + format_percent(a.worst_margin) + " SLA margin\n";
   }
   int front = 0, meets = 0;
   for (const auto& r : advice.rows) {

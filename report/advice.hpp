@@ -44,8 +44,13 @@ struct AdviceCandidate {
 /// framebuffer holds every tenant); with_baseline_settings adds the per-tenant ones. Time-slicing replicas are not
 /// searched: a replica limit only constrains packing, so the sized fleet's most contexts per GPU is the value to
 /// deploy. Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search.
+/// vGPU is not offered on a public-cloud table (aws, gcp, azure, or one extending them): it needs a
+/// host running NVIDIA's vGPU manager.
 std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
                                                const pricing::PriceTable& table, const AdviceSelection& selection);
+
+/// True for a shipped public-cloud price table or one that extends it.
+bool public_cloud_table(const pricing::PriceTable& table);
 
 /// A tenant's SLA slack in a run: its tightest target over its figure at the quantile its SLA
 /// allows (2: it could run twice as slow and still meet it); +inf without a target; below 1 when
@@ -100,8 +105,12 @@ struct AdviceRow {
   std::vector<int> contexts;  ///< per tenant
   std::string instances;      ///< "3 x a2-ultragpu-1g"
   double monthly_usd = 0.0;
-  double monthly_savings_usd = 0.0;  ///< against the baseline
+  /// Against the baseline under the same purchase option (like for like: what sharing saves).
+  double monthly_savings_usd = 0.0;
   double savings_frac = 0.0;
+  /// What the purchase option alone saves: the baseline under the scenario's option less the
+  /// baseline under this one (0 under the scenario's own option).
+  double option_savings_usd = 0.0;
   double worst_margin = 0.0;  ///< the worst tenant's relative SLA margin (scenario/sizing.hpp)
   std::string worst_tenant;
   std::string isolation;  ///< the strategy's isolation: none | software | hardware

@@ -114,6 +114,37 @@ TEST(Advice, TheCheapestThatMeetsEverySlaWinsAndTiesGoToTheMargin) {
   EXPECT_LT(front.find("mps on L40S"), front.find("dedicated on L40S"));  // by cost
 }
 
+TEST(Advice, SavingsAreLikeForLikeAndTheOptionsOwnSavingIsApart) {
+  // Dedicated on 2 g6e.xlarge against time slicing on 1, on demand ($1.861/h) and 1-year reserved
+  // ($1.17243/h), 730 h a month. Like for like, sharing saves one GPU under either option: 50 %.
+  // Reserved itself saves 2 x (1.861 - 1.17243) x 730 = $1,005.3122 a month on the baseline.
+  auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  selection.options = {pricing::PurchaseOption::on_demand, pricing::PurchaseOption::reserved_1y};
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
+                                                   candidate(StrategyKind::time_slicing)};
+  const std::vector<CandidateOutcome> outcomes = {outcome(2, 0.6), outcome(1, 0.9)};
+  const auto advice = build_advice(s, table, selection, candidates, outcomes, 2, 0);
+  ASSERT_EQ(advice.rows.size(), 4u);
+  const auto& on_demand = advice.rows[2];
+  const auto& reserved = advice.rows[3];
+  EXPECT_NEAR(on_demand.monthly_savings_usd, 1.861 * 730, 1e-6);
+  EXPECT_NEAR(on_demand.savings_frac, 0.5, 1e-12);
+  EXPECT_EQ(on_demand.option_savings_usd, 0.0);
+  EXPECT_NEAR(reserved.monthly_savings_usd, 1.17243 * 730, 1e-6);
+  EXPECT_NEAR(reserved.savings_frac, 0.5, 1e-12);  // not (2 x 1.861 - 1.17243) / (2 x 1.861) = 68.5 %
+  EXPECT_NEAR(reserved.option_savings_usd, 2 * (1.861 - 1.17243) * 730, 1e-6);
+  ASSERT_TRUE(advice.answer.has_value());
+  EXPECT_EQ(*advice.answer, 3u);
+  EXPECT_NE(advice_summary_text(advice).find(
+                "saves $855.87 (50.0 %) against the baseline on reserved_1y, which itself saves $1005.31 against "
+                "on_demand"),
+            std::string::npos)
+      << advice_summary_text(advice);
+}
+
 TEST(Advice, ATimeSlicingPriorityMeetsAsSimulatedButIsNeverTheAnswer) {
   // The prioritised time-slicing candidate is the cheapest with the most margin, but NVIDIA's device
   // plugin cannot deploy priority: plain time slicing is the answer and the front leaves it out.
@@ -164,7 +195,22 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
   AdviceSelection selection;
   selection.kinds = {StrategyKind::mig, StrategyKind::vgpu};
   selection.gpus = {"A100-80GB"};
-  const auto candidates = advice_candidates(s, catalogs, table, selection);
+  // vGPU needs hosts with NVIDIA's vGPU manager: not offered on a public cloud's instances...
+  for (const auto& c : advice_candidates(s, catalogs, table, selection)) EXPECT_NE(c.strategy.kind, StrategyKind::vgpu);
+  try {
+    AdviceSelection only = selection;
+    only.kinds = {StrategyKind::vgpu};
+    advice_candidates(s, catalogs, table, only);
+    FAIL() << "vGPU alone on a public cloud must be refused";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--strategies: vgpu needs hosts that run NVIDIA's vGPU manager, and gcp's GPU instances are VMs without "
+              "one: price vGPU with a table of your own hosts");
+  }
+  // ... but on a table of one's own hosts.
+  auto own_hosts = table;
+  own_hosts.name = "my-hosts";
+  const auto candidates = advice_candidates(s, catalogs, own_hosts, selection);
   ASSERT_GE(candidates.size(), 3u);
   EXPECT_TRUE(candidates[0].baseline);
   EXPECT_EQ(candidates[0].strategy.kind, StrategyKind::dedicated);
