@@ -18,6 +18,7 @@
 #include "pricing/licences.hpp"
 #include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
+#include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
 #include "scenario/validate.hpp"
 
@@ -224,9 +225,13 @@ void summarize_sharing(RoiReport& r, const StrategySummary& best, const scenario
   r.savings += ".";
 }
 
-/// SLA risk of the recommendation `best`: the tenant closest to its allowance, and the fitted
-/// constants' uncertainty when sampled.
-std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const scenario::SimResult& result) {
+/// The latency margins that bound "low" and "high" SLA risk: a tenant with 25 % of its target to
+/// spare can take a quarter slower run before it misses; one under 10 % is a noisy neighbour away.
+constexpr double kLowRiskMargin = 0.25;
+constexpr double kHighRiskMargin = 0.10;
+
+/// The tenant of `best` nearest its violation allowance, and how much of it it uses.
+std::pair<const TenantRow*, double> nearest_allowance(const RoiReport& r, const StrategySummary& best) {
   const TenantRow* worst = nullptr;
   double worst_ratio = -1.0;
   for (const auto& t : r.tenants) {
@@ -238,21 +243,65 @@ std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const
       worst = &t;
     }
   }
-  std::string level = worst_ratio <= 0.5 ? "low" : "moderate";
-  std::string tail;
-  if (const auto* band = band_of(result, best.name);
-      band && worst && band->sla_violation_p95_frac > worst->sla_max_violation_frac) {
-    level = "moderate";
-    tail = "; with the fitted constants' uncertainty the violation rate reaches " +
-           format_percent(band->sla_violation_p95_frac) + " (95th percentile of " + std::to_string(band->num_samples) +
-           " samples)";
+  return {worst, worst_ratio};
+}
+
+/// The tightest tenant of `best`'s run and its relative margin, among those whose latency
+/// distribution the result holds (results before 2026-11-22 lack it).
+std::optional<std::pair<std::string, double>> tightest_margin(const StrategySummary& best,
+                                                              const scenario::SimResult& result) {
+  const auto run = std::find_if(result.strategies.begin(), result.strategies.end(),
+                                [&](const scenario::StrategyResult& s) { return s.name == best.name; });
+  if (run == result.strategies.end()) return std::nullopt;
+  std::optional<std::pair<std::string, double>> tight;
+  for (const auto& tr : run->tenants) {
+    const auto tenant = std::find_if(result.input.tenants.begin(), result.input.tenants.end(),
+                                     [&](const scenario::Tenant& t) { return t.name == tr.name; });
+    if (tenant == result.input.tenants.end() || tr.latency_cdf_s.empty()) continue;
+    const auto margin = scenario::sla_margin(*tenant, tr);
+    if (margin.metric.empty()) continue;  // no target
+    if (!tight || margin.relative < tight->second) tight = std::make_pair(tr.name, margin.relative);
   }
-  return "SLA risk is " + level + " under " + best.name +
-         (worst ? ": the tenant nearest its limit, " + worst->tenant + ", has " +
-                      format_percent(worst->sla_violation_frac) + " of requests over target (allowed " +
-                      format_percent(worst->sla_max_violation_frac) + ")"
-                : std::string()) +
-         tail + ".";
+  return tight;
+}
+
+/// SLA risk of the recommendation `best`, stated from the latency margin of its tightest tenant (its
+/// figure at the quantile its SLA allows against its target), the violations nearest their allowance
+/// and, when the constants were sampled, the share of samples in which the fleet meets every SLA.
+/// Never "low" below a 25 % margin.
+std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const scenario::SimResult& result) {
+  const auto [worst, worst_ratio] = nearest_allowance(r, best);
+  int level = worst_ratio > 0.5 ? 1 : 0;  // 0 low, 1 moderate, 2 high
+  std::string margin_text;
+  if (const auto tight = tightest_margin(best, result)) {
+    level = std::max(level, tight->second < kHighRiskMargin ? 2 : tight->second < kLowRiskMargin ? 1 : 0);
+    margin_text = ": its tightest tenant, " + tight->first + ", has " + format_percent(tight->second) +
+                  " of its target to spare (low risk needs " + format_percent(kLowRiskMargin) + ", under " +
+                  format_percent(kHighRiskMargin) + " is high)";
+  }
+  std::string tail;
+  if (worst && worst->sla_violation_frac > 0.0) {
+    tail += "; " + worst->tenant + " has " + format_percent(worst->sla_violation_frac) +
+            " of requests over target (allowed " + format_percent(worst->sla_max_violation_frac) + ")";
+  }
+  if (const auto* band = band_of(result, best.name)) {
+    const double meets = band->fleet_meets_sla_frac;
+    level = std::max(level, meets < 0.5 ? 2 : meets < 0.9 ? 1 : 0);
+    tail += "; with the fitted constants' uncertainty the fleet meets every SLA in " + format_percent(meets) + " of " +
+            std::to_string(band->num_samples) + " samples";
+    if (worst && band->sla_violation_p95_frac > worst->sla_max_violation_frac) {
+      level = std::max(level, 1);
+      tail += ", and the violation rate reaches " + format_percent(band->sla_violation_p95_frac) + " (95th percentile)";
+    }
+  }
+  static constexpr const char* kLevels[] = {"low", "moderate", "high"};
+  if (margin_text.empty() && level == 0) {
+    // Without a margin nothing says the risk is low.
+    return "SLA risk under " + best.name +
+           " is not stated: the result holds no latency distribution to measure its margin by (simulate it again)" +
+           tail + ".";
+  }
+  return "SLA risk is " + std::string(kLevels[level]) + " under " + best.name + margin_text + tail + ".";
 }
 
 /// "Rejected: time_slicing (out-of-memory risk on gpu0 ...; ...); mps (...)." or "".

@@ -6,6 +6,7 @@
 
 #include "models/fault_rates.hpp"
 #include "scenario/result_json.hpp"
+#include "scenario/sizing.hpp"
 #include "scenario/utilisation.hpp"
 #include "scenario/validate.hpp"
 #include "test/unit/report/day_night_fixture.hpp"
@@ -43,6 +44,42 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
       << r.savings;
   EXPECT_EQ(r.tenants.size(), 4u);
   EXPECT_EQ(report_tables(r).size(), 3u);  // strategies, tenants, energy (no sweep, no uncertainty)
+}
+
+TEST(RoiReport, SlaRiskIsStatedFromTheMarginAndNeverLowBelowIt) {
+  // The seed's time slicing, its two tenants' latencies set at every quantile: 1.0 s and X s against
+  // their 2 s targets, every request in time.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  auto risk_at = [&](double deepseek_s, std::optional<double> meets_frac) {
+    auto r = result;
+    for (auto& t : r.strategies[1].tenants) {
+      const double value = t.name == "deepseek-r1-distill-llama-8b" ? deepseek_s : 1.0;
+      t.latency_cdf_s.assign(scenario::kLatencyCdfLevels.size(), value);
+      t.latency_s.max = value;
+      t.sla_met = true;
+      t.sla_violation_frac = 0.0;
+    }
+    if (meets_frac) {
+      scenario::UncertaintyBand band;
+      band.strategy = "time_slicing";
+      band.num_samples = 15;
+      band.fleet_meets_sla_frac = *meets_frac;
+      r.uncertainty = {band};
+    }
+    return build_roi_report(r, cost_result(r, r.input, table, r.input.pricing.option)).sla_risk;
+  };
+  // 1.9 s: 5 % to spare is high risk, whatever the violations.
+  EXPECT_EQ(risk_at(1.9, std::nullopt),
+            "SLA risk is high under time_slicing: its tightest tenant, deepseek-r1-distill-llama-8b, has 5.0 % of its "
+            "target to spare (low risk needs 25.0 %, under 10.0 % is high).");
+  EXPECT_EQ(risk_at(1.7, std::nullopt).substr(0, 36), "SLA risk is moderate under time_slic");  // 15 %
+  EXPECT_EQ(risk_at(1.4, std::nullopt).substr(0, 31), "SLA risk is low under time_slic");       // 30 %
+  // 30 % to spare, but the fleet meets every SLA in 46.7 % of the sampled constants: high.
+  EXPECT_EQ(risk_at(1.4, 7.0 / 15.0),
+            "SLA risk is high under time_slicing: its tightest tenant, deepseek-r1-distill-llama-8b, has 30.0 % of "
+            "its target to spare (low risk needs 25.0 %, under 10.0 % is high); with the fitted constants' uncertainty "
+            "the fleet meets every SLA in 46.7 % of 15 samples.");
 }
 
 TEST(RoiReport, TheEnergyTableGivesEachStrategysKwhAndElectricityAsInformation) {
