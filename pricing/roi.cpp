@@ -120,11 +120,11 @@ void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<T
   cost.chargeback = chargeback(cost.monthly_usd, tenants, model);
 
   // Business view (docs/design.md): latency increase (ms) / 100 × abandonment × revenue, on the worst
-  // added p95 over the tenants.
+  // added p95 over the revenue-bearing tenants.
   double added_s = 0.0;
   for (std::size_t i = 0; i < cost.chargeback.size() && i < baseline_tenants.size(); ++i) {
     cost.chargeback[i].added_p95_latency_s = tenants[i].p95_latency_s - baseline_tenants[i].p95_latency_s;
-    added_s = std::max(added_s, cost.chargeback[i].added_p95_latency_s);
+    if (tenants[i].revenue_bearing) added_s = std::max(added_s, cost.chargeback[i].added_p95_latency_s);
   }
   cost.revenue_at_risk_usd = std::min(1.0, added_s * kMsPerSecond / 100.0 * business.abandonment_per_100ms_frac) *
                              business.monthly_revenue_usd;

@@ -53,6 +53,7 @@ struct TenantUsage {
   double p95_latency_s = 0.0;
   double reserved_gpus = 0.0;          ///< GPU-equivalents reserved for it: whole GPUs, MIG and shared fractions
   double reserved_usd_per_hour = 0.0;  ///< the hourly price of that capacity (the reservation weight)
+  bool revenue_bearing = true;         ///< its added latency counts in the revenue at risk
 };
 
 /// The business view of the seed's calculator.

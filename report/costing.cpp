@@ -98,13 +98,16 @@ const scenario::StrategySpec* spec_of(const scenario::Scenario& scenario, const 
 
 /// Per tenant of `strategy`, what it used and what it holds (`usd_per_gpu_hour`: by GPU model, the
 /// price of one GPU of the instances that carry it; empty for what the baseline needs: latency).
-std::vector<pricing::TenantUsage> usage_of(const scenario::StrategyResult& strategy,
+std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, const scenario::StrategyResult& strategy,
                                            const scenario::StrategySpec* spec = nullptr,
                                            const std::map<std::string, double>& usd_per_gpu_hour = {}) {
   std::vector<pricing::TenantUsage> out;
   for (const auto& t : strategy.tenants) {
     pricing::TenantUsage u;
     u.name = t.name;
+    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
+                                     [&](const scenario::Tenant& x) { return x.name == t.name; });
+    u.revenue_bearing = tenant == scenario.tenants.end() || scenario::revenue_bearing(*tenant);
     u.gpu_work_s = t.gpu_work_s;
     u.throughput_per_s = t.throughput_per_s;
     u.p95_latency_s = t.latency_s.p95;
@@ -238,7 +241,7 @@ Baseline baseline_of(const scenario::SimResult& result, const scenario::Scenario
     baseline.name = result.strategies[baseline.index].name;
     for (const auto& line : costs[baseline.index].lines)
       baseline.monthly_usd += line.count * line.usd_per_hour_each * kHoursPerMonth;
-    baseline.usage = usage_of(result.strategies[baseline.index]);
+    baseline.usage = usage_of(scenario, result.strategies[baseline.index]);
   } else if (!scenario.fleet.empty()) {
     int contexts = 0;
     for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
@@ -316,7 +319,7 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
                                          scenario.pricing.abandonment_per_100ms_frac};
   for (std::size_t i = 0; i < costs.size(); ++i) {
     const auto& strategy = result.strategies[i];
-    const auto usage = usage_of(strategy, spec_of(scenario, strategy.name), gpu_prices[i]);
+    const auto usage = usage_of(scenario, strategy, spec_of(scenario, strategy.name), gpu_prices[i]);
     pricing::settle(costs[i], baseline.monthly_usd, usage, baseline.usage.empty() ? usage : baseline.usage, business,
                     chargeback);
   }

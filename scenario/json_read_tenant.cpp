@@ -238,6 +238,7 @@ Tenant read_tenant(const json& value, const std::string& pointer, Diagnostics& o
   t.num_contexts = read_count(r, "num_contexts", 1);
   t.router = r.optional_enum("router", RouterPolicy::round_robin, router_policy_table());
   t.priority = r.optional_enum("priority", Priority::normal, priority_table());
+  if (r.has("revenue_bearing")) t.revenue_bearing = r.optional_bool("revenue_bearing", true);
   r.finish();
   return t;
 }

@@ -137,6 +137,7 @@ ordered_json tenant_json(const Tenant& t) {
                    {"router", name_of(router_policy_table(), t.router)}};
   // Written only when set, so that results of scenarios without priorities keep their bytes.
   if (t.priority != Priority::normal) out["priority"] = name_of(priority_table(), t.priority);
+  if (t.revenue_bearing) out["revenue_bearing"] = *t.revenue_bearing;
   return out;
 }
 

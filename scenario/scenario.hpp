@@ -168,8 +168,18 @@ struct Tenant {
   int num_contexts = 1;                                             ///< server processes / pods, >= 1
   RouterPolicy router = RouterPolicy::round_robin;
   Priority priority = Priority::normal;
+  /// Whether its latency puts revenue at risk (the business view): unset, every tenant but batch and
+  /// development ones (revenue_bearing()).
+  std::optional<bool> revenue_bearing;
   bool operator==(const Tenant&) const = default;
 };
+
+/// True when the tenant's latency counts in the revenue at risk: as set, else all but batch and
+/// development tenants (a nightly fine-tune's slower run loses no customer).
+inline bool revenue_bearing(const Tenant& t) {
+  return t.revenue_bearing.value_or(t.sla.environment != Environment::batch &&
+                                    t.sla.environment != Environment::development);
+}
 
 /// Per-tenant settings inside one strategy.
 struct TenantStrategySettings {

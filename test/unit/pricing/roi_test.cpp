@@ -136,6 +136,24 @@ TEST(Roi, BusinessViewChargesTheAddedLatency) {
   EXPECT_NEAR(shared.net_monthly_value_usd, 3273.4368 - 2.24208 * 730 - 6180.0, 1e-6);
 }
 
+TEST(Roi, OnlyRevenueBearingTenantsPutRevenueAtRisk) {
+  // A nightly fine-tune 1,500 s slower loses no customer: were it counted, min(1, 15,000 x 1 %) put
+  // all $250,000 at risk. Only the endpoint's +200 ms counts: 2 % of it, $5,000.
+  StrategyCost shared;
+  shared.lines = {{"gpu", "g6e.2xlarge", "us-east-1", 1, 1, 2.24208, 0.0}};
+  TenantUsage api{"api", 1.0, 1.0, 0.5};
+  TenantUsage finetune{"finetune", 1.0, 0.001, 3000.0};
+  finetune.revenue_bearing = false;
+  TenantUsage api_alone{"api", 1.0, 1.0, 0.3};
+  TenantUsage finetune_alone{"finetune", 1.0, 0.001, 1500.0};
+  settle(shared, 3273.4368, {api, finetune}, {api_alone, finetune_alone}, {250000.0, 0.01});
+  EXPECT_NEAR(shared.chargeback[1].added_p95_latency_s, 1500.0, 1e-9);  // still shown per tenant
+  EXPECT_NEAR(shared.revenue_at_risk_usd, 5000.0, 1e-6);
+  finetune.revenue_bearing = true;
+  settle(shared, 3273.4368, {api, finetune}, {api_alone, finetune_alone}, {250000.0, 0.01});
+  EXPECT_NEAR(shared.revenue_at_risk_usd, 250000.0, 1e-6);
+}
+
 }  // namespace
 }  // namespace slicewise::pricing
 

@@ -111,6 +111,7 @@ Scenario rich_scenario() {
   llm.num_contexts = 2;
   llm.router = RouterPolicy::least_loaded;
   llm.priority = Priority::high;
+  llm.revenue_bearing = false;
   llm.workload.source = "dcgm-prometheus: scrape.prom, 4 busy samples of 4; gpu_duty_frac 0.800 ± 0.100";
 
   Tenant batch;
