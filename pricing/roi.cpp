@@ -117,6 +117,10 @@ void settle(StrategyCost& cost, double baseline_monthly_usd, const std::vector<T
   for (const auto& t : tenants) requests_per_s += t.throughput_per_s;
   const double requests_per_month = requests_per_s * kHoursPerMonth * kSecondsPerHour;
   cost.cost_per_1k_requests_usd = requests_per_month > 0.0 ? cost.monthly_usd / (requests_per_month / 1000.0) : 0.0;
+  double in_sla_per_s = 0.0;
+  for (const auto& t : tenants) in_sla_per_s += t.in_sla_per_s >= 0.0 ? t.in_sla_per_s : t.throughput_per_s;
+  const double in_sla_per_month = in_sla_per_s * kHoursPerMonth * kSecondsPerHour;
+  cost.cost_per_1k_in_sla_usd = in_sla_per_month > 0.0 ? cost.monthly_usd / (in_sla_per_month / 1000.0) : 0.0;
   cost.chargeback = chargeback(cost.monthly_usd, tenants, model);
 
   // Business view (docs/design.md): latency increase (ms) / 100 × abandonment × revenue, on the worst

@@ -54,6 +54,7 @@ struct TenantUsage {
   double reserved_gpus = 0.0;          ///< GPU-equivalents reserved for it: whole GPUs, MIG and shared fractions
   double reserved_usd_per_hour = 0.0;  ///< the hourly price of that capacity (the reservation weight)
   bool revenue_bearing = true;         ///< its added latency counts in the revenue at risk
+  double in_sla_per_s = -1.0;          ///< completed requests per second within its SLA; < 0 = all of them
 };
 
 /// The business view of the seed's calculator.
@@ -91,8 +92,10 @@ struct StrategyCost {
   double annual_savings_usd = 0.0;        ///< monthly savings × 12
   double savings_frac = 0.0;              ///< monthly savings / baseline monthly
   double cost_per_1k_requests_usd = 0.0;  ///< monthly / (requests per month / 1000)
-  double revenue_at_risk_usd = 0.0;       ///< business view, per month
-  double net_monthly_value_usd = 0.0;     ///< monthly savings − revenue at risk
+  /// The equal-work figure: monthly / (requests served within SLA per month / 1000); 0 when none.
+  double cost_per_1k_in_sla_usd = 0.0;
+  double revenue_at_risk_usd = 0.0;    ///< business view, per month
+  double net_monthly_value_usd = 0.0;  ///< monthly savings − revenue at risk
   std::vector<TenantCharge> chargeback;
   bool operator==(const StrategyCost&) const = default;
 };

@@ -110,6 +110,8 @@ std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, c
     u.revenue_bearing = tenant == scenario.tenants.end() || scenario::revenue_bearing(*tenant);
     u.gpu_work_s = t.gpu_work_s;
     u.throughput_per_s = t.throughput_per_s;
+    // Requests served within the SLA: its violations (late, dropped, unfinished) taken out.
+    u.in_sla_per_s = t.throughput_per_s * std::clamp(1.0 - t.sla_violation_frac, 0.0, 1.0);
     u.p95_latency_s = t.latency_s.p95;
     out.push_back(std::move(u));
   }
@@ -262,17 +264,21 @@ double total_throughput(const scenario::StrategyResult& strategy) {
 /// What a reader of a strategy's saving must see: a sized fleet that missed, or less work than the
 /// baseline's (`baseline_throughput`, 0 when the baseline is this strategy or none of the result).
 std::vector<std::string> strategy_notes(const scenario::StrategyResult& strategy, double baseline_throughput,
-                                        const std::string& baseline) {
+                                        const std::string& baseline, bool baseline_sized) {
   std::vector<std::string> notes;
   if (strategy.sizing && !strategy.sizing->feasible) {
     notes.push_back(strategy.sizing->shortfall + "; the closest fleet is priced");
   }
   const double throughput = total_throughput(strategy);
   if (baseline_throughput > 0.0 && throughput < 0.99 * baseline_throughput) {
+    // Sizing both for SLA makes them deliver the same work, unless it already did and this one missed.
+    const bool both_sized = strategy.sizing && baseline_sized;
     notes.push_back("completes " + format_fixed(100.0 * (1.0 - throughput / baseline_throughput), 1) +
                     " % fewer requests per second than " + baseline +
-                    ": its saving compares fleets that do not deliver the same work (size both for SLA to compare "
-                    "equal work)");
+                    ": its saving compares fleets that do not deliver the same work; the cost per 1,000 requests "
+                    "served within SLA compares equal work" +
+                    (both_sized ? std::string(" (both were sized for SLA: this fleet serves less)")
+                                : std::string(" (or size both for SLA)")));
   }
   return notes;
 }
@@ -330,7 +336,8 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
   for (std::size_t i = 0; i < result.strategies.size(); ++i) {
     const auto& strategy = result.strategies[i];
     report.fleet_basis.push_back(fleet_basis(strategy));
-    report.notes.push_back(strategy_notes(strategy, i == baseline.index ? 0.0 : baseline_throughput, report.baseline));
+    report.notes.push_back(strategy_notes(strategy, i == baseline.index ? 0.0 : baseline_throughput, report.baseline,
+                                          has_baseline_run && result.strategies[baseline.index].sizing.has_value()));
   }
   return report;
 }
@@ -388,6 +395,7 @@ nlohmann::json cost_report_json(const CostReport& report) {
                         {"annual_savings_usd", c.annual_savings_usd},
                         {"savings_frac", c.savings_frac},
                         {"cost_per_1k_requests_usd", c.cost_per_1k_requests_usd},
+                        {"cost_per_1k_in_sla_usd", c.cost_per_1k_in_sla_usd},
                         {"revenue_at_risk_usd", c.revenue_at_risk_usd},
                         {"net_monthly_value_usd", c.net_monthly_value_usd}};
     s["lines"] = nlohmann::json::array();

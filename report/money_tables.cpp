@@ -16,7 +16,8 @@ std::string money_table_text(const CostReport& costs) {
                                  {"saving $/month", Align::right},
                                  {"saving %", Align::right},
                                  {"$/year saved", Align::right},
-                                 {"$/1k requests", Align::right}};
+                                 {"$/1k requests", Align::right},
+                                 {"$/1k in SLA", Align::right}};
   if (sized) columns.insert(columns.begin() + 2, Column{"fleet"});
   TextTable money(columns);
   std::string notes;
@@ -36,7 +37,8 @@ std::string money_table_text(const CostReport& costs) {
                                     format_fixed(cost.monthly_savings_usd, 2),
                                     percent_number(cost.savings_frac),
                                     format_fixed(cost.annual_savings_usd, 2),
-                                    format_fixed(cost.cost_per_1k_requests_usd, 4)};
+                                    format_fixed(cost.cost_per_1k_requests_usd, 4),
+                                    format_fixed(cost.cost_per_1k_in_sla_usd, 4)};
     if (sized) row.insert(row.begin() + 2, i < costs.fleet_basis.size() ? costs.fleet_basis[i] : "as given");
     money.add_row(row);
     if (i < costs.notes.size()) {

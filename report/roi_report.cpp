@@ -147,6 +147,7 @@ StrategySummary strategy_summary(const scenario::StrategyResult& s, const pricin
   row.monthly_savings_usd = c.monthly_savings_usd;
   row.annual_savings_usd = c.annual_savings_usd;
   row.savings_frac = c.savings_frac;
+  row.cost_per_1k_in_sla_usd = c.cost_per_1k_in_sla_usd;
   row.fleet_busy_frac = s.fleet_busy_frac;
   row.fleet_sm_util_frac = s.fleet_sm_util_frac;
   row.issues = s.issues;
@@ -223,6 +224,19 @@ void summarize_sharing(RoiReport& r, const StrategySummary& best, const scenario
                  " samples of the fitted constants";
   }
   r.savings += ".";
+  // Equal work: what a request served within its SLA costs under each.
+  if (r.baseline >= 0) {
+    const auto& base = r.strategies[static_cast<std::size_t>(r.baseline)];
+    if (base.cost_per_1k_in_sla_usd > 0.0 && best.cost_per_1k_in_sla_usd > 0.0) {
+      const double change = best.cost_per_1k_in_sla_usd / base.cost_per_1k_in_sla_usd - 1.0;
+      r.savings +=
+          " Per 1,000 requests served within SLA it costs " + format_usd(best.cost_per_1k_in_sla_usd, 4) + " against " +
+          format_usd(base.cost_per_1k_in_sla_usd, 4) + " (" +
+          (change <= 0.0 ? format_percent(-change) + " less" : format_percent(change) + " more") + ")" +
+          // Equal work would change it by exactly −saving %: a gap says the work differs.
+          (std::abs(change + best.savings_frac) > 0.05 ? ": the two fleets do not deliver the same work." : ".");
+    }
+  }
 }
 
 /// The latency margins that bound "low" and "high" SLA risk: a tenant with 25 % of its target to

@@ -38,6 +38,7 @@ struct StrategySummary {
   /// Why the strategy cannot be recommended whatever its SLA and cost: an out-of-memory risk, an
   /// unplaceable context, a tenant sharing a device with less isolation than it requires.
   std::vector<std::string> rejections;
+  double cost_per_1k_in_sla_usd = 0.0;  ///< the equal-work figure: per 1,000 requests served within SLA
 };
 
 /// One tenant under one strategy.
