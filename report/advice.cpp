@@ -564,14 +564,8 @@ bool better_answer(const AdviceRow& r, const AdviceRow& best) {
 /// Why a candidate cannot be deployed as simulated ("" when it can): priorities or weights under a
 /// strategy whose Kubernetes components have none (time slicing through the device plugin).
 std::string undeployable(const scenario::Scenario& variant, const AdviceCandidate& candidate) {
-  const std::string why = scenario::policy_of(candidate.strategy.kind).priority_not_deployable();
-  if (why.empty()) return "";
-  const bool prioritised = std::any_of(variant.tenants.begin(), variant.tenants.end(), [&](const scenario::Tenant& t) {
-    const auto own = candidate.strategy.tenants.find(t.name);
-    return t.priority != scenario::Priority::normal ||
-           (own != candidate.strategy.tenants.end() && own->second.weight && *own->second.weight != 1.0);
-  });
-  return prioritised ? why : "";
+  if (scenario::tenants_with_undeployable_priority(variant, candidate.strategy).empty()) return "";
+  return scenario::policy_of(candidate.strategy.kind).priority_not_deployable();
 }
 
 /// The cheapest row that meets every SLA and can be deployed (ties: more margin, fewer GPUs, first).

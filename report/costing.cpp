@@ -105,9 +105,8 @@ std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, c
   for (const auto& t : strategy.tenants) {
     pricing::TenantUsage u;
     u.name = t.name;
-    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
-                                     [&](const scenario::Tenant& x) { return x.name == t.name; });
-    u.revenue_bearing = tenant == scenario.tenants.end() || scenario::revenue_bearing(*tenant);
+    const auto* tenant = scenario::find_tenant(scenario, t.name);
+    u.revenue_bearing = !tenant || scenario::revenue_bearing(*tenant);
     u.gpu_work_s = t.gpu_work_s;
     u.throughput_per_s = t.throughput_per_s;
     // Requests served within the SLA: its violations (late, dropped, unfinished) taken out.

@@ -37,10 +37,9 @@ using models::StrategyKind;
 namespace {
 
 constexpr const char* kConfigName = "slicewise";
-constexpr const char* kAllDisabled = "all-disabled";
-constexpr const char* kGpuLabel = "slicewise.io/gpu";  // node label: the simulated GPU the node carries
-constexpr const char* kPhaseLabel =
-    "slicewise.io/phase";  // a Deployment's layout-schedule phase  // the GPU operator's default mig.config label
+constexpr const char* kAllDisabled = "all-disabled";       // the GPU operator's default mig.config label
+constexpr const char* kGpuLabel = "slicewise.io/gpu";      // node label: the simulated GPU the node carries
+constexpr const char* kPhaseLabel = "slicewise.io/phase";  // a Deployment's layout-schedule phase
 
 /// The tenant a context name "tenant#k" belongs to.
 std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
@@ -65,9 +64,8 @@ struct Placed {
   std::map<std::string, std::map<std::string, int>> contexts;
   /// tenant -> its Deployments' groups
   std::map<std::string, std::vector<Group>> groups;
-  bool pinned = false;              ///< Deployments keep the simulated co-location (a node label per GPU)
-  std::set<int> unshared_gpus;      ///< GPUs a tenant needing a device of its own holds (no sharing config)
-  std::vector<std::string> phases;  ///< a layout schedule's phases, in its order
+  bool pinned = false;          ///< Deployments keep the simulated co-location (a node label per GPU)
+  std::set<int> unshared_gpus;  ///< GPUs a tenant needing a device of its own holds (no sharing config)
   /// MIG profiles one tenant holds alone because it needs more isolation than the strategy's
   /// sharing gives (shares_by_profile): left out of the device plugin's sharing.
   std::set<std::string> unshared_profiles;
@@ -80,9 +78,6 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
   // Where devices are shared, which contexts share one is the simulation's result: keep it.
   p.pinned = spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
              spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
-  if (spec.layout_schedule) {
-    for (const auto& phase : spec.layout_schedule->phases) p.phases.push_back(phase.name);
-  }
   std::map<std::string, std::map<Group, int>> grouped;
   if (!result.devices.empty()) p.gpu = result.devices.front().gpu;
   p.num_gpus = result.num_gpus_used;
@@ -96,10 +91,8 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
     for (const auto& c : d.contexts) {
       p.contexts[tenant_of(c)][d.mig_profile]++;
       grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0}]++;
-      const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
-                                       [&](const scenario::Tenant& t) { return t.name == tenant_of(c); });
-      if (p.pinned && !policy.partitions_gpus() && tenant != scenario.tenants.end() &&
-          tenant->isolation > policy.isolation()) {
+      const auto* tenant = scenario::find_tenant(scenario, tenant_of(c));
+      if (p.pinned && !policy.partitions_gpus() && tenant && tenant->isolation > policy.isolation()) {
         p.unshared_gpus.insert(d.gpu_index);
       }
     }
@@ -125,9 +118,8 @@ std::set<std::string> unshared_profiles(const scenario::Scenario& scenario, cons
     for (const auto& [tenant, profiles] : placed.contexts) {
       if (profiles.count(profile)) on.push_back(tenant);
     }
-    const auto tenant = std::find_if(scenario.tenants.begin(), scenario.tenants.end(),
-                                     [&](const scenario::Tenant& t) { return on.size() == 1 && t.name == on.front(); });
-    if (tenant != scenario.tenants.end() && tenant->isolation > policy.isolation()) out.insert(profile);
+    const auto* tenant = on.size() == 1 ? scenario::find_tenant(scenario, on.front()) : nullptr;
+    if (tenant && tenant->isolation > policy.isolation()) out.insert(profile);
   }
   return out;
 }
@@ -170,7 +162,11 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
           shared.emplace_back("nvidia.com/mig-" + profile, std::max(2, most));
       }
     } else {
-      shared.emplace_back("nvidia.com/gpu", scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu));
+      // Under MPS the R the simulation split each GPU by; time-slicing replicas only bound packing,
+      // so the most contexts on one GPU, as simulated.
+      shared.emplace_back("nvidia.com/gpu", spec.kind == StrategyKind::mps
+                                                ? scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu)
+                                                : std::max(2, placed.most_contexts_per_gpu));
     }
   }
   if (!shared.empty()) {
@@ -326,7 +322,7 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   // The daemon gives every client the device plugin's share; a client's own setting (its tenant's,
   // the strategy's, a low-priority client's cap) is written only where it lowers that share.
   const double thread_pct = 100.0 * scenario::policy_of(spec.kind).context_cap(spec, own, tenant.priority);
-  if (spec.kind == StrategyKind::mps && thread_pct < std::floor(100.0 / std::max(1, spec.replicas))) {
+  if (spec.kind == StrategyKind::mps && thread_pct < scenario::device_plugin_thread_pct(spec.replicas)) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
       << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value"
       << YAML::Value
@@ -595,7 +591,7 @@ std::string file_purpose(const std::string& name, const std::string& ns) {
 /// The clients whose thread share the Deployments lower below the device plugin's (their tenant's,
 /// the strategy's or a low-priority cap), for the runbook: "a 25 %, b 10 %"; "" when none.
 std::string mps_caps(const scenario::SimResult& result, const scenario::StrategySpec& spec) {
-  const double split = std::floor(100.0 / std::max(1, spec.replicas));
+  const double split = scenario::device_plugin_thread_pct(spec.replicas);
   std::vector<std::string> lowered;
   for (const auto& tenant : result.input.tenants) {
     const auto found = spec.tenants.find(tenant.name);
@@ -626,7 +622,7 @@ std::string assumptions(const scenario::SimResult& result, const scenario::Strat
         catalog_gpu ? " (" + format_number(catalog_gpu->memory_gib / spec.replicas) + " GiB of " + gpu + ")" : "";
     md += "- The device plugin advertises each GPU as " + std::to_string(spec.replicas) +
           " replicas, and its MPS daemon gives every client 1/" + std::to_string(spec.replicas) +
-          " of the GPU's memory" + memory + " and " + format_number(std::floor(100.0 / spec.replicas)) +
+          " of the GPU's memory" + memory + " and " + format_number(scenario::device_plugin_thread_pct(spec.replicas)) +
           " % of its threads, as slicewise simulated; a client's `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` can only "
           "lower its share" +
           (mps_caps(result, spec).empty() ? std::string(".")

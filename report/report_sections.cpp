@@ -279,9 +279,7 @@ std::string phase_tenants_text(const scenario::LayoutPhase& phase, const scenari
                      (contexts > 1 ? " × " + std::to_string(contexts) : std::string()));
   }
   for (const auto& entry : phase.tenants) {
-    const bool known = std::any_of(input.tenants.begin(), input.tenants.end(),
-                                   [&](const scenario::Tenant& t) { return t.name == entry.first; });
-    if (!known) served.push_back(entry.first + " " + entry.second.mig_profile);
+    if (!scenario::find_tenant(input, entry.first)) served.push_back(entry.first + " " + entry.second.mig_profile);
   }
   return join(served, ", ") + (waiting.empty() ? std::string() : "; waiting: " + join(waiting, ", "));
 }

@@ -269,9 +269,8 @@ std::optional<std::pair<std::string, double>> tightest_margin(const StrategySumm
   if (run == result.strategies.end()) return std::nullopt;
   std::optional<std::pair<std::string, double>> tight;
   for (const auto& tr : run->tenants) {
-    const auto tenant = std::find_if(result.input.tenants.begin(), result.input.tenants.end(),
-                                     [&](const scenario::Tenant& t) { return t.name == tr.name; });
-    if (tenant == result.input.tenants.end() || tr.latency_cdf_s.empty()) continue;
+    const auto* tenant = scenario::find_tenant(result.input, tr.name);
+    if (!tenant || tr.latency_cdf_s.empty()) continue;
     const auto margin = scenario::sla_margin(*tenant, tr);
     if (margin.metric.empty()) continue;  // no target
     if (!tight || margin.relative < tight->second) tight = std::make_pair(tr.name, margin.relative);

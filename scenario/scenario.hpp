@@ -340,4 +340,12 @@ struct Scenario {
   bool operator==(const Scenario&) const = default;
 };
 
+/// The tenant named `name`, or nullptr when the scenario has none.
+inline const Tenant* find_tenant(const Scenario& scenario, const std::string& name) {
+  for (const auto& tenant : scenario.tenants) {
+    if (tenant.name == name) return &tenant;
+  }
+  return nullptr;
+}
+
 }  // namespace slicewise::scenario

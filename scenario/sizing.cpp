@@ -92,20 +92,10 @@ SlaMargin sla_margin(const Tenant& tenant, const TenantResult& result) {
   return margin;
 }
 
-namespace {
-
-const Tenant* tenant_named(const Scenario& scenario, const std::string& name) {
-  const auto it =
-      std::find_if(scenario.tenants.begin(), scenario.tenants.end(), [&](const Tenant& t) { return t.name == name; });
-  return it == scenario.tenants.end() ? nullptr : &*it;
-}
-
-}  // namespace
-
 WorstTenant worst_tenant(const Scenario& scenario, const StrategyResult& result) {
   WorstTenant worst;
   for (const auto& tr : result.tenants) {
-    const Tenant* tenant = tenant_named(scenario, tr.name);
+    const Tenant* tenant = find_tenant(scenario, tr.name);
     if (!tenant) continue;
     const double margin = tr.num_contexts_unplaced > 0 ? -1.0 : sla_margin(*tenant, tr).relative;
     if (margin < worst.margin) worst = {tr.name, margin};
@@ -119,7 +109,7 @@ std::string worst_shortfall(const Scenario& scenario, const StrategyResult& resu
   double worst_margin = 2.0;
   for (const auto& tr : result.tenants) {
     if (tr.sla_met && tr.num_contexts_unplaced == 0) continue;
-    const Tenant* tenant = tenant_named(scenario, tr.name);
+    const Tenant* tenant = find_tenant(scenario, tr.name);
     if (!tenant) continue;
     const double margin = tr.num_contexts_unplaced > 0 ? -2.0 : sla_margin(*tenant, tr).relative;
     if (margin < worst_margin) {

@@ -525,18 +525,10 @@ void collect_devices(std::vector<Slot>& slots, const StrategySpec& strategy, con
 /// between contexts of a strategy whose Kubernetes components have none.
 std::optional<std::string> undeployable_priorities(const Scenario& scenario, const StrategySpec& strategy,
                                                    const StrategyPolicy& policy) {
-  const std::string why = policy.priority_not_deployable();
-  if (why.empty()) return std::nullopt;
-  std::vector<std::string> set;
-  for (const auto& tenant : scenario.tenants) {
-    const auto* settings = settings_of(strategy, tenant.name);
-    if (tenant.priority != scenario::Priority::normal || (settings && settings->weight && *settings->weight != 1.0)) {
-      set.push_back(tenant.name);
-    }
-  }
+  const auto set = scenario::tenants_with_undeployable_priority(scenario, strategy);
   if (set.empty()) return std::nullopt;
   return "not deployable as simulated: " + join(set, ", ") + (set.size() == 1 ? " has" : " have") +
-         " a priority or weight, and " + why + "; the figures show what they would buy";
+         " a priority or weight, and " + policy.priority_not_deployable() + "; the figures show what they would buy";
 }
 
 /// One placement of every context with the strategy's settings as given.
@@ -603,15 +595,18 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   const Placement unsplit = place_once(scenario, strategy, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
   StrategySpec split = strategy;
   std::optional<Placement> best;
+  int best_replicas = 0;  // the replicas `best` was placed with
   for (int r = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(unsplit)); r >= 2; --r) {
     split.replicas = r;
     Placement p = place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
-    const bool better = !best || total_unplaced(p) < total_unplaced(*best);
-    if (better) best = std::move(p);
+    if (!best || total_unplaced(p) < total_unplaced(*best)) {
+      best = std::move(p);
+      best_replicas = r;
+    }
     if (total_unplaced(*best) == 0) break;
   }
   const int replicas = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(*best));
-  if (replicas == split.replicas) return std::move(*best);
+  if (replicas == best_replicas) return std::move(*best);
   split.replicas = replicas;
   return place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
 }

@@ -25,9 +25,7 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
 
   bool partitions_gpus() const override { return true; }
   bool shares_by_profile() const override { return true; }
-  std::string priority_not_deployable() const override {
-    return "NVIDIA's device plugin time-slices its replicas with no priority or weight between them";
-  }
+  std::string priority_not_deployable() const override { return kDevicePluginHasNoPriority; }
 };
 
 }  // namespace

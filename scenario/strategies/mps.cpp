@@ -80,7 +80,7 @@ class Mps final : public StrategyPolicy {
                      Priority priority) const override {
     const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
     double cap = pct.value_or(100.0);
-    if (spec.replicas > 0 && splits_by_replicas(spec)) cap = std::min(cap, std::floor(100.0 / spec.replicas));
+    if (spec.replicas > 0 && splits_by_replicas(spec)) cap = std::min(cap, device_plugin_thread_pct(spec.replicas));
     if (priority != Priority::low) return cap / 100.0;
     return std::min(cap, spec.low_priority_thread_pct.value_or(kDefaultLowPriorityPct)) / 100.0;
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -70,6 +71,14 @@ struct MemoryRule {
 inline int device_plugin_replicas(const StrategySpec& spec, int most_contexts_per_gpu) {
   return spec.replicas > 0 ? spec.replicas : std::max(2, most_contexts_per_gpu);
 }
+
+/// The share of the threads, in percent, the device plugin's MPS daemon gives each of a GPU's
+/// `replicas` clients (set_default_active_thread_percentage): ⌊100 / replicas⌋.
+inline double device_plugin_thread_pct(int replicas) { return std::floor(100.0 / std::max(1, replicas)); }
+
+/// Why NVIDIA's device plugin cannot deploy priority or weights between time-sliced replicas.
+inline constexpr const char* kDevicePluginHasNoPriority =
+    "NVIDIA's device plugin time-slices its replicas with no priority or weight between them";
 
 /// The quantum events of exact time slicing on one device.
 struct ExactQuanta {
@@ -215,6 +224,10 @@ class DriverTimeSlicingPolicy : public StrategyPolicy {
 
 /// The policy of a strategy kind.
 const StrategyPolicy& policy_of(models::StrategyKind kind);
+
+/// The tenants that have a priority or a weight under `spec`, where its policy cannot deploy them
+/// (priority_not_deployable); empty when it can or none has.
+std::vector<std::string> tenants_with_undeployable_priority(const Scenario& scenario, const StrategySpec& spec);
 /// Every policy, in the order of models::strategy_kind_table().
 const std::vector<const StrategyPolicy*>& strategy_policies();
 

@@ -51,6 +51,17 @@ const StrategyPolicy& policy_of(models::StrategyKind kind) {
   throw Error("no policy for strategy kind " + models::to_string(kind));
 }
 
+std::vector<std::string> tenants_with_undeployable_priority(const Scenario& scenario, const StrategySpec& spec) {
+  std::vector<std::string> out;
+  if (policy_of(spec.kind).priority_not_deployable().empty()) return out;
+  for (const auto& tenant : scenario.tenants) {
+    const auto own = spec.tenants.find(tenant.name);
+    const bool weighted = own != spec.tenants.end() && own->second.weight && *own->second.weight != 1.0;
+    if (tenant.priority != Priority::normal || weighted) out.push_back(tenant.name);
+  }
+  return out;
+}
+
 std::int64_t StrategyCheck::total_contexts() const {
   std::int64_t contexts = 0;
   for (const auto& t : scenario.tenants) contexts += t.num_contexts;

@@ -8,9 +8,7 @@ namespace {
 
 class TimeSlicing final : public DriverTimeSlicingPolicy {
  public:
-  std::string priority_not_deployable() const override {
-    return "NVIDIA's device plugin time-slices its replicas with no priority or weight between them";
-  }
+  std::string priority_not_deployable() const override { return kDevicePluginHasNoPriority; }
   models::StrategyKind kind() const override { return models::StrategyKind::time_slicing; }
   std::string summary() const override {
     return "busy contexts take turns on the GPU (quantum q, switch cost c, share η·w/Σw); memory not isolated";

@@ -179,6 +179,18 @@ TEST(MpsPolicy, APinnedMemoryLimitBelowTheTenantsMemoryIsUnplaceable) {
             "a#0 (4 GiB) is unplaceable: it needs 4 GiB, more than its MPS pinned memory limit of 3 GiB");
 }
 
+/// MPS three ways: the device plugin picking its replicas, one's own daemon (no split), and the
+/// device plugin at 4 replicas.
+std::vector<scenario::StrategySpec> plugin_own_and_four_replicas() {
+  auto own = strategy(StrategyKind::mps);
+  own.name = "own";
+  own.mps_daemon = scenario::MpsDaemon::own;
+  auto four = strategy(StrategyKind::mps);
+  four.name = "four";
+  four.replicas = 4;
+  return {strategy(StrategyKind::mps), own, four};
+}
+
 TEST(MpsPolicy, TheDevicePluginSplitsEachGpusThreadsAmongItsReplicas) {
   // high needs 30 % of the SMs, wide all of them. Under one's own daemon they take turns on high's
   // 30 % (equal kernels): high 0.5, wide 0.5 + 0.5 · 0.7 = 0.85. The device plugin advertises the
@@ -186,13 +198,7 @@ TEST(MpsPolicy, TheDevicePluginSplitsEachGpusThreadsAmongItsReplicas) {
   // wide runs on its 50 % (0.5). With 4 replicas each gets 25 %: high 25/30, wide 0.25.
   auto s = make_scenario("L40S", 1, 30.0);
   s.tenants = {generic_tenant("high", 0.1, 0.3), generic_tenant("wide", 0.1, 1.0)};
-  auto own = strategy(StrategyKind::mps);
-  own.name = "own";
-  own.mps_daemon = scenario::MpsDaemon::own;
-  auto four = strategy(StrategyKind::mps);
-  four.name = "four";
-  four.replicas = 4;
-  s.strategies = {strategy(StrategyKind::mps), own, four};
+  s.strategies = plugin_own_and_four_replicas();
   const auto plugin = simulate(s, 0).strategies[0];
   EXPECT_NEAR(plugin.tenants[0].latency_s.mean, 0.1, 1e-9);
   EXPECT_NEAR(plugin.tenants[1].latency_s.mean, 0.1 / 0.5, 1e-9);
@@ -212,13 +218,7 @@ TEST(MpsPolicy, TheDevicePluginPinsEachReplicaToItsShareOfTheMemory) {
   s.tenants = {generic_tenant("big", 0.1), generic_tenant("small", 0.1)};
   s.tenants[0].workload.memory_gib = 30.0;
   s.tenants[1].workload.memory_gib = 13.0;
-  auto own = strategy(StrategyKind::mps);
-  own.name = "own";
-  own.mps_daemon = scenario::MpsDaemon::own;
-  auto four = strategy(StrategyKind::mps);
-  four.name = "four";
-  four.replicas = 4;
-  s.strategies = {strategy(StrategyKind::mps), own, four};
+  s.strategies = plugin_own_and_four_replicas();
   const auto plugin = simulate(s, 0).strategies[0];
   ASSERT_EQ(plugin.issues.size(), 1u);
   EXPECT_EQ(plugin.issues[0],

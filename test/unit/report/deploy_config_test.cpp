@@ -99,6 +99,19 @@ TEST(DeployConfig, TimeSlicingDevicePluginConfigMapAdvertisesTheMostContextsOnOn
   const YAML::Node map = YAML::Load(file(files, "device-plugin-config.yaml").text);
   const YAML::Node inner = YAML::Load(map["data"]["slicewise"].as<std::string>());
   EXPECT_EQ(inner["sharing"]["timeSlicing"]["resources"][0]["replicas"].as<int>(), 3);
+  // A replica limit of the strategy only bounds packing: the most contexts simulated on one GPU are
+  // advertised, not the limit (10 here), so the scheduler shares no GPU more than simulated.
+  auto limited = spec_of(StrategyKind::time_slicing);
+  limited.replicas = 10;
+  const auto limited_map = YAML::Load(
+      file(deploy_configs(result_of(limited, {"a", "b", "c"}, {{0, "", {"a#0", "b#0", "c#0"}}}), "time_slicing"),
+           "device-plugin-config.yaml")
+          .text);
+  EXPECT_EQ(
+      YAML::Load(
+          limited_map["data"]["slicewise"].as<std::string>())["sharing"]["timeSlicing"]["resources"][0]["replicas"]
+          .as<int>(),
+      3);
   // One Deployment per tenant, its replicas its contexts.
   // One Deployment per tenant and GPU, pinned to the GPU's node: a's two contexts are on two GPUs.
   const auto docs = YAML::LoadAll(file(files, "deployments.yaml").text);
