@@ -21,7 +21,7 @@ inline scenario::Scenario make_b1(double horizon_s) {
   s.seed = 1;
   s.horizon_s = horizon_s;
   s.metrics_interval_s = horizon_s / 100.0;
-  s.fleet.push_back({"A100-80GB", "", kGpus});
+  s.fleet.push_back({"A100-80GB", "", kGpus, {}});
   for (int t = 0; t < kTenants; ++t) {
     scenario::Tenant tenant;
     tenant.name = "tenant" + std::to_string(t);

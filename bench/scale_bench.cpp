@@ -72,7 +72,7 @@ scenario::Scenario base(const std::string& name, double horizon_s, const std::st
   s.seed = 1;
   s.horizon_s = horizon_s;
   s.metrics_interval_s = horizon_s / 100.0;
-  s.fleet.push_back({gpu, "", gpus});
+  s.fleet.push_back({gpu, "", gpus, {}});
   return s;
 }
 

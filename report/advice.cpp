@@ -337,8 +337,8 @@ scenario::Scenario candidate_scenario(const scenario::Scenario& base, const Advi
   const auto own = std::find_if(base.fleet.begin(), base.fleet.end(), [&](const scenario::FleetEntry& e) {
     return !e.instance_type.empty() && (e.gpu.empty() || e.gpu == candidate.gpu);
   });
-  s.fleet = {scenario::FleetEntry{candidate.gpu, "", max_gpus}};
-  if (own != base.fleet.end()) s.fleet = {scenario::FleetEntry{"", own->instance_type, max_gpus}};
+  s.fleet = {scenario::FleetEntry{candidate.gpu, "", max_gpus, {}}};
+  if (own != base.fleet.end()) s.fleet = {scenario::FleetEntry{"", own->instance_type, max_gpus, {}}};
   // The candidate first (the one sized), then the sized dedicated baseline that savings compare
   // against (a scenario with a sized strategy needs one).
   s.strategies = {candidate.strategy};

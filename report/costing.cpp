@@ -189,8 +189,15 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
   pricing::StrategyCost cost;
   cost.strategy = strategy.name;
   // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
+  // A tensor-parallel group's device stands for each of its GPUs.
   std::map<std::string, std::map<int, bool>> gpus;
-  for (const auto& device : strategy.devices) gpus[device.gpu][device.gpu_index] = true;
+  std::map<int, bool> shared;  // GPUs the strategy shares (a licence covers those, not reserved pools)
+  for (const auto& device : strategy.devices) {
+    for (int g = device.gpu_index; g < device.gpu_index + device.gpu_count; ++g) {
+      gpus[device.gpu][g] = true;
+      if (!device.reserved) shared[g] = true;
+    }
+  }
   for (const auto& [gpu_id, indices] : gpus) {
     const auto line = gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size()));
     if (line.num_gpus > 0) usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
@@ -198,7 +205,7 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
   }
   for (const auto& spec : scenario.strategies) {
     if (spec.name != strategy.name) continue;
-    if (auto line = licence_line(spec, strategy.num_gpus_used)) cost.lines.push_back(std::move(*line));
+    if (auto line = licence_line(spec, static_cast<int>(shared.size()))) cost.lines.push_back(std::move(*line));
     for (const auto& sidecar : spec.sidecars) cost.lines.push_back(sidecar_line(scenario, table, option, sidecar));
   }
   return cost;

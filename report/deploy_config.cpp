@@ -51,6 +51,8 @@ struct Group {
   int gpu = -1;         ///< the GPU its pods are pinned to; -1 = anywhere (exclusive devices)
   std::string profile;  ///< "" for whole GPUs
   int contexts = 0;
+  std::string gpu_id;  ///< the GPU type its pods run on
+  bool pool = false;   ///< on GPUs a fleet entry reserves for its tenant: whole, unshared
   bool operator<(const Group& o) const { return std::tie(phase, gpu, profile) < std::tie(o.phase, o.gpu, o.profile); }
 };
 
@@ -66,6 +68,7 @@ struct Placed {
   std::map<std::string, std::vector<Group>> groups;
   bool pinned = false;          ///< Deployments keep the simulated co-location (a node label per GPU)
   std::set<int> unshared_gpus;  ///< GPUs a tenant needing a device of its own holds (no sharing config)
+  std::set<int> pool_gpus;      ///< GPUs of reserved pools (their nodes get no sharing or MIG config)
   /// MIG profiles one tenant holds alone because it needs more isolation than the strategy's
   /// sharing gives (shares_by_profile): left out of the device plugin's sharing.
   std::set<std::string> unshared_profiles;
@@ -80,9 +83,22 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
              spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
   std::map<std::string, std::map<Group, int>> grouped;
   if (!result.devices.empty()) p.gpu = result.devices.front().gpu;
+  const auto shared = std::find_if(result.devices.begin(), result.devices.end(),
+                                   [](const scenario::DeviceResult& d) { return !d.reserved; });
+  if (shared != result.devices.end()) p.gpu = shared->gpu;
   p.num_gpus = result.num_gpus_used;
   std::map<int, int> per_gpu;
   for (const auto& d : result.devices) {
+    if (d.reserved) {
+      // A pool's GPU: its tenant's own, on the node that carries it, with no sharing config there.
+      for (const auto& c : d.contexts) {
+        p.contexts[tenant_of(c)][""]++;
+        grouped[tenant_of(c)][Group{d.phase, d.gpu_index, "", 0, d.gpu, true}]++;
+      }
+      p.unshared_gpus.insert(d.gpu_index);
+      p.pool_gpus.insert(d.gpu_index);
+      continue;
+    }
     per_gpu[d.gpu_index] += static_cast<int>(d.contexts.size());
     if (!d.mig_profile.empty()) {
       int& most = p.most_per_instance[d.mig_profile];
@@ -90,7 +106,7 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
     }
     for (const auto& c : d.contexts) {
       p.contexts[tenant_of(c)][d.mig_profile]++;
-      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0}]++;
+      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0, d.gpu, false}]++;
       const auto* tenant = scenario::find_tenant(scenario, tenant_of(c));
       if (p.pinned && !policy.partitions_gpus() && tenant && tenant->isolation > policy.isolation()) {
         p.unshared_gpus.insert(d.gpu_index);
@@ -281,14 +297,24 @@ std::map<std::string, std::vector<std::string>> deployment_names(const scenario:
 /// The container's resource limits: one GPU or MIG instance, plus HAMi's memory, cores and priority.
 /// `own` is the tenant's settings for the strategy (null when none).
 void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenario::StrategySpec& spec,
-                 const scenario::TenantStrategySettings* own, const std::string& profile, const std::string& gpu) {
+                 const scenario::TenantStrategySettings* own, const std::string& profile, const std::string& gpu,
+                 bool pool) {
   y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
     << YAML::BeginMap;
   // A tensor-parallel group asks for its GPUs (MIG instances never host one).
   const int gpus = profile.empty() ? scenario::tensor_parallel_of(tenant.workload) : 1;
   y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value
     << gpus;
-  if (spec.kind == StrategyKind::hami) {
+  if (spec.kind == StrategyKind::hami && pool) {
+    // A pool's GPU is its pod's alone: HAMi admits a pod that reserves 100 % of the cores only on a
+    // GPU no other pod holds, and keeps every other pod off it.
+    const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);
+    if (spec_gpu) {
+      y << YAML::Key << "nvidia.com/gpumem" << YAML::Value
+        << static_cast<long>(std::floor(spec_gpu->memory_gib * 1024.0 + 1e-9));
+    }
+    y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << 100;
+  } else if (spec.kind == StrategyKind::hami) {
     // Unset, the memory the simulation reserved: the workload's, or an LLM engine's share of the GPU.
     const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);
     const double held = spec_gpu ? scenario::memory_on_gib(tenant.workload, gpu, spec_gpu->memory_gib)
@@ -322,14 +348,14 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   // The daemon gives every client the device plugin's share; a client's own setting (its tenant's,
   // the strategy's, a low-priority client's cap) is written only where it lowers that share.
   const double thread_pct = 100.0 * scenario::policy_of(spec.kind).context_cap(spec, own, tenant.priority);
-  if (spec.kind == StrategyKind::mps && thread_pct < scenario::device_plugin_thread_pct(spec.replicas)) {
+  if (spec.kind == StrategyKind::mps && !group.pool && thread_pct < scenario::device_plugin_thread_pct(spec.replicas)) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
       << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value"
       << YAML::Value
       // EnvVar.value is a string: a bare 50 is refused by the API server.
       << YAML::DoubleQuoted << format_number(thread_pct) << YAML::EndMap << YAML::EndSeq;
   }
-  emit_limits(y, tenant, spec, own, profile, gpu);
+  emit_limits(y, tenant, spec, own, profile, group.gpu_id.empty() ? gpu : group.gpu_id, group.pool);
   y << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
 }
 
@@ -432,9 +458,11 @@ constexpr const char* kPatch = "kubectl patch clusterpolicies.nvidia.com/cluster
 struct Runbook {
   bool mig = false;
   bool plugin = false;
-  int hami_split = 0;      ///< HAMi's pods per GPU (deviceSplitCount) when the strategy is HAMi; 0 = not HAMi
-  std::set<int> gpus;      ///< GPUs the Deployments are pinned to (node labels)
-  std::set<int> unshared;  ///< of those, GPUs that keep the plugin's default
+  int hami_split = 0;                ///< HAMi's pods per GPU (deviceSplitCount) when the strategy is HAMi; 0 = not HAMi
+  std::set<int> gpus;                ///< GPUs the Deployments are pinned to (node labels)
+  std::set<int> unshared;            ///< of those, GPUs that keep the plugin's default
+  std::set<int> pool;                ///< of those, GPUs of reserved pools (no MIG layout either)
+  std::map<int, std::string> types;  ///< GPU -> its type, where the fleet mixes types
   std::vector<std::pair<std::string, double>> phases;  ///< a layout schedule's phases and their hours
 };
 
@@ -451,10 +479,28 @@ std::string gpu_list(const std::set<int>& gpus) {
 
 /// The step that labels each node with the simulated GPU it carries.
 std::string node_label_step(const Runbook& book) {
+  std::string types;
+  if (!book.types.empty()) {
+    std::vector<std::string> each;
+    for (const int g : book.gpus) each.push_back("gpu" + std::to_string(g) + " " + book.types.at(g));
+    types = "; the fleet mixes GPU types, so each label goes on a node with that GPU: " + join(each, ", ");
+  }
   return code(std::string("kubectl label node NODE ") + kGpuLabel + "=gpuK --overwrite") +
-         " on one node per simulated GPU (" + gpu_list(book.gpus) +
+         " on one node per simulated GPU (" + gpu_list(book.gpus) + types +
          "): each Deployment selects its GPU's node, so the pods that shared a GPU in the simulation share one "
          "here. On a node of several GPUs the device plugin, not slicewise, picks which GPU a pod gets.";
+}
+
+/// " on the nodes of A only (the nodes of B <why>)" for a node label that the nodes of
+/// `keep_default` must not get; "" when every node gets it. `why` continues "the nodes of B".
+std::string except_text(const Runbook& book, const std::set<int>& keep_default, const std::string& why) {
+  if (keep_default.empty()) return "";
+  std::set<int> shared;
+  std::set_difference(book.gpus.begin(), book.gpus.end(), keep_default.begin(), keep_default.end(),
+                      std::inserter(shared, shared.end()));
+  return (shared.empty() ? " on every GPU node except those of " + gpu_list(keep_default) + " (they"
+                         : " on the nodes of " + gpu_list(shared) + " only (the nodes of " + gpu_list(keep_default)) +
+         why + ")";
 }
 
 /// HAMi's installation steps and its node labels.
@@ -526,20 +572,15 @@ void runbook_steps(std::string& md, const Runbook& book) {
     const std::string first =
         book.phases.empty() ? std::string(kConfigName) : mig_config_name(book.phases.front().first);
     item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + first + " --overwrite") +
+         except_text(book, book.pool, " stay whole, `all-disabled`: their GPUs are reserved pools") +
          ", then wait until " +
          code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
          " prints `success` (the MIG manager drains the node's GPU pods to re-partition it).");
   }
   if (book.plugin) {
-    std::set<int> shared;
-    std::set_difference(book.gpus.begin(), book.gpus.end(), book.unshared.begin(), book.unshared.end(),
-                        std::inserter(shared, shared.end()));
-    const std::string which =
-        book.unshared.empty()
-            ? std::string()
-            : " on the nodes of " + gpu_list(shared) + " only: the nodes of " + gpu_list(book.unshared) +
-                  " keep the plugin's default (whole, unshared GPUs), as the tenants there need a "
-                  "GPU of their own";
+    const std::string which = except_text(book, book.unshared,
+                                          " keep the plugin's default, whole and unshared GPUs, as the tenants "
+                                          "there need a GPU of their own");
     item(code(std::string("kubectl label node NODE nvidia.com/device-plugin.config=") + kConfigName + " --overwrite") +
          which + ". Check: " + code("kubectl describe node NODE") +
          " lists under Allocatable the resources of `device-plugin-config.yaml`, each with its replicas times the "
@@ -568,6 +609,32 @@ void runbook_steps(std::string& md, const Runbook& book) {
     md += "- " + code(std::string("kubectl label node NODE nvidia.com/mig.config=") + kAllDisabled + " --overwrite") +
           " (wait for `success`), then the operator's previous `migManager.config.name` and `mig.strategy`.\n";
   }
+}
+
+/// "3 L40S GPUs", "1 L40S GPU and 2 H100-SXM-80GB GPUs in a pool reserved for llm-70b".
+std::string fleet_text(const scenario::StrategyResult& strategy) {
+  std::map<std::pair<bool, std::string>, std::set<int>> gpus;  // (pool, type) -> GPUs
+  std::map<std::string, std::set<std::string>> pool_tenants;   // type -> tenants of its pools
+  for (const auto& d : strategy.devices) {
+    for (int g = d.gpu_index; g < d.gpu_index + d.gpu_count; ++g) gpus[{d.reserved, d.gpu}].insert(g);
+    if (d.reserved) {
+      for (const auto& c : d.contexts) pool_tenants[d.gpu].insert(markdown_text(tenant_of(c)));
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [key, set] : gpus) {
+    const auto n = set.size();
+    std::string part = std::to_string(n) + " " + key.second + " GPU" + (n == 1 ? "" : "s");
+    if (key.first) {
+      const auto& names = pool_tenants[key.second];
+      part += " in a pool reserved for " + join(std::vector<std::string>(names.begin(), names.end()), ", ");
+    }
+    parts.push_back(part);
+  }
+  if (parts.empty()) return "no GPU";
+  const std::string last = parts.back();
+  parts.pop_back();
+  return parts.empty() ? last : join(parts, ", ") + " and " + last;
 }
 
 /// What each file is, for the runbook's list.
@@ -661,12 +728,11 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   const auto has = [&](const std::string& name) {
     return std::any_of(files.begin(), files.end(), [&](const ConfigFile& f) { return f.name == name; });
   };
-  const std::string gpu = strategy.devices.empty() ? "" : strategy.devices.front().gpu;
+  const std::string gpu = placed.gpu;
   // Names from the scenario are shown as written, never read as Markdown's HTML.
   std::string md = "# Deploying " + markdown_text(spec.name) + " (" + models::to_string(spec.kind) + ") for " +
                    markdown_text(result.scenario) + "\n\n";
-  md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " +
-        std::to_string(placed.num_gpus) + " " + gpu + " GPU" + (placed.num_gpus == 1 ? "" : "s") +
+  md += "Written by `slicewise export-config` from a simulated result. slicewise simulated " + fleet_text(strategy) +
         (strategy.sizing ? ", sized for SLA" : ", as given") +
         "; this runbook sets up that configuration on a Kubernetes cluster with the NVIDIA GPU operator, "
         "step by step, each with the check that it took effect. NODE stands for each GPU node that is to run "
@@ -676,6 +742,8 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
                spec.kind == StrategyKind::hami ? scenario::policy_of(spec.kind).context_limit(spec) : 0,
                {},
                {},
+               {},
+               {},
                {}};
   for (const auto& [tenant, groups] : placed.groups) {
     for (const auto& group : groups) {
@@ -683,6 +751,13 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
     }
   }
   book.unshared = placed.unshared_gpus;
+  book.pool = placed.pool_gpus;
+  for (const auto& d : strategy.devices) {
+    if (d.gpu != gpu) {  // a mixed fleet: every label names its GPU's type
+      for (const auto& e : strategy.devices) book.types[e.gpu_index] = e.gpu;
+      break;
+    }
+  }
   if (spec.layout_schedule) {
     for (const auto& phase : spec.layout_schedule->phases) book.phases.emplace_back(phase.name, phase.from_hour);
   }

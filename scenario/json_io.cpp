@@ -3,6 +3,7 @@
 // json_read_faults.cpp; writing is in json_write.cpp.
 #include "scenario/json_io.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,28 @@ void read_run_settings(JsonReader& r, Scenario& s) {
   s.metrics_interval_s = r.optional_number("metrics_interval_s", 60.0, NumberRange::positive());
 }
 
+/// A fleet entry's `tenants` (a pool reserved for them): non-empty, distinct, non-empty strings.
+/// Whether each names a tenant is validate_scenario's question.
+std::vector<std::string> read_pool_tenants(JsonReader& r) {
+  std::vector<std::string> names;
+  if (!r.has("tenants")) return names;
+  const json* list = nonempty_array(r, "tenants", "tenant");
+  if (!list) return names;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& item = (*list)[i];
+    const std::string here = element_pointer(r.pointer("tenants"), i);
+    auto error = [&](std::string message) { r.diagnostics().push_back({r.file(), 0, 0, here, std::move(message)}); };
+    if (!item.is_string() || item.get<std::string>().empty()) {
+      error("must be a tenant's name (got " + describe_json(item) + ")");
+    } else if (std::find(names.begin(), names.end(), item.get<std::string>()) != names.end()) {
+      error("\"" + item.get<std::string>() + "\" is listed twice");
+    } else {
+      names.push_back(item.get<std::string>());
+    }
+  }
+  return names;
+}
+
 FleetEntry read_fleet_entry(JsonReader& top, const json& value, const std::string& pointer) {
   JsonReader r(value, pointer, top.diagnostics(), top.file());
   FleetEntry e;
@@ -59,6 +82,7 @@ FleetEntry read_fleet_entry(JsonReader& top, const json& value, const std::strin
   e.gpu = nonempty_string(r, "gpu", false);
   e.instance_type = nonempty_string(r, "instance_type", false);
   e.count = read_count(r, "count", 1);
+  e.tenants = read_pool_tenants(r);
   r.finish();
   return e;
 }

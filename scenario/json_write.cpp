@@ -261,6 +261,7 @@ void to_json(ordered_json& out, const Scenario& s) {
     // An instance entry's gpu is derived from the price table, not input.
     fleet.push_back(e.instance_type.empty() ? ordered_json{{"gpu", e.gpu}, {"count", e.count}}
                                             : ordered_json{{"instance_type", e.instance_type}, {"count", e.count}});
+    if (reserved(e)) fleet.back()["tenants"] = e.tenants;
   }
   out["fleet"] = fleet;
   ordered_json tenants = ordered_json::array();

@@ -205,6 +205,22 @@ class ResultChecker {
       for (std::size_t i = 0; i < steps->size(); ++i)
         sizing_step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), count);
     }
+    if (const json* pools = r.optional_array("pools")) {
+      for (std::size_t i = 0; i < pools->size(); ++i)
+        sizing_pool((*pools)[i], r.pointer("pools") + "/" + std::to_string(i));
+    }
+    r.finish();
+  }
+
+  /// A pool of the sized fleet: a known GPU, a count, the tenants it is reserved for.
+  void sizing_pool(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    const std::string gpu = r.required_string("gpu");
+    if (r.valid() && !gpu.empty() && !models::GpuCatalog::shipped().find(gpu)) {
+      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
+    }
+    r.required_integer("count", NumberRange::between(0, 1e9));
+    strings(r, "tenants");
     r.finish();
   }
 
@@ -405,6 +421,7 @@ class ResultChecker {
     r.optional_string("phase", "");  // these two are absent from results written before layout schedules
     r.maybe_number("down_s", kNonNegative);
     r.maybe_integer("gpu_count", NumberRange::between(2, 8));  // a tensor-parallel group's; absent = 1
+    r.optional_bool("reserved", false);                        // on a reserved pool's GPU; absent = false
     r.finish();
   }
 

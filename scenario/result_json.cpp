@@ -75,6 +75,7 @@ void to_json(nlohmann::json& out, const DeviceResult& d) {
                        {"phase", d.phase},
                        {"down_s", d.down_s}};
   if (d.gpu_count > 1) out["gpu_count"] = d.gpu_count;
+  if (d.reserved) out["reserved"] = true;
 }
 
 void from_json(const nlohmann::json& in, DeviceResult& d) {
@@ -92,6 +93,7 @@ void from_json(const nlohmann::json& in, DeviceResult& d) {
   d.phase = in.value("phase", defaults.phase);
   d.down_s = in.value("down_s", defaults.down_s);
   d.gpu_count = in.value("gpu_count", defaults.gpu_count);
+  d.reserved = in.value("reserved", defaults.reserved);
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimeSeries, interval_s, device_busy_frac, device_sm_util_frac,
                                                 tenant_queue_length)
@@ -100,8 +102,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuEnergy, gpu_index, gpu, util_
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EnergyRecord, hours, gpu_kwh, mean_power_w, monthly_kwh, unused_gpus,
                                                 unused_idle_w, per_gpu)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizedPool, gpu, count, tenants)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
-                                                context_load, feasible, shortfall, steps)
+                                                context_load, feasible, shortfall, steps, pools)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultEvent, at_s, kind, gpu_index, origin, scheduled, contexts_hit,
                                                 tenants_hit, outage_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultExposure, kind, per_month, tenants_hit, contexts_hit, outage_s)
@@ -122,7 +125,10 @@ void to_json(nlohmann::json& out, const StrategyResult& value) {
                        {"series", value.series},
                        {"simulated_s", value.simulated_s},
                        {"num_events", value.num_events}};
-  if (value.sizing) out["sizing"] = *value.sizing;  // absent: the fleet as given
+  if (value.sizing) {  // absent: the fleet as given
+    out["sizing"] = *value.sizing;
+    if (value.sizing->pools.empty()) out["sizing"].erase("pools");  // results without pools keep their bytes
+  }
   if (value.energy) out["energy"] = *value.energy;  // absent: no power curve for a GPU, or an older result
   if (value.faults) out["faults"] = *value.faults;  // absent: no faults and no layout schedule, or an older result
 }

@@ -20,10 +20,16 @@ namespace slicewise::scenario {
 /// `instance_type` (a priced instance; `count` instances, each with the table's GPU and GPU count).
 /// `count` is the most the strategies may use; each strategy places contexts on as few (pack) or
 /// as many (spread) of them as its placement policy says.
+///
+/// A fleet may mix GPU types. An entry with `tenants` is a pool reserved for them: each of their
+/// contexts runs there alone on whole GPUs (a tensor-parallel group on several), unshared, as under
+/// dedicated, whatever the strategy; those tenants run nowhere else, and no other tenant runs there.
+/// The strategy shares (or partitions) only the entries without `tenants`.
 struct FleetEntry {
-  std::string gpu;            ///< GPU catalog id; filled from the price table when instance_type is set
-  std::string instance_type;  ///< empty when the fleet is given by GPU
-  int count = 1;              ///< GPUs (by gpu) or instances (by instance_type), >= 1
+  std::string gpu;                   ///< GPU catalog id; filled from the price table when instance_type is set
+  std::string instance_type;         ///< empty when the fleet is given by GPU
+  int count = 1;                     ///< GPUs (by gpu) or instances (by instance_type), >= 1
+  std::vector<std::string> tenants;  ///< a pool reserved for these tenants; empty = shared by the strategy
   bool operator==(const FleetEntry&) const = default;
 };
 
@@ -339,6 +345,19 @@ struct Scenario {
   std::filesystem::path source_file;  ///< set by the loader (not part of the JSON); "" in memory
   bool operator==(const Scenario&) const = default;
 };
+
+/// True when fleet entry `entry` is a pool reserved for named tenants.
+inline bool reserved(const FleetEntry& entry) { return !entry.tenants.empty(); }
+
+/// True when `tenant` runs in a reserved pool of the scenario's fleet (and only there).
+inline bool in_reserved_pool(const Scenario& scenario, const std::string& tenant) {
+  for (const auto& entry : scenario.fleet) {
+    for (const auto& name : entry.tenants) {
+      if (name == tenant) return true;
+    }
+  }
+  return false;
+}
 
 /// The tenant named `name`, or nullptr when the scenario has none.
 inline const Tenant* find_tenant(const Scenario& scenario, const std::string& name) {

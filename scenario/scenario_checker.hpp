@@ -44,7 +44,14 @@ class ScenarioChecker {
   // validate_fleet.cpp
   const pricing::InstancePrice* instance(const std::string& type, const std::string& pointer);
   void fleet_entry(std::size_t i);
-  const models::GpuSpec* largest_gpu() const;
+  /// Reserved pools (fleet entries with `tenants`): each name a tenant, and every other tenant with
+  /// a shared entry to run on.
+  void pools();
+  /// The fleet GPU with the most memory that tenant `i` may run on: its pools' where it has one,
+  /// else the shared entries'; nullptr when none is known.
+  const models::GpuSpec* largest_gpu(std::size_t i) const;
+  /// The distinct GPU types tenant `i` may run on.
+  std::vector<const models::GpuSpec*> gpus_for(std::size_t i) const;
   void tenant(std::size_t i);
   void memory_fit(std::size_t i, const std::string& pointer);
   /// An LLM tenant: its engine must start on the largest fleet GPU, and every fleet GPU needs the
@@ -85,7 +92,10 @@ class ScenarioChecker {
   Diagnostics pricing_problems_;
   std::optional<pricing::PriceTable> table_;
   std::vector<const models::GpuSpec*> fleet_gpus_;                   ///< distinct, in fleet order
+  std::vector<const models::GpuSpec*> shared_gpus_;                  ///< distinct, of the entries the strategies share
+  std::vector<const models::GpuSpec*> entry_gpus_;                   ///< per fleet entry; nullptr when unknown
   std::int64_t num_gpus_ = 0;                                        ///< physical GPUs of the known fleet entries
+  std::int64_t num_shared_gpus_ = 0;                                 ///< of those, in entries the strategies share
   std::size_t fleet_entries_known_ = 0;                              ///< fleet entries whose GPU is known
   std::set<std::size_t> too_big_;                                    ///< tenants that fit no fleet GPU
   std::vector<std::pair<std::string, std::string>> instances_used_;  ///< (type, pointer), in check order

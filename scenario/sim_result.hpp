@@ -77,6 +77,8 @@ struct DeviceResult {
   double down_s = 0.0;    ///< time its SimGrid host was off (faults, re-partitions, other phases)
   /// GPUs it spans: a tensor-parallel group's, gpu_index onwards (written only when above 1).
   int gpu_count = 1;
+  /// On GPUs a fleet entry reserves for named tenants: whole, unshared (written only when true).
+  bool reserved = false;
   bool operator==(const DeviceResult&) const = default;
 };
 
@@ -98,9 +100,18 @@ struct SizingStep {
   bool operator==(const SizingStep&) const = default;
 };
 
+/// GPUs of a pool reserved for named tenants in a sized fleet: one per context (a tensor-parallel
+/// group: its GPUs).
+struct SizedPool {
+  std::string gpu;  ///< GPU catalog id
+  int count = 0;    ///< GPUs
+  std::vector<std::string> tenants;
+  bool operator==(const SizedPool&) const = default;
+};
+
 /// What sizing for SLA found (scenario/sizing.hpp); kept in StrategyResult::sizing.
 struct SizingRecord {
-  int num_gpus = 0;           ///< the sized fleet's GPUs (the closest run's when not feasible)
+  int num_gpus = 0;           ///< the sized fleet's GPUs (the closest run's when not feasible), pools included
   int lower_bound_gpus = 0;   ///< what memory and the per-device context limit allow at least
   int max_gpus = 0;           ///< the most the search could use
   std::vector<int> contexts;  ///< per tenant, the sized number of contexts
@@ -110,6 +121,9 @@ struct SizingRecord {
   bool feasible = true;           ///< false: no fleet within max_gpus meets every SLA
   std::string shortfall;          ///< when not feasible: what the closest run missed
   std::vector<SizingStep> steps;  ///< every simulation, in order
+  /// The pools reserved for named tenants (FleetEntry::tenants), sized beside the shared GPUs;
+  /// empty without them (and then not written).
+  std::vector<SizedPool> pools;
   bool operator==(const SizingRecord&) const = default;
 };
 

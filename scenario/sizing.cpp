@@ -139,7 +139,9 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
 }
 
 SizedRun sized_run_of(const SizingRecord& record) {
-  return SizedRun{record.num_gpus, !record.context_load.empty(), record.contexts, record.context_load};
+  int shared = record.num_gpus;
+  for (const auto& pool : record.pools) shared -= pool.count;
+  return SizedRun{shared, !record.context_load.empty(), record.contexts, record.context_load, record.pools};
 }
 
 bool meets_every_sla(const StrategyResult& result) {
@@ -176,9 +178,14 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   const StrategySpec& spec = scenario.strategies[strategy];
   const StrategyPolicy& policy = policy_of(spec.kind);
   per_device_limit_ = policy.context_limit(spec);
-  shared_devices_ = per_device_limit_ != 1;
   partitions_ = policy.partitions_gpus();
-  const auto* gpu = catalogs.gpus->find(fleet_gpu_id(scenario.fleet.front(), scenario, catalogs));
+  read_pools(catalogs);
+  // Only the GPUs the strategy shares are searched; a fleet of pools only has nothing to share.
+  shared_devices_ = per_device_limit_ != 1 && std::find(pooled_.begin(), pooled_.end(), false) != pooled_.end();
+  const auto shared_entry =
+      std::find_if(scenario.fleet.begin(), scenario.fleet.end(), [](const FleetEntry& e) { return !reserved(e); });
+  const auto* gpu = catalogs.gpus->find(
+      fleet_gpu_id(shared_entry != scenario.fleet.end() ? *shared_entry : scenario.fleet.front(), scenario, catalogs));
   SW_CHECK(gpu != nullptr, "sizing: fleet GPU unknown (validate first)");
   instance_memory_gib_ = gpu->memory_gib;
   gpu_id_ = gpu->id;
@@ -215,13 +222,61 @@ std::vector<int> SizingSearch::current_contexts() const {
   return contexts;
 }
 
-SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
-  // Every context alone on a device: as many GPUs as contexts (own-device strategies pack them,
-  // which under MIG puts several on one GPU's instances; shared ones get one each by balance).
-  return SizedRun{total(contexts), shared_devices_, contexts, {}};
+void SizingSearch::read_pools(const Catalogs& catalogs) {
+  for (const auto& tenant : scenario_.tenants) pooled_.push_back(in_reserved_pool(scenario_, tenant.name));
+  for (const auto& entry : scenario_.fleet) {
+    if (reserved(entry)) pools_.push_back({fleet_gpu_id(entry, scenario_, catalogs), 0, entry.tenants});
+  }
 }
 
-SizedRun SizingSearch::gpus_run(int num_gpus) const { return SizedRun{num_gpus, true, contexts_, loads_}; }
+std::vector<SizedPool> SizingSearch::pools_for(const std::vector<int>& contexts) const {
+  std::vector<SizedPool> pools;
+  for (const auto& entry : pools_) {
+    SizedPool pool = entry;
+    for (std::size_t t = 0; t < contexts.size(); ++t) {
+      const auto& tenant = scenario_.tenants[t];
+      // A tenant in several pools runs in the first one that lists it.
+      const bool first = std::any_of(pools.begin(), pools.end(), [&](const SizedPool& p) {
+        return std::find(p.tenants.begin(), p.tenants.end(), tenant.name) != p.tenants.end();
+      });
+      if (!first && std::find(entry.tenants.begin(), entry.tenants.end(), tenant.name) != entry.tenants.end()) {
+        pool.count += contexts[t] * tensor_parallel_of(tenant.workload);
+      }
+    }
+    pools.push_back(std::move(pool));
+  }
+  return pools;
+}
+
+int SizingSearch::pool_gpus(const std::vector<int>& contexts) const {
+  int gpus = 0;
+  for (const auto& pool : pools_for(contexts)) gpus += pool.count;
+  return gpus;
+}
+
+int SizingSearch::group_gpus(const std::vector<int>& contexts) const {
+  int gpus = 0;
+  for (std::size_t t = 0; t < contexts.size(); ++t) {
+    const int tp = tensor_parallel_of(scenario_.tenants[t].workload);
+    if (!pooled_[t] && tp > 1) gpus += contexts[t] * tp;
+  }
+  return gpus;
+}
+
+SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
+  // Every context alone on a device: as many GPUs as contexts, a tensor-parallel group its GPUs
+  // (own-device strategies pack them, which under MIG puts several on one GPU's instances; shared
+  // ones get one each by balance); pooled tenants in their pools.
+  int shared = group_gpus(contexts);
+  for (std::size_t t = 0; t < contexts.size(); ++t) {
+    if (!pooled_[t] && tensor_parallel_of(scenario_.tenants[t].workload) == 1) shared += contexts[t];
+  }
+  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts)};
+}
+
+SizedRun SizingSearch::gpus_run(int num_gpus) const {
+  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_)};
+}
 
 std::optional<SizedRun> SizingSearch::next() const {
   switch (phase_) {
@@ -235,23 +290,26 @@ std::optional<SizedRun> SizingSearch::next() const {
 int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
   const StrategySpec& spec = scenario_.strategies[strategy_];
   const StrategyPolicy& policy = policy_of(spec.kind);
+  // Tensor-parallel groups take whole GPUs; the other contexts share the rest.
   double memory = 0.0;
+  int sharing = 0;  // contexts that share GPUs
   for (std::size_t t = 0; t < contexts.size(); ++t) {
     const auto& tenant = scenario_.tenants[t];
+    if (pooled_[t] || tensor_parallel_of(tenant.workload) > 1) continue;
     const auto found = spec.tenants.find(tenant.name);
     const TenantStrategySettings* settings = found == spec.tenants.end() ? nullptr : &found->second;
-    // Per device: an LLM engine holds its share of each device (per GPU of a tensor-parallel group).
-    const double need = memory_on_gib(tenant.workload, gpu_id_, instance_memory_gib_ / instances_per_gpu_) *
-                        tensor_parallel_of(tenant.workload);
+    // Per device: an LLM engine holds its share of the device.
+    const double need = memory_on_gib(tenant.workload, gpu_id_, instance_memory_gib_ / instances_per_gpu_);
     const auto rule = policy.memory_rule(spec, settings, need, instance_memory_gib_ / instances_per_gpu_);
     memory += contexts[t] * (rule.isolated ? std::max(need, rule.limit_gib) : need);
+    sharing += contexts[t];
   }
-  int bound = std::max(1, static_cast<int>(std::ceil(memory / instance_memory_gib_ - 1e-9)));
+  int bound = sharing > 0 ? std::max(1, static_cast<int>(std::ceil(memory / instance_memory_gib_ - 1e-9))) : 0;
   if (per_device_limit_ > 0) {
     const int per_gpu = per_device_limit_ * instances_per_gpu_;
-    bound = std::max(bound, (total(contexts) + per_gpu - 1) / per_gpu);
+    bound = std::max(bound, (sharing + per_gpu - 1) / per_gpu);
   }
-  return bound;
+  return std::max(1, group_gpus(contexts) + bound);
 }
 
 void SizingSearch::feed(const StrategyResult& result) {
@@ -346,11 +404,14 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   }
   record_.context_load = loads_;
   const int lower = lower_bound(contexts_);
-  record_.lower_bound_gpus = lower;
-  const int num_contexts = total(contexts_);
-  const int most = record_.max_gpus;
+  const int pools = pool_gpus(contexts_);
+  record_.lower_bound_gpus = lower + pools;
+  const int num_contexts = contexts_run(contexts_).num_gpus;  // the isolated run's shared GPUs
+  const int most = record_.max_gpus - pools;
   if (lower > most) {
-    finish(isolated, false, "memory and the contexts per device need at least " + gpus_text(lower));
+    finish(isolated, false,
+           "memory and the contexts per device need at least " + gpus_text(lower + pools) +
+               (pools > 0 ? " (" + std::to_string(pools) + " of them in reserved pools)" : std::string()));
     return;
   }
   // Where to start: the isolated devices' busy time (time-sliced devices add their contexts' busy
@@ -360,7 +421,12 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   double demand = 0.0;
   if (!partitions_) {
     for (const auto& d : isolated.devices) {
-      demand += discipline == models::SharingDiscipline::concurrent ? d.sm_util_frac : d.busy_frac;
+      if (d.reserved) continue;  // a pool's GPUs are not searched
+      if (d.gpu_count > 1) {
+        demand += d.gpu_count;  // a tensor-parallel group holds its GPUs whole
+      } else {
+        demand += discipline == models::SharingDiscipline::concurrent ? d.sm_util_frac : d.busy_frac;
+      }
     }
   }
   const int start = std::clamp(static_cast<int>(std::ceil(demand - 0.02)), lower, most);
@@ -382,6 +448,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
 void SizingSearch::finish(const StrategyResult& result, bool feasible, const std::string& shortfall) {
   phase_ = Phase::done;
   if (record_.contexts.empty()) record_.contexts = current_contexts();
+  record_.pools = pools_for(record_.contexts);
   record_.num_gpus = result.num_gpus_used;
   record_.feasible = feasible;
   record_.shortfall =

@@ -54,15 +54,16 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result);
 /// memory: what "meets every SLA" means for sizing and for the advisor.
 bool meets_every_sla(const StrategyResult& result);
 
-/// One simulation the search asks for: a fleet of `num_gpus` GPUs of the scenario's (one) fleet
-/// type, and each tenant's number of contexts.
+/// One simulation the search asks for: a fleet of `num_gpus` GPUs of the type the scenario's
+/// strategies share, its reserved pools, and each tenant's number of contexts.
 struct SizedRun {
-  int num_gpus = 0;
+  int num_gpus = 0;  ///< shared GPUs
   /// Place the contexts over all `num_gpus`, each on the device with the least load so far (by
   /// `context_load`), instead of the strategy's pack/spread: strategies whose devices are shared.
   bool balance = false;
   std::vector<int> contexts;         ///< per tenant (scenario order)
   std::vector<double> context_load;  ///< per tenant: one context's GPU demand; empty = all equal
+  std::vector<SizedPool> pools;      ///< the reserved pools' GPUs (after the shared ones)
   bool operator==(const SizedRun&) const = default;
 };
 
@@ -80,13 +81,16 @@ SizedRun sized_run_of(const SizingRecord& record);
 ///    contexts placed by the load each carried in step 1. Dedicated and MIG need no step 2: each
 ///    context owns its device, so the contexts decide the GPUs.
 ///
+/// Tenants of a pool reserved for them (FleetEntry::tenants) run alone on its GPUs: a pool has one
+/// GPU per context (a tensor-parallel group: its GPUs) in every run; step 2 sizes the shared GPUs.
+///
 /// Stopping rule: the answer n passes and n - 1 fails (or n is the lower bound) in runs with the
 /// same seed. The search assumes that more contexts or GPUs never hurt; with one seed that holds
 /// for every scenario tried, but it is not proven.
 class SizingSearch {
  public:
-  /// `max_gpus`: the most GPUs the sized fleet may have. The scenario must have passed
-  /// validate_scenario and its fleet must be of one GPU type.
+  /// `max_gpus`: the most GPUs the sized fleet may have, pools included. The scenario must have
+  /// passed validate_scenario; the GPUs its strategies share must be of one type.
   SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs);
 
   /// The run the search needs next; nullopt once done().
@@ -128,6 +132,13 @@ class SizingSearch {
   std::string shortfall_of(const StrategyResult& result) const;
   SizedRun contexts_run(const std::vector<int>& contexts) const;
   SizedRun gpus_run(int num_gpus) const;
+  /// Which tenants run in reserved pools, and the pools' GPUs (pooled_, pools_).
+  void read_pools(const Catalogs& catalogs);
+  /// The reserved pools' GPUs for `contexts`: one per context, a tensor-parallel group its GPUs.
+  std::vector<SizedPool> pools_for(const std::vector<int>& contexts) const;
+  /// The whole GPUs that tensor-parallel groups of shared tenants take, for `contexts`.
+  int group_gpus(const std::vector<int>& contexts) const;
+  int pool_gpus(const std::vector<int>& contexts) const;
   /// The GPUs that memory and the per-device context limit require at least.
   int lower_bound(const std::vector<int>& contexts) const;
 
@@ -137,7 +148,9 @@ class SizingSearch {
   bool partitions_ = false;      ///< devices are MIG instances
   int instances_per_gpu_ = 1;
   double instance_memory_gib_ = 0.0;  ///< per GPU: whole memory or the layout's instances' sum
-  std::string gpu_id_;                ///< the fleet's GPU
+  std::string gpu_id_;                ///< the GPU type the strategy shares
+  std::vector<bool> pooled_;          ///< per tenant: runs in a reserved pool
+  std::vector<SizedPool> pools_;      ///< the fleet's reserved entries (GPU, tenants), count 0
   int per_device_limit_ = 0;          ///< contexts per device (0 = no limit)
   Phase phase_ = Phase::contexts;
   std::vector<Bracket> tenants_;  ///< step 1, per tenant

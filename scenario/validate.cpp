@@ -26,6 +26,7 @@ Diagnostics ScenarioChecker::run() {
     pricing_problems_ = e.diagnostics();
   }
   for (std::size_t i = 0; i < s_.fleet.size(); ++i) fleet_entry(i);
+  pools();
   for (std::size_t i = 0; i < s_.tenants.size(); ++i) tenant(i);
   for (std::size_t i = 0; i < s_.strategies.size(); ++i) strategy(i);
   sizing();

@@ -40,6 +40,7 @@ const pricing::InstancePrice* ScenarioChecker::instance(const std::string& type,
 /// The GPU of fleet entry `i` (directly or through its instance type), counted into the fleet.
 void ScenarioChecker::fleet_entry(std::size_t i) {
   const auto& e = s_.fleet[i];
+  entry_gpus_.push_back(nullptr);
   const std::string pointer = "/fleet/" + std::to_string(i);
   const models::GpuSpec* gpu = nullptr;
   int gpus_per_entry = 1;
@@ -62,15 +63,56 @@ void ScenarioChecker::fleet_entry(std::size_t i) {
     if (!gpu) add(pointer + "/gpu", unknown_gpu(e.gpu, *c_.gpus));
   }
   if (!gpu) return;
+  entry_gpus_.back() = gpu;
   num_gpus_ += static_cast<std::int64_t>(gpus_per_entry) * e.count;
   ++fleet_entries_known_;
   if (std::find(fleet_gpus_.begin(), fleet_gpus_.end(), gpu) == fleet_gpus_.end()) fleet_gpus_.push_back(gpu);
+  if (reserved(e)) return;
+  num_shared_gpus_ += static_cast<std::int64_t>(gpus_per_entry) * e.count;
+  if (std::find(shared_gpus_.begin(), shared_gpus_.end(), gpu) == shared_gpus_.end()) shared_gpus_.push_back(gpu);
 }
 
-/// The fleet GPU with the most memory; nullptr when no fleet GPU is known.
-const models::GpuSpec* ScenarioChecker::largest_gpu() const {
+void ScenarioChecker::pools() {
+  std::vector<std::string> names;
+  for (const auto& t : s_.tenants) names.push_back(t.name);
+  bool any_shared = false;
+  for (std::size_t i = 0; i < s_.fleet.size(); ++i) {
+    any_shared = any_shared || !reserved(s_.fleet[i]);
+    for (std::size_t k = 0; k < s_.fleet[i].tenants.size(); ++k) {
+      const auto& name = s_.fleet[i].tenants[k];
+      if (!find_tenant(s_, name)) {
+        add("/fleet/" + std::to_string(i) + "/tenants/" + std::to_string(k),
+            "unknown tenant \"" + name + "\"" + did_you_mean_suffix(name, names));
+      }
+    }
+  }
+  if (any_shared) return;
+  for (std::size_t i = 0; i < s_.tenants.size(); ++i) {
+    if (in_reserved_pool(s_, s_.tenants[i].name)) continue;
+    add("/tenants/" + std::to_string(i),
+        "tenant \"" + s_.tenants[i].name +
+            "\" has no GPU to run on: every fleet entry is reserved for other "
+            "tenants (\"tenants\"); add it to one, or give an entry without \"tenants\"");
+  }
+}
+
+std::vector<const models::GpuSpec*> ScenarioChecker::gpus_for(std::size_t i) const {
+  const bool pooled = in_reserved_pool(s_, s_.tenants[i].name);
+  std::vector<const models::GpuSpec*> gpus;
+  for (std::size_t e = 0; e < entry_gpus_.size(); ++e) {
+    const auto& names = s_.fleet[e].tenants;
+    const bool usable =
+        pooled ? std::find(names.begin(), names.end(), s_.tenants[i].name) != names.end() : !reserved(s_.fleet[e]);
+    if (usable && entry_gpus_[e] && std::find(gpus.begin(), gpus.end(), entry_gpus_[e]) == gpus.end()) {
+      gpus.push_back(entry_gpus_[e]);
+    }
+  }
+  return gpus;
+}
+
+const models::GpuSpec* ScenarioChecker::largest_gpu(std::size_t i) const {
   const models::GpuSpec* best = nullptr;
-  for (const auto* gpu : fleet_gpus_) {
+  for (const auto* gpu : gpus_for(i)) {
     if (!best || gpu->memory_gib > best->memory_gib) best = gpu;
   }
   return best;
@@ -114,10 +156,10 @@ void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
     return;
   }
   const double memory_gib = s_.tenants[i].workload.memory_gib;
-  const auto* largest = largest_gpu();
+  const auto* largest = largest_gpu(i);
   if (largest && memory_gib > largest->memory_gib) {
     too_big_.insert(i);
-    const std::string where = fleet_gpus_.size() == 1
+    const std::string where = gpus_for(i).size() == 1
                                   ? largest->id + " (" + gib(largest->memory_gib) + ")"
                                   : "any fleet GPU (largest: " + largest->id + ", " + gib(largest->memory_gib) + ")";
     add(pointer + "/workload/memory_gib", gib(memory_gib) + " does not fit on " + where);
@@ -127,7 +169,8 @@ void ScenarioChecker::memory_fit(std::size_t i, const std::string& pointer) {
 void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
   const auto& w = s_.tenants[i].workload;
   if (!w.llm || !w.engine || !models::ModelCatalog::shipped().find(w.llm->model)) return;  // the reader said why
-  for (const auto* gpu : fleet_gpus_) {
+  const auto gpus = gpus_for(i);
+  for (const auto* gpu : gpus) {
     if (w.engine->tensor_parallel > 1 && gpu->interconnect_gbps <= 0.0) {
       add(pointer + "/workload/engine/tensor_parallel",
           "a tensor-parallel group's all-reduces need the interconnect bandwidth of " + gpu->id +
@@ -138,12 +181,12 @@ void ScenarioChecker::llm_fit(std::size_t i, const std::string& pointer) {
                                          ", which the GPU catalog does not have");
     }
   }
-  const auto* largest = largest_gpu();
+  const auto* largest = largest_gpu(i);
   if (!largest) return;
   const auto engine = engine_on_device(w, largest->id, largest->memory_gib);
   if (engine.problem.empty()) return;
   too_big_.insert(i);
-  const std::string where = fleet_gpus_.size() == 1 ? largest->id : "the largest fleet GPU, " + largest->id;
+  const std::string where = gpus.size() == 1 ? largest->id : "the largest fleet GPU it may use, " + largest->id;
   std::string message = w.llm->model + " (" + w.llm->dtype + ") does not run on " + where + ": " + engine.problem;
   if (const auto tp = smallest_tensor_parallel(w, largest->id, largest->memory_gib)) {
     message += "; set engine.tensor_parallel to " + std::to_string(*tp) + ", the fewest GPUs that hold it";

@@ -57,7 +57,7 @@ void ScenarioChecker::strategy(std::size_t j) {
   unused_strategy_fields(st, pointer);
   tenant_settings(st, pointer);
   const StrategyCheck check{
-      s_, c_, fleet_gpus_, num_gpus_, too_big_, pointer, [this](std::string at, std::string message) {
+      s_, c_, shared_gpus_, num_shared_gpus_, too_big_, pointer, [this](std::string at, std::string message) {
         add(std::move(at), std::move(message));
       }};
   policy_of(st.kind).check(st, check);
@@ -111,11 +111,13 @@ void ScenarioChecker::sizing() {
                                   [](const StrategySpec& st) { return st.sizing == Sizing::sla; });
   if (sized == s_.strategies.end()) return;
   const std::string at = "/strategies/" + std::to_string(sized - s_.strategies.begin()) + "/sizing";
-  if (fleet_gpus_.size() > 1) {
+  if (shared_gpus_.size() > 1) {
     std::vector<std::string> ids;
-    for (const auto* gpu : fleet_gpus_) ids.push_back(gpu->id);
-    add(at, "sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of them); this fleet has " +
-                join(ids, ", ") + ": compare GPU types with `slicewise advise --gpus`");
+    for (const auto* gpu : shared_gpus_) ids.push_back(gpu->id);
+    add(at,
+        "sizing \"sla\" needs the GPUs the strategies share to be of one type (the sized fleet is a number of them; "
+        "pools reserved for named tenants may be of others); this fleet shares " +
+            join(ids, ", ") + ": compare GPU types with `slicewise advise --gpus`");
   }
   const auto dedicated = std::find_if(s_.strategies.begin(), s_.strategies.end(), [](const StrategySpec& st) {
     return st.kind == models::StrategyKind::dedicated;

@@ -233,8 +233,8 @@ void monitor(const RunOptions* options, double horizon_s, double interval_s) {
 
 }  // namespace
 
-std::vector<std::string> expand_fleet(const Scenario& scenario, const scenario::Catalogs& catalogs) {
-  std::vector<std::string> ids;
+std::vector<FleetGpu> expand_fleet(const Scenario& scenario, const scenario::Catalogs& catalogs) {
+  std::vector<FleetGpu> ids;
   std::optional<pricing::PriceTable> table;
   for (const auto& entry : scenario.fleet) {
     const std::string gpu = scenario::fleet_gpu_id(entry, scenario, catalogs);
@@ -246,7 +246,9 @@ std::vector<std::string> expand_fleet(const Scenario& scenario, const scenario::
       SW_CHECK(row != nullptr, "instance " + entry.instance_type + " not priced (validate first)");
       per_unit = row->num_gpus;
     }
-    for (int i = 0; i < entry.count * per_unit; ++i) ids.push_back(gpu);
+    for (int i = 0; i < entry.count * per_unit; ++i) {
+      ids.push_back(FleetGpu{gpu, entry.tenants, static_cast<std::size_t>(i)});
+    }
   }
   return ids;
 }
@@ -272,7 +274,19 @@ const LlmEngine* add_reference_engine(Run& run, const scenario::Workload& worklo
 }
 
 /// Each tenant's workload shape (on its reference GPU), statistics and per-request constants.
-void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenario::Catalogs& catalogs,
+/// The GPU a tenant's figures refer to when it names none: the first fleet GPU it may run on (its
+/// pool's, or the first the strategies share).
+std::string default_reference_gpu(const Scenario& scenario, const std::vector<FleetGpu>& fleet,
+                                  const scenario::Tenant& tenant) {
+  const bool pooled = scenario::in_reserved_pool(scenario, tenant.name);
+  for (const auto& gpu : fleet) {
+    const bool mine = std::find(gpu.pool.begin(), gpu.pool.end(), tenant.name) != gpu.pool.end();
+    if (pooled ? mine : gpu.pool.empty()) return gpu.id;
+  }
+  return fleet.front().id;
+}
+
+void init_tenants(Run& run, const std::vector<FleetGpu>& fleet, const scenario::Catalogs& catalogs,
                   std::size_t num_intervals) {
   const Scenario& scenario = run.scenario;
   const std::size_t num_tenants = scenario.tenants.size();
@@ -280,7 +294,8 @@ void init_tenants(Run& run, const std::vector<std::string>& fleet, const scenari
   run.stats.resize(num_tenants);
   for (std::size_t t = 0; t < num_tenants; ++t) {
     const auto& tenant = scenario.tenants[t];
-    const std::string ref_id = tenant.workload.reference_gpu.empty() ? fleet.front() : tenant.workload.reference_gpu;
+    const std::string ref_id = tenant.workload.reference_gpu.empty() ? default_reference_gpu(scenario, fleet, tenant)
+                                                                     : tenant.workload.reference_gpu;
     const auto* ref = catalogs.gpus->find(ref_id);
     SW_CHECK(ref != nullptr, "reference GPU " + ref_id + " unknown (validate first)");
     run.shapes.push_back(make_workload_shape(tenant.workload));
@@ -397,8 +412,8 @@ struct PlacedRun {
 };
 
 PlacedRun place_run(const Scenario& scenario, const scenario::StrategySpec& strategy,
-                    const std::vector<std::string>& fleet, const scenario::Catalogs& catalogs,
-                    const RunOptions& options, const std::vector<double>& balance_loads) {
+                    const std::vector<FleetGpu>& fleet, const scenario::Catalogs& catalogs, const RunOptions& options,
+                    const std::vector<double>& balance_loads) {
   PlacedRun run;
   if (!strategy.layout_schedule) {
     run.placement = place_contexts(scenario, strategy, fleet, *catalogs.gpus, *catalogs.mig, options.defaults,
@@ -457,10 +472,18 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
                                            const scenario::Catalogs& catalogs, std::vector<double>& balance_loads) {
   if (!options.sized) return std::nullopt;
   const auto& sized = *options.sized;
-  SW_CHECK(sized.num_gpus >= 1 && sized.contexts.size() == scenario.tenants.size(), "malformed sized run");
+  SW_CHECK(sized.num_gpus >= (sized.pools.empty() ? 1 : 0) && sized.contexts.size() == scenario.tenants.size(),
+           "malformed sized run");
   Scenario out = scenario;
-  const std::string gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
-  out.fleet = {scenario::FleetEntry{gpu, "", sized.num_gpus}};
+  const auto shared = std::find_if(scenario.fleet.begin(), scenario.fleet.end(),
+                                   [](const scenario::FleetEntry& e) { return !scenario::reserved(e); });
+  out.fleet.clear();
+  if (shared != scenario.fleet.end() && sized.num_gpus > 0) {
+    out.fleet.push_back({scenario::fleet_gpu_id(*shared, scenario, catalogs), "", sized.num_gpus, {}});
+  }
+  for (const auto& pool : sized.pools) {
+    if (pool.count > 0) out.fleet.push_back({pool.gpu, "", pool.count, pool.tenants});
+  }
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) out.tenants[t].num_contexts = sized.contexts[t];
   if (sized.balance) {
     balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
@@ -532,7 +555,10 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   if (strategy.layout_schedule) count_phase_contexts(placed, out);
   if (run.ops) operations_results(run, out);
   // Energy from the utilisation just recorded (docs/energy.md: why not SimGrid's energy plugin).
-  out.energy = scenario::strategy_energy(out, fleet, simulated.horizon_s, *catalogs.gpus);
+  std::vector<std::string> fleet_ids;
+  fleet_ids.reserve(fleet.size());
+  for (const auto& gpu : fleet) fleet_ids.push_back(gpu.id);
+  out.energy = scenario::strategy_energy(out, fleet_ids, simulated.horizon_s, *catalogs.gpus);
   result.strategies.push_back(std::move(out));
   return result;
 }

@@ -54,6 +54,8 @@ struct Slot {
   /// Where the device plugin shares a profile's instances alike (shares_by_profile): the tenants on
   /// any instance of this slot's profile, and the one that holds the profile alone; shared by them.
   std::shared_ptr<ProfileUse> profile_use;
+  std::vector<std::size_t> pool;  ///< a reserved GPU's tenants (device.reserved)
+  std::size_t position = 0;       ///< its GPU's place in its fleet entry (FleetGpu::position)
 };
 
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
@@ -109,23 +111,51 @@ void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, c
   }
 }
 
-/// Slots: one per GPU, or one per MIG instance of the layout on every GPU.
-std::vector<Slot> make_slots(const StrategySpec& strategy, const StrategyPolicy& policy,
-                             const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+/// The slot of a GPU reserved for the tenants `pool`: whole, one context, memory and compute its own.
+Slot reserved_slot(const models::GpuSpec& gpu, std::size_t g, std::vector<std::size_t> pool) {
+  bool in_sms = false;
+  const double compute = compute_capacity(gpu, in_sms);
+  Slot slot;
+  slot.device = PlacedDevice{
+      "gpu" + std::to_string(g), gpu.id,         "", g,     compute, in_sms, static_cast<double>(gpu.num_sms),
+      gpu.memory_bandwidth_gbps, gpu.memory_gib, {}, false, {}};
+  slot.device.reserved = true;
+  slot.max_contexts = 1;
+  slot.pool = std::move(pool);
+  return slot;
+}
+
+/// The indices of the tenants named in `names`.
+std::vector<std::size_t> tenant_indices(const Scenario& scenario, const std::vector<std::string>& names) {
+  std::vector<std::size_t> out;
+  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
+    if (std::find(names.begin(), names.end(), scenario.tenants[t].name) != names.end()) out.push_back(t);
+  }
+  return out;
+}
+
+/// Slots: one per GPU, or one per MIG instance of the layout on every GPU the strategy shares; one
+/// whole slot per reserved GPU.
+std::vector<Slot> make_slots(const Scenario& scenario, const StrategySpec& strategy, const StrategyPolicy& policy,
+                             const std::vector<FleetGpu>& fleet, const models::GpuCatalog& gpus,
                              const models::MigCatalog& mig) {
   std::vector<Slot> slots;
-  for (std::size_t g = 0; g < fleet_gpu_ids.size(); ++g) {
-    const auto* gpu = gpus.find(fleet_gpu_ids[g]);
-    SW_CHECK(gpu != nullptr, "fleet GPU " + fleet_gpu_ids[g] + " not in the catalog (validate first)");
-    if (policy.partitions_gpus()) {
+  for (std::size_t g = 0; g < fleet.size(); ++g) {
+    const auto* gpu = gpus.find(fleet[g].id);
+    SW_CHECK(gpu != nullptr, "fleet GPU " + fleet[g].id + " not in the catalog (validate first)");
+    if (!fleet[g].pool.empty()) {
+      slots.push_back(reserved_slot(*gpu, g, tenant_indices(scenario, fleet[g].pool)));
+    } else if (policy.partitions_gpus()) {
       add_mig_slots(strategy, policy, *gpu, g, mig, slots);
     } else {
       slots.push_back(whole_gpu_slot(strategy, policy, *gpu, g));
     }
+    if (slots.back().device.mig_profile.empty()) slots.back().position = fleet[g].position;
   }
   if (policy.shares_by_profile()) {
     std::map<std::string, std::shared_ptr<ProfileUse>> uses;
     for (auto& slot : slots) {
+      if (slot.device.reserved) continue;
       auto& use = uses[slot.device.mig_profile];
       if (!use) use = std::make_shared<ProfileUse>();
       slot.profile_use = use;
@@ -142,25 +172,33 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
   for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
     const auto& tenant = scenario.tenants[t];
     const auto* settings = settings_of(strategy, tenant.name);
+    const bool pooled = scenario::in_reserved_pool(scenario, tenant.name);  // alone on its GPUs: no share to set
     for (int r = 0; r < tenant.num_contexts; ++r) {
       PlacedContext c;
       c.tenant = t;
       c.replica = r;
       c.memory_gib = scenario::memory_need_gib(tenant.workload);
-      c.weight = policy.context_weight(strategy, settings);
-      c.cap = policy.context_cap(strategy, settings, tenant.priority);
-      if (policy.schedules_by_priority(strategy)) c.priority = static_cast<int>(tenant.priority);
+      if (!pooled) {
+        c.weight = policy.context_weight(strategy, settings);
+        c.cap = policy.context_cap(strategy, settings, tenant.priority);
+        if (policy.schedules_by_priority(strategy)) c.priority = static_cast<int>(tenant.priority);
+      }
       contexts.push_back(c);
     }
   }
+  // Tensor-parallel groups first, widest first: they need runs of free whole GPUs, which contexts
+  // placed before them could break up.
+  auto tp = [&](const PlacedContext& c) { return scenario::tensor_parallel_of(scenario.tenants[c.tenant].workload); };
   if (loads) {
     auto load = [&](const PlacedContext& c) { return (*loads)[c.tenant]; };
     std::stable_sort(contexts.begin(), contexts.end(), [&](const PlacedContext& a, const PlacedContext& b) {
+      if (tp(a) != tp(b)) return tp(a) > tp(b);
       return load(a) != load(b) ? load(a) > load(b) : a.memory_gib > b.memory_gib;
     });
   } else {
-    std::stable_sort(contexts.begin(), contexts.end(),
-                     [](const PlacedContext& a, const PlacedContext& b) { return a.memory_gib > b.memory_gib; });
+    std::stable_sort(contexts.begin(), contexts.end(), [&](const PlacedContext& a, const PlacedContext& b) {
+      return tp(a) != tp(b) ? tp(a) > tp(b) : a.memory_gib > b.memory_gib;
+    });
   }
   return contexts;
 }
@@ -169,6 +207,7 @@ std::vector<PlacedContext> make_contexts(const Scenario& scenario, const Strateg
 /// strategy pins it to where the client sees that limit (MPS's per-replica share).
 double client_memory_gib(const PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& policy,
                          const scenario::TenantStrategySettings* settings) {
+  if (device.reserved) return device.memory_gib;
   const auto rule = policy.memory_rule(strategy, settings, 0.0, device.memory_gib);
   return rule.isolated && rule.client_sees_limit && rule.limit_gib > 0.0 ? std::min(rule.limit_gib, device.memory_gib)
                                                                          : device.memory_gib;
@@ -183,6 +222,7 @@ struct SlotRequest {
   const scenario::TenantStrategySettings* settings;  ///< the strategy's settings for its tenant, or nullptr
   bool needs_own_device;                             ///< the tenant needs more isolation than the strategy gives
   std::string wanted_profile;                        ///< MIG profile the tenant asked for; "" = any
+  bool pooled;                                       ///< the tenant runs on reserved GPUs of its pool only
 
   bool llm() const { return workload.kind == scenario::WorkloadKind::llm && workload.engine.has_value(); }
   /// Its engine on `slot`, sized on the memory its CUDA sees there.
@@ -196,16 +236,26 @@ struct SlotRequest {
   std::string engine_problem(const Slot& slot) const { return llm() ? engine_on(slot).problem : ""; }
 };
 
-SlotRequest request_for(const PlacedContext& context, const scenario::Tenant& tenant, const StrategySpec& strategy,
-                        const StrategyPolicy& policy) {
+SlotRequest request_for(const Scenario& scenario, const PlacedContext& context, const scenario::Tenant& tenant,
+                        const StrategySpec& strategy, const StrategyPolicy& policy) {
   const auto* settings = settings_of(strategy, tenant.name);
+  const bool pooled = scenario::in_reserved_pool(scenario, tenant.name);
   return SlotRequest{context,
                      tenant.workload,
                      strategy,
                      policy,
                      settings,
-                     tenant.isolation > policy.isolation(),
-                     settings ? settings->mig_profile : std::string()};
+                     !pooled && tenant.isolation > policy.isolation(),
+                     pooled || !settings ? std::string() : settings->mig_profile,
+                     pooled};
+}
+
+/// True when `slot` is one the request's tenant may run on: a GPU of its pool, or one the strategy
+/// shares for a tenant in no pool.
+bool in_its_pool(const Slot& slot, const SlotRequest& request) {
+  if (slot.device.reserved != request.pooled) return false;
+  return !slot.device.reserved ||
+         std::find(slot.pool.begin(), slot.pool.end(), request.context.tenant) != slot.pool.end();
 }
 
 /// Memory the context reserves on `slot`: its need, or more where the slot isolates memory.
@@ -229,6 +279,7 @@ std::optional<scenario::MemoryRule> limit_below_need(const Slot& slot, const Slo
 /// True when the slot's core reservations admit the context, as HAMi's scheduler does: the sum
 /// within 100 %, a 100 % context only alone, and no 0 % context on a fully reserved device.
 bool cores_admit(const Slot& slot, const SlotRequest& request) {
+  if (slot.device.reserved) return true;
   const double cores = request.policy.core_reservation(request.strategy, request.settings);
   if (cores <= 0.0) return slot.reserved_cores < 1.0 - 1e-9 || slot.device.contexts.empty();
   if (cores >= 1.0 - 1e-9 && !slot.device.contexts.empty()) return false;
@@ -239,6 +290,7 @@ bool cores_admit(const Slot& slot, const SlotRequest& request) {
 /// be promised beyond the device's.
 bool admissible(const Slot& slot, const SlotRequest& request, const StrategySpec& strategy, bool allow_overcommit) {
   const PlacedContext& context = request.context;
+  if (!in_its_pool(slot, request)) return false;
   if (slot.max_contexts > 0 && static_cast<int>(slot.device.contexts.size()) >= slot.max_contexts) return false;
   if (slot.owner_tenant && slot.owner_tenant != context.tenant) return false;
   if (const auto& use = slot.profile_use) {
@@ -367,7 +419,8 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
   const PlacedContext& context = request.context;
   const std::string who = tenant.name + "#" + std::to_string(context.replica);
   result.num_unplaced[context.tenant]++;
-  std::string why = "no device left that can take it";
+  std::string why = request.pooled ? "no GPU of its pool (the fleet entries reserved for it) left"
+                                   : "no device left that can take it";
   // A limit below the need on every device: the strategy's own setting makes it impossible.
   std::optional<scenario::MemoryRule> limit;
   const bool every_slot_limited = !slots.empty() && std::all_of(slots.begin(), slots.end(), [&](const Slot& slot) {
@@ -381,6 +434,8 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
   } else if (request.llm() && std::all_of(slots.begin(), slots.end(),
                                           [&](const Slot& slot) { return !request.engine_problem(slot).empty(); })) {
     why = "its engine starts on no device: " + request.engine_problem(slots.front());
+  } else if (request.pooled) {
+    // said above
   } else if (!request.wanted_profile.empty()) {
     why = "no free " + request.wanted_profile + " instance";
   } else if (request.needs_own_device) {
@@ -413,7 +468,7 @@ void record_unplaced(const SlotRequest& request, const scenario::Tenant& tenant,
 /// device of its own).
 void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy) {
   slot.reserved_gib += reservation(slot, request, strategy);
-  slot.reserved_cores += request.policy.core_reservation(strategy, request.settings);
+  if (!slot.device.reserved) slot.reserved_cores += request.policy.core_reservation(strategy, request.settings);
   if (request.needs_own_device) slot.owner_tenant = request.context.tenant;
   if (slot.profile_use) {
     slot.profile_use->tenants.insert(request.context.tenant);
@@ -423,13 +478,14 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.device.contexts.back().memory_gib = request.need(slot);
 }
 
-/// GPUs of one node: the fleet's GPUs in order, 8 to a node (instances of fewer GPUs never put a
-/// group of more than their own together: a group of `size` starts at a multiple of it).
+/// GPUs of one node: each fleet entry's GPUs in order, 8 to a node (instances of fewer GPUs never
+/// put a group of more than their own together: a group of `size` starts at a multiple of it).
 constexpr std::size_t kGpusPerNode = 8;
 
 /// A tensor-parallel context takes `tp` whole GPUs of one node to itself: the first run of that
-/// many free GPUs of one type, starting at a multiple of `tp`, where its engine starts. The group
-/// is one device (the first GPU's slot, spanning `tp`); the other GPUs' slots are taken by it.
+/// many free whole GPUs of one fleet entry, consecutive and starting at a multiple of `tp`, where the
+/// tenant may run (its pool's, or the shared ones) and its engine starts. The group is one device
+/// (the first GPU's slot, spanning `tp`); the other GPUs' slots are taken by it.
 void place_group(std::vector<Slot>& slots, const SlotRequest& request, const scenario::Tenant& tenant,
                  const StrategySpec& strategy, const StrategyPolicy& policy, int tp, std::vector<bool>& gpu_in_use,
                  Placement& result) {
@@ -438,17 +494,24 @@ void place_group(std::vector<Slot>& slots, const SlotRequest& request, const sce
     result.num_unplaced[request.context.tenant]++;
     result.issues.push_back(who + " (tensor_parallel " + std::to_string(tp) + ") is unplaceable: " + why);
   };
-  if (policy.partitions_gpus()) {
-    unplaced("MIG instances never host a tensor-parallel group; " + strategy.name + " has only instances");
+  if (policy.partitions_gpus() && !request.pooled) {
+    unplaced("MIG instances never host a tensor-parallel group; " + strategy.name +
+             " has only instances (reserve whole GPUs for it: a fleet entry with \"tenants\")");
     return;
   }
   const auto size = static_cast<std::size_t>(tp);
-  auto free_slot = [&](const Slot& slot) { return slot.device.contexts.empty() && !slot.owner_tenant; };
-  for (std::size_t first = 0; first + size <= slots.size(); first += size) {
-    if (first / kGpusPerNode != (first + size - 1) / kGpusPerNode) continue;
+  auto free_slot = [&](const Slot& slot) {
+    return slot.device.mig_profile.empty() && slot.device.contexts.empty() && !slot.owner_tenant &&
+           in_its_pool(slot, request);
+  };
+  for (std::size_t first = 0; first + size <= slots.size(); ++first) {
+    const std::size_t p0 = slots[first].position;
+    if (p0 % size != 0 || p0 / kGpusPerNode != (p0 + size - 1) / kGpusPerNode) continue;
     bool fits = true;
     for (std::size_t k = first; k < first + size && fits; ++k) {
-      fits = free_slot(slots[k]) && slots[k].device.gpu_id == slots[first].device.gpu_id;
+      fits = free_slot(slots[k]) && slots[k].position == p0 + (k - first) &&
+             slots[k].device.gpu_index == slots[first].device.gpu_index + (k - first) &&
+             slots[k].device.gpu_id == slots[first].device.gpu_id;
     }
     if (!fits || !request.engine_problem(slots[first]).empty()) continue;
     for (std::size_t k = first; k < first + size; ++k) {
@@ -462,14 +525,17 @@ void place_group(std::vector<Slot>& slots, const SlotRequest& request, const sce
     return;
   }
   unplaced(slots.empty() || request.engine_problem(slots.front()).empty()
-               ? "no " + std::to_string(tp) + " free GPUs of one node left"
+               ? "no " + std::to_string(tp) + " free GPUs of one node left" +
+                     (request.pooled ? " in its pool" : std::string())
                : "its engine starts on no group: " + request.engine_problem(slots.front()));
 }
 
 /// Orders a used device's contexts and sets how it shares itself: sharing parameters, roofline
 /// sharpness and, for exact time slicing, its quantum and switch cost.
-void configure_device(PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& policy,
+void configure_device(PlacedDevice& device, const StrategySpec& strategy, const StrategyPolicy& shared_policy,
                       const models::SharingDefaults& defaults) {
+  // A reserved GPU runs its one context as a dedicated one does, whatever the strategy.
+  const StrategyPolicy& policy = device.reserved ? policy_of(models::StrategyKind::dedicated) : shared_policy;
   // Keep contexts in tenant order on each device: deterministic and readable.
   std::stable_sort(device.contexts.begin(), device.contexts.end(), [](const PlacedContext& a, const PlacedContext& b) {
     return a.tenant != b.tenant ? a.tenant < b.tenant : a.replica < b.replica;
@@ -531,74 +597,90 @@ std::optional<std::string> undeployable_priorities(const Scenario& scenario, con
          " a priority or weight, and " + policy.priority_not_deployable() + "; the figures show what they would buy";
 }
 
+/// Where one placement is: the slots, and what the choosers remember between contexts.
+struct PlacementState {
+  std::vector<Slot> slots;
+  std::vector<bool> gpu_in_use;   ///< per fleet GPU
+  std::vector<double> slot_load;  ///< per slot, under balancing
+  std::size_t spread_cursor = 0;
+};
+
+/// The slot for one (single-GPU) context: its pool's, or as the strategy places (balanced by
+/// `load` when balancing).
+std::optional<std::size_t> choose_slot(PlacementState& st, const SlotRequest& request, const StrategySpec& strategy,
+                                       bool balance, double load) {
+  if (request.pooled) return choose_pack(st.slots, request, strategy);
+  if (balance) return choose_balanced(st.slots, request, strategy, st.slot_load, load);
+  if (strategy.placement == scenario::PlacementPolicy::spread && !request.policy.partitions_gpus()) {
+    return choose_spread(st.slots, request, strategy, st.spread_cursor);
+  }
+  if (request.policy.partitions_gpus()) return choose_pack_instance(st.slots, request, strategy, st.gpu_in_use);
+  return choose_pack(st.slots, request, strategy);
+}
+
 /// One placement of every context with the strategy's settings as given.
-Placement place_once(const Scenario& scenario, const StrategySpec& strategy,
-                     const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                     const models::MigCatalog& mig, const models::SharingDefaults& defaults,
-                     const std::vector<double>* balance_loads) {
+Placement place_once(const Scenario& scenario, const StrategySpec& strategy, const std::vector<FleetGpu>& fleet,
+                     const models::GpuCatalog& gpus, const models::MigCatalog& mig,
+                     const models::SharingDefaults& defaults, const std::vector<double>* balance_loads) {
   const StrategyPolicy& policy = policy_of(strategy.kind);
   Placement result;
   result.num_unplaced.assign(scenario.tenants.size(), 0);
   if (auto note = undeployable_priorities(scenario, strategy, policy)) result.issues.push_back(std::move(*note));
-  std::vector<Slot> slots = make_slots(strategy, policy, fleet_gpu_ids, gpus, mig);
+  PlacementState st;
+  st.slots = make_slots(scenario, strategy, policy, fleet, gpus, mig);
   SW_CHECK(!balance_loads || balance_loads->size() == scenario.tenants.size(), "one balance load per tenant");
-  const bool spread = strategy.placement == scenario::PlacementPolicy::spread && !policy.partitions_gpus();
-  std::size_t spread_cursor = 0;
-  std::vector<bool> gpu_in_use(fleet_gpu_ids.size(), false);
-  std::vector<double> slot_load(slots.size(), 0.0);
+  st.gpu_in_use.assign(fleet.size(), false);
+  st.slot_load.assign(st.slots.size(), 0.0);
   for (const auto& context : make_contexts(scenario, strategy, policy, balance_loads)) {
     const auto& tenant = scenario.tenants[context.tenant];
-    const SlotRequest request = request_for(context, tenant, strategy, policy);
+    const SlotRequest request = request_for(scenario, context, tenant, strategy, policy);
     if (const int tp = scenario::tensor_parallel_of(tenant.workload); tp > 1) {
-      place_group(slots, request, tenant, strategy, policy, tp, gpu_in_use, result);
+      place_group(st.slots, request, tenant, strategy, policy, tp, st.gpu_in_use, result);
       continue;
     }
     const double load = balance_loads ? (*balance_loads)[context.tenant] : 0.0;
-    const auto chosen = balance_loads              ? choose_balanced(slots, request, strategy, slot_load, load)
-                        : spread                   ? choose_spread(slots, request, strategy, spread_cursor)
-                        : policy.partitions_gpus() ? choose_pack_instance(slots, request, strategy, gpu_in_use)
-                                                   : choose_pack(slots, request, strategy);
-    if (chosen) {
-      slot_load[*chosen] += load;
-      assign(slots[*chosen], request, strategy);
-      gpu_in_use[slots[*chosen].device.gpu_index] = true;
+    if (const auto chosen = choose_slot(st, request, strategy, balance_loads != nullptr, load)) {
+      st.slot_load[*chosen] += load;
+      assign(st.slots[*chosen], request, strategy);
+      st.gpu_in_use[st.slots[*chosen].device.gpu_index] = true;
     } else {
-      record_unplaced(request, tenant, strategy, slots, result);
+      record_unplaced(request, tenant, strategy, st.slots, result);
     }
   }
-  collect_devices(slots, strategy, policy, defaults, fleet_gpu_ids.size(), result);
+  collect_devices(st.slots, strategy, policy, defaults, fleet.size(), result);
   return result;
 }
 
 int total_unplaced(const Placement& p) { return std::accumulate(p.num_unplaced.begin(), p.num_unplaced.end(), 0); }
 
-/// Most contexts on one whole GPU of a placement.
+/// Most contexts on one whole GPU the strategy shares.
 int most_contexts_per_gpu(const Placement& p) {
   std::size_t most = 0;
-  for (const auto& d : p.devices) most = std::max(most, d.contexts.size());
+  for (const auto& d : p.devices) {
+    if (!d.reserved) most = std::max(most, d.contexts.size());
+  }
   return static_cast<int>(most);
 }
 
 }  // namespace
 
-Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
-                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
-                         const models::MigCatalog& mig, const models::SharingDefaults& defaults,
-                         const std::vector<double>* balance_loads) {
+Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy, const std::vector<FleetGpu>& fleet,
+                         const models::GpuCatalog& gpus, const models::MigCatalog& mig,
+                         const models::SharingDefaults& defaults, const std::vector<double>* balance_loads) {
   if (!policy_of(strategy.kind).splits_by_replicas(strategy) || strategy.replicas > 0) {
-    return place_once(scenario, strategy, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+    return place_once(scenario, strategy, fleet, gpus, mig, defaults, balance_loads);
   }
   // The device plugin splits each GPU's memory and threads among its replicas (MPS), which the
   // strategy leaves to slicewise: as many as the contexts want to share a GPU (placed without the
   // split), fewer while that leaves more contexts unplaced (each then gets more memory), and
   // finally exactly the most any GPU carries, 2 at least, which is what export-config advertises.
-  const Placement unsplit = place_once(scenario, strategy, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+  const Placement unsplit = place_once(scenario, strategy, fleet, gpus, mig, defaults, balance_loads);
   StrategySpec split = strategy;
   std::optional<Placement> best;
   int best_replicas = 0;  // the replicas `best` was placed with
   for (int r = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(unsplit)); r >= 2; --r) {
     split.replicas = r;
-    Placement p = place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+    Placement p = place_once(scenario, split, fleet, gpus, mig, defaults, balance_loads);
     if (!best || total_unplaced(p) < total_unplaced(*best)) {
       best = std::move(p);
       best_replicas = r;
@@ -608,7 +690,7 @@ Placement place_contexts(const Scenario& scenario, const StrategySpec& strategy,
   const int replicas = scenario::device_plugin_replicas(strategy, most_contexts_per_gpu(*best));
   if (replicas == best_replicas) return std::move(*best);
   split.replicas = replicas;
-  return place_once(scenario, split, fleet_gpu_ids, gpus, mig, defaults, balance_loads);
+  return place_once(scenario, split, fleet, gpus, mig, defaults, balance_loads);
 }
 
 }  // namespace slicewise::sim

@@ -48,6 +48,19 @@ struct PlacedDevice {
   /// The memory each context's CUDA reports as its GPU's, where the strategy pins it lower (MPS's
   /// per-replica share): an LLM engine sizes itself on it; 0 = memory_gib.
   double client_memory_gib = 0.0;
+  /// On GPUs its fleet entry reserves for named tenants: whole, one context, unshared whatever the
+  /// strategy (scenario::FleetEntry::tenants).
+  bool reserved = false;
+};
+
+/// One physical GPU of the fleet.
+struct FleetGpu {
+  std::string id;                 ///< GPU catalog id
+  std::vector<std::string> pool;  ///< the tenants its fleet entry reserves it for; empty = the strategy shares it
+  /// Its place in its fleet entry (0, 1, ...): nodes of 8 GPUs, and tensor-parallel groups, are
+  /// counted from the entry's first GPU.
+  std::size_t position = 0;
+  bool operator==(const FleetGpu&) const = default;
 };
 
 /// One past the last physical GPU `device` runs on: its GPUs are gpu_index .. gpu_end − 1.
@@ -74,13 +87,15 @@ struct Placement {
 
 /// Places every context of `scenario` under `strategy` on the scenario's fleet (expanded to GPUs:
 /// instance entries give count × GPUs per instance). Unplaceable contexts are counted and explained
-/// in `issues`, never dropped silently. The scenario must have passed validate_scenario.
+/// in `issues`, never dropped silently. The scenario must have passed validate_scenario. A tenant
+/// of a reserved pool gets whole GPUs of its pool, one context (or tensor-parallel group) each, as
+/// under dedicated; the strategy shares and partitions only the other GPUs.
 ///
 /// With `balance_loads` (one context's load per tenant, as sizing measured it) the strategy's
 /// pack/spread gives way to balancing: contexts, heaviest first, each go to the device with the
 /// least load per SM where they fit, so that every GPU of the fleet is used (sizing's step 2).
 Placement place_contexts(const scenario::Scenario& scenario, const scenario::StrategySpec& strategy,
-                         const std::vector<std::string>& fleet_gpu_ids, const models::GpuCatalog& gpus,
+                         const std::vector<FleetGpu>& fleet, const models::GpuCatalog& gpus,
                          const models::MigCatalog& mig, const models::SharingDefaults& defaults = {},
                          const std::vector<double>* balance_loads = nullptr);
 

@@ -125,6 +125,7 @@ void device_results(const Scenario& scenario, const Devices& devices, const std:
     r.mig_profile = placed.mig_profile;
     r.gpu_index = static_cast<int>(placed.gpu_index);
     r.gpu_count = placed.gpu_count;
+    r.reserved = placed.reserved;
     for (const auto& c : placed.contexts) {
       r.contexts.push_back(scenario.tenants[c.tenant].name + "#" + std::to_string(c.replica));
       r.memory_allocated_gib += c.memory_gib;

@@ -36,7 +36,7 @@ struct RunOptions {
 /// GPU without TFLOPS). Must be called at most once per process.
 scenario::SimResult run_simulation(const scenario::Scenario& scenario, const RunOptions& options);
 
-/// The scenario's fleet as one GPU id per physical GPU (instance entries expanded).
-std::vector<std::string> expand_fleet(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs);
+/// The scenario's fleet as one entry per physical GPU (instance entries expanded), in order.
+std::vector<FleetGpu> expand_fleet(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs);
 
 }  // namespace slicewise::sim

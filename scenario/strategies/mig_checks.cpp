@@ -210,6 +210,12 @@ void check_every_tenant_served(const LayoutSchedule& schedule, const StrategyChe
 void check_layout_schedule(const StrategySpec& spec, const StrategyCheck& c) {
   const auto& schedule = *spec.layout_schedule;
   const std::string at = c.pointer + "/layout_schedule";
+  if (std::any_of(c.scenario.fleet.begin(), c.scenario.fleet.end(), [](const FleetEntry& e) { return reserved(e); })) {
+    c.add(at,
+          "a layout schedule with pools reserved for named tenants (a fleet entry's \"tenants\") is not "
+          "supported: give the schedule a fleet without them");
+    return;
+  }
   check_schedule_clock(schedule, c, at);
   check_phase_order(schedule, c, at);
   const bool mig_capable = fleet_is_mig_capable(spec, c);
@@ -239,6 +245,7 @@ void check_mig_layout(const StrategySpec& spec, const StrategyCheck& c) {
   std::vector<WantedInstance> wanted;
   const auto& tenants = c.scenario.tenants;
   for (std::size_t i = 0; i < tenants.size(); ++i) {
+    if (in_reserved_pool(c.scenario, tenants[i].name)) continue;  // whole GPUs of its pool, no instance
     const auto found = spec.tenants.find(tenants[i].name);
     wanted.push_back({i, found == spec.tenants.end() ? "" : found->second.mig_profile,
                       c.pointer + "/tenants/" + json_pointer_token(tenants[i].name) + "/mig_profile"});

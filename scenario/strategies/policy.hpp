@@ -32,12 +32,12 @@ namespace slicewise::scenario {
 struct StrategyCheck {
   const Scenario& scenario;
   const Catalogs& catalogs;
-  const std::vector<const models::GpuSpec*>& fleet_gpus;  ///< distinct, in fleet order
-  std::int64_t num_gpus = 0;                              ///< physical GPUs of the known fleet entries
+  const std::vector<const models::GpuSpec*>& fleet_gpus;  ///< distinct, in fleet order, of the entries it shares
+  std::int64_t num_gpus = 0;                              ///< physical GPUs of the known entries it shares
   const std::set<std::size_t>& tenants_too_big;           ///< tenants that fit no fleet GPU (already reported)
   std::string pointer;                                    ///< "/strategies/J"
   std::function<void(std::string pointer, std::string message)> add;
-  /// Contexts of every tenant together.
+  /// Contexts of every tenant the strategy shares GPUs among (not those of reserved pools).
   std::int64_t total_contexts() const;
 };
 

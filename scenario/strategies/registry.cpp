@@ -64,7 +64,9 @@ std::vector<std::string> tenants_with_undeployable_priority(const Scenario& scen
 
 std::int64_t StrategyCheck::total_contexts() const {
   std::int64_t contexts = 0;
-  for (const auto& t : scenario.tenants) contexts += t.num_contexts;
+  for (const auto& t : scenario.tenants) {
+    if (!in_reserved_pool(scenario, t.name)) contexts += t.num_contexts;  // a pool's run unshared
+  }
   return contexts;
 }
 

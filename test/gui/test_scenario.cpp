@@ -14,8 +14,8 @@ scenario::Scenario two_tenant_scenario() {
   scenario::Scenario s;
   s.name = "two-tenants";
   s.description = "Two tenants on L40S, dedicated vs time-slicing.";
-  s.fleet = {{.gpu = "L40S", .instance_type = "", .count = 1},
-             {.gpu = "L40S", .instance_type = "g6e.2xlarge", .count = 2}};
+  s.fleet = {{.gpu = "L40S", .instance_type = "", .count = 1, .tenants = {}},
+             {.gpu = "L40S", .instance_type = "g6e.2xlarge", .count = 2, .tenants = {}}};
 
   scenario::Tenant phi;
   phi.name = "phi-3.5-mini";

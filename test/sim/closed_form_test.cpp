@@ -509,7 +509,44 @@ TEST(ClosedForm, MigInstancesNeverHostATensorParallelGroup) {
   ASSERT_EQ(result.issues.size(), 1u);
   EXPECT_EQ(result.issues[0],
             "big#0 (tensor_parallel 2) is unplaceable: MIG instances never host a tensor-parallel "
-            "group; mig has only instances");
+            "group; mig has only instances (reserve whole GPUs for it: a fleet entry with \"tenants\")");
+}
+
+TEST(ClosedForm, APoolReservedForA70BModelRunsItAsDedicatedBesideSharedGpus) {
+  // One H100 the strategy shares (or partitions), and a pool of two H100s reserved for the 70B model (tensor_parallel
+  // 2). Whatever the strategy does with the shared GPU, the model runs alone on its pool's two GPUs exactly as under
+  // dedicated: same steps, same TTFT.
+  auto s = make_scenario("H100-SXM-80GB", 1, 30.0);
+  s.fleet.push_back({"H100-SXM-80GB", "", 2, {"big"}});
+  s.tenants = {llama70b_over_two_gpus(), generic_tenant("a", 0.05, 0.6), generic_tenant("b", 0.05, 0.6)};
+  s.strategies = {strategy(models::StrategyKind::dedicated)};
+  const auto alone = simulate(s).strategies[0];
+  // dedicated has one shared GPU for two tenants: b is unplaced, big is not.
+  EXPECT_EQ(alone.tenants[0].num_contexts_unplaced, 0);
+  EXPECT_EQ(alone.tenants[2].num_contexts_unplaced, 1);
+  for (const auto kind : {models::StrategyKind::mps, models::StrategyKind::time_slicing, models::StrategyKind::mig}) {
+    s.strategies = {strategy(kind, kind == models::StrategyKind::mig ? "4g.40gb+3g.40gb" : "")};
+    const auto shared = simulate(s).strategies[0];
+    SCOPED_TRACE(shared.name);
+    EXPECT_TRUE(shared.issues.empty()) << shared.issues.front();
+    EXPECT_EQ(shared.num_gpus_used, 3);
+    // The pool's group: GPUs 1 and 2, whole, reserved; the tenants a and b share GPU 0.
+    const auto group = std::find_if(shared.devices.begin(), shared.devices.end(),
+                                    [](const scenario::DeviceResult& d) { return d.reserved; });
+    ASSERT_NE(group, shared.devices.end());
+    EXPECT_EQ(group->name, "gpu1");
+    EXPECT_EQ(group->gpu_count, 2);
+    EXPECT_EQ(group->mig_profile, "");
+    EXPECT_EQ(group->contexts, std::vector<std::string>{"big#0"});
+    for (const auto& d : shared.devices) {
+      if (!d.reserved) {
+        EXPECT_EQ(d.gpu_index, 0);
+      }
+    }
+    EXPECT_EQ(shared.tenants[0].ttft_s.mean, alone.tenants[0].ttft_s.mean);
+    EXPECT_EQ(shared.tenants[0].num_completed, alone.tenants[0].num_completed);
+    EXPECT_EQ(shared.tenants[2].num_contexts_unplaced, 0);
+  }
 }
 
 TEST(Placement, UnplaceableContextsAreReportedNotDropped) {

@@ -301,7 +301,7 @@ TEST(MigSchedule, RollingRepartitionsKeepATenantOnTwoGpusUp) {
   // Two GPUs, tenant a with a context on each in both phases: all at once, a is down for the
   // re-partition; rolling, one GPU at a time, a never is, and the run counts two re-partitions.
   auto s = two_phase_schedule();
-  s.fleet = {{"H100-SXM-80GB", "", 2}};
+  s.fleet = {{"H100-SXM-80GB", "", 2, {}}};
   s.tenants[0].num_contexts = 2;
   s.tenants[0].load.num_users = 2;
   auto& schedule = *s.strategies[0].layout_schedule;

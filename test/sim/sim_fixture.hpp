@@ -64,7 +64,7 @@ inline scenario::Scenario make_scenario(const std::string& gpu, int count, doubl
   s.seed = 7;
   s.horizon_s = horizon_s;
   s.metrics_interval_s = horizon_s / 10.0;
-  s.fleet.push_back({gpu, "", count});
+  s.fleet.push_back({gpu, "", count, {}});
   return s;
 }
 

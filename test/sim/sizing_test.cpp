@@ -94,5 +94,45 @@ TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
   for (const auto& device : search.result().devices) EXPECT_EQ(device.contexts.size(), 2u) << device.name;
 }
 
+TEST(SizingClosedForm, APoolIsSizedOneGroupPerContextBesideTheSharedGpus) {
+  // The six tenants above on shared A100s, and a 70B model (tensor_parallel 2) in a pool of H100s
+  // reserved for it: the pool holds its one context's two GPUs in every run; the shared GPUs are
+  // sized as without it (3). The fleet: 5 GPUs of two types.
+  auto s = make_scenario("A100-80GB", 8, 600.0);
+  s.warmup_s = 30.0;
+  s.fleet.push_back({"H100-SXM-80GB", "", 4, {"big"}});
+  for (int i = 0; i < 6; ++i) {
+    auto t = poisson_tenant("t" + std::to_string(i), 4.5, 0.1, 5.0);
+    t.workload.service_dist = scenario::ServiceDistribution::fixed;
+    s.tenants.push_back(t);
+  }
+  auto big = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
+  big.workload.engine->tensor_parallel = 2;
+  big.workload.engine->max_model_len = 8192;
+  big.load.rate_per_s = 0.2;
+  big.sla.ttft_s = 5.0;
+  s.tenants.push_back(big);
+  auto ts = strategy(StrategyKind::time_slicing);
+  ts.sizing = scenario::Sizing::sla;
+  s.strategies = {ts};
+  const auto search = size_for_sla(s, 0, 12);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible) << record.shortfall;
+  EXPECT_EQ(record.num_gpus, 5);
+  EXPECT_EQ(record.lower_bound_gpus, 3);  // the pool's 2 and one shared GPU (24 GiB on 80 GiB)
+  ASSERT_EQ(record.pools.size(), 1u);
+  EXPECT_EQ(record.pools[0], (scenario::SizedPool{"H100-SXM-80GB", 2, {"big"}}));
+  ASSERT_EQ(record.steps.size(), 3u);  // every context alone (6 shared GPUs and the pool's 2), then 3 pass, 2 fail
+  EXPECT_EQ(record.steps[0].num_gpus, 8);
+  EXPECT_EQ(record.steps[1].num_gpus, 5);
+  EXPECT_TRUE(record.steps[1].met);
+  EXPECT_EQ(record.steps[2].num_gpus, 4);
+  EXPECT_FALSE(record.steps[2].met);
+  // The sized run again, from the record: the same fleet.
+  const auto again = scenario::sized_run_of(record);
+  EXPECT_EQ(again.num_gpus, 3);
+  EXPECT_EQ(again.pools, record.pools);
+}
+
 }  // namespace
 }  // namespace slicewise::test

@@ -16,7 +16,7 @@ using models::StrategyKind;
 scenario::Scenario one_tenant() {
   scenario::Scenario s;
   s.name = "advice";
-  s.fleet.push_back({"L40S", "", 2});
+  s.fleet.push_back({"L40S", "", 2, {}});
   scenario::Tenant t;
   t.name = "api";
   t.workload.solo_latency_s = 0.1;
@@ -188,7 +188,7 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
   auto s = one_tenant();
   s.pricing.table = "gcp";
   s.pricing.region = "us-central1";
-  s.fleet = {{"A100-80GB", "", 1}};
+  s.fleet = {{"A100-80GB", "", 1, {}}};
   s.tenants[0].workload.memory_gib = 15.0;  // no 1g.10gb instance holds it
   const auto catalogs = scenario::Catalogs::shipped();
   const auto table = scenario::resolve_price_table(s, catalogs);

@@ -68,7 +68,7 @@ TEST(ScenarioExamples, EveryExampleLoadsAndRoundTrips) {
 TEST(ScenarioExamples, SeedExampleIsTheMeasuredPair) {
   const Scenario s = load_scenario(std::filesystem::path(SW_SOURCE_DIR) / "examples/seed-l40s-timeslicing.json");
   ASSERT_EQ(s.fleet.size(), 1u);
-  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2}));
+  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2, {}}));
   ASSERT_EQ(s.tenants.size(), 2u);
   EXPECT_EQ(s.tenants[0].workload.llm->model, "Phi-3.5-mini-instruct");
   EXPECT_EQ(s.tenants[1].workload.llm->model, "DeepSeek-R1-Distill-Llama-8B");

@@ -84,7 +84,7 @@ Scenario rich_scenario() {
   s.horizon_s = 7200.5;
   s.warmup_s = 60;
   s.metrics_interval_s = 15;
-  s.fleet = {{"A100-80GB", "", 3}, {"", "g6e.2xlarge", 2}};
+  s.fleet = {{"A100-80GB", "", 3, {}}, {"", "g6e.2xlarge", 2, {}}};
   s.source_file = "dir/rich.json";
 
   Tenant llm;
@@ -194,7 +194,7 @@ TEST(ScenarioJson, MinimalDocumentTakesEveryDefault) {
   EXPECT_EQ(s.warmup_s, 0.0);
   EXPECT_EQ(s.metrics_interval_s, 60.0);
   ASSERT_EQ(s.fleet.size(), 1u);
-  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "", 1}));
+  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "", 1, {}}));
   ASSERT_EQ(s.tenants.size(), 1u);
   const Tenant& t = s.tenants[0];
   EXPECT_EQ(t.workload.kind, WorkloadKind::generic);
@@ -334,7 +334,7 @@ TEST(ScenarioJson, WorkloadSourceIsWrittenOnlyWhenSet) {
 
 TEST(ScenarioJson, InstanceEntriesWriteOnlyTheInstanceType) {
   Scenario s = parse_scenario(test::minimal_document(), "m.json");
-  s.fleet = {{"L40S", "g6e.2xlarge", 2}};  // gpu as load_scenario fills it in
+  s.fleet = {{"L40S", "g6e.2xlarge", 2, {}}};  // gpu as load_scenario fills it in
   nlohmann::ordered_json out;
   to_json(out, s);
   EXPECT_EQ(out["fleet"].dump(), R"([{"instance_type":"g6e.2xlarge","count":2}])");

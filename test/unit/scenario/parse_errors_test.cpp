@@ -42,7 +42,7 @@ TEST(ScenarioParseErrors, UnknownNestedKeySuggestsTheClosest) {
 TEST(ScenarioParseErrors, UnknownKeyWithoutSuggestionListsTheAllowedKeys) {
   auto doc = minimal_document();
   doc["fleet"][0]["xyzzy"] = 1;
-  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/xyzzy: unknown key; allowed here: gpu, instance_type, count");
+  EXPECT_EQ(parse_error(doc), "s.json: /fleet/0/xyzzy: unknown key; allowed here: gpu, instance_type, count, tenants");
 }
 
 TEST(ScenarioParseErrors, BadStrategyKindListsKindsAndSuggests) {

@@ -15,7 +15,7 @@ Scenario three_tenants(models::StrategyKind kind) {
   Scenario s;
   s.name = "sizing";
   s.horizon_s = 100.0;
-  s.fleet.push_back({"A100-80GB", "", 8});
+  s.fleet.push_back({"A100-80GB", "", 8, {}});
   for (const char* name : {"a", "b", "c"}) {
     Tenant t;
     t.name = name;

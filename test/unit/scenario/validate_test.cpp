@@ -30,6 +30,31 @@ json on_a100(const json& strategy, int count = 1) {
 
 TEST(ScenarioValidate, MinimalDocumentIsValid) { EXPECT_EQ(validate_error(minimal_document()), ""); }
 
+TEST(ScenarioValidate, APoolIsReservedForTenantsThatExistAndLeavesTheOthersAPlaceToRun) {
+  auto doc = minimal_document();
+  doc["tenants"].push_back(doc["tenants"][0]);
+  doc["tenants"][1]["name"] = "big";
+  doc["tenants"][1]["workload"]["memory_gib"] = 70;  // more than an L40S's 48 GiB
+  EXPECT_EQ(validate_error(doc), "s.json: /tenants/1/workload/memory_gib: 70 GiB does not fit on L40S (48 GiB)");
+  doc["fleet"].push_back({{"gpu", "H100-SXM-80GB"}, {"tenants", {"bg"}}});
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /fleet/1/tenants/0: unknown tenant \"bg\" (did you mean \"big\"?)\n"
+            "s.json: /tenants/1/workload/memory_gib: 70 GiB does not fit on L40S (48 GiB)");
+  // Its pool's H100 holds it; the L40S, which the strategies share, runs the other tenant.
+  doc["fleet"][1]["tenants"] = {"big"};
+  EXPECT_EQ(validate_error(doc), "");
+  doc["fleet"][0]["tenants"] = {"big"};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /tenants/0: tenant \"a\" has no GPU to run on: every fleet entry is reserved for other tenants "
+            "(\"tenants\"); add it to one, or give an entry without \"tenants\"");
+  doc["fleet"][0]["tenants"] = json::array();
+  EXPECT_EQ(validate_error(doc), "phase 1: s.json: /fleet/0/tenants: must list at least one tenant (got [])");
+  doc["fleet"][0]["tenants"] = {"a", "a", 3};
+  EXPECT_EQ(validate_error(doc),
+            "phase 1: s.json: /fleet/0/tenants/1: \"a\" is listed twice\n"
+            "s.json: /fleet/0/tenants/2: must be a tenant's name (got 3)");
+}
+
 TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
   auto doc = on_a100({{"kind", "time_slicing"}, {"sizing", "sla"}});
   EXPECT_EQ(
@@ -45,8 +70,12 @@ TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
   doc["fleet"].push_back({{"gpu", "H100-SXM-80GB"}, {"count", 1}});
   EXPECT_EQ(
       validate_error(doc),
-      "s.json: /strategies/0/sizing: sizing \"sla\" needs a fleet of one GPU type (the sized fleet is a number of "
-      "them); this fleet has A100-80GB, H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
+      "s.json: /strategies/0/sizing: sizing \"sla\" needs the GPUs the strategies share to be of one type (the sized "
+      "fleet is a number of them; pools reserved for named tenants may be of others); this fleet shares A100-80GB, "
+      "H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
+  // A pool of another type reserved for a named tenant is not shared: the fleet can be sized.
+  doc["fleet"][1]["tenants"] = {doc["tenants"][0]["name"]};
+  EXPECT_EQ(validate_error(doc), "");
 }
 
 TEST(ScenarioValidate, UnknownGpuSuggestsTheClosest) {
@@ -587,10 +616,10 @@ TEST(ScenarioValidate, InMemoryLayoutScheduleNextToALayoutOrOnAnotherKind) {
 TEST(ScenarioValidate, FleetGpuIdResolvesInstancesAndAliases) {
   Scenario s = parse_scenario(minimal_document(), "s.json");
   const Catalogs catalogs = Catalogs::shipped();
-  EXPECT_EQ(fleet_gpu_id(FleetEntry{"", "g6e.2xlarge", 1}, s, catalogs), "L40S");
-  EXPECT_EQ(fleet_gpu_id(FleetEntry{"A100-80GB", "", 1}, s, catalogs), "A100-80GB");
-  EXPECT_EQ(fleet_gpu_id(FleetEntry{"Z9000", "", 1}, s, catalogs), "");
-  EXPECT_EQ(fleet_gpu_id(FleetEntry{"", "t3.large", 1}, s, catalogs), "");
+  EXPECT_EQ(fleet_gpu_id(FleetEntry{"", "g6e.2xlarge", 1, {}}, s, catalogs), "L40S");
+  EXPECT_EQ(fleet_gpu_id(FleetEntry{"A100-80GB", "", 1, {}}, s, catalogs), "A100-80GB");
+  EXPECT_EQ(fleet_gpu_id(FleetEntry{"Z9000", "", 1, {}}, s, catalogs), "");
+  EXPECT_EQ(fleet_gpu_id(FleetEntry{"", "t3.large", 1, {}}, s, catalogs), "");
   EXPECT_EQ(resolve_price_table(s, catalogs).name, "aws");
 }
 
@@ -617,7 +646,7 @@ TEST(ScenarioLoad, FillsTheGpuOfInstanceEntries) {
   doc["fleet"][0] = {{"instance_type", "g6e.2xlarge"}, {"count", 2}};
   write_file_atomically(file, doc.dump());
   const Scenario s = load_scenario(file);
-  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2}));
+  EXPECT_EQ(s.fleet[0], (FleetEntry{"L40S", "g6e.2xlarge", 2, {}}));
   EXPECT_EQ(s.source_file, file);
 }
 
