@@ -21,7 +21,6 @@
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "core/spell.hpp"
-#include "core/units.hpp"
 #include "pricing/roi.hpp"
 #include "report/advice.hpp"
 #include "report/render/scatter_chart.hpp"
@@ -226,19 +225,6 @@ bool size_candidates(SizingDriver& driver, std::vector<scenario::SizingSearch>& 
   return ok;
 }
 
-/// The lowest monthly price of `num_gpus` GPUs of `gpu` under any of `options`; -1 when none has one.
-double cheapest_monthly_usd(const pricing::PriceTable& table, const std::string& gpu, int num_gpus,
-                            const std::vector<pricing::PurchaseOption>& options, const std::string& region) {
-  double cheapest = -1.0;
-  for (const auto option : options) {
-    if (const auto line = pricing::cheapest_gpu_instances(table, gpu, num_gpus, option, region)) {
-      const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
-      if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
-    }
-  }
-  return cheapest;
-}
-
 /// What the candidates after the baseline are searched against.
 struct PruneInputs {
   const scenario::Scenario& scenario;
@@ -266,7 +252,7 @@ std::vector<std::size_t> candidates_to_size(const PruneInputs& in,
       continue;
     }
     const double cheapest =
-        cheapest_monthly_usd(in.table, candidates[c].gpu, lower, searched, in.scenario.pricing.region);
+        report::candidate_floor_monthly_usd(in.scenario, candidates[c], in.catalogs, in.table, searched);
     if (!in.no_prune && in.baseline_monthly > 0.0 && cheapest >= in.baseline_monthly) {
       outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
                            report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
@@ -291,7 +277,18 @@ scenario::SimResult answer_result(const scenario::Scenario& scenario, const repo
   result.seed = scenario.seed;
   result.horizon_s = scenario.horizon_s;
   result.strategies = {*outcomes[answer.candidate].result};
-  if (answer.candidate != 0) result.strategies.push_back(*outcomes[0].result);
+  if (answer.candidate != 0) {
+    result.strategies.push_back(*outcomes[0].result);
+    // A dedicated answer other than the baseline (other GPUs, pools) needs a name of its own.
+    if (result.strategies[0].name == result.strategies[1].name) {
+      const std::string name = result.strategies[0].name + "-advised";
+      for (auto& spec : result.input.strategies) {
+        if (spec.name == result.strategies[0].name) spec.name = name;
+      }
+      result.strategies[0].name = name;
+      result.input.strategies.push_back(variants[0].strategies.front());  // the baseline's
+    }
+  }
   result.calibration = record_of(profile);
   return result;
 }

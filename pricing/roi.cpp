@@ -10,10 +10,10 @@ namespace slicewise::pricing {
 
 std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::string_view gpu_id, int num_gpus,
                                                PurchaseOption option, std::string_view region,
-                                               std::string_view instance_type) {
+                                               std::string_view instance_type, int min_gpus_per_instance) {
   std::optional<CostLine> best;
   for (const auto& row : table.instances) {
-    if (row.num_gpus <= 0 || row.gpu.value_or("") != gpu_id) continue;
+    if (row.num_gpus <= 0 || row.num_gpus < min_gpus_per_instance || row.gpu.value_or("") != gpu_id) continue;
     if (!region.empty() && row.region != region) continue;
     if (!instance_type.empty() && row.instance_type != instance_type) continue;
     const auto price = row.usd_per_hour(option);

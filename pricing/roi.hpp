@@ -29,9 +29,11 @@ struct CostLine {
 /// carrying that GPU (only `instance_type` when given; only `region` when given), ceil(num_gpus /
 /// GPUs per instance) instances; the lowest hourly total wins, ties go to fewer instances, then to
 /// table order. nullopt when no row has a price under `option`. num_gpus 0 gives a zero line.
+/// `min_gpus_per_instance`: only instances with at least that many GPUs (a tensor-parallel group
+/// runs within one node).
 std::optional<CostLine> cheapest_gpu_instances(const PriceTable& table, std::string_view gpu_id, int num_gpus,
                                                PurchaseOption option, std::string_view region = {},
-                                               std::string_view instance_type = {});
+                                               std::string_view instance_type = {}, int min_gpus_per_instance = 1);
 
 /// How a strategy's monthly cost is split over its tenants (docs/roi.md "Chargeback per tenant").
 /// Both are always computed; the model in use is the one reports show.

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
+#include "core/units.hpp"
 #include "models/mig_layout.hpp"
 #include "report/costing.hpp"
 #include "report/text_table.hpp"
@@ -55,14 +57,14 @@ StrategySpec sized(StrategyKind kind) {
 std::string usd(double value) { return "$" + format_fixed(value, 2); }
 
 /// The GPUs to search: the selection's (each must exist and be sold in the region under an option
-/// searched), or else every catalog GPU the table sells there with room for the largest tenant.
+/// searched), or else every catalog GPU the table sells there.
 std::vector<std::string> searched_gpus(const scenario::Catalogs& catalogs, const pricing::PriceTable& table,
                                        const AdviceSelection& selection, const std::string& region,
-                                       const std::vector<pricing::PurchaseOption>& options, double need_gib) {
+                                       const std::vector<pricing::PurchaseOption>& options) {
   std::vector<std::string> gpus;
   if (selection.gpus.empty()) {
     for (const auto& gpu : catalogs.gpus->gpus()) {
-      if (gpu.memory_gib >= need_gib && sells(table, gpu.id, region, options)) gpus.push_back(gpu.id);
+      if (sells(table, gpu.id, region, options)) gpus.push_back(gpu.id);
     }
     return gpus;
   }
@@ -88,54 +90,59 @@ std::vector<StrategyKind> searched_kinds(const AdviceSelection& selection) {
   return kinds;
 }
 
-/// Settings of one strategy kind worth sizing on one GPU, each as (label suffix, strategy).
-using Settings = std::vector<std::pair<std::string, StrategySpec>>;
+/// Settings of one strategy kind worth sizing on one GPU, each as (label suffix, strategy, the
+/// memory of its largest device: what a tenant must fit to share it).
+struct Setting {
+  std::string suffix;
+  StrategySpec spec;
+  double device_gib = 0.0;
+};
+using Settings = std::vector<Setting>;
 
-/// MIG: every layout in which the largest tenant fits an instance.
-Settings mig_settings(StrategyKind kind, const models::MigGpu& geometry, double need_gib) {
+/// MIG: every valid maximal layout.
+Settings mig_settings(StrategyKind kind, const models::MigGpu& geometry) {
   Settings out;
   for (const auto& layout : models::enumerate_mig_layouts(geometry)) {
     const auto placed = models::place_mig_layout(geometry, layout);
+    if (!placed.valid) continue;
     double biggest = 0.0;
     for (const auto& instance : placed.instances) biggest = std::max(biggest, instance.memory_gib);
-    if (!placed.valid || biggest < need_gib) continue;  // a tenant would fit no instance
     auto spec = sized(kind);
     spec.layout = layout;
-    out.emplace_back(" " + layout, spec);
+    out.push_back({" " + layout, spec, biggest});
   }
   return out;
 }
 
-/// vGPU: 2, 4 and 8 profiles per GPU, where a profile's framebuffer holds the largest tenant.
-Settings vgpu_settings(const models::GpuSpec& gpu, double need_gib) {
+/// vGPU: 2, 4 and 8 profiles per GPU.
+Settings vgpu_settings(const models::GpuSpec& gpu) {
   Settings out;
   for (int profiles : {2, 4, 8}) {
-    if (gpu.memory_gib / profiles < need_gib) continue;
     auto spec = sized(StrategyKind::vgpu);
     spec.replicas = profiles;
-    out.emplace_back(" " + std::to_string(profiles) + " per GPU", spec);
+    out.push_back({" " + std::to_string(profiles) + " per GPU", spec, gpu.memory_gib / profiles});
   }
   return out;
 }
 
 /// The settings of `kind` worth sizing on `gpu` (see advice_candidates); `geometry` is the GPU's
 /// MIG geometry (null when it has none), `own_gpu` whether it is the scenario's own GPU.
-Settings kind_settings(StrategyKind kind, const models::GpuSpec& gpu, const models::MigGpu* geometry, bool own_gpu,
-                       double need_gib) {
+Settings kind_settings(StrategyKind kind, const models::GpuSpec& gpu, const models::MigGpu* geometry, bool own_gpu) {
   switch (kind) {
     case StrategyKind::dedicated:
       if (own_gpu) return {};  // the baseline already is this one
-      return {{"", sized(kind)}};
-    case StrategyKind::time_slicing: return {{"", sized(kind)}};
+      return {{"", sized(kind), gpu.memory_gib}};
+    case StrategyKind::time_slicing: return {{"", sized(kind), gpu.memory_gib}};
     case StrategyKind::mps:
     case StrategyKind::hami: {
       auto capped = sized(kind);
       (kind == StrategyKind::mps ? capped.active_thread_pct : capped.gpucores_pct) = 50.0;
-      return {{"", sized(kind)}, {kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores", capped}};
+      return {{"", sized(kind), gpu.memory_gib},
+              {kind == StrategyKind::mps ? " 50 % threads" : " 50 % cores", capped, gpu.memory_gib}};
     }
     case StrategyKind::mig:
-    case StrategyKind::mig_time_slicing: return geometry ? mig_settings(kind, *geometry, need_gib) : Settings{};
-    case StrategyKind::vgpu: return vgpu_settings(gpu, need_gib);
+    case StrategyKind::mig_time_slicing: return geometry ? mig_settings(kind, *geometry) : Settings{};
+    case StrategyKind::vgpu: return vgpu_settings(gpu);
   }
   return {};
 }
@@ -146,6 +153,169 @@ std::string candidate_label(const std::string& name, const std::string& setting,
   label += setting;
   label += on;
   return label;
+}
+
+/// The lowest monthly price of `num_gpus` GPUs of `gpu` under any of `options`; -1 when none has one.
+double cheapest_monthly_usd(const pricing::PriceTable& table, const std::string& gpu, int num_gpus,
+                            const std::vector<pricing::PurchaseOption>& options, const std::string& region,
+                            int node_gpus = 1) {
+  double cheapest = -1.0;
+  for (const auto option : options) {
+    if (const auto line = pricing::cheapest_gpu_instances(table, gpu, num_gpus, option, region, {}, node_gpus)) {
+      const double monthly = line->count * line->usd_per_hour_each * kHoursPerMonth;
+      if (cheapest < 0.0 || monthly < cheapest) cheapest = monthly;
+    }
+  }
+  return cheapest;
+}
+
+/// A pool of whole GPUs for one tenant: the GPU type and the GPUs per context.
+struct PoolHome {
+  std::string gpu;
+  int tensor_parallel = 1;
+  double monthly_usd = -1.0;  ///< one context's GPUs at their cheapest; -1 unpriced
+};
+
+/// The fewest GPUs of `gpu` (its own tensor_parallel at least) on which the tenant's context runs
+/// alone; nullopt when none does.
+std::optional<int> gpus_that_hold(const scenario::Tenant& t, const models::GpuSpec& gpu) {
+  const auto& w = t.workload;
+  if (w.kind != scenario::WorkloadKind::llm || !w.engine) {
+    if (scenario::memory_need_gib(w) > gpu.memory_gib) return std::nullopt;
+    return 1;
+  }
+  if (scenario::engine_on_device(w, gpu.id, gpu.memory_gib).problem.empty()) return w.engine->tensor_parallel;
+  const auto tp = scenario::smallest_tensor_parallel(w, gpu.id, gpu.memory_gib);
+  if (tp && gpu.interconnect_gbps <= 0.0) return std::nullopt;
+  return tp;
+}
+
+/// What the advisor knows to place tenants in pools: the GPU types it may use, and their prices.
+struct PoolMarket {
+  const scenario::Catalogs& catalogs;
+  const pricing::PriceTable& table;
+  std::vector<pricing::PurchaseOption> options;
+  std::string region;
+  std::vector<std::string> gpus;  ///< the types searched
+
+  /// One context's `n` GPUs of `gpu` (a tensor-parallel group: on one instance) at their cheapest
+  /// under the options; -1 when unpriced.
+  double monthly(const std::string& gpu, int n) const {
+    return cheapest_monthly_usd(table, gpu, n, options, region, n);
+  }
+  /// A pool for `t` on `gpu`, when it holds it.
+  std::optional<PoolHome> on(const scenario::Tenant& t, const std::string& gpu) const {
+    const auto* spec = catalogs.gpus->find(gpu);
+    const auto n = spec ? gpus_that_hold(t, *spec) : std::nullopt;
+    if (!n) return std::nullopt;
+    return PoolHome{gpu, *n, monthly(gpu, *n)};
+  }
+  /// The cheapest pool for `t` among the types searched (ties: the first).
+  std::optional<PoolHome> cheapest(const scenario::Tenant& t) const {
+    std::optional<PoolHome> best;
+    for (const auto& gpu : gpus) {
+      const auto home = on(t, gpu);
+      if (home && home->monthly_usd >= 0.0 && (!best || home->monthly_usd < best->monthly_usd)) best = home;
+    }
+    return best;
+  }
+};
+
+/// Where a candidate's tenants that cannot share its devices run.
+struct PoolPlan {
+  std::map<std::string, std::string> pools;
+  std::map<std::string, int> tensor_parallel;
+  std::string label;  ///< "; pools: llm-70b on 2 H100-SXM-80GB"
+  bool operator==(const PoolPlan& o) const { return pools == o.pools && tensor_parallel == o.tensor_parallel; }
+};
+
+/// One context's GPUs in its pool under `c`: its tensor parallelism as the candidate sets it.
+int pool_gpus_of(const scenario::Tenant& t, const AdviceCandidate& c) {
+  const auto it = c.tensor_parallel.find(t.name);
+  return it != c.tensor_parallel.end() ? it->second : scenario::tensor_parallel_of(t.workload);
+}
+
+/// The tenants of `s` that cannot share a device of `device_gib` on `gpu`: a pool the scenario
+/// reserved for them, a model over several GPUs, or more memory than the device has.
+std::vector<const scenario::Tenant*> needing_pools(const scenario::Scenario& s, double device_gib) {
+  std::vector<const scenario::Tenant*> out;
+  for (const auto& t : s.tenants) {
+    if (scenario::in_reserved_pool(s, t.name) || scenario::tensor_parallel_of(t.workload) > 1 ||
+        scenario::memory_need_gib(t.workload) > device_gib + 1e-9) {
+      out.push_back(&t);
+    }
+  }
+  return out;
+}
+
+/// The GPU type of the scenario's own pool for `tenant` ("" when it has none).
+std::string scenario_pool_gpu(const scenario::Scenario& s, const scenario::Catalogs& catalogs,
+                              const std::string& tenant) {
+  for (const auto& e : s.fleet) {
+    if (std::find(e.tenants.begin(), e.tenants.end(), tenant) != e.tenants.end()) {
+      return scenario::fleet_gpu_id(e, s, catalogs);
+    }
+  }
+  return "";
+}
+
+/// The pool plans for a candidate on `gpu` whose devices hold `device_gib`: every tenant that needs
+/// a pool on `gpu` where that holds it (else on its cheapest type), and, when it differs, every one
+/// on its cheapest type. Empty when some tenant has no pool anywhere, or when nothing is left to
+/// share (unless `all_pooled` allows that: the baseline).
+std::vector<PoolPlan> pool_plans(const scenario::Scenario& s, const PoolMarket& market, const std::string& gpu,
+                                 double device_gib, bool all_pooled = false) {
+  const auto needing = needing_pools(s, device_gib);
+  if (!all_pooled && needing.size() == s.tenants.size()) return {};
+  PoolPlan same, cheap;
+  auto add = [](PoolPlan& plan, const scenario::Tenant& t, const PoolHome& home) {
+    plan.pools[t.name] = home.gpu;
+    if (home.tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
+      plan.tensor_parallel[t.name] = home.tensor_parallel;
+    }
+    plan.label += std::string(plan.label.empty() ? "; pools: " : ", ") + t.name + " on " +
+                  std::to_string(home.tensor_parallel) + " " + home.gpu;
+  };
+  for (const auto* t : needing) {
+    // A pool the scenario reserved stays on its GPU type.
+    const std::string fixed = scenario_pool_gpu(s, market.catalogs, t->name);
+    const auto here = market.on(*t, fixed.empty() ? gpu : fixed);
+    const auto cheapest = fixed.empty() ? market.cheapest(*t) : here;
+    if (!here && !cheapest) return {};
+    add(same, *t, here ? *here : *cheapest);
+    add(cheap, *t, cheapest ? *cheapest : *here);
+  }
+  if (same == cheap) return {same};
+  return {same, cheap};
+}
+
+/// Dedicated with each tenant in a pool on the cheapest GPU type that holds it, when that mixes
+/// types (on one type it is that type's dedicated candidate); nullopt otherwise.
+std::optional<AdviceCandidate> each_on_its_cheapest(const scenario::Scenario& s, const PoolMarket& market,
+                                                    const std::string& own_gpu) {
+  AdviceCandidate c{"dedicated, each tenant on the cheapest GPU that holds it",
+                    own_gpu,
+                    sized(StrategyKind::dedicated),
+                    false,
+                    {},
+                    {},
+                    {}};
+  std::set<std::string> types;
+  std::string which;
+  for (const auto& t : s.tenants) {
+    const std::string fixed = scenario_pool_gpu(s, market.catalogs, t.name);
+    const auto home = fixed.empty() ? market.cheapest(t) : market.on(t, fixed);
+    if (!home) return std::nullopt;
+    c.pools[t.name] = home->gpu;
+    if (home->tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
+      c.tensor_parallel[t.name] = home->tensor_parallel;
+    }
+    types.insert(home->gpu);
+    which += (which.empty() ? " (" : ", ") + t.name + " on " + std::to_string(home->tensor_parallel) + " " + home->gpu;
+  }
+  if (types.size() < 2) return std::nullopt;
+  c.label += which + ")";
+  return c;
 }
 
 }  // namespace
@@ -163,8 +333,7 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
                                                const pricing::PriceTable& table, const AdviceSelection& selection) {
   const auto options = advice_options(scenario, selection);
   const std::string region = scenario.pricing.region;
-  const double need_gib = largest_tenant_gib(scenario);
-  const std::vector<std::string> gpus = searched_gpus(catalogs, table, selection, region, options, need_gib);
+  const std::vector<std::string> gpus = searched_gpus(catalogs, table, selection, region, options);
   std::vector<StrategyKind> kinds = searched_kinds(selection);
   // vGPU runs on hosts with NVIDIA's vGPU manager in the hypervisor; public-cloud GPU instances are
   // VMs without one, so none of their prices can host it.
@@ -176,28 +345,49 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
     }
     std::erase(kinds, StrategyKind::vgpu);
   }
+  // Pools may use every GPU type the table sells in the region, not only those searched.
+  PoolMarket market{catalogs, table, options, region, searched_gpus(catalogs, table, {}, region, options)};
+  const auto with_plan = [](AdviceCandidate c, const PoolPlan& plan) {
+    c.pools = plan.pools;
+    c.tensor_parallel = plan.tensor_parallel;
+    c.label += plan.label;
+    return c;
+  };
 
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
   const std::string own_gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
-  out.push_back(
-      AdviceCandidate{"dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true, {}});
+  const auto* own = catalogs.gpus->find(own_gpu);
+  const auto baseline_plans = pool_plans(scenario, market, own_gpu, own->memory_gib, true);
+  SW_CHECK(!baseline_plans.empty(), "the scenario's tenants fit its fleet (validate first)");
+  out.push_back(with_plan(
+      AdviceCandidate{
+          "dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true, {}, {}, {}},
+      baseline_plans.front()));
   for (const auto& gpu_id : gpus) {
     const auto* gpu = catalogs.gpus->find(gpu_id);
-    if (gpu->memory_gib < need_gib) continue;
     const auto* geometry = catalogs.mig->find(gpu_id);
     for (StrategyKind kind : kinds) {
       const std::string on = " on " + gpu_id;
       const std::string name = models::to_string(kind);
-      for (auto& [setting, spec] : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu, need_gib))
-        out.push_back({candidate_label(name, setting, on), gpu_id, std::move(spec), false, {}});
+      for (auto& setting : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu)) {
+        for (const auto& plan : pool_plans(scenario, market, gpu_id, setting.device_gib)) {
+          out.push_back(with_plan(
+              AdviceCandidate{candidate_label(name, setting.suffix, on), gpu_id, setting.spec, false, {}, {}, {}},
+              plan));
+        }
+      }
     }
+  }
+  // Dedicated with each tenant on the cheapest GPU type that holds it: a fleet of pools.
+  if (std::find(kinds.begin(), kinds.end(), StrategyKind::dedicated) != kinds.end() && selection.gpus.empty()) {
+    if (auto c = each_on_its_cheapest(scenario, market, own_gpu)) out.push_back(std::move(*c));
   }
   if (out.size() == 1 && !(kinds.size() == 1 && kinds.front() == StrategyKind::dedicated)) {
     throw ConfigError("slicewise advise", "",
                       "nothing to search: no selected GPU sells in " +
-                          (region.empty() ? std::string("the table") : region) + " with room for the largest tenant (" +
-                          format_number(need_gib) + " GiB)");
+                          (region.empty() ? std::string("the table") : region) +
+                          " that holds every tenant, alone or in a pool of whole GPUs");
   }
   return out;
 }
@@ -272,19 +462,50 @@ std::vector<std::string> tightest_tenants(const scenario::Scenario& s, const std
   return tight;
 }
 
-/// Where a candidate of `kind` on `gpu` goes: after the last candidate of that kind on that GPU.
-std::size_t insertion_point(const std::vector<AdviceCandidate>& candidates, StrategyKind kind, const std::string& gpu) {
+/// Where a candidate of `kind` on `gpu` with `pools` goes: after the last such candidate.
+std::size_t insertion_point(const std::vector<AdviceCandidate>& candidates, StrategyKind kind, const std::string& gpu,
+                            const std::map<std::string, std::string>& pools) {
   std::size_t at = candidates.size();
   for (std::size_t i = 1; i < candidates.size(); ++i) {
-    if (candidates[i].strategy.kind == kind && candidates[i].gpu == gpu) at = i + 1;
+    if (candidates[i].strategy.kind == kind && candidates[i].gpu == gpu && candidates[i].pools == pools) at = i + 1;
   }
   return at;
+}
+
+/// The text a candidate's label ends with for its pools ("; pools: ..."), "" without.
+std::string pools_suffix(const AdviceCandidate& c) {
+  const auto at = c.label.find("; pools: ");
+  return at == std::string::npos ? "" : c.label.substr(at);
 }
 
 /// True for a candidate of `kind` with the kind's plain settings (no cap, no per-tenant setting).
 bool plain(const AdviceCandidate& c, StrategyKind kind) {
   return !c.baseline && c.strategy.kind == kind && c.strategy.tenants.empty() && !c.strategy.active_thread_pct &&
          c.priorities.empty();
+}
+
+/// The candidate with the baseline's settings derived from a plain one (`base`, MPS or time
+/// slicing): MPS with `mps`'s thread caps; time slicing with the `tight` tenants first (those not
+/// in a pool, where a tenant runs alone and a priority buys nothing). nullopt when there is none.
+std::optional<AdviceCandidate> derived_candidate(const AdviceCandidate& base,
+                                                 const std::optional<std::pair<std::string, StrategySpec>>& mps,
+                                                 const std::vector<std::string>& tight) {
+  AdviceCandidate c = base;
+  if (base.strategy.kind == StrategyKind::mps) {
+    if (!mps) return std::nullopt;
+    c.label = candidate_label("mps", mps->first, " on " + base.gpu) + pools_suffix(base);
+    c.strategy = mps->second;
+    return c;
+  }
+  std::vector<std::string> first;
+  for (const auto& name : tight) {
+    if (!base.pools.count(name)) first.push_back(name);
+  }
+  if (first.empty()) return std::nullopt;
+  c.label =
+      candidate_label("time_slicing", ", " + names_text(first) + " first", " on " + base.gpu) + pools_suffix(base);
+  for (const auto& name : first) c.priorities[name] = scenario::Priority::high;
+  return c;
 }
 
 }  // namespace
@@ -299,38 +520,32 @@ std::vector<AdviceCandidate> with_baseline_settings(std::vector<AdviceCandidate>
     return t.priority != scenario::Priority::normal;
   });
   const auto tight = priorities_given ? std::vector<std::string>{} : tightest_tenants(s, slack);
-  std::vector<std::string> gpus;
+  // One derived candidate per plain one (its GPU and pools), after the last of its kind there.
+  std::vector<AdviceCandidate> plains;
   for (const auto& c : candidates) {
-    if (!c.baseline && std::find(gpus.begin(), gpus.end(), c.gpu) == gpus.end()) gpus.push_back(c.gpu);
+    if (plain(c, StrategyKind::mps) || plain(c, StrategyKind::time_slicing)) plains.push_back(c);
   }
-  for (const auto& gpu : gpus) {
-    const auto has_plain = [&](StrategyKind kind) {
-      return std::any_of(candidates.begin(), candidates.end(),
-                         [&](const AdviceCandidate& c) { return c.gpu == gpu && plain(c, kind); });
-    };
-    if (mps && has_plain(StrategyKind::mps)) {
-      const auto at = insertion_point(candidates, StrategyKind::mps, gpu);
-      candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(at),
-                        AdviceCandidate{candidate_label("mps", mps->first, " on " + gpu), gpu, mps->second, false, {}});
-    }
-    if (!tight.empty() && has_plain(StrategyKind::time_slicing)) {
-      AdviceCandidate c{candidate_label("time_slicing", ", " + names_text(tight) + " first", " on " + gpu),
-                        gpu,
-                        sized(StrategyKind::time_slicing),
-                        false,
-                        {}};
-      for (const auto& name : tight) c.priorities[name] = scenario::Priority::high;
-      const auto at = insertion_point(candidates, StrategyKind::time_slicing, gpu);
-      candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(at), std::move(c));
-    }
+  for (const auto& base : plains) {
+    auto c = derived_candidate(base, mps, tight);
+    if (!c) continue;
+    const auto at = insertion_point(candidates, base.strategy.kind, base.gpu, base.pools);
+    candidates.insert(candidates.begin() + static_cast<std::ptrdiff_t>(at), std::move(*c));
   }
   return candidates;
 }
 
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus) {
   scenario::Scenario s = base;
+  // A generic tenant's figures were measured on the scenario's GPU, whatever the candidate runs on.
+  const std::string own_gpu = base.fleet.front().gpu;  // set by the loader for instance entries too
   for (auto& t : s.tenants) {
     if (const auto it = candidate.priorities.find(t.name); it != candidate.priorities.end()) t.priority = it->second;
+    if (const auto it = candidate.tensor_parallel.find(t.name); it != candidate.tensor_parallel.end()) {
+      t.workload.engine->tensor_parallel = it->second;
+    }
+    if (t.workload.kind == scenario::WorkloadKind::generic && t.workload.reference_gpu.empty() && !own_gpu.empty()) {
+      t.workload.reference_gpu = own_gpu;
+    }
   }
   // On the scenario's own GPU its own instance type (so that the baseline is priced as the user
   // buys it); other GPUs as the cheapest instances carrying them.
@@ -339,6 +554,23 @@ scenario::Scenario candidate_scenario(const scenario::Scenario& base, const Advi
   });
   s.fleet = {scenario::FleetEntry{candidate.gpu, "", max_gpus, {}}};
   if (own != base.fleet.end()) s.fleet = {scenario::FleetEntry{"", own->instance_type, max_gpus, {}}};
+  // A pool on a GPU type the scenario buys as an instance type: that instance type.
+  const auto instance_for = [&](const std::string& gpu) {
+    const auto e = std::find_if(base.fleet.begin(), base.fleet.end(), [&](const scenario::FleetEntry& f) {
+      return !f.instance_type.empty() && !scenario::reserved(f) && f.gpu == gpu;
+    });
+    return e == base.fleet.end() ? std::string() : e->instance_type;
+  };
+  // The pools, one entry per GPU type, their tenants in the scenario's order.
+  std::map<std::string, std::vector<std::string>> pools;
+  for (const auto& t : base.tenants) {
+    if (const auto it = candidate.pools.find(t.name); it != candidate.pools.end()) pools[it->second].push_back(t.name);
+  }
+  for (auto& [gpu, tenants] : pools) {
+    const std::string instance = instance_for(gpu);
+    s.fleet.push_back(instance.empty() ? scenario::FleetEntry{gpu, "", max_gpus, std::move(tenants)}
+                                       : scenario::FleetEntry{"", instance, max_gpus, std::move(tenants)});
+  }
   // The candidate first (the one sized), then the sized dedicated baseline that savings compare
   // against (a scenario with a sized strategy needs one).
   s.strategies = {candidate.strategy};
@@ -352,17 +584,32 @@ scenario::Scenario candidate_scenario(const scenario::Scenario& base, const Advi
   return s;
 }
 
-int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
-                          const scenario::Catalogs& catalogs) {
+namespace {
+
+/// The candidate's pools' GPUs at the scenario's contexts, per GPU type.
+std::map<std::string, int> pool_gpus(const scenario::Scenario& base, const AdviceCandidate& candidate) {
+  std::map<std::string, int> gpus;
+  for (const auto& t : base.tenants) {
+    if (const auto it = candidate.pools.find(t.name); it != candidate.pools.end()) {
+      gpus[it->second] += t.num_contexts * pool_gpus_of(t, candidate);
+    }
+  }
+  return gpus;
+}
+
+/// The shared GPUs a candidate needs at least (no pools).
+int shared_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                       const scenario::Catalogs& catalogs) {
   const auto& policy = scenario::policy_of(candidate.strategy.kind);
   const auto* gpu = catalogs.gpus->find(candidate.gpu);
   int contexts = 0;
   double memory = 0.0;
   for (const auto& t : base.tenants) {
+    if (candidate.pools.count(t.name)) continue;
     contexts += t.num_contexts;
-    memory += t.num_contexts * scenario::memory_on_gib(t.workload, gpu->id, gpu->memory_gib) *
-              scenario::tensor_parallel_of(t.workload);
+    memory += t.num_contexts * scenario::memory_on_gib(t.workload, gpu->id, gpu->memory_gib);
   }
+  if (contexts == 0) return 0;
   if (policy.partitions_gpus()) {
     const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), candidate.strategy.layout);
     const int per_gpu =
@@ -374,6 +621,33 @@ int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate&
   if (const int limit = policy.context_limit(candidate.strategy); limit > 0)
     bound = std::max(bound, (contexts + limit - 1) / limit);
   return bound;
+}
+
+}  // namespace
+
+int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                          const scenario::Catalogs& catalogs) {
+  int bound = shared_lower_bound(base, candidate, catalogs);
+  for (const auto& [gpu, n] : pool_gpus(base, candidate)) bound += n;
+  return std::max(1, bound);
+}
+
+double candidate_floor_monthly_usd(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                                   const scenario::Catalogs& catalogs, const pricing::PriceTable& table,
+                                   const std::vector<pricing::PurchaseOption>& options) {
+  const std::string& region = base.pricing.region;
+  double total = 0.0;
+  if (const int shared = shared_lower_bound(base, candidate, catalogs); shared > 0) {
+    const double usd = cheapest_monthly_usd(table, candidate.gpu, shared, options, region);
+    if (usd < 0.0) return -1.0;
+    total += usd;
+  }
+  for (const auto& [gpu, n] : pool_gpus(base, candidate)) {
+    const double usd = cheapest_monthly_usd(table, gpu, n, options, region);
+    if (usd < 0.0) return -1.0;
+    total += usd;
+  }
+  return total;
 }
 
 std::optional<pricing::StrategyCost> price_candidate(const scenario::Scenario& variant,

@@ -26,26 +26,42 @@ struct AdviceSelection {
   int max_gpus = 16;                             ///< the most GPUs a sized fleet may have
 };
 
-/// One configuration to size: a strategy with its settings on a GPU type.
+/// One configuration to size: a strategy with its settings on a GPU type, and the pools of whole
+/// GPUs (of that type or another) reserved for tenants that the strategy's devices cannot hold.
 struct AdviceCandidate {
-  std::string label;  ///< "mig 3g.40gb+2g.20gb+1g.10gb+1g.10gb on A100-80GB"
-  std::string gpu;
+  std::string label;                ///< "mig 3g.40gb+2g.20gb+1g.10gb+1g.10gb on A100-80GB"
+  std::string gpu;                  ///< the GPU type the strategy shares (or partitions)
   scenario::StrategySpec strategy;  ///< sizing = sla
   bool baseline = false;            ///< the dedicated baseline on the scenario's own GPU
   /// Tenants whose priority the candidate sets (time slicing with the tightest tenants first:
   /// with_baseline_settings); every other tenant keeps the scenario's.
   std::map<std::string, scenario::Priority> priorities;
+  /// Tenants that run alone on whole GPUs of a pool reserved for them (scenario::FleetEntry::tenants):
+  /// tenant -> the pool's GPU type. A model that needs several GPUs (tensor parallel) and a tenant
+  /// that fits none of the strategy's devices run there.
+  std::map<std::string, std::string> pools;
+  /// Tenants whose engine's tensor_parallel the candidate raises to hold its model on its pool's
+  /// GPUs: tenant -> GPUs per context.
+  std::map<std::string, int> tensor_parallel;
 };
 
 /// The candidates, the baseline first: per GPU type (the selection's, or every catalog GPU the
-/// price table sells in the region on which every tenant fits) and strategy kind, the settings
-/// worth sizing (MIG: every maximal layout in which every tenant fits an instance; MPS: no cap and
-/// 50 % active threads; HAMi: no cap and 50 % cores; vGPU: 2, 4 and 8 profiles per GPU whose
-/// framebuffer holds every tenant); with_baseline_settings adds the per-tenant ones. Time-slicing replicas are not
-/// searched: a replica limit only constrains packing, so the sized fleet's most contexts per GPU is the value to
-/// deploy. Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search.
-/// vGPU is not offered on a public-cloud table (aws, gcp, azure, or one extending them): it needs a
-/// host running NVIDIA's vGPU manager.
+/// price table sells in the region) and strategy kind, the settings worth sizing (MIG: every
+/// maximal layout; MPS: no cap and 50 % active threads; HAMi: no cap and 50 % cores; vGPU: 2, 4
+/// and 8 profiles per GPU); with_baseline_settings adds the per-tenant ones. Time-slicing replicas
+/// are not searched: a replica limit only constrains packing, so the sized fleet's most contexts per
+/// GPU is the value to deploy.
+///
+/// A tenant that the strategy's devices cannot hold (a model bigger than the GPU, the MIG layout's
+/// largest instance or the vGPU profile), or whose model spans several GPUs (tensor_parallel),
+/// runs in a pool of whole GPUs of its own: on the candidate's GPU type, with the fewest GPUs per
+/// context that hold it, and, where another type would cost less, in a second candidate on the
+/// cheapest type that holds it. A candidate in which no tenant is left to share is not searched
+/// (dedicated excepted); a GPU type on which some tenant fits no pool either is skipped.
+///
+/// Throws ConfigError naming an unknown GPU, or a selection that leaves nothing to search. vGPU is
+/// not offered on a public-cloud table (aws, gcp, azure, or one extending them): it needs a host
+/// running NVIDIA's vGPU manager.
 std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenario, const scenario::Catalogs& catalogs,
                                                const pricing::PriceTable& table, const AdviceSelection& selection);
 
@@ -74,9 +90,11 @@ std::vector<AdviceCandidate> with_baseline_settings(std::vector<AdviceCandidate>
                                                     const scenario::Scenario& scenario,
                                                     const scenario::StrategyResult& baseline);
 
-/// The scenario one candidate is sized in: the base with the candidate's GPU (max_gpus of them),
-/// the candidate as strategy 0 and, unless it is dedicated, a sized dedicated strategy after it;
-/// the candidate's priorities set on its tenants.
+/// The scenario one candidate is sized in: the base with the candidate's GPU (max_gpus of them) and
+/// its pools (max_gpus each), the candidate as strategy 0 and, unless it is dedicated, a sized
+/// dedicated strategy after it; the candidate's priorities and tensor parallelism set on its
+/// tenants, and each generic tenant's figures referred to the scenario's own GPU where they named
+/// none (they were measured there, not on the candidate's).
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus);
 
 /// The purchase options a selection prices: its own, or else the scenario's.
@@ -89,9 +107,16 @@ std::optional<pricing::StrategyCost> price_candidate(const scenario::Scenario& v
                                                      const scenario::StrategyResult& result,
                                                      const pricing::PriceTable& table, pricing::PurchaseOption option);
 
-/// GPUs a candidate needs at least, from memory and per-device limits alone (no simulation).
+/// GPUs a candidate needs at least, from memory and per-device limits alone (no simulation): its
+/// shared GPUs' bound plus its pools' GPUs (one per context, a tensor-parallel group its GPUs).
 int candidate_lower_bound(const scenario::Scenario& base, const AdviceCandidate& candidate,
                           const scenario::Catalogs& catalogs);
+
+/// The least a candidate at its lower bound costs a month under any of `options` (its shared GPUs
+/// and its pools, each at its cheapest instances); -1 when some part has no price.
+double candidate_floor_monthly_usd(const scenario::Scenario& base, const AdviceCandidate& candidate,
+                                   const scenario::Catalogs& catalogs, const pricing::PriceTable& table,
+                                   const std::vector<pricing::PurchaseOption>& options);
 
 /// One candidate under one purchase option.
 struct AdviceRow {

@@ -137,17 +137,24 @@ std::string fleet_instance_for(const scenario::Scenario& scenario, const pricing
 std::string option_text(pricing::PurchaseOption option) { return pricing::to_string(option); }
 
 pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus) {
-  // The fleet's own instance type when this table sells it; otherwise the cheapest carrier.
+                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus, int node_gpus) {
+  // The fleet's own instance type when this table sells it (and it holds the largest
+  // tensor-parallel group); otherwise the cheapest carrier that does.
   std::string preferred = fleet_instance_for(scenario, table, gpu_id);
-  if (!preferred.empty() && !table.find(preferred, scenario.pricing.region)) preferred.clear();
+  if (const auto* row = preferred.empty() ? nullptr : table.find(preferred, scenario.pricing.region);
+      !row || row->num_gpus < node_gpus) {
+    preferred.clear();
+  }
   const auto line =
-      pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred);
+      pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred, node_gpus);
   if (!line) {
-    throw ConfigError(scenario.source_file.string(), "/pricing",
-                      "table \"" + table.name + "\" has no " + option_text(option) + " price for " +
-                          (preferred.empty() ? "any instance with " + gpu_id : preferred) +
-                          (scenario.pricing.region.empty() ? "" : " in " + scenario.pricing.region));
+    throw ConfigError(
+        scenario.source_file.string(), "/pricing",
+        "table \"" + table.name + "\" has no " + option_text(option) + " price for " +
+            (preferred.empty()
+                 ? "any instance with " + (node_gpus > 1 ? std::to_string(node_gpus) + " or more " : "") + gpu_id
+                 : preferred) +
+            (scenario.pricing.region.empty() ? "" : " in " + scenario.pricing.region));
   }
   return *line;
 }
@@ -188,19 +195,28 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
                                      std::map<std::string, double>& usd_per_gpu_hour) {
   pricing::StrategyCost cost;
   cost.strategy = strategy.name;
-  // GPUs used, per GPU model (a heterogeneous fleet prices each model separately).
-  // A tensor-parallel group's device stands for each of its GPUs.
-  std::map<std::string, std::map<int, bool>> gpus;
+  // GPUs used, per GPU model (a heterogeneous fleet prices each model separately), the shared ones
+  // apart from reserved pools': each on instances that hold its widest tensor-parallel group.
+  struct Part {
+    std::map<int, bool> gpus;  // a tensor-parallel group's device stands for each of its GPUs
+    int widest = 1;
+  };
+  std::map<std::pair<bool, std::string>, Part> parts;  // (reserved, GPU model)
   std::map<int, bool> shared;  // GPUs the strategy shares (a licence covers those, not reserved pools)
   for (const auto& device : strategy.devices) {
+    auto& part = parts[{device.reserved, device.gpu}];
+    part.widest = std::max(part.widest, device.gpu_count);
     for (int g = device.gpu_index; g < device.gpu_index + device.gpu_count; ++g) {
-      gpus[device.gpu][g] = true;
+      part.gpus[g] = true;
       if (!device.reserved) shared[g] = true;
     }
   }
-  for (const auto& [gpu_id, indices] : gpus) {
-    const auto line = gpu_line(scenario, table, option, gpu_id, static_cast<int>(indices.size()));
-    if (line.num_gpus > 0) usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
+  for (const auto& [key, part] : parts) {
+    const auto& gpu_id = key.second;
+    const auto line = gpu_line(scenario, table, option, gpu_id, static_cast<int>(part.gpus.size()), part.widest);
+    if (line.num_gpus > 0 && usd_per_gpu_hour.count(gpu_id) == 0) {
+      usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
+    }
     cost.lines.push_back(line);
   }
   for (const auto& spec : scenario.strategies) {
@@ -253,7 +269,7 @@ Baseline baseline_of(const scenario::SimResult& result, const scenario::Scenario
   } else if (!scenario.fleet.empty()) {
     int contexts = 0;
     for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
-    const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts);
+    const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts, 1);
     baseline.name = "dedicated (sized: one GPU per context)";
     baseline.monthly_usd = line.count * line.usd_per_hour_each * kHoursPerMonth;
     baseline.sized_lines.push_back(line);

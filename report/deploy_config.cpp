@@ -79,7 +79,12 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
   Placed p;
   const auto& policy = scenario::policy_of(spec.kind);
   // Where devices are shared, which contexts share one is the simulation's result: keep it.
-  p.pinned = spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
+  // On a fleet of several GPU types (or with reserved pools) every pod must land on a node of the
+  // type it was simulated on: keep each on its simulated GPU's node too.
+  const bool mixed = std::any_of(result.devices.begin(), result.devices.end(), [&](const scenario::DeviceResult& d) {
+    return d.reserved || d.gpu != result.devices.front().gpu;
+  });
+  p.pinned = mixed || spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
              spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
   std::map<std::string, std::map<Group, int>> grouped;
   if (!result.devices.empty()) p.gpu = result.devices.front().gpu;

@@ -247,7 +247,8 @@ std::vector<FleetGpu> expand_fleet(const Scenario& scenario, const scenario::Cat
       per_unit = row->num_gpus;
     }
     for (int i = 0; i < entry.count * per_unit; ++i) {
-      ids.push_back(FleetGpu{gpu, entry.tenants, static_cast<std::size_t>(i)});
+      ids.push_back(FleetGpu{gpu, entry.tenants, static_cast<std::size_t>(i),
+                             entry.instance_type.empty() ? std::size_t{8} : static_cast<std::size_t>(per_unit)});
     }
   }
   return ids;

@@ -56,6 +56,7 @@ struct Slot {
   std::shared_ptr<ProfileUse> profile_use;
   std::vector<std::size_t> pool;  ///< a reserved GPU's tenants (device.reserved)
   std::size_t position = 0;       ///< its GPU's place in its fleet entry (FleetGpu::position)
+  std::size_t node_gpus = 8;      ///< GPUs of its node (FleetGpu::node_gpus)
 };
 
 /// The strategy's settings for the tenant named `tenant_name`, or nullptr when it has none.
@@ -150,7 +151,10 @@ std::vector<Slot> make_slots(const Scenario& scenario, const StrategySpec& strat
     } else {
       slots.push_back(whole_gpu_slot(strategy, policy, *gpu, g));
     }
-    if (slots.back().device.mig_profile.empty()) slots.back().position = fleet[g].position;
+    if (slots.back().device.mig_profile.empty()) {
+      slots.back().position = fleet[g].position;
+      slots.back().node_gpus = fleet[g].node_gpus;
+    }
   }
   if (policy.shares_by_profile()) {
     std::map<std::string, std::shared_ptr<ProfileUse>> uses;
@@ -478,10 +482,6 @@ void assign(Slot& slot, const SlotRequest& request, const StrategySpec& strategy
   slot.device.contexts.back().memory_gib = request.need(slot);
 }
 
-/// GPUs of one node: each fleet entry's GPUs in order, 8 to a node (instances of fewer GPUs never
-/// put a group of more than their own together: a group of `size` starts at a multiple of it).
-constexpr std::size_t kGpusPerNode = 8;
-
 /// A tensor-parallel context takes `tp` whole GPUs of one node to itself: the first run of that
 /// many free whole GPUs of one fleet entry, consecutive and starting at a multiple of `tp`, where the
 /// tenant may run (its pool's, or the shared ones) and its engine starts. The group is one device
@@ -505,8 +505,10 @@ void place_group(std::vector<Slot>& slots, const SlotRequest& request, const sce
            in_its_pool(slot, request);
   };
   for (std::size_t first = 0; first + size <= slots.size(); ++first) {
+    // A node: an instance's GPUs, or 8 of an entry given by GPU; a group starts at a multiple of its size.
     const std::size_t p0 = slots[first].position;
-    if (p0 % size != 0 || p0 / kGpusPerNode != (p0 + size - 1) / kGpusPerNode) continue;
+    const std::size_t node = slots[first].node_gpus;
+    if (size > node || p0 % size != 0 || p0 / node != (p0 + size - 1) / node) continue;
     bool fits = true;
     for (std::size_t k = first; k < first + size && fits; ++k) {
       fits = free_slot(slots[k]) && slots[k].position == p0 + (k - first) &&
@@ -524,7 +526,11 @@ void place_group(std::vector<Slot>& slots, const SlotRequest& request, const sce
     slots[first].device.contexts.back().memory_gib = request.need(slots[first]);
     return;
   }
-  unplaced(slots.empty() || request.engine_problem(slots.front()).empty()
+  const bool nodes_too_small = std::all_of(slots.begin(), slots.end(), [&](const Slot& slot) {
+    return !in_its_pool(slot, request) || !slot.device.mig_profile.empty() || slot.node_gpus < size;
+  });
+  unplaced(nodes_too_small ? "no node of its GPUs has " + std::to_string(tp) + " GPUs (its instances have fewer)"
+           : slots.empty() || request.engine_problem(slots.front()).empty()
                ? "no " + std::to_string(tp) + " free GPUs of one node left" +
                      (request.pooled ? " in its pool" : std::string())
                : "its engine starts on no group: " + request.engine_problem(slots.front()));

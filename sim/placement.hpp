@@ -57,9 +57,11 @@ struct PlacedDevice {
 struct FleetGpu {
   std::string id;                 ///< GPU catalog id
   std::vector<std::string> pool;  ///< the tenants its fleet entry reserves it for; empty = the strategy shares it
-  /// Its place in its fleet entry (0, 1, ...): nodes of 8 GPUs, and tensor-parallel groups, are
-  /// counted from the entry's first GPU.
+  /// Its place in its fleet entry (0, 1, ...): nodes, and tensor-parallel groups, are counted from
+  /// the entry's first GPU.
   std::size_t position = 0;
+  /// GPUs of one node in its entry: an instance's, 8 for an entry given by GPU.
+  std::size_t node_gpus = 8;
   bool operator==(const FleetGpu&) const = default;
 };
 

@@ -27,9 +27,15 @@ grep -q 'nvidia.com/gpu: 1' "$work/mixed-deploy/deployments.yaml" || fail "no GP
 grep -q 'Recommended strategy: time_slicing' "$work/mixed-report.md" || fail "the answer's report does not lead with it"
 
 # The seed: the two LLM servers' bandwidth-bound decode steps share one L40S too slowly for the
-# 8B model's 2 s target, so the baseline is the answer.
+# 8B model's 2 s target, so nothing shared wins; a fleet of two GPU types does: Phi-3.5 on an A10G,
+# DeepSeek (which no A10G holds) in a pool on its L40S. Exported, each pod is pinned to its GPU's node.
 "$exe" advise examples/seed-l40s-timeslicing.json --out "$work/seed" --progress none > "$work/seed.out"
-grep -q '^answer:   dedicated on L40S (baseline)' "$work/seed.out" || fail "seed answer: $(cat "$work/seed.out")"
+grep -q '^answer:   dedicated on A10G; pools: deepseek-r1-distill-llama-8b on 1 L40S' "$work/seed.out" ||
+  fail "seed answer: $(cat "$work/seed.out")"
+"$exe" export-config "$work/seed" --out "$work/seed-deploy" > /dev/null
+[ "$(grep -c 'slicewise.io/gpu: gpu' "$work/seed-deploy/deployments.yaml")" -eq 2 ] ||
+  fail "the seed's pods are not pinned to their GPUs' nodes"
+grep -q 'gpu0 A10G, gpu1 L40S' "$work/seed-deploy/README.md" || fail "the README does not say which node has which GPU"
 
 # The ten light jobs on A100-80GB, MIG only: a mig-parted config and MIG resource requests.
 "$exe" advise examples/ten-light-jobs-a100.json --out "$work/ten" --strategies mig --gpus A100-80GB --jobs 2 \

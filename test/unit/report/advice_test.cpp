@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "report/advice.hpp"
 #include "scenario/sizing.hpp"
@@ -34,7 +35,7 @@ AdviceCandidate candidate(StrategyKind kind, bool baseline = false) {
   spec.kind = kind;
   spec.name = models::to_string(kind);
   spec.sizing = scenario::Sizing::sla;
-  return {spec.name + " on L40S", "L40S", spec, baseline, {}};
+  return {spec.name + " on L40S", "L40S", spec, baseline, {}, {}, {}};
 }
 
 /// A sized run on `gpus` L40S whose one tenant's latency quantiles all sit at `latency_s`.
@@ -234,6 +235,72 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown GPU \"B300\""), std::string::npos) << e.what();
   }
+}
+
+/// A 70B bf16 endpoint (131 GiB of weights: no single GPU holds it) and two small services on
+/// H100s at AWS us-east-1.
+scenario::Scenario seventy_b_beside_small_tenants() {
+  auto s = one_tenant();
+  s.fleet = {{"H100-SXM-80GB", "", 8, {}}};
+  scenario::Tenant big;
+  big.name = "llm-70b";
+  big.workload.kind = scenario::WorkloadKind::llm;
+  big.workload.llm = scenario::LlmSpec{"Llama-3.1-70B-Instruct", "bf16", 512.0, 128.0, std::nullopt};
+  big.workload.engine = scenario::EngineSpec{};
+  big.workload.engine->max_model_len = 8192;
+  big.workload.engine->tensor_parallel = 2;
+  big.sla.ttft_s = 2.0;
+  s.tenants.push_back(big);
+  auto ocr = s.tenants[0];
+  ocr.name = "ocr";
+  s.tenants.push_back(ocr);
+  return s;
+}
+
+TEST(Advice, ATenantNoDeviceHoldsRunsInAPoolOfWholeGpusOnItsCheapestType) {
+  const auto s = seventy_b_beside_small_tenants();
+  const auto catalogs = scenario::Catalogs::shipped();
+  const auto table = scenario::resolve_price_table(s, catalogs);
+  AdviceSelection selection;
+  selection.kinds = {StrategyKind::dedicated, StrategyKind::mps, StrategyKind::mig};
+  selection.gpus = {"H100-SXM-80GB", "L40S"};
+  const auto candidates = advice_candidates(s, catalogs, table, selection);
+  std::map<std::string, const AdviceCandidate*> by_label;
+  for (const auto& c : candidates) by_label[c.label] = &c;
+  // The baseline: the 70B model on two H100s of one node, as the scenario runs it; the others share.
+  EXPECT_EQ(candidates[0].label, "dedicated on H100-SXM-80GB (baseline); pools: llm-70b on 2 H100-SXM-80GB");
+  EXPECT_EQ(candidates[0].pools, (std::map<std::string, std::string>{{"llm-70b", "H100-SXM-80GB"}}));
+  EXPECT_TRUE(candidates[0].tensor_parallel.empty());
+  // On H100, beside the small tenants' MPS: a pool of two H100s (tensor parallel 2, as given), and a
+  // second candidate with the pool on the type where it costs least: four L40S of one g6e.12xlarge
+  // ($10.49/h) rather than two H100s of a p5.48xlarge, which only comes whole ($55.04/h).
+  const auto* same = by_label["mps on H100-SXM-80GB; pools: llm-70b on 2 H100-SXM-80GB"];
+  const auto* cheap = by_label["mps on H100-SXM-80GB; pools: llm-70b on 4 L40S"];
+  ASSERT_TRUE(same && cheap);
+  EXPECT_TRUE(same->tensor_parallel.empty());
+  EXPECT_EQ(cheap->tensor_parallel, (std::map<std::string, int>{{"llm-70b", 4}}));
+  // On L40S the cheapest pool is L40S itself: one candidate, its tensor parallelism raised to 4.
+  const auto* l40s = by_label["mps on L40S; pools: llm-70b on 4 L40S"];
+  ASSERT_TRUE(l40s);
+  EXPECT_EQ(by_label.count("mps on L40S; pools: llm-70b on 2 H100-SXM-80GB"), 0u);
+  // The candidate's scenario: the shared GPUs, then the pool, its tenant at tensor_parallel 4.
+  const auto variant = candidate_scenario(s, *l40s, 6);
+  ASSERT_EQ(variant.fleet.size(), 2u);
+  EXPECT_EQ(variant.fleet[0], (scenario::FleetEntry{"L40S", "", 6, {}}));
+  EXPECT_EQ(variant.fleet[1], (scenario::FleetEntry{"L40S", "", 6, {"llm-70b"}}));
+  EXPECT_EQ(variant.tenants[1].workload.engine->tensor_parallel, 4);
+  EXPECT_EQ(scenario::validate_scenario(variant, catalogs).size(), 0u);
+  // Its bound: one shared L40S for the small tenants' 16 GiB, and the pool's 4.
+  EXPECT_EQ(candidate_lower_bound(s, *l40s, catalogs), 5);
+  // MIG on H100: every layout is searched, the 70B model always in a pool (no instance hosts a group).
+  int mig = 0;
+  for (const auto& c : candidates) {
+    if (c.strategy.kind != StrategyKind::mig || c.gpu != "H100-SXM-80GB") continue;
+    ++mig;
+    EXPECT_EQ(c.pools.count("llm-70b"), 1u) << c.label;
+    EXPECT_EQ(c.pools.count("api"), 0u) << c.label;
+  }
+  EXPECT_GT(mig, 10);
 }
 
 TEST(Advice, ThreadCapsTakeAtMostHalfOfATenantsSlack) {
