@@ -235,38 +235,33 @@ int pool_gpus_of(const scenario::Tenant& t, const AdviceCandidate& c) {
   return it != c.tensor_parallel.end() ? it->second : scenario::tensor_parallel_of(t.workload);
 }
 
-/// The tenants of `s` that cannot share a device of `device_gib` on `gpu`: a pool the scenario
-/// reserved for them, a model over several GPUs, or more memory than the device has.
+/// The tenants of `s` that cannot share a device of `device_gib`: a model over several GPUs, or
+/// more memory than the device has. (A pool the scenario reserves is how it runs today, not a
+/// constraint on the search.)
 std::vector<const scenario::Tenant*> needing_pools(const scenario::Scenario& s, double device_gib) {
   std::vector<const scenario::Tenant*> out;
   for (const auto& t : s.tenants) {
-    if (scenario::in_reserved_pool(s, t.name) || scenario::tensor_parallel_of(t.workload) > 1 ||
-        scenario::memory_need_gib(t.workload) > device_gib + 1e-9) {
+    if (scenario::tensor_parallel_of(t.workload) > 1 || scenario::memory_need_gib(t.workload) > device_gib + 1e-9) {
       out.push_back(&t);
     }
   }
   return out;
 }
 
-/// The GPU type of the scenario's own pool for `tenant` ("" when it has none).
-std::string scenario_pool_gpu(const scenario::Scenario& s, const scenario::Catalogs& catalogs,
-                              const std::string& tenant) {
-  for (const auto& e : s.fleet) {
-    if (std::find(e.tenants.begin(), e.tenants.end(), tenant) != e.tenants.end()) {
-      return scenario::fleet_gpu_id(e, s, catalogs);
-    }
-  }
-  return "";
-}
-
 /// The pool plans for a candidate on `gpu` whose devices hold `device_gib`: every tenant that needs
 /// a pool on `gpu` where that holds it (else on its cheapest type), and, when it differs, every one
-/// on its cheapest type. Empty when some tenant has no pool anywhere, or when nothing is left to
-/// share (unless `all_pooled` allows that: the baseline).
+/// on its cheapest type. Empty when some tenant has no pool anywhere, when nothing is left to share
+/// (unless `all_pooled` allows that: the baseline), or when a tenant that needs a pool needs no
+/// more than `least_pooled_gib` (a partitioned GPU: a tenant of half a GPU or less is for its
+/// layout to hold, and a layout that cannot is not worth searching).
 std::vector<PoolPlan> pool_plans(const scenario::Scenario& s, const PoolMarket& market, const std::string& gpu,
-                                 double device_gib, bool all_pooled = false) {
+                                 double device_gib, bool all_pooled = false, double least_pooled_gib = 0.0) {
   const auto needing = needing_pools(s, device_gib);
   if (!all_pooled && needing.size() == s.tenants.size()) return {};
+  for (const auto* t : needing) {
+    const double need = scenario::memory_need_gib(t->workload);
+    if (scenario::tensor_parallel_of(t->workload) == 1 && need > device_gib && need <= least_pooled_gib) return {};
+  }
   PoolPlan same, cheap;
   auto add = [](PoolPlan& plan, const scenario::Tenant& t, const PoolHome& home) {
     plan.pools[t.name] = home.gpu;
@@ -277,10 +272,8 @@ std::vector<PoolPlan> pool_plans(const scenario::Scenario& s, const PoolMarket& 
                   std::to_string(home.tensor_parallel) + " " + home.gpu;
   };
   for (const auto* t : needing) {
-    // A pool the scenario reserved stays on its GPU type.
-    const std::string fixed = scenario_pool_gpu(s, market.catalogs, t->name);
-    const auto here = market.on(*t, fixed.empty() ? gpu : fixed);
-    const auto cheapest = fixed.empty() ? market.cheapest(*t) : here;
+    const auto here = market.on(*t, gpu);
+    const auto cheapest = market.cheapest(*t);
     if (!here && !cheapest) return {};
     add(same, *t, here ? *here : *cheapest);
     add(cheap, *t, cheapest ? *cheapest : *here);
@@ -303,8 +296,7 @@ std::optional<AdviceCandidate> each_on_its_cheapest(const scenario::Scenario& s,
   std::set<std::string> types;
   std::string which;
   for (const auto& t : s.tenants) {
-    const std::string fixed = scenario_pool_gpu(s, market.catalogs, t.name);
-    const auto home = fixed.empty() ? market.cheapest(t) : market.on(t, fixed);
+    const auto home = market.cheapest(t);
     if (!home) return std::nullopt;
     c.pools[t.name] = home->gpu;
     if (home->tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
@@ -371,7 +363,11 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
       const std::string on = " on " + gpu_id;
       const std::string name = models::to_string(kind);
       for (auto& setting : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu)) {
-        for (const auto& plan : pool_plans(scenario, market, gpu_id, setting.device_gib)) {
+        // A partitioned GPU's (MIG, vGPU) layout must hold every tenant of half a GPU or less.
+        const bool partitioned = kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing ||
+                                 kind == StrategyKind::vgpu;
+        for (const auto& plan :
+             pool_plans(scenario, market, gpu_id, setting.device_gib, false, partitioned ? gpu->memory_gib / 2 : 0.0)) {
           out.push_back(with_plan(
               AdviceCandidate{candidate_label(name, setting.suffix, on), gpu_id, setting.spec, false, {}, {}, {}},
               plan));
@@ -550,7 +546,7 @@ scenario::Scenario candidate_scenario(const scenario::Scenario& base, const Advi
   // On the scenario's own GPU its own instance type (so that the baseline is priced as the user
   // buys it); other GPUs as the cheapest instances carrying them.
   const auto own = std::find_if(base.fleet.begin(), base.fleet.end(), [&](const scenario::FleetEntry& e) {
-    return !e.instance_type.empty() && (e.gpu.empty() || e.gpu == candidate.gpu);
+    return !e.instance_type.empty() && !scenario::reserved(e) && (e.gpu.empty() || e.gpu == candidate.gpu);
   });
   s.fleet = {scenario::FleetEntry{candidate.gpu, "", max_gpus, {}}};
   if (own != base.fleet.end()) s.fleet = {scenario::FleetEntry{"", own->instance_type, max_gpus, {}}};

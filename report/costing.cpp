@@ -120,11 +120,12 @@ std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, c
 
 /// The instance type the scenario's fleet names for a GPU, if any. A scenario read back from a
 /// result has not been through validation, so its entries' GPUs may still be unresolved: the
-/// table says which GPU the instance carries.
+/// table says which GPU the instance carries. `pool`: of the entries reserved for named tenants (a
+/// pool's GPUs), else of the shared ones.
 std::string fleet_instance_for(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                               const std::string& gpu_id) {
+                               const std::string& gpu_id, bool pool) {
   for (const auto& entry : scenario.fleet) {
-    if (entry.instance_type.empty()) continue;
+    if (entry.instance_type.empty() || scenario::reserved(entry) != pool) continue;
     std::string gpu = entry.gpu;
     if (gpu.empty()) {
       if (const auto* row = table.find(entry.instance_type, scenario.pricing.region); row && row->gpu) gpu = *row->gpu;
@@ -137,10 +138,11 @@ std::string fleet_instance_for(const scenario::Scenario& scenario, const pricing
 std::string option_text(pricing::PurchaseOption option) { return pricing::to_string(option); }
 
 pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus, int node_gpus) {
+                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus, int node_gpus,
+                           bool pool) {
   // The fleet's own instance type when this table sells it (and it holds the largest
   // tensor-parallel group); otherwise the cheapest carrier that does.
-  std::string preferred = fleet_instance_for(scenario, table, gpu_id);
+  std::string preferred = fleet_instance_for(scenario, table, gpu_id, pool);
   if (const auto* row = preferred.empty() ? nullptr : table.find(preferred, scenario.pricing.region);
       !row || row->num_gpus < node_gpus) {
     preferred.clear();
@@ -213,7 +215,8 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
   }
   for (const auto& [key, part] : parts) {
     const auto& gpu_id = key.second;
-    const auto line = gpu_line(scenario, table, option, gpu_id, static_cast<int>(part.gpus.size()), part.widest);
+    const auto line =
+        gpu_line(scenario, table, option, gpu_id, static_cast<int>(part.gpus.size()), part.widest, key.first);
     if (line.num_gpus > 0 && usd_per_gpu_hour.count(gpu_id) == 0) {
       usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
     }
@@ -269,7 +272,7 @@ Baseline baseline_of(const scenario::SimResult& result, const scenario::Scenario
   } else if (!scenario.fleet.empty()) {
     int contexts = 0;
     for (const auto& tenant : scenario.tenants) contexts += tenant.num_contexts;
-    const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts, 1);
+    const auto line = gpu_line(scenario, table, option, first_fleet_gpu(scenario, table), contexts, 1, false);
     baseline.name = "dedicated (sized: one GPU per context)";
     baseline.monthly_usd = line.count * line.usd_per_hour_each * kHoursPerMonth;
     baseline.sized_lines.push_back(line);

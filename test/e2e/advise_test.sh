@@ -37,6 +37,15 @@ grep -q '^answer:   dedicated on A10G; pools: deepseek-r1-distill-llama-8b on 1 
   fail "the seed's pods are not pinned to their GPUs' nodes"
 grep -q 'gpu0 A10G, gpu1 L40S' "$work/seed-deploy/README.md" || fail "the README does not say which node has which GPU"
 
+# Thirteen tenants, one a 70B model no GPU holds alone: a fleet of L40S time-sliced, the 70B model in
+# a pool of four L40S of one instance; exported, its pods ask for the group's GPUs on their node.
+"$exe" advise examples/fleet-13-tenants.json --out "$work/fleet" --progress none --jobs 2 > "$work/fleet.out"
+grep -q '^answer:   time_slicing on L40S; pools: llm-70b on 4 L40S' "$work/fleet.out" ||
+  fail "13-tenant answer: $(cat "$work/fleet.out")"
+"$exe" export-config "$work/fleet" --out "$work/fleet-deploy" > /dev/null
+grep -q 'nvidia.com/gpu: 4' "$work/fleet-deploy/deployments.yaml" || fail "the 70B pods do not ask for their 4 GPUs"
+grep -q 'in a pool reserved for llm-70b' "$work/fleet-deploy/README.md" || fail "the README does not name the pool"
+
 # The ten light jobs on A100-80GB, MIG only: a mig-parted config and MIG resource requests.
 "$exe" advise examples/ten-light-jobs-a100.json --out "$work/ten" --strategies mig --gpus A100-80GB --jobs 2 \
   --progress none > "$work/ten.out"

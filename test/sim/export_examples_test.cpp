@@ -3,6 +3,7 @@
 // what was simulated.
 #include <gtest/gtest.h>
 
+#include "report/advice.hpp"
 #include "scenario/json_io.hpp"
 #include "test/sim/sim_fixture.hpp"
 #include "test/unit/report/k8s_consumers.hpp"
@@ -13,7 +14,7 @@ namespace {
 TEST(ExportExamples, EveryStrategyOfEveryShippedExampleDeploysWhatWasSimulated) {
   for (const std::string name :
        {"mixed-mig-h100", "ten-light-jobs-a100", "seed-l40s-timeslicing", "energy-h100-light-load",
-        "faults-blast-radius-h100", "mig-day-night-h100", "azure-llm-2023-conversation"}) {
+        "faults-blast-radius-h100", "mig-day-night-h100", "azure-llm-2023-conversation", "fleet-13-tenants"}) {
     auto s = scenario::load_scenario(std::string(SW_SOURCE_DIR) + "/examples/" + name + ".json");
     // The shortest run that places every context: placement, not latency, decides the files.
     s.horizon_s = std::min(s.horizon_s, 60.0);
@@ -26,6 +27,34 @@ TEST(ExportExamples, EveryStrategyOfEveryShippedExampleDeploysWhatWasSimulated) 
           << name << " " << strategy;
     }
   }
+}
+
+TEST(ExportExamples, TheThirteenTenantFleetsAdvisedAnswerDeploysWhatWasSimulated) {
+  // `slicewise advise examples/fleet-13-tenants.json` answers time slicing on L40S with the 70B
+  // model in a pool of four L40S (tensor parallel 4, one g6e.12xlarge): sized here as the advisor
+  // sizes it, then exported through what reads each file.
+  const auto s = scenario::load_scenario(std::string(SW_SOURCE_DIR) + "/examples/fleet-13-tenants.json");
+  const auto catalogs = scenario::Catalogs::shipped();
+  report::AdviceSelection selection;
+  selection.kinds = {models::StrategyKind::time_slicing};
+  selection.gpus = {"L40S"};
+  const auto candidates =
+      report::advice_candidates(s, catalogs, scenario::resolve_price_table(s, catalogs), selection);
+  const auto answer = std::find_if(candidates.begin(), candidates.end(), [](const report::AdviceCandidate& c) {
+    return c.label == "time_slicing on L40S; pools: llm-70b on 4 L40S";
+  });
+  ASSERT_NE(answer, candidates.end());
+  const auto variant = report::candidate_scenario(s, *answer, 16);
+  const auto search = size_for_sla(variant, 0, 16);
+  ASSERT_TRUE(search.record().feasible) << search.record().shortfall;
+  EXPECT_EQ(search.record().pools, (std::vector<scenario::SizedPool>{{"L40S", 4, {"llm-70b"}}}));
+  const auto result = simulate(variant, 0, 2.0, scenario::sized_run_of(search.record()));
+  const auto& run = result.strategies.at(0);
+  const auto group = std::find_if(run.devices.begin(), run.devices.end(),
+                                  [](const scenario::DeviceResult& d) { return d.reserved; });
+  ASSERT_NE(group, run.devices.end());
+  EXPECT_EQ(group->gpu_count, 4);
+  EXPECT_EQ(report::test::consumer_problems(result, "time_slicing"), std::vector<std::string>{});
 }
 
 }  // namespace
