@@ -364,8 +364,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
       const std::string name = models::to_string(kind);
       for (auto& setting : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu)) {
         // A partitioned GPU's (MIG, vGPU) layout must hold every tenant of half a GPU or less.
-        const bool partitioned = kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing ||
-                                 kind == StrategyKind::vgpu;
+        const bool partitioned =
+            kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing || kind == StrategyKind::vgpu;
         for (const auto& plan :
              pool_plans(scenario, market, gpu_id, setting.device_gib, false, partitioned ? gpu->memory_gib / 2 : 0.0)) {
           out.push_back(with_plan(

@@ -38,8 +38,7 @@ TEST(ExportExamples, TheThirteenTenantFleetsAdvisedAnswerDeploysWhatWasSimulated
   report::AdviceSelection selection;
   selection.kinds = {models::StrategyKind::time_slicing};
   selection.gpus = {"L40S"};
-  const auto candidates =
-      report::advice_candidates(s, catalogs, scenario::resolve_price_table(s, catalogs), selection);
+  const auto candidates = report::advice_candidates(s, catalogs, scenario::resolve_price_table(s, catalogs), selection);
   const auto answer = std::find_if(candidates.begin(), candidates.end(), [](const report::AdviceCandidate& c) {
     return c.label == "time_slicing on L40S; pools: llm-70b on 4 L40S";
   });
@@ -50,8 +49,8 @@ TEST(ExportExamples, TheThirteenTenantFleetsAdvisedAnswerDeploysWhatWasSimulated
   EXPECT_EQ(search.record().pools, (std::vector<scenario::SizedPool>{{"L40S", 4, {"llm-70b"}}}));
   const auto result = simulate(variant, 0, 2.0, scenario::sized_run_of(search.record()));
   const auto& run = result.strategies.at(0);
-  const auto group = std::find_if(run.devices.begin(), run.devices.end(),
-                                  [](const scenario::DeviceResult& d) { return d.reserved; });
+  const auto group =
+      std::find_if(run.devices.begin(), run.devices.end(), [](const scenario::DeviceResult& d) { return d.reserved; });
   ASSERT_NE(group, run.devices.end());
   EXPECT_EQ(group->gpu_count, 4);
   EXPECT_EQ(report::test::consumer_problems(result, "time_slicing"), std::vector<std::string>{});
