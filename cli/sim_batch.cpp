@@ -164,6 +164,7 @@ std::string SizingDriver::key(const SimJob& job) {
   if (job.sized) {
     const auto& s = *job.sized;
     key += "/" + std::to_string(s.num_gpus) + (s.balance ? "b" : "p");
+    if (s.start_hour) key += "@" + std::to_string(*s.start_hour);
     for (int c : s.contexts) key += "," + std::to_string(c);
     char text[32];
     for (double load : s.context_load) {

@@ -2,6 +2,8 @@
 #include "report/simulate_text.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "core/json_reader.hpp"
@@ -195,6 +197,18 @@ std::string uncertainty_table(const std::vector<scenario::UncertaintyBand>& unce
 
 }  // namespace
 
+namespace {
+
+/// "14:00", "09:30".
+std::string hour_text(double hour) {
+  const int minutes = static_cast<int>(std::lround(hour * 60.0));
+  char text[8];
+  std::snprintf(text, sizeof text, "%02d:%02d", (minutes / 60) % 24, minutes % 60);
+  return text;
+}
+
+}  // namespace
+
 std::string sizing_text(const scenario::SizingRecord& record, const scenario::Scenario& scenario) {
   std::string text = std::string(record.feasible ? "sized for SLA" : "not sizable for SLA") + " in " +
                      std::to_string(record.steps.size()) +
@@ -208,6 +222,13 @@ std::string sizing_text(const scenario::SizingRecord& record, const scenario::Sc
     }
   }
   text += grown.empty() ? "; contexts as given" : "; contexts: " + join(grown, ", ") + ", the others as given";
+  if (!record.peak_hours.empty()) {
+    // Diurnal loads: each configuration ran at every tenant's busiest hour, not the scenario's own.
+    std::vector<std::string> hours;
+    for (const double h : record.peak_hours) hours.push_back(hour_text(h));
+    text += "; at the load's peak " + std::string(hours.size() == 1 ? "hour " : "hours ") + join(hours, ", ") +
+            (hours.size() > 1 ? " (the result's run: " + hour_text(record.result_hour) + ")" : std::string());
+  }
   return text;  // a shortfall is in the money table's notes
 }
 

@@ -25,6 +25,7 @@ namespace {
 constexpr int kSchemaVersion = 1;
 constexpr double kMaxSeed = 9007199254740992.0;  // 2^53, as in scenarios
 const NumberRange kNonNegative = NumberRange::non_negative();
+const NumberRange kHours{0.0, false, 24.0, true};  ///< an hour of the day, [0, 24)
 
 class ResultChecker {
  public:
@@ -205,6 +206,8 @@ class ResultChecker {
       for (std::size_t i = 0; i < steps->size(); ++i)
         sizing_step((*steps)[i], r.pointer("steps") + "/" + std::to_string(i), count);
     }
+    if (const json* hours = r.optional_array("peak_hours")) numbers(*hours, r.pointer("peak_hours"), kHours);
+    r.maybe_number("result_hour", kHours);
     if (const json* pools = r.optional_array("pools")) {
       for (std::size_t i = 0; i < pools->size(); ++i)
         sizing_pool((*pools)[i], r.pointer("pools") + "/" + std::to_string(i));

@@ -124,6 +124,10 @@ struct SizingRecord {
   /// The pools reserved for named tenants (FleetEntry::tenants), sized beside the shared GPUs;
   /// empty without them (and then not written).
   std::vector<SizedPool> pools;
+  /// With diurnal loads: the hours of day every configuration was run at (each diurnal tenant's
+  /// busiest), and the one whose run the result is; empty (and not written) without.
+  std::vector<double> peak_hours;
+  double result_hour = 0.0;
   bool operator==(const SizingRecord&) const = default;
 };
 

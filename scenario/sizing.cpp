@@ -141,7 +141,21 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
 SizedRun sized_run_of(const SizingRecord& record) {
   int shared = record.num_gpus;
   for (const auto& pool : record.pools) shared -= pool.count;
-  return SizedRun{shared, !record.context_load.empty(), record.contexts, record.context_load, record.pools};
+  SizedRun run{shared, !record.context_load.empty(), record.contexts, record.context_load, record.pools, std::nullopt};
+  if (!record.peak_hours.empty()) run.start_hour = record.result_hour;
+  return run;
+}
+
+std::vector<double> peak_hours(const Scenario& scenario) {
+  std::vector<double> hours;
+  for (const auto& t : scenario.tenants) {
+    const auto& profile = t.load.hourly_profile;
+    if (t.load.kind != LoadKind::diurnal || profile.empty()) continue;
+    const auto peak = static_cast<double>(std::max_element(profile.begin(), profile.end()) - profile.begin());
+    if (std::find(hours.begin(), hours.end(), peak) == hours.end()) hours.push_back(peak);
+  }
+  std::sort(hours.begin(), hours.end());
+  return hours;
 }
 
 bool meets_every_sla(const StrategyResult& result) {
@@ -180,6 +194,8 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   per_device_limit_ = policy.context_limit(spec);
   partitions_ = policy.partitions_gpus();
   read_pools(catalogs);
+  peak_hours_ = peak_hours(scenario);
+  record_.peak_hours = peak_hours_;
   // Only the GPUs the strategy shares are searched; a fleet of pools only has nothing to share.
   shared_devices_ = per_device_limit_ != 1 && std::find(pooled_.begin(), pooled_.end(), false) != pooled_.end();
   const auto shared_entry =
@@ -271,20 +287,55 @@ SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
   for (std::size_t t = 0; t < contexts.size(); ++t) {
     if (!pooled_[t] && tensor_parallel_of(scenario_.tenants[t].workload) == 1) shared += contexts[t];
   }
-  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts)};
+  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts), std::nullopt};
 }
 
 SizedRun SizingSearch::gpus_run(int num_gpus) const {
-  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_)};
+  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_), std::nullopt};
 }
 
-std::optional<SizedRun> SizingSearch::next() const {
+std::optional<SizedRun> SizingSearch::probe_run() const {
   switch (phase_) {
     case Phase::contexts: return contexts_run(current_contexts());
     case Phase::gpus: return gpus_run(gpus_.probe);
     case Phase::done: return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<SizedRun> SizingSearch::next() const {
+  auto run = probe_run();
+  if (run && !peak_hours_.empty()) run->start_hour = peak_hours_[at_hour_.size()];
+  return run;
+}
+
+const StrategyResult& SizingSearch::deciding_run() const {
+  const StrategyResult* deciding = nullptr;
+  double least = 0.0;
+  for (const auto& r : at_hour_) {
+    const bool met = meets_every_sla(r);
+    const double margin = worst_tenant(scenario_, r).margin;
+    if (!deciding || (!met && meets_every_sla(*deciding)) || (met == meets_every_sla(*deciding) && margin < least)) {
+      deciding = &r;
+      least = margin;
+    }
+  }
+  return *deciding;
+}
+
+void SizingSearch::feed(const StrategyResult& result) {
+  SW_CHECK(phase_ != Phase::done, "sizing: fed after done");
+  if (peak_hours_.empty()) {
+    feed_probe(result);
+    return;
+  }
+  at_hour_.push_back(result);
+  if (at_hour_.size() < peak_hours_.size()) return;  // the same configuration at the next peak hour
+  const StrategyResult* deciding = &deciding_run();
+  record_.result_hour = peak_hours_[static_cast<std::size_t>(deciding - at_hour_.data())];
+  const StrategyResult run = *deciding;
+  at_hour_.clear();
+  feed_probe(run);
 }
 
 int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
@@ -312,10 +363,9 @@ int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
   return std::max(1, group_gpus(contexts) + bound);
 }
 
-void SizingSearch::feed(const StrategyResult& result) {
-  SW_CHECK(phase_ != Phase::done, "sizing: fed after done");
+void SizingSearch::feed_probe(const StrategyResult& result) {
   const bool met = meets_every_sla(result);
-  const auto requested = next();
+  const auto requested = probe_run();
   record_.steps.push_back(SizingStep{phase_ == Phase::contexts ? "contexts" : "gpus", result.num_gpus_used,
                                      total(requested->contexts), met});
   if (phase_ == Phase::contexts) {

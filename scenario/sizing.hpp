@@ -64,11 +64,19 @@ struct SizedRun {
   std::vector<int> contexts;         ///< per tenant (scenario order)
   std::vector<double> context_load;  ///< per tenant: one context's GPU demand; empty = all equal
   std::vector<SizedPool> pools;      ///< the reserved pools' GPUs (after the shared ones)
+  /// The hour of day the run starts at, for every diurnal load (its start_hour); unset = the
+  /// scenario's own.
+  std::optional<double> start_hour;
   bool operator==(const SizedRun&) const = default;
 };
 
-/// The sized configuration of a record, to run again (under other constants, for example).
+/// The sized configuration of a record, to run again (under other constants, for example): at
+/// the peak hour its result was run at, where it was sized over several.
 SizedRun sized_run_of(const SizingRecord& record);
+
+/// The hours of day (0 .. 23) at which a diurnal tenant's profile peaks, one per distinct hour,
+/// in order (the first of equal maxima); empty without diurnal loads.
+std::vector<double> peak_hours(const Scenario& scenario);
 
 /// The search for one strategy (StrategySpec::sizing == sla, or any strategy the advisor sizes).
 ///
@@ -83,6 +91,11 @@ SizedRun sized_run_of(const SizingRecord& record);
 ///
 /// Tenants of a pool reserved for them (FleetEntry::tenants) run alone on its GPUs: a pool has one
 /// GPU per context (a tensor-parallel group: its GPUs) in every run; step 2 sizes the shared GPUs.
+///
+/// The whole day: with diurnal loads, every configuration is run once per peak hour (each diurnal
+/// tenant's busiest hour of its profile, all loads at that hour of day) and meets every SLA only
+/// when it does at each; the run that decides (the one that missed, or the least margin) is the
+/// one the search goes on with, and the record says which hours were sized.
 ///
 /// Stopping rule: the answer n passes and n - 1 fails (or n is the lower bound) in runs with the
 /// same seed. The search assumes that more contexts or GPUs never hurt; with one seed that holds
@@ -120,6 +133,12 @@ class SizingSearch {
 
   enum class Phase { contexts, gpus, done };
 
+  /// The run of the current probe, before its peak hour is set.
+  std::optional<SizedRun> probe_run() const;
+  /// Of the current probe's runs, one per peak hour, the one that decides: the first that missed
+  /// every SLA, else the one with the least margin.
+  const StrategyResult& deciding_run() const;
+  void feed_probe(const StrategyResult& result);
   void feed_contexts(const StrategyResult& result);
   /// Step 1 for tenant `t`, run with `contexts` contexts; true when its outcome ends the search.
   bool feed_tenant_contexts(const StrategyResult& result, std::size_t t, int contexts);
@@ -164,6 +183,8 @@ class SizingSearch {
   std::optional<StrategyResult> best_failing_;  ///< step 2's failing run with the most GPUs, for the shortfall
   std::optional<StrategyResult> final_;
   SizingRecord record_;
+  std::vector<double> peak_hours_;       ///< the diurnal tenants' busiest hours; empty without diurnal load
+  std::vector<StrategyResult> at_hour_;  ///< the current probe's runs so far, one per peak hour
 };
 
 }  // namespace slicewise::scenario

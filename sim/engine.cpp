@@ -485,7 +485,12 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
   for (const auto& pool : sized.pools) {
     if (pool.count > 0) out.fleet.push_back({pool.gpu, "", pool.count, pool.tenants});
   }
-  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) out.tenants[t].num_contexts = sized.contexts[t];
+  for (std::size_t t = 0; t < scenario.tenants.size(); ++t) {
+    out.tenants[t].num_contexts = sized.contexts[t];
+    if (sized.start_hour && out.tenants[t].load.kind == scenario::LoadKind::diurnal) {
+      out.tenants[t].load.start_hour = *sized.start_hour;
+    }
+  }
   if (sized.balance) {
     balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
   }

@@ -30,23 +30,29 @@ std::shared_ptr<traces::RequestSource> open_loop_source_of(const scenario::Scena
   const traces::RequestRecord typical = typical_request(tenant);
   const std::uint64_t seed = scenario.seed * 0xD1B54A32D192ED03ULL + index;
   const auto& load = tenant.load;
+  const bool exponential = tenant.workload.service_dist == scenario::ServiceDistribution::exponential;
+  // Drawn solo times around the arrivals of a generated load (a Poisson source draws its own).
+  const auto with_work = [&](std::shared_ptr<traces::RequestSource> source) -> std::shared_ptr<traces::RequestSource> {
+    if (!exponential) return source;
+    return std::make_shared<traces::ExponentialWork>(std::move(source), seed ^ 0x9E3779B97F4A7C15ULL);
+  };
   switch (load.kind) {
     case LoadKind::poisson: {
       auto source = std::make_shared<traces::PoissonSource>(load.rate_per_s * load.multiplier, scenario.horizon_s, seed,
                                                             typical.prompt_tokens, typical.output_tokens);
-      source->set_exponential_work(tenant.workload.service_dist == scenario::ServiceDistribution::exponential);
+      source->set_exponential_work(exponential);
       return source;
     }
     case LoadKind::diurnal: {
       std::array<double, 24> profile{};
       std::copy_n(load.hourly_profile.begin(), 24, profile.begin());
-      return std::make_shared<traces::DiurnalSource>(load.rate_per_s * load.multiplier, profile, load.start_hour,
-                                                     scenario.horizon_s, seed, typical);
+      return with_work(std::make_shared<traces::DiurnalSource>(load.rate_per_s * load.multiplier, profile,
+                                                               load.start_hour, scenario.horizon_s, seed, typical));
     }
     case LoadKind::mmpp: {
       std::vector<traces::MmppState> states;
       for (const auto& st : load.states) states.push_back({st.rate_per_s * load.multiplier, st.mean_duration_s});
-      return std::make_shared<traces::MmppSource>(std::move(states), scenario.horizon_s, seed, typical);
+      return with_work(std::make_shared<traces::MmppSource>(std::move(states), scenario.horizon_s, seed, typical));
     }
     case LoadKind::trace: {
       traces::TraceMapping mapping;

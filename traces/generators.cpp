@@ -44,6 +44,18 @@ bool DiurnalSource::next(RequestRecord& out) {
   return true;
 }
 
+ExponentialWork::ExponentialWork(std::shared_ptr<RequestSource> inner, std::uint64_t seed)
+    : inner_(std::move(inner)), rng_(seed) {
+  SW_CHECK(inner_ != nullptr, "no source to draw work for");
+}
+
+bool ExponentialWork::next(RequestRecord& out) {
+  if (!inner_->next(out)) return false;
+  // -log(1 - u) with u in [0, 1) is a unit exponential; 1 - u is never 0.
+  out.work_scale *= -std::log1p(-unit_interval(rng_()));
+  return true;
+}
+
 MmppSource::MmppSource(std::vector<MmppState> states, double horizon_s, std::uint64_t seed, RequestRecord shape)
     : states_(std::move(states)), horizon_s_(horizon_s), shape_(std::move(shape)), rng_(seed) {
   SW_CHECK(states_.size() >= 2, "an MMPP needs at least two states");

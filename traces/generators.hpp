@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -32,6 +33,18 @@ class DiurnalSource final : public RequestSource {
   double horizon_s_;
   double now_s_ = 0.0;
   RequestRecord shape_;
+  std::mt19937_64 rng_;
+};
+
+/// Another source's arrivals, each request's work_scale drawn from a unit-mean exponential (M/M/k
+/// service) on a stream of its own, so that the arrivals stay those of the source.
+class ExponentialWork final : public RequestSource {
+ public:
+  ExponentialWork(std::shared_ptr<RequestSource> inner, std::uint64_t seed);
+  bool next(RequestRecord& out) override;
+
+ private:
+  std::shared_ptr<RequestSource> inner_;
   std::mt19937_64 rng_;
 };
 

@@ -64,6 +64,41 @@ TEST(SizingClosedForm, DedicatedContextsAreTheFewestRoundRobinQueuesThatMeetTheT
   EXPECT_NEAR(tenant.sla_violation_frac, ek_m1_tail(5, lambda, mu, target), 0.006);
 }
 
+TEST(SizingClosedForm, ADiurnalTenantIsSizedAtItsPeakHourNotTheSimulatedOne) {
+  // The tenant above, its rate following the day: 10/s in every hour but 14:00-15:00, when it is
+  // 25/s (the profile's mean is 25.5 / 24, so rate_per_s = 10 × 25.5 / 24). The scenario starts at
+  // 09:00, where two contexts would do (E_2/M/1 at 10/s: 1.4 % over 0.5 s); at the peak it needs the
+  // five of the closed form above. The search runs the peak hour, and says so.
+  const double mu = 10.0, target = 0.5;
+  EXPECT_LE(ek_m1_tail(2, 10.0, mu, target), 0.05);
+  EXPECT_GT(ek_m1_tail(1, 10.0, mu, target), 0.05);
+  auto s = make_scenario("L40S", 8, 1800.0);
+  s.warmup_s = 60.0;
+  auto t = poisson_tenant("api", 10.0 * 25.5 / 24.0, 1.0 / mu, target);
+  t.load.kind = scenario::LoadKind::diurnal;
+  t.load.hourly_profile.assign(24, 1.0);
+  t.load.hourly_profile[14] = 2.5;
+  t.load.start_hour = 9.0;
+  s.tenants.push_back(t);
+  auto dedicated = strategy(StrategyKind::dedicated);
+  dedicated.sizing = scenario::Sizing::sla;
+  s.strategies = {dedicated};
+  const auto search = size_for_sla(s, 0, 8);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible) << record.shortfall;
+  EXPECT_EQ(record.peak_hours, std::vector<double>{14.0});
+  EXPECT_EQ(record.result_hour, 14.0);
+  EXPECT_EQ(record.contexts, std::vector<int>{5});
+  // Run at its own 09:00, the sized fleet has room to spare: what sizing on that hour would miss.
+  auto at_nine = scenario::sized_run_of(record);
+  EXPECT_EQ(at_nine.start_hour, 14.0);
+  at_nine.start_hour.reset();
+  const auto calm = simulate(s, 0, 2.0, at_nine).strategies.at(0).tenants.at(0);
+  EXPECT_NEAR(calm.throughput_per_s, 10.0, 0.5);
+  const auto& peak = search.result().tenants.at(0);
+  EXPECT_NEAR(peak.throughput_per_s, 25.0, 1.0);
+}
+
 TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
   // Six tenants, each keeping a GPU 45 % busy (4.5/s of 0.1 s): 2.7 GPUs of work, time-sliced at
   // η = 0.978. Two GPUs would need to be 1.38 busy each: overloaded, their queues grow without

@@ -1,5 +1,7 @@
 // Generators: seeded, and their counts match the rates in closed form.
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include <gtest/gtest.h>
 
@@ -55,6 +57,33 @@ TEST(Diurnal, StartHourShiftsTheProfileAndSeedRepeats) {
   EXPECT_DOUBLE_EQ(a.rate_at(0.0), 12.5);    // 25 / mean 2
   EXPECT_DOUBLE_EQ(a.rate_at(3600.0), 0.5);  // midnight
   EXPECT_EQ(arrivals(a), arrivals(b));
+}
+
+TEST(ExponentialWork, DrawsUnitMeanSoloTimesAroundTheSameArrivals) {
+  // Under diurnal and MMPP loads `service_dist: exponential` was ignored (every request the
+  // typical one): the draws now wrap any source. Its arrivals stay the source's; the work scales
+  // are unit exponentials: mean 1, P(> 3) = e^-3 = 4.98 %, median ln 2.
+  std::array<double, 24> profile{};
+  profile.fill(1.0);
+  const auto plain = std::make_shared<DiurnalSource>(5.0, profile, 0.0, 20000.0, 9);
+  auto inner = std::make_shared<DiurnalSource>(5.0, profile, 0.0, 20000.0, 9);
+  ExponentialWork drawn(inner, 11);
+  RequestRecord a, b;
+  std::vector<double> work;
+  while (drawn.next(a)) {
+    ASSERT_TRUE(plain->next(b));
+    EXPECT_EQ(a.arrived_at_s, b.arrived_at_s);
+    EXPECT_EQ(b.work_scale, 1.0);
+    work.push_back(a.work_scale);
+  }
+  ASSERT_GT(work.size(), 90000u);  // 100,000 expected
+  double sum = 0.0;
+  for (double w : work) sum += w;
+  EXPECT_NEAR(sum / static_cast<double>(work.size()), 1.0, 0.01);
+  const auto over = static_cast<double>(std::count_if(work.begin(), work.end(), [](double w) { return w > 3.0; }));
+  EXPECT_NEAR(over / static_cast<double>(work.size()), std::exp(-3.0), 0.003);
+  std::nth_element(work.begin(), work.begin() + static_cast<std::ptrdiff_t>(work.size() / 2), work.end());
+  EXPECT_NEAR(work[work.size() / 2], std::log(2.0), 0.01);
 }
 
 TEST(Mmpp, LongRunRateIsTheTimeWeightedMean) {
