@@ -165,6 +165,7 @@ std::string SizingDriver::key(const SimJob& job) {
     const auto& s = *job.sized;
     key += "/" + std::to_string(s.num_gpus) + (s.balance ? "b" : "p");
     if (s.start_hour) key += "@" + std::to_string(*s.start_hour);
+    if (!s.balance && s.placement) key += s.placement == scenario::PlacementPolicy::spread ? "s" : "k";
     for (int c : s.contexts) key += "," + std::to_string(c);
     char text[32];
     for (double load : s.context_load) {

@@ -282,6 +282,26 @@ std::vector<PoolPlan> pool_plans(const scenario::Scenario& s, const PoolMarket& 
   return {same, cheap};
 }
 
+/// Appends the candidates of `kind` on `gpu`: each setting worth sizing with each pool plan.
+void add_kind_candidates(std::vector<AdviceCandidate>& out, const scenario::Scenario& scenario,
+                         const PoolMarket& market, const models::GpuSpec& gpu, StrategyKind kind,
+                         const std::string& own_gpu) {
+  const std::string on = " on " + gpu.id;
+  const std::string name = models::to_string(kind);
+  // A partitioned GPU's (MIG, vGPU) layout must hold every tenant of half a GPU or less.
+  const bool partitioned =
+      kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing || kind == StrategyKind::vgpu;
+  for (auto& setting : kind_settings(kind, gpu, market.catalogs.mig->find(gpu.id), gpu.id == own_gpu)) {
+    for (const auto& plan :
+         pool_plans(scenario, market, gpu.id, setting.device_gib, false, partitioned ? gpu.memory_gib / 2 : 0.0)) {
+      AdviceCandidate c{
+          candidate_label(name, setting.suffix, on), gpu.id, setting.spec, false, {}, plan.pools, plan.tensor_parallel};
+      c.label += plan.label;
+      out.push_back(std::move(c));
+    }
+  }
+}
+
 /// Dedicated with each tenant in a pool on the cheapest GPU type that holds it, when that mixes
 /// types (on one type it is that type's dedicated candidate); nullopt otherwise.
 std::optional<AdviceCandidate> each_on_its_cheapest(const scenario::Scenario& s, const PoolMarket& market,
@@ -357,23 +377,8 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
           "dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true, {}, {}, {}},
       baseline_plans.front()));
   for (const auto& gpu_id : gpus) {
-    const auto* gpu = catalogs.gpus->find(gpu_id);
-    const auto* geometry = catalogs.mig->find(gpu_id);
-    for (StrategyKind kind : kinds) {
-      const std::string on = " on " + gpu_id;
-      const std::string name = models::to_string(kind);
-      for (auto& setting : kind_settings(kind, *gpu, geometry, gpu_id == own_gpu)) {
-        // A partitioned GPU's (MIG, vGPU) layout must hold every tenant of half a GPU or less.
-        const bool partitioned =
-            kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing || kind == StrategyKind::vgpu;
-        for (const auto& plan :
-             pool_plans(scenario, market, gpu_id, setting.device_gib, false, partitioned ? gpu->memory_gib / 2 : 0.0)) {
-          out.push_back(with_plan(
-              AdviceCandidate{candidate_label(name, setting.suffix, on), gpu_id, setting.spec, false, {}, {}, {}},
-              plan));
-        }
-      }
-    }
+    for (StrategyKind kind : kinds)
+      add_kind_candidates(out, scenario, market, *catalogs.gpus->find(gpu_id), kind, own_gpu);
   }
   // Dedicated with each tenant on the cheapest GPU type that holds it: a fleet of pools.
   if (std::find(kinds.begin(), kinds.end(), StrategyKind::dedicated) != kinds.end() && selection.gpus.empty()) {
@@ -700,6 +705,25 @@ std::string option_saving_text(const AdviceRow& r, const scenario::Scenario& s) 
          " a month on the baseline against " + pricing::to_string(s.pricing.option) + ")";
 }
 
+/// The answer's sizing record; none without an answer.
+std::optional<scenario::SizingRecord> answer_sizing(const Advice& advice,
+                                                    const std::vector<CandidateOutcome>& outcomes) {
+  if (!advice.answer) return std::nullopt;
+  const auto& r = outcomes[advice.rows[*advice.answer].candidate].result;
+  return r ? r->sizing : std::nullopt;
+}
+
+/// " Its fleet is minimal ..." or " ... the fewest found ...", from the answer's sizing record.
+std::string minimal_text(const Advice& advice, const AdviceRow& a) {
+  const auto& record = advice.answer_sizing;
+  if (!record || record->placement.empty()) return "";  // its contexts own their devices: they decide the GPUs
+  if (record->minimal) return " Its fleet is minimal: memory and the contexts per device need as many GPUs.";
+  return " Its " + gpus_text(a.num_gpus) + " (contexts placed " + record->placement +
+         ") are the fewest found, not proven minimal: one GPU fewer missed balanced by load, spread and packed, and "
+         "memory and the contexts per device need " +
+         gpus_text(record->lower_bound_gpus) + " at least.";
+}
+
 void explain(Advice& advice, const scenario::Scenario& s, const scenario::StrategyResult* baseline) {
   auto& out = advice.explanation;
   const auto& base = advice.rows[advice.baseline_row];
@@ -746,10 +770,11 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
   if (advice.answer) {
     const auto& a = advice.rows[*advice.answer];
     out.push_back("Answer: " + advice.candidates[a.candidate].label + " (" + pricing::to_string(a.option) + "), " +
-                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) + " per month: " +
-                  usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) + ") less than the baseline" +
-                  option_saving_text(a, s) + ". Its worst tenant, " + a.worst_tenant + ", has " +
-                  format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation + ".");
+                  gpus_text(a.num_gpus) + " as " + a.instances + ", " + usd(a.monthly_usd) +
+                  " per month: " + usd(a.monthly_savings_usd) + " (" + format_percent(a.savings_frac) +
+                  ") less than the baseline" + option_saving_text(a, s) + ". Its worst tenant, " + a.worst_tenant +
+                  ", has " + format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
+                  "." + minimal_text(advice, a));
     if (a.option == pricing::PurchaseOption::spot) {
       out.emplace_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
     } else if (a.option == pricing::PurchaseOption::reserved_1y || a.option == pricing::PurchaseOption::reserved_3y) {
@@ -933,6 +958,7 @@ Advice build_advice(const scenario::Scenario& s, const pricing::PriceTable& tabl
                : advice.answer ? loss_reason(r, advice.rows[*advice.answer])
                                : r.reason;
   }
+  advice.answer_sizing = answer_sizing(advice, outcomes);
   explain(advice, s, outcomes.front().result ? &*outcomes.front().result : nullptr);
   return advice;
 }

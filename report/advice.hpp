@@ -153,8 +153,10 @@ struct Advice {
   std::size_t baseline_row = 0;          ///< the baseline under the scenario's option
   std::optional<std::size_t> answer;     ///< the cheapest row that meets every SLA
   std::vector<std::string> explanation;  ///< paragraphs, plain words
-  int num_simulations = 0;               ///< simulations run
-  int num_reused = 0;                    ///< runs asked for again and not re-run
+  /// The answer's sizing record (how it was placed, whether it is minimal); none without an answer.
+  std::optional<scenario::SizingRecord> answer_sizing;
+  int num_simulations = 0;  ///< simulations run
+  int num_reused = 0;       ///< runs asked for again and not re-run
 };
 
 /// What the search of one candidate gave: its sized run (none when pruned before simulating).

@@ -222,6 +222,12 @@ std::string sizing_text(const scenario::SizingRecord& record, const scenario::Sc
     }
   }
   text += grown.empty() ? "; contexts as given" : "; contexts: " + join(grown, ", ") + ", the others as given";
+  if (record.feasible && !record.placement.empty()) {
+    text += record.minimal ? "; minimal (the lower bound)"
+                           : "; placed " + record.placement +
+                                 ", the fewest found (one GPU fewer missed balanced, spread and packed; not proven "
+                                 "minimal)";
+  }
   if (!record.peak_hours.empty()) {
     // Diurnal loads: each configuration ran at every tenant's busiest hour, not the scenario's own.
     std::vector<std::string> hours;

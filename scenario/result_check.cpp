@@ -208,6 +208,11 @@ class ResultChecker {
     }
     if (const json* hours = r.optional_array("peak_hours")) numbers(*hours, r.pointer("peak_hours"), kHours);
     r.maybe_number("result_hour", kHours);
+    if (const auto placement = r.maybe_string("placement");
+        placement && *placement != "balanced" && *placement != "spread" && *placement != "pack") {
+      r.error("placement", "must be balanced, spread or pack (got \"" + *placement + "\")");
+    }
+    r.optional_bool("minimal", false);
     if (const json* pools = r.optional_array("pools")) {
       for (std::size_t i = 0; i < pools->size(); ++i)
         sizing_pool((*pools)[i], r.pointer("pools") + "/" + std::to_string(i));

@@ -105,7 +105,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizedPool, gpu, count, tenants)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
                                                 context_load, feasible, shortfall, steps, pools, peak_hours,
-                                                result_hour)
+                                                result_hour, placement, minimal)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultEvent, at_s, kind, gpu_index, origin, scheduled, contexts_hit,
                                                 tenants_hit, outage_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultExposure, kind, per_month, tenants_hit, contexts_hit, outage_s)
@@ -129,7 +129,11 @@ void to_json(nlohmann::json& out, const StrategyResult& value) {
   if (value.sizing) {  // absent: the fleet as given
     out["sizing"] = *value.sizing;
     if (value.sizing->pools.empty()) out["sizing"].erase("pools");  // results without pools keep their bytes
-    if (value.sizing->peak_hours.empty()) {                         // nor those without diurnal loads
+    if (value.sizing->placement.empty()) {  // nor those of strategies whose contexts own their devices
+      out["sizing"].erase("placement");
+      out["sizing"].erase("minimal");
+    }
+    if (value.sizing->peak_hours.empty()) {  // nor those without diurnal loads
       out["sizing"].erase("peak_hours");
       out["sizing"].erase("result_hour");
     }

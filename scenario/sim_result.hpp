@@ -93,7 +93,9 @@ struct TimeSeries {
 
 /// One run of the search, as the record keeps it.
 struct SizingStep {
-  std::string phase;     ///< "contexts" (each context alone on a device) or "gpus"
+  /// "contexts" (each context alone on a device), "gpus" (balanced by load), or "spread" / "pack"
+  /// (one GPU fewer, placed otherwise)
+  std::string phase;
   int num_gpus = 0;      ///< GPUs the run used
   int num_contexts = 0;  ///< contexts over all tenants
   bool met = false;      ///< every tenant met its SLA
@@ -128,6 +130,12 @@ struct SizingRecord {
   /// busiest), and the one whose run the result is; empty (and not written) without.
   std::vector<double> peak_hours;
   double result_hour = 0.0;
+  /// How the sized fleet's contexts were placed: "balanced" (by load), "spread" or "pack"; "" for
+  /// a strategy whose contexts own their devices (and then not written).
+  std::string placement;
+  /// True when num_gpus is the lower bound (no fleet can be smaller); false when it is the fewest
+  /// found: one GPU fewer missed under every placement tried.
+  bool minimal = false;
   bool operator==(const SizingRecord&) const = default;
 };
 

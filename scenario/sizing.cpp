@@ -16,6 +16,8 @@ namespace slicewise::scenario {
 
 namespace {
 
+const char* placement_name(PlacementPolicy p) { return p == PlacementPolicy::spread ? "spread" : "pack"; }
+
 /// Linear interpolation of a quantile curve given at increasing `levels`.
 double interpolate(const std::vector<std::pair<double, double>>& points, double level) {
   if (points.empty()) return 0.0;
@@ -141,8 +143,14 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
 SizedRun sized_run_of(const SizingRecord& record) {
   int shared = record.num_gpus;
   for (const auto& pool : record.pools) shared -= pool.count;
-  SizedRun run{shared, !record.context_load.empty(), record.contexts, record.context_load, record.pools, std::nullopt};
+  SizedRun run{
+      shared,      !record.context_load.empty(), record.contexts, record.context_load, record.pools, std::nullopt,
+      std::nullopt};
   if (!record.peak_hours.empty()) run.start_hour = record.result_hour;
+  if (record.placement == "spread" || record.placement == "pack") {
+    run.balance = false;
+    run.placement = record.placement == "spread" ? PlacementPolicy::spread : PlacementPolicy::pack;
+  }
   return run;
 }
 
@@ -287,17 +295,23 @@ SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
   for (std::size_t t = 0; t < contexts.size(); ++t) {
     if (!pooled_[t] && tensor_parallel_of(scenario_.tenants[t].workload) == 1) shared += contexts[t];
   }
-  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts), std::nullopt};
+  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts), std::nullopt, std::nullopt};
 }
 
 SizedRun SizingSearch::gpus_run(int num_gpus) const {
-  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_), std::nullopt};
+  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_), std::nullopt, std::nullopt};
 }
 
 std::optional<SizedRun> SizingSearch::probe_run() const {
   switch (phase_) {
     case Phase::contexts: return contexts_run(current_contexts());
     case Phase::gpus: return gpus_run(gpus_.probe);
+    case Phase::placements: {
+      auto run = gpus_run(placement_gpus_);
+      run.balance = false;
+      run.placement = other_placements_[placement_];
+      return run;
+    }
     case Phase::done: return std::nullopt;
   }
   return std::nullopt;
@@ -366,10 +380,16 @@ int SizingSearch::lower_bound(const std::vector<int>& contexts) const {
 void SizingSearch::feed_probe(const StrategyResult& result) {
   const bool met = meets_every_sla(result);
   const auto requested = probe_run();
-  record_.steps.push_back(SizingStep{phase_ == Phase::contexts ? "contexts" : "gpus", result.num_gpus_used,
-                                     total(requested->contexts), met});
+  const std::string step = phase_ == Phase::contexts     ? "contexts"
+                           : phase_ == Phase::placements ? placement_name(other_placements_[placement_])
+                                                         : "gpus";
+  record_.steps.push_back(SizingStep{step, result.num_gpus_used, total(requested->contexts), met});
   if (phase_ == Phase::contexts) {
     feed_contexts(result);
+    return;
+  }
+  if (phase_ == Phase::placements) {
+    feed_placement(result, met);
     return;
   }
   if (met) {
@@ -383,8 +403,36 @@ void SizingSearch::feed_probe(const StrategyResult& result) {
     finish(*best_failing_, false,
            "the closest (" + gpus_text(best_failing_->num_gpus_used) + ") misses " + shortfall_of(*best_failing_));
   } else {
-    finish(*best_passing_, true, "");
+    try_other_placements();
   }
+}
+
+void SizingSearch::try_other_placements() {
+  record_.placement = "balanced";
+  answer_gpus_ = gpus_.pass;
+  // MIG instances are packed (spread does not apply to them).
+  other_placements_ = partitions_ ? std::vector<PlacementPolicy>{PlacementPolicy::pack}
+                                  : std::vector<PlacementPolicy>{PlacementPolicy::spread, PlacementPolicy::pack};
+  placement_ = 0;
+  placement_gpus_ = answer_gpus_ - 1;
+  if (placement_gpus_ < shared_lower_) {
+    finish(*best_passing_, true, "");
+    return;
+  }
+  phase_ = Phase::placements;
+}
+
+void SizingSearch::feed_placement(const StrategyResult& result, bool met) {
+  if (met) {
+    // One GPU fewer than balancing found: go on from there, every placement again.
+    best_passing_ = result;
+    record_.placement = placement_name(other_placements_[placement_]);
+    answer_gpus_ = placement_gpus_;
+    placement_ = 0;
+    if (--placement_gpus_ < shared_lower_) finish(*best_passing_, true, "");
+    return;
+  }
+  if (++placement_ >= other_placements_.size()) finish(*best_passing_, true, "");
 }
 
 std::string SizingSearch::shortfall_of(const StrategyResult& result) const {
@@ -454,6 +502,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   }
   record_.context_load = loads_;
   const int lower = lower_bound(contexts_);
+  shared_lower_ = lower;
   const int pools = pool_gpus(contexts_);
   record_.lower_bound_gpus = lower + pools;
   const int num_contexts = contexts_run(contexts_).num_gpus;  // the isolated run's shared GPUs
@@ -489,7 +538,7 @@ void SizingSearch::start_gpus(const StrategyResult& isolated) {
   }
   phase_ = Phase::gpus;
   if (gpus_.done()) {
-    finish(isolated, true, "");
+    try_other_placements();
     return;
   }
   gpus_.probe = gpus_.pass == 0 || start < gpus_.pass ? start : gpus_.fail + (gpus_.pass - gpus_.fail) / 2;
@@ -500,6 +549,7 @@ void SizingSearch::finish(const StrategyResult& result, bool feasible, const std
   if (record_.contexts.empty()) record_.contexts = current_contexts();
   record_.pools = pools_for(record_.contexts);
   record_.num_gpus = result.num_gpus_used;
+  record_.minimal = feasible && !record_.placement.empty() && answer_gpus_ <= shared_lower_;
   record_.feasible = feasible;
   record_.shortfall =
       feasible ? "" : "no configuration within " + gpus_text(record_.max_gpus) + " meets every SLA: " + shortfall;

@@ -67,6 +67,8 @@ struct SizedRun {
   /// The hour of day the run starts at, for every diurnal load (its start_hour); unset = the
   /// scenario's own.
   std::optional<double> start_hour;
+  /// Without `balance`: the placement to use instead of the strategy's own (pack or spread).
+  std::optional<PlacementPolicy> placement;
   bool operator==(const SizedRun&) const = default;
 };
 
@@ -97,9 +99,14 @@ std::vector<double> peak_hours(const Scenario& scenario);
 /// when it does at each; the run that decides (the one that missed, or the least margin) is the
 /// one the search goes on with, and the record says which hours were sized.
 ///
-/// Stopping rule: the answer n passes and n - 1 fails (or n is the lower bound) in runs with the
-/// same seed. The search assumes that more contexts or GPUs never hurt; with one seed that holds
-/// for every scenario tried, but it is not proven.
+/// Placements: step 2 balances contexts by load. Once it has its answer n, the same contexts are
+/// tried on n - 1 GPUs spread round robin and packed first-fit (by memory), which pair tenants
+/// otherwise; while one passes, one GPU fewer. The record says which placement the answer has and
+/// whether it is minimal: the lower bound (memory, contexts per device), or only the fewest found.
+///
+/// Stopping rule: the answer n passes and n - 1 fails under every placement tried (or n is the
+/// lower bound) in runs with the same seed. The search assumes that more contexts or GPUs never
+/// hurt; with one seed that holds for every scenario tried, but it is not proven.
 class SizingSearch {
  public:
   /// `max_gpus`: the most GPUs the sized fleet may have, pools included. The scenario must have
@@ -131,7 +138,7 @@ class SizingSearch {
     bool done() const { return exhausted || (pass > 0 && pass - fail <= 1); }
   };
 
-  enum class Phase { contexts, gpus, done };
+  enum class Phase { contexts, gpus, placements, done };
 
   /// The run of the current probe, before its peak hour is set.
   std::optional<SizedRun> probe_run() const;
@@ -139,6 +146,9 @@ class SizingSearch {
   /// every SLA, else the one with the least margin.
   const StrategyResult& deciding_run() const;
   void feed_probe(const StrategyResult& result);
+  /// After step 2: try the other placements on one GPU fewer (Phase::placements), or finish.
+  void try_other_placements();
+  void feed_placement(const StrategyResult& result, bool met);
   void feed_contexts(const StrategyResult& result);
   /// Step 1 for tenant `t`, run with `contexts` contexts; true when its outcome ends the search.
   bool feed_tenant_contexts(const StrategyResult& result, std::size_t t, int contexts);
@@ -183,8 +193,13 @@ class SizingSearch {
   std::optional<StrategyResult> best_failing_;  ///< step 2's failing run with the most GPUs, for the shortfall
   std::optional<StrategyResult> final_;
   SizingRecord record_;
-  std::vector<double> peak_hours_;       ///< the diurnal tenants' busiest hours; empty without diurnal load
-  std::vector<StrategyResult> at_hour_;  ///< the current probe's runs so far, one per peak hour
+  std::vector<double> peak_hours_;                 ///< the diurnal tenants' busiest hours; empty without diurnal load
+  std::vector<PlacementPolicy> other_placements_;  ///< what the placements phase tries, in order
+  std::size_t placement_ = 0;                      ///< the one it tries next
+  int placement_gpus_ = 0;                         ///< on this many GPUs
+  int shared_lower_ = 1;                           ///< step 2's lower bound (shared GPUs)
+  int answer_gpus_ = 0;                            ///< step 2's answer (shared GPUs) so far
+  std::vector<StrategyResult> at_hour_;            ///< the current probe's runs so far, one per peak hour
 };
 
 }  // namespace slicewise::scenario

@@ -491,6 +491,9 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
       out.tenants[t].load.start_hour = *sized.start_hour;
     }
   }
+  if (!sized.balance && sized.placement) {
+    out.strategies[static_cast<std::size_t>(options.strategy_index)].placement = *sized.placement;
+  }
   if (sized.balance) {
     balance_loads = sized.context_load.empty() ? std::vector<double>(scenario.tenants.size(), 1.0) : sized.context_load;
   }

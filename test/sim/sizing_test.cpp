@@ -119,12 +119,20 @@ TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
   EXPECT_EQ(record.contexts, std::vector<int>(6, 1));
   EXPECT_EQ(record.lower_bound_gpus, 1);  // 24 GiB on 80 GiB
   EXPECT_EQ(record.num_gpus, 3);
-  // One run with every context alone, then the start ceil(2.7) = 3 passes and 2 fails.
-  ASSERT_EQ(record.steps.size(), 3u);
+  // One run with every context alone, then the start ceil(2.7) = 3 passes and 2 fails, balanced
+  // and spread alike (138 % busy whichever tenants pair); packed first-fit, all six fit the memory
+  // of one of the 2 GPUs, which it uses alone (270 % busy).
+  ASSERT_EQ(record.steps.size(), 5u);
   EXPECT_EQ(record.steps[1].num_gpus, 3);
   EXPECT_TRUE(record.steps[1].met);
-  EXPECT_EQ(record.steps[2].num_gpus, 2);
-  EXPECT_FALSE(record.steps[2].met);
+  for (std::size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(record.steps[i].num_gpus, i == 4 ? 1 : 2);
+    EXPECT_FALSE(record.steps[i].met);
+  }
+  EXPECT_EQ(record.steps[3].phase, "spread");
+  EXPECT_EQ(record.steps[4].phase, "pack");
+  EXPECT_EQ(record.placement, "balanced");
+  EXPECT_FALSE(record.minimal);  // the memory bound is 1
   // Balanced: two tenants per GPU.
   for (const auto& device : search.result().devices) EXPECT_EQ(device.contexts.size(), 2u) << device.name;
 }
@@ -157,12 +165,16 @@ TEST(SizingClosedForm, APoolIsSizedOneGroupPerContextBesideTheSharedGpus) {
   EXPECT_EQ(record.lower_bound_gpus, 3);  // the pool's 2 and one shared GPU (24 GiB on 80 GiB)
   ASSERT_EQ(record.pools.size(), 1u);
   EXPECT_EQ(record.pools[0], (scenario::SizedPool{"H100-SXM-80GB", 2, {"big"}}));
-  ASSERT_EQ(record.steps.size(), 3u);  // every context alone (6 shared GPUs and the pool's 2), then 3 pass, 2 fail
+  // Every context alone (6 shared GPUs and the pool's 2), then 3 shared pass, 2 fail (balanced,
+  // spread, and packed onto one of them).
+  ASSERT_EQ(record.steps.size(), 5u);
   EXPECT_EQ(record.steps[0].num_gpus, 8);
   EXPECT_EQ(record.steps[1].num_gpus, 5);
   EXPECT_TRUE(record.steps[1].met);
-  EXPECT_EQ(record.steps[2].num_gpus, 4);
-  EXPECT_FALSE(record.steps[2].met);
+  for (std::size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(record.steps[i].num_gpus, i == 4 ? 3 : 4);
+    EXPECT_FALSE(record.steps[i].met);
+  }
   // The sized run again, from the record: the same fleet.
   const auto again = scenario::sized_run_of(record);
   EXPECT_EQ(again.num_gpus, 3);

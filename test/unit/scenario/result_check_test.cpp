@@ -60,7 +60,7 @@ TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
             "r.json: /strategies/0/sizing/feasible: must be true or false\n"
             "r.json: /strategies/0/sizing/steps/0/met: must be true or false\n"
             "r.json: /strategies/0/sizing/extra: unknown key; allowed here: num_gpus, lower_bound_gpus, max_gpus, "
-            "contexts, context_load, feasible, shortfall, steps, peak_hours, result_hour, pools");
+            "contexts, context_load, feasible, shortfall, steps, peak_hours, result_hour, placement, minimal, pools");
 }
 
 TEST(ResultCheck, MissingUnknownAndMistypedKeys) {

@@ -88,7 +88,7 @@ TEST(SizingSearch, GrowsContextsThenFindsTheFewestGpusWithTheStoppingRule) {
   SizingSearch search(s, 0, 8, Catalogs::shipped());
   const auto runs = drive(search, s, needs_b3_and_5_gpus, false);
   // Step 1: b at 1, 2 (gallop), 4 (pass), 3 (bisect: pass, and 2 failed): each context alone.
-  ASSERT_EQ(runs.size(), 6u);
+  ASSERT_EQ(runs.size(), 8u);
   EXPECT_EQ(runs[0].contexts, (std::vector<int>{1, 1, 1}));
   EXPECT_EQ(runs[1].contexts, (std::vector<int>{1, 2, 1}));
   EXPECT_EQ(runs[2].contexts, (std::vector<int>{1, 4, 1}));
@@ -101,14 +101,24 @@ TEST(SizingSearch, GrowsContextsThenFindsTheFewestGpusWithTheStoppingRule) {
   EXPECT_EQ(runs[4].num_gpus, 3);
   EXPECT_EQ(runs[5].num_gpus, 4);
   EXPECT_EQ(runs[4].context_load.size(), 3u);
+  // Then 4 GPUs spread round robin and packed first-fit: both fail, so 5 is the fewest found (not
+  // proven minimal: the lower bound is 1).
+  EXPECT_EQ(runs[6].num_gpus, 4);
+  EXPECT_FALSE(runs[6].balance);
+  EXPECT_EQ(runs[6].placement, scenario::PlacementPolicy::spread);
+  EXPECT_EQ(runs[7].placement, scenario::PlacementPolicy::pack);
   const auto& record = search.record();
   EXPECT_TRUE(record.feasible);
   EXPECT_EQ(record.num_gpus, 5);
   EXPECT_EQ(record.lower_bound_gpus, 1);  // 5 x 4 GiB on 80 GiB
   EXPECT_EQ(record.contexts, (std::vector<int>{1, 3, 1}));
-  EXPECT_EQ(record.steps.size(), 6u);
+  EXPECT_EQ(record.steps.size(), 8u);
   EXPECT_EQ(record.steps[4].phase, "gpus");
   EXPECT_FALSE(record.steps[4].met);
+  EXPECT_EQ(record.steps[6].phase, "spread");
+  EXPECT_EQ(record.steps[7].phase, "pack");
+  EXPECT_EQ(record.placement, "balanced");
+  EXPECT_FALSE(record.minimal);
   ASSERT_TRUE(search.result().sizing.has_value());
   EXPECT_EQ(search.result().num_gpus_used, 5);
 }
@@ -124,10 +134,43 @@ TEST(SizingSearch, ProbesBelowAPassingStartOnce) {
         return std::vector<bool>(3, ok);
       },
       false);
-  ASSERT_EQ(runs.size(), 3u);
+  ASSERT_EQ(runs.size(), 5u);
   EXPECT_EQ(runs[1].num_gpus, 2);  // the start passes ...
-  EXPECT_EQ(runs[2].num_gpus, 1);  // ... and the one below it fails
+  EXPECT_EQ(runs[2].num_gpus, 1);  // ... and the one below it fails, balanced, spread and packed
+  EXPECT_EQ(runs[4].num_gpus, 1);
   EXPECT_EQ(search.record().num_gpus, 2);
+}
+
+TEST(SizingSearch, AFleetThatBalancingMissesIsFoundSpreadOrPacked) {
+  // Balanced by load the contexts need 5 GPUs; spread round robin they meet their SLAs on 4, packed
+  // first-fit on 3 (what pairs them matters, as when a tight tenant must not share with a heavy
+  // one). The search says which placement its answer has, and that 3 is only the fewest found.
+  const auto s = three_tenants(models::StrategyKind::time_slicing);
+  SizingSearch search(s, 0, 8, Catalogs::shipped());
+  const auto runs = drive(
+      search, s,
+      [](const SizedRun& run) {
+        if (run.context_load.empty()) return std::vector<bool>{true, run.contexts[1] >= 3, true};  // alone
+        const int needs = run.balance ? 5 : run.placement == scenario::PlacementPolicy::spread ? 4 : 3;
+        return std::vector<bool>(3, run.num_gpus >= needs);
+      },
+      false);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible);
+  EXPECT_EQ(record.num_gpus, 3);
+  EXPECT_EQ(record.placement, "pack");
+  EXPECT_FALSE(record.minimal);
+  // b grows to 3 contexts alone (4 runs); balanced, 3 (the start) and 4 fail, the isolated 5
+  // passes; then 4 spread passes, 3 spread fails, 3 packed passes, 2 spread and 2 packed fail.
+  std::vector<std::string> phases;
+  for (const auto& step : record.steps) phases.push_back(step.phase + " " + std::to_string(step.num_gpus));
+  EXPECT_EQ(phases, (std::vector<std::string>{"contexts 3", "contexts 4", "contexts 6", "contexts 5", "gpus 3",
+                                              "gpus 4", "spread 4", "spread 3", "pack 3", "spread 2", "pack 2"}));
+  // The record runs its answer again as it was placed.
+  const auto again = scenario::sized_run_of(record);
+  EXPECT_FALSE(again.balance);
+  EXPECT_EQ(again.placement, scenario::PlacementPolicy::pack);
+  EXPECT_EQ(again.num_gpus, 3);
 }
 
 TEST(SizingSearch, SaysWhatTheClosestFleetMissesWhenNothingFits) {
