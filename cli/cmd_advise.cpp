@@ -290,6 +290,9 @@ scenario::SimResult answer_result(const scenario::Scenario& scenario, const repo
     }
   }
   result.calibration = record_of(profile);
+  result.origin = "advise: the cheapest of " + std::to_string(advice.candidates.size()) +
+                  " configurations searched (GPU types, strategies and their settings, pools, purchase options), each "
+                  "sized for SLA; the baseline is dedicated on the scenario's GPU, sized too";
   return result;
 }
 

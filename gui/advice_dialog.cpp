@@ -34,7 +34,9 @@ QString answer_line(const QString& advice_json) {
   if (answer.isEmpty()) return QObject::tr("No configuration meets every SLA.");
   return QObject::tr(
              "%1 (%2): %3 GPU(s), $%4 a month, saving $%5 (%6 %) against %7; worst tenant %8 with %9 % of its "
-             "SLA target to spare. %10 simulations.")
+             "SLA target to spare. %10 simulations. This is a search over GPU types, strategies, their settings, "
+             "pools and purchase options; the run summary compares only the scenario's strategies as given, so the "
+             "two can differ.")
       .arg(answer.value(QStringLiteral("candidate")).toString(), answer.value(QStringLiteral("option")).toString())
       .arg(answer.value(QStringLiteral("num_gpus")).toInt())
       .arg(answer.value(QStringLiteral("monthly_usd")).toDouble(), 0, 'f', 2)

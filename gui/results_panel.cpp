@@ -386,7 +386,9 @@ void ResultsPanel::fill_summary(const report::RoiReport* report) {
                                     .toHtmlEscaped()));
   }
   headline_->setVisible(recommends);
-  set_sentence(recommendation_, report->recommendation);
+  // Which answer this is (the strategies as given, or the advisor's search), so that Advise's
+  // answer and this one are not read as two answers to one question.
+  set_sentence(recommendation_, report->recommendation + (report->scope.empty() ? "" : " " + report->scope));
   set_sentence(savings_, report->savings);
   set_sentence(sla_risk_, report->sla_risk);
   set_sentence(rejected_, report->rejected);

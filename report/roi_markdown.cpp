@@ -68,6 +68,7 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n";
   if (!r.sla_risk.empty()) md += "- " + md_text(r.sla_risk) + "\n";
   if (!r.rejected.empty()) md += "- " + md_text(r.rejected) + "\n";
+  if (!r.scope.empty()) md += "- " + md_text(r.scope) + "\n";
   md += "\n### Where these figures come from\n\n";
   for (const auto& line : provenance_lines(r)) md += "- " + md_text(line) + "\n";
   md += "\n";

@@ -327,10 +327,24 @@ std::string rejected_text(const RoiReport& r) {
   return "Not recommended whatever its cost: " + join(parts, "; ") + ".";
 }
 
+/// Which answer this is: the advisor's search, or the comparison of the strategies as given (which
+/// a search over GPU types, settings and pools can answer otherwise), so that a reader of both knows
+/// why they differ.
+std::string scope_text(const scenario::SimResult& result) {
+  if (!result.origin.empty()) {
+    const auto colon = result.origin.find(": ");
+    return "This is the advisor's answer (slicewise advise): " +
+           (colon == std::string::npos ? result.origin : result.origin.substr(colon + 2)) + ".";
+  }
+  return "This compares the scenario's strategies as given, on its fleet and settings; it is not a search: the "
+         "advisor (slicewise advise) searches GPU types, settings and pools, and can answer otherwise.";
+}
+
 /// Sets the executive summary: recommendation, savings, (when one qualifies) SLA risk, and the
 /// strategies rejected.
 void summarize(RoiReport& r, const scenario::SimResult& result, const CostReport& costs, const std::string& prices) {
   r.rejected = rejected_text(r);
+  r.scope = scope_text(result);
   if (r.recommended < 0) {
     summarize_none_qualifies(r, prices);
     return;

@@ -103,6 +103,8 @@ struct RoiReport {
   int recommended = -1;                     ///< index; -1 when no shared strategy meets every SLA
   /// Executive summary: one sentence each.
   std::string recommendation;
+  /// Which answer this is: the advisor's search or the strategies as given (scope_text).
+  std::string scope;
   std::string savings;
   std::string sla_risk;
   /// The strategies rejected (StrategySummary::rejections) and why; "" when none was.

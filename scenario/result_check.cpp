@@ -39,6 +39,7 @@ class ResultChecker {
     r.required_number("horizon_s", NumberRange::positive());
     if (const json* input = r.required_object("input")) scenario_input(*input, r.pointer("input"));
     if (const json* c = r.optional_object("calibration")) calibration(*c, r.pointer("calibration"));
+    r.optional_string("origin", "");
     if (const json* strategies = r.required_array("strategies")) {
       if (strategies->empty()) r.error("strategies", "must list at least one strategy (got [])");
       std::map<std::string, std::string> seen;  // name -> pointer

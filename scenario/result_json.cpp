@@ -174,6 +174,7 @@ void to_json(nlohmann::json& out, const SimResult& value) {
                        {"calibration", value.calibration},
                        {"input", nlohmann::json::parse(input.dump())}};
   if (!value.uncertainty.empty()) out["uncertainty"] = value.uncertainty;
+  if (!value.origin.empty()) out["origin"] = value.origin;
 }
 
 void from_json(const nlohmann::json& in, SimResult& value) {
@@ -184,6 +185,7 @@ void from_json(const nlohmann::json& in, SimResult& value) {
   value.strategies = in.at("strategies").get<std::vector<StrategyResult>>();
   if (in.contains("calibration")) value.calibration = in.at("calibration").get<CalibrationRecord>();
   if (in.contains("uncertainty")) value.uncertainty = in.at("uncertainty").get<std::vector<UncertaintyBand>>();
+  value.origin = in.value("origin", std::string());
   if (in.contains("input"))
     value.input = parse_scenario(in.at("input"), "<result input>", ScenarioSource::result_input);
 }

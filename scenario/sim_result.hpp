@@ -271,6 +271,10 @@ struct SimResult {
   std::vector<StrategyResult> strategies;
   CalibrationRecord calibration;
   std::vector<UncertaintyBand> uncertainty;  ///< empty unless sampled
+  /// Where its first strategy comes from when it is not the scenario's as given: `slicewise advise`
+  /// writes what it searched ("advise: the cheapest of 396 configurations ..."); "" (and not
+  /// written) for `simulate`'s comparison of the strategies as given.
+  std::string origin;
   bool operator==(const SimResult&) const = default;
 };
 

@@ -299,7 +299,7 @@ std::string summary_html(const RoiReport& r) {
             esc(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
   }
   html += "<ul class=\"summary\">\n";
-  for (const std::string* sentence : {&r.recommendation, &r.savings, &r.sla_risk, &r.rejected}) {
+  for (const std::string* sentence : {&r.recommendation, &r.savings, &r.sla_risk, &r.rejected, &r.scope}) {
     if (!sentence->empty()) html += "<li>" + esc(*sentence) + "</li>\n";
   }
   html += "</ul>\n<h3>Where these figures come from</h3>\n<ul class=\"provenance\">\n";

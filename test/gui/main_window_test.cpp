@@ -277,7 +277,7 @@ class MainWindowTest : public QObject {
     QVERIFY2(headline->text().contains(QString::fromStdString(report::format_usd(best.monthly_savings_usd))),
              qPrintable(headline->text()));
     QCOMPARE(results->findChild<QLabel*>("summaryRecommendation")->text(),
-             QString::fromStdString(report.recommendation));
+             QString::fromStdString(report.recommendation + " " + report.scope));
     // ... with the room for it: the results side has 2/3 of the width (or the editor its least).
     const QList<int> sides = window_->findChild<QSplitter*>("sidesSplitter")->sizes();
     QCOMPARE(sides.size(), 2);

@@ -127,9 +127,11 @@ class ResultsPanelTest : public QObject {
     QVERIFY(headline->isVisible());
     QCOMPARE(headline->text(),
              QStringLiteral("<b>Recommended strategy: mig</b> — monthly savings $15,067.20, annual $180,806"));
-    QCOMPARE(
-        child<QLabel>("summaryRecommendation")->text(),
-        QStringLiteral("Share with mig (mig, isolation hardware): it meets every tenant's SLA on 1 GPU instead of 4."));
+    QCOMPARE(child<QLabel>("summaryRecommendation")->text(),
+             QStringLiteral(
+                 "Share with mig (mig, isolation hardware): it meets every tenant's SLA on 1 GPU instead of 4. This "
+                 "compares the scenario's strategies as given, on its fleet and settings; it is not a search: the "
+                 "advisor (slicewise advise) searches GPU types, settings and pools, and can answer otherwise."));
     QVERIFY(child<QLabel>("summarySavings")
                 ->text()
                 .startsWith(QStringLiteral(
@@ -140,7 +142,8 @@ class ResultsPanelTest : public QObject {
     QVERIFY(child<QLabel>("summaryRejected")->isHidden());  // nothing rejected
     QCOMPARE(panel_->summary_text(),
              QStringLiteral("Recommended strategy: mig — monthly savings $15,067.20, annual $180,806\n") +
-                 QString::fromStdString(report.recommendation + "\n" + report.savings + "\n" + report.sla_risk));
+                 QString::fromStdString(report.recommendation + " " + report.scope + "\n" + report.savings + "\n" +
+                                        report.sla_risk));
     // Above the tabs, so every tab shows it.
     QVERIFY(child<QWidget>("resultSummary")->geometry().bottom() < child<QTabWidget>("resultTabs")->geometry().top());
 
@@ -148,13 +151,16 @@ class ResultsPanelTest : public QObject {
     panel_->replace_current(seed_report_missing_sla());
     QCOMPARE(headline->text(),
              QStringLiteral("<b>Recommended strategy: dedicated</b> — monthly savings $0.00, annual $0"));
-    QCOMPARE(child<QLabel>("summaryRecommendation")->text(),
-             QStringLiteral("Keep dedicated: every cheaper strategy misses an SLA (time_slicing)."));
+    QVERIFY(child<QLabel>("summaryRecommendation")
+                ->text()
+                .startsWith(QStringLiteral("Keep dedicated: every cheaper strategy misses an SLA (time_slicing). This "
+                                           "compares the scenario's strategies as given")));
 
     // Nothing recommended: no headline, the report's sentence says why.
     report::RoiReport none = seed_report_missing_sla();
     none.recommended = -1;
     none.recommendation = "No strategy meets every tenant's SLA, the baseline included.";
+    none.scope.clear();  // a report written before it said which answer it is
     none.sla_risk.clear();
     panel_->replace_current(none);
     QVERIFY(headline->isHidden());

@@ -47,6 +47,25 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
   EXPECT_EQ(report_tables(r).size(), 3u);  // strategies, tenants, energy (no sweep, no uncertainty)
 }
 
+TEST(RoiReport, ItSaysWhetherItIsTheStrategiesAsGivenOrTheAdvisorsSearch) {
+  // The GUI's run summary and Advise answered differently with nothing saying why: one compares
+  // the scenario's strategies as given, the other searches. Each report now says which it is.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto as_given = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  EXPECT_EQ(as_given.scope,
+            "This compares the scenario's strategies as given, on its fleet and settings; it is not a search: the "
+            "advisor (slicewise advise) searches GPU types, settings and pools, and can answer otherwise.");
+  result.origin =
+      "advise: the cheapest of 175 configurations searched (GPU types, strategies and their settings, "
+      "pools, purchase options), each sized for SLA";
+  const auto advised = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  EXPECT_EQ(advised.scope,
+            "This is the advisor's answer (slicewise advise): the cheapest of 175 configurations searched (GPU types, "
+            "strategies and their settings, pools, purchase options), each sized for SLA.");
+  EXPECT_NE(roi_report_markdown(advised, {}).find("- This is the advisor's answer"), std::string::npos);
+}
+
 TEST(RoiReport, TheSavingComesWithItsEqualWorkFigure) {
   // Cost per 1,000 requests served within SLA: monthly cost over (Σ throughput × (1 − violations)) ×
   // 730 h × 3,600 s / 1,000, each fleet from the seed result's own figures.

@@ -76,6 +76,7 @@ TEST(ResultCheck, MissingUnknownAndMistypedKeys) {
             "r.json: /strategies/1/tenants/0/latency_s: missing required key \"p95\"\n"
             "r.json: /strategies/1/devices/0/oom_risk: expected boolean (got \"no\")\n"
             "r.json: /extra: unknown key; allowed here: schema_version, scenario, seed, horizon_s, input, calibration, "
+            "origin, "
             "strategies, uncertainty");
 }
 
