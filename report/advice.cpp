@@ -36,6 +36,14 @@ double largest_tenant_gib(const scenario::Scenario& s) {
   return most;
 }
 
+/// The scenario's own GPUs: its first fleet entry that is not a pool reserved for named tenants
+/// (else its first).
+const scenario::FleetEntry& own_entry(const scenario::Scenario& s) {
+  const auto shared =
+      std::find_if(s.fleet.begin(), s.fleet.end(), [](const auto& e) { return !scenario::reserved(e); });
+  return shared != s.fleet.end() ? *shared : s.fleet.front();
+}
+
 /// True when the table sells `gpu` in the region under at least one of `options`.
 bool sells(const pricing::PriceTable& table, const std::string& gpu, const std::string& region,
            const std::vector<pricing::PurchaseOption>& options) {
@@ -368,7 +376,7 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
 
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
-  const std::string own_gpu = scenario::fleet_gpu_id(scenario.fleet.front(), scenario, catalogs);
+  const std::string own_gpu = scenario::fleet_gpu_id(own_entry(scenario), scenario, catalogs);
   const auto* own = catalogs.gpus->find(own_gpu);
   const auto baseline_plans = pool_plans(scenario, market, own_gpu, own->memory_gib, true);
   SW_CHECK(!baseline_plans.empty(), "the scenario's tenants fit its fleet (validate first)");
@@ -538,7 +546,7 @@ std::vector<AdviceCandidate> with_baseline_settings(std::vector<AdviceCandidate>
 scenario::Scenario candidate_scenario(const scenario::Scenario& base, const AdviceCandidate& candidate, int max_gpus) {
   scenario::Scenario s = base;
   // A generic tenant's figures were measured on the scenario's GPU, whatever the candidate runs on.
-  const std::string own_gpu = base.fleet.front().gpu;  // set by the loader for instance entries too
+  const std::string own_gpu = own_entry(base).gpu;  // set by the loader for instance entries too
   for (auto& t : s.tenants) {
     if (const auto it = candidate.priorities.find(t.name); it != candidate.priorities.end()) t.priority = it->second;
     if (const auto it = candidate.tensor_parallel.find(t.name); it != candidate.tensor_parallel.end()) {
