@@ -173,6 +173,8 @@ QVariant ResultModel::display(const Row& row, int column) const {
     case kMonthlyCost: return money_text(s.monthly_usd);
     case kMonthlySavings: return money_text(s.monthly_savings_usd);
     case kSavingsPercent: return percent_text(s.savings_frac, 1);
+    case kCostPer1kInSla:
+      return s.cost_per_1k_in_sla_usd > 0.0 ? QString::number(s.cost_per_1k_in_sla_usd, 'f', 4) : missing_text();
     case kBusyPercent: return percent_text(s.fleet_busy_frac, 1);
     case kSmUtilPercent: return percent_text(s.fleet_sm_util_frac, 1);
     case kEnergyKwhMonth: return s.monthly_kwh ? QString::number(*s.monthly_kwh, 'f', 1) : missing_text();
@@ -195,6 +197,7 @@ QVariant ResultModel::sort_key(const Row& row, int column) const {
     case kMonthlyCost: return sort_value(s.monthly_usd);
     case kMonthlySavings: return sort_value(s.monthly_savings_usd);
     case kSavingsPercent: return sort_value(100.0 * s.savings_frac);
+    case kCostPer1kInSla: return s.cost_per_1k_in_sla_usd > 0.0 ? sort_value(s.cost_per_1k_in_sla_usd) : QVariant();
     case kBusyPercent: return sort_value(100.0 * s.fleet_busy_frac);
     case kSmUtilPercent: return sort_value(100.0 * s.fleet_sm_util_frac);
     case kEnergyKwhMonth: return s.monthly_kwh ? sort_value(*s.monthly_kwh) : QVariant();
@@ -251,6 +254,9 @@ QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int r
         {QT_TR_NOOP("$/month"), QT_TR_NOOP("Monthly cost (USD) at the scenario's prices")},
         {QT_TR_NOOP("Savings\n$/month"), QT_TR_NOOP("Monthly savings (USD) against the baseline")},
         {QT_TR_NOOP("Savings\n%"), QT_TR_NOOP("Savings, % of the baseline's monthly cost")},
+        {QT_TR_NOOP("$/1k\nin SLA"),
+         QT_TR_NOOP("Cost per 1,000 requests served within their SLA (USD): the saving compared at equal work, "
+                    "where the strategies deliver different work (docs/roi.md)")},
         {QT_TR_NOOP("Busy\n%"), QT_TR_NOOP("Fleet busy %, time-weighted over the horizon")},
         {QT_TR_NOOP("SM util\n%"), QT_TR_NOOP("Fleet SM utilisation %")},
         {QT_TR_NOOP("kWh\n/month"),

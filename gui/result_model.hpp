@@ -40,6 +40,7 @@ class ResultModel : public QAbstractTableModel {
     kMonthlyCost,           ///< USD per month
     kMonthlySavings,        ///< USD per month against the baseline
     kSavingsPercent,        ///< % of the baseline's cost (sorts by the percentage)
+    kCostPer1kInSla,        ///< USD per 1,000 requests served within SLA: the equal-work figure; "—" when none
     kBusyPercent,           ///< fleet busy %, time-weighted over the horizon
     kSmUtilPercent,         ///< fleet SM utilisation %
     kEnergyKwhMonth,        ///< GPU energy, kWh per 730-hour month (docs/energy.md); "—" without a TDP

@@ -63,10 +63,10 @@ class ResultModelTest : public QObject {
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
       headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "$/month", "Savings\n$/month", "Savings\n%", "Busy\n%",
-                                   "SM util\n%", "kWh\n/month", "Over\nSLA %", "SLA", "phi-3.5-mini-instruct\np95 s",
-                                   "phi-3.5-mini-instruct\np99 s", "deepseek-r1-distill-llama-8b\np95 s",
-                                   "deepseek-r1-distill-llama-8b\np99 s"}));
+    QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "$/month", "Savings\n$/month", "Savings\n%",
+                                   "$/1k\nin SLA", "Busy\n%", "SM util\n%", "kWh\n/month", "Over\nSLA %", "SLA",
+                                   "phi-3.5-mini-instruct\np95 s", "phi-3.5-mini-instruct\np99 s",
+                                   "deepseek-r1-distill-llama-8b\np95 s", "deepseek-r1-distill-llama-8b\np99 s"}));
     // The tooltips say them in full.
     auto tip = [&](int column) { return model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(); };
     QCOMPARE(tip(ResultModel::kMonthlyCost), QStringLiteral("Monthly cost (USD) at the scenario's prices"));
@@ -129,6 +129,14 @@ class ResultModelTest : public QObject {
     QCOMPARE(number(0, ResultModel::kGpus).toInt(), 2);
     QCOMPARE(number(1, ResultModel::kSla).toInt(), 0);
     QCOMPARE(number(1, ResultModel::kStrategy).toString(), QStringLiteral("time_slicing"));
+    // The equal-work figure beside the saving: the report's, to four decimals on screen.
+    const auto report = seed_report();
+    for (int row = 0; row < 2; ++row) {
+      const double per_1k = report.strategies[static_cast<std::size_t>(row)].cost_per_1k_in_sla_usd;
+      QVERIFY(per_1k > 0.0);
+      QCOMPARE(number(row, ResultModel::kCostPer1kInSla).toDouble(), per_1k);
+      QCOMPARE(model.index(row, ResultModel::kCostPer1kInSla).data().toString(), QString::number(per_1k, 'f', 4));
+    }
   }
 
   void numbersAreRightAligned() {
