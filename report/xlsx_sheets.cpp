@@ -65,6 +65,13 @@ double write_summary_rows(Sheet& sheet, const RoiReport& report, const Model& m,
     } else if (recommended || baseline) {
       sheet.text(row, 9, recommended ? "recommended" : "baseline");
     }
+    // The equal-work figure, live: the monthly cost over the requests served within SLA in a month
+    // (simulated, so a number, not an input).
+    if (summary.cost_per_1k_in_sla_usd > 0.0) {
+      const double in_sla = 1000.0 * summary.monthly_usd / summary.cost_per_1k_in_sla_usd;
+      sheet.number(row, 10, std::round(in_sla));
+      sheet.formula(row, 11, cell(row, 4) + "/(" + cell(row, 10) + "/1000)", summary.cost_per_1k_in_sla_usd, f.price);
+    }
     if (summary.sla_met && (!any_met || t.savings_usd > best_savings_usd)) best_savings_usd = t.savings_usd;
     any_met = any_met || summary.sla_met;
   }
@@ -370,11 +377,11 @@ void write_fault_summary(Sheet& sheet, lxw_row_t row, const scenario::SimResult&
 }  // namespace
 
 void write_summary(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
-  sheet.widths({30, 14, 12, 8, 16, 16, 16, 11, 9, 14});
+  sheet.widths({30, 14, 12, 8, 16, 16, 16, 11, 9, 14, 16, 12});
   write_summary_head(sheet, report, f);
   sheet.headers(kSummaryHeaderRow,
                 {"Strategy", "Kind", "Isolation", "GPUs", "Monthly cost", "Monthly savings", "Annual savings",
-                 "Savings %", "SLA met", "Note"},
+                 "Savings %", "SLA met", "Note", "Requests in SLA / month", "$/1k in SLA"},
                 f.header);
   const double best_savings_usd = write_summary_rows(sheet, report, m, f);
   if (m.totals.empty()) return;

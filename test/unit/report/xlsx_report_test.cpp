@@ -259,6 +259,20 @@ TEST_F(XlsxReport, CostsAreFormulasOverInputsWithCachedClosedForms) {
   }
 }
 
+TEST_F(XlsxReport, TheSummaryGivesEachStrategysCostPerThousandRequestsInSlaLive) {
+  // The equal-work figure beside every saving: the monthly cost (live, from Costs) over the
+  // requests served within SLA in a month (simulated: a number).
+  auto report = seed_report();
+  report.strategies[1].monthly_usd = kTimeSlicedMonthlyUsd;
+  report.strategies[1].cost_per_1k_in_sla_usd = kTimeSlicedMonthlyUsd / 2500.0;  // 2.5 million in SLA a month
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  const auto sheet = part(book, "xl/worksheets/sheet1.xml");
+  EXPECT_DOUBLE_EQ(cell_xml(sheet, "K15").value, 2.5e6);
+  EXPECT_EQ(cell_xml(sheet, "L15").formula, "E15/(K15/1000)");
+  EXPECT_NEAR(cell_xml(sheet, "L15").value, kTimeSlicedMonthlyUsd / 2500.0, 1e-12);
+}
+
 TEST_F(XlsxReport, OpenpyxlFindsBothChargebackModelsNamedWithTheOneInUse) {
   auto report = seed_report();
   const auto book = dir_ / "roi.xlsx";
