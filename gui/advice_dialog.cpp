@@ -32,20 +32,31 @@ QString answer_line(const QString& advice_json) {
   const QJsonObject answer = advice.value(QStringLiteral("answer")).toObject();
   const QJsonObject baseline = advice.value(QStringLiteral("baseline")).toObject();
   if (answer.isEmpty()) return QObject::tr("No configuration meets every SLA.");
+  // The saving is against the baseline under the answer's own purchase option; what the option
+  // itself saves is said apart.
+  const double option_saves = answer.value(QStringLiteral("option_savings_usd")).toDouble();
+  const QString option_text = option_saves == 0.0
+                                  ? QString()
+                                  : QObject::tr(" The %1 purchase option itself saves $%2 a month on the baseline.")
+                                        .arg(answer.value(QStringLiteral("option")).toString())
+                                        .arg(option_saves, 0, 'f', 2);
   return QObject::tr(
-             "%1 (%2): %3 GPU(s), $%4 a month, saving $%5 (%6 %) against %7; worst tenant %8 with %9 % of its "
+             "%1 (%2): %3 GPU(s), $%4 a month, saving $%5 (%6 %) against %7 on the same option; worst tenant %8 with "
+             "%9 % of its "
              "SLA target to spare. %10 simulations. This is a search over GPU types, strategies, their settings, "
              "pools and purchase options; the run summary compares only the scenario's strategies as given, so the "
              "two can differ.")
-      .arg(answer.value(QStringLiteral("candidate")).toString(), answer.value(QStringLiteral("option")).toString())
-      .arg(answer.value(QStringLiteral("num_gpus")).toInt())
-      .arg(answer.value(QStringLiteral("monthly_usd")).toDouble(), 0, 'f', 2)
-      .arg(answer.value(QStringLiteral("monthly_savings_usd")).toDouble(), 0, 'f', 2)
-      .arg(100.0 * answer.value(QStringLiteral("savings_frac")).toDouble(), 0, 'f', 1)
-      .arg(baseline.value(QStringLiteral("candidate")).toString(),
-           answer.value(QStringLiteral("worst_tenant")).toString())
-      .arg(100.0 * answer.value(QStringLiteral("worst_sla_margin")).toDouble(), 0, 'f', 1)
-      .arg(advice.value(QStringLiteral("num_simulations")).toInt());
+             .arg(answer.value(QStringLiteral("candidate")).toString(),
+                  answer.value(QStringLiteral("option")).toString())
+             .arg(answer.value(QStringLiteral("num_gpus")).toInt())
+             .arg(answer.value(QStringLiteral("monthly_usd")).toDouble(), 0, 'f', 2)
+             .arg(answer.value(QStringLiteral("monthly_savings_usd")).toDouble(), 0, 'f', 2)
+             .arg(100.0 * answer.value(QStringLiteral("savings_frac")).toDouble(), 0, 'f', 1)
+             .arg(baseline.value(QStringLiteral("candidate")).toString(),
+                  answer.value(QStringLiteral("worst_tenant")).toString())
+             .arg(100.0 * answer.value(QStringLiteral("worst_sla_margin")).toDouble(), 0, 'f', 1)
+             .arg(advice.value(QStringLiteral("num_simulations")).toInt()) +
+         option_text;
 }
 
 }  // namespace

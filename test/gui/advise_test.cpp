@@ -51,6 +51,11 @@ class AdviseTest : public QObject {
     QVERIFY(dialog);
     QVERIFY2(dialog->summary().startsWith(QStringLiteral("hami on L40S (on_demand): 1 GPU(s), $1636.72 a month")),
              qPrintable(dialog->summary()));
+    // Which saving it is, and why the run summary may answer otherwise.
+    QVERIFY2(dialog->summary().contains(QStringLiteral("against dedicated on L40S (baseline) on the same option")),
+             qPrintable(dialog->summary()));
+    QVERIFY(dialog->summary().contains(
+        QStringLiteral("the run summary compares only the scenario's strategies as given, so the two can differ")));
     QVERIFY(!dialog->pareto()->pixmap().isNull());
     QVERIFY(dialog->explanation()->toPlainText().contains(QStringLiteral("Answer: hami on L40S")));
     QTemporaryDir out;
