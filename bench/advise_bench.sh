@@ -3,17 +3,20 @@
 # the GCP table sells in us-central1), against the same search without pruning (--no-prune) as the
 # baseline. Runs interleaved pairs and prints each run's wall time and simulation count, then the
 # medians and their ratio. Usage: bench/advise_bench.sh [RUNS] [JOBS]  (defaults 5 and 2).
+# ADVISE_INPUT and ADVISE_ARGS set another scenario and advise's options (bench/advise50_bench.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 jobs=${2:-2}
 exe=build/ci/cli/slicewise
+input=${ADVISE_INPUT:-examples/ten-light-jobs-a100.json}
+read -r -a extra <<< "${ADVISE_ARGS:-}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 one() {  # prints "seconds simulations"
   local start end line
   start=$(date +%s.%N)
-  line=$("$exe" advise examples/ten-light-jobs-a100.json --out "$out/advice" --jobs "$jobs" --progress none "$@" |
+  line=$("$exe" advise "$input" --out "$out/advice" --jobs "$jobs" --progress none ${extra[@]+"${extra[@]}"} "$@" |
          grep -o '[0-9]* simulations')
   end=$(date +%s.%N)
   echo "$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}') ${line% simulations}"

@@ -65,15 +65,20 @@ const scenario::TenantStrategySettings* settings_of(const StrategySpec& strategy
   return found == strategy.tenants.end() ? nullptr : &found->second;
 }
 
+/// Whole GPU `g` of the fleet as a device: all its compute, bandwidth and memory.
+PlacedDevice whole_gpu_device(const models::GpuSpec& gpu, std::size_t g) {
+  bool in_sms = false;
+  const double compute = compute_capacity(gpu, in_sms);
+  return PlacedDevice{
+      "gpu" + std::to_string(g), gpu.id,         "", g,     compute, in_sms, static_cast<double>(gpu.num_sms),
+      gpu.memory_bandwidth_gbps, gpu.memory_gib, {}, false, {}};
+}
+
 /// The slot of a whole GPU: as many contexts and as much memory isolation as the policy says.
 Slot whole_gpu_slot(const StrategySpec& strategy, const StrategyPolicy& policy, const models::GpuSpec& gpu,
                     std::size_t g) {
-  bool in_sms = false;
-  const double compute = compute_capacity(gpu, in_sms);
   Slot slot;
-  slot.device = PlacedDevice{
-      "gpu" + std::to_string(g), gpu.id,         "", g,     compute, in_sms, static_cast<double>(gpu.num_sms),
-      gpu.memory_bandwidth_gbps, gpu.memory_gib, {}, false, {}};
+  slot.device = whole_gpu_device(gpu, g);
   slot.max_contexts = policy.context_limit(strategy);
   slot.isolated_memory = policy.memory_rule(strategy, nullptr, 0.0, gpu.memory_gib).isolated;
   return slot;
@@ -114,12 +119,8 @@ void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, c
 
 /// The slot of a GPU reserved for the tenants `pool`: whole, one context, memory and compute its own.
 Slot reserved_slot(const models::GpuSpec& gpu, std::size_t g, std::vector<std::size_t> pool) {
-  bool in_sms = false;
-  const double compute = compute_capacity(gpu, in_sms);
   Slot slot;
-  slot.device = PlacedDevice{
-      "gpu" + std::to_string(g), gpu.id,         "", g,     compute, in_sms, static_cast<double>(gpu.num_sms),
-      gpu.memory_bandwidth_gbps, gpu.memory_gib, {}, false, {}};
+  slot.device = whole_gpu_device(gpu, g);
   slot.device.reserved = true;
   slot.max_contexts = 1;
   slot.pool = std::move(pool);

@@ -22,6 +22,22 @@ scenario::Tenant poisson_tenant(const std::string& name, double rate, double sol
   return t;
 }
 
+/// A strategy of `kind` sized for SLA.
+scenario::StrategySpec sized(StrategyKind kind) {
+  auto spec = strategy(kind);
+  spec.sizing = scenario::Sizing::sla;
+  return spec;
+}
+
+/// Six tenants t0..t5, each 4.5/s of fixed 0.1 s requests (a GPU 45 % busy), a 5 s target.
+void add_six_tenants_45_percent_busy(scenario::Scenario& s) {
+  for (int i = 0; i < 6; ++i) {
+    auto t = poisson_tenant("t" + std::to_string(i), 4.5, 0.1, 5.0);
+    t.workload.service_dist = scenario::ServiceDistribution::fixed;
+    s.tenants.push_back(t);
+  }
+}
+
 /// P(sojourn > t) in an E_k/M/1 queue (what each of k round-robin contexts of a Poisson(λ) stream
 /// is): Exp(μ(1 - σ)), σ the root in (0, 1) of σ = (λ / (λ + μ(1 - σ)))^k (Kleinrock, vol. 1, §6.4).
 double ek_m1_tail(int k, double lambda, double mu, double t) {
@@ -45,9 +61,7 @@ TEST(SizingClosedForm, DedicatedContextsAreTheFewestRoundRobinQueuesThatMeetTheT
   auto s = make_scenario("L40S", 8, 1800.0);
   s.warmup_s = 60.0;
   s.tenants.push_back(poisson_tenant("api", lambda, 1.0 / mu, target));
-  auto dedicated = strategy(StrategyKind::dedicated);
-  dedicated.sizing = scenario::Sizing::sla;
-  s.strategies = {dedicated};
+  s.strategies = {sized(StrategyKind::dedicated)};
   const auto search = size_for_sla(s, 0, 8);
   const auto& record = search.record();
   ASSERT_TRUE(record.feasible) << record.shortfall;
@@ -80,9 +94,7 @@ TEST(SizingClosedForm, ADiurnalTenantIsSizedAtItsPeakHourNotTheSimulatedOne) {
   t.load.hourly_profile[14] = 2.5;
   t.load.start_hour = 9.0;
   s.tenants.push_back(t);
-  auto dedicated = strategy(StrategyKind::dedicated);
-  dedicated.sizing = scenario::Sizing::sla;
-  s.strategies = {dedicated};
+  s.strategies = {sized(StrategyKind::dedicated)};
   const auto search = size_for_sla(s, 0, 8);
   const auto& record = search.record();
   ASSERT_TRUE(record.feasible) << record.shortfall;
@@ -105,14 +117,8 @@ TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
   // end. Three carry 0.92 each; the SLA (5 s, 50 × the request) holds. Answer: 3 GPUs.
   auto s = make_scenario("A100-80GB", 8, 600.0);
   s.warmup_s = 30.0;
-  for (int i = 0; i < 6; ++i) {
-    auto t = poisson_tenant("t" + std::to_string(i), 4.5, 0.1, 5.0);
-    t.workload.service_dist = scenario::ServiceDistribution::fixed;
-    s.tenants.push_back(t);
-  }
-  auto ts = strategy(StrategyKind::time_slicing);
-  ts.sizing = scenario::Sizing::sla;
-  s.strategies = {ts};
+  add_six_tenants_45_percent_busy(s);
+  s.strategies = {sized(StrategyKind::time_slicing)};
   const auto search = size_for_sla(s, 0, 8);
   const auto& record = search.record();
   ASSERT_TRUE(record.feasible) << record.shortfall;
@@ -144,20 +150,14 @@ TEST(SizingClosedForm, APoolIsSizedOneGroupPerContextBesideTheSharedGpus) {
   auto s = make_scenario("A100-80GB", 8, 600.0);
   s.warmup_s = 30.0;
   s.fleet.push_back({"H100-SXM-80GB", "", 4, {"big"}});
-  for (int i = 0; i < 6; ++i) {
-    auto t = poisson_tenant("t" + std::to_string(i), 4.5, 0.1, 5.0);
-    t.workload.service_dist = scenario::ServiceDistribution::fixed;
-    s.tenants.push_back(t);
-  }
+  add_six_tenants_45_percent_busy(s);
   auto big = llm_tenant("big", "Llama-3.1-70B-Instruct", 512.0, 128.0);
   big.workload.engine->tensor_parallel = 2;
   big.workload.engine->max_model_len = 8192;
   big.load.rate_per_s = 0.2;
   big.sla.ttft_s = 5.0;
   s.tenants.push_back(big);
-  auto ts = strategy(StrategyKind::time_slicing);
-  ts.sizing = scenario::Sizing::sla;
-  s.strategies = {ts};
+  s.strategies = {sized(StrategyKind::time_slicing)};
   const auto search = size_for_sla(s, 0, 12);
   const auto& record = search.record();
   ASSERT_TRUE(record.feasible) << record.shortfall;
