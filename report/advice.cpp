@@ -243,6 +243,24 @@ int pool_gpus_of(const scenario::Tenant& t, const AdviceCandidate& c) {
   return it != c.tensor_parallel.end() ? it->second : scenario::tensor_parallel_of(t.workload);
 }
 
+/// Puts tenant `t` in `plan` at `home`, saying so in its label.
+void add_to_plan(PoolPlan& plan, const scenario::Tenant& t, const PoolHome& home) {
+  plan.pools[t.name] = home.gpu;
+  if (home.tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
+    plan.tensor_parallel[t.name] = home.tensor_parallel;
+  }
+  plan.label += std::string(plan.label.empty() ? "; pools: " : ", ") + t.name + " on " +
+                std::to_string(home.tensor_parallel) + " " + home.gpu;
+}
+
+/// `c` with the pools of `plan`, its label ending with theirs.
+AdviceCandidate with_plan(AdviceCandidate c, const PoolPlan& plan) {
+  c.pools = plan.pools;
+  c.tensor_parallel = plan.tensor_parallel;
+  c.label += plan.label;
+  return c;
+}
+
 /// The tenants of `s` that cannot share a device of `device_gib`: a model over several GPUs, or
 /// more memory than the device has. (A pool the scenario reserves is how it runs today, not a
 /// constraint on the search.)
@@ -271,20 +289,12 @@ std::vector<PoolPlan> pool_plans(const scenario::Scenario& s, const PoolMarket& 
     if (scenario::tensor_parallel_of(t->workload) == 1 && need > device_gib && need <= least_pooled_gib) return {};
   }
   PoolPlan same, cheap;
-  auto add = [](PoolPlan& plan, const scenario::Tenant& t, const PoolHome& home) {
-    plan.pools[t.name] = home.gpu;
-    if (home.tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
-      plan.tensor_parallel[t.name] = home.tensor_parallel;
-    }
-    plan.label += std::string(plan.label.empty() ? "; pools: " : ", ") + t.name + " on " +
-                  std::to_string(home.tensor_parallel) + " " + home.gpu;
-  };
   for (const auto* t : needing) {
     const auto here = market.on(*t, gpu);
     const auto cheapest = market.cheapest(*t);
     if (!here && !cheapest) return {};
-    add(same, *t, here ? *here : *cheapest);
-    add(cheap, *t, cheapest ? *cheapest : *here);
+    add_to_plan(same, *t, here ? *here : *cheapest);
+    add_to_plan(cheap, *t, cheapest ? *cheapest : *here);
   }
   if (same == cheap) return {same};
   return {same, cheap};
@@ -302,10 +312,8 @@ void add_kind_candidates(std::vector<AdviceCandidate>& out, const scenario::Scen
   for (auto& setting : kind_settings(kind, gpu, market.catalogs.mig->find(gpu.id), gpu.id == own_gpu)) {
     for (const auto& plan :
          pool_plans(scenario, market, gpu.id, setting.device_gib, false, partitioned ? gpu.memory_gib / 2 : 0.0)) {
-      AdviceCandidate c{
-          candidate_label(name, setting.suffix, on), gpu.id, setting.spec, false, {}, plan.pools, plan.tensor_parallel};
-      c.label += plan.label;
-      out.push_back(std::move(c));
+      out.push_back(with_plan(
+          AdviceCandidate{candidate_label(name, setting.suffix, on), gpu.id, setting.spec, false, {}, {}, {}}, plan));
     }
   }
 }
@@ -314,28 +322,23 @@ void add_kind_candidates(std::vector<AdviceCandidate>& out, const scenario::Scen
 /// types (on one type it is that type's dedicated candidate); nullopt otherwise.
 std::optional<AdviceCandidate> each_on_its_cheapest(const scenario::Scenario& s, const PoolMarket& market,
                                                     const std::string& own_gpu) {
-  AdviceCandidate c{"dedicated, each tenant on the cheapest GPU that holds it",
-                    own_gpu,
-                    sized(StrategyKind::dedicated),
-                    false,
-                    {},
-                    {},
-                    {}};
+  PoolPlan each;
   std::set<std::string> types;
-  std::string which;
   for (const auto& t : s.tenants) {
     const auto home = market.cheapest(t);
     if (!home) return std::nullopt;
-    c.pools[t.name] = home->gpu;
-    if (home->tensor_parallel != scenario::tensor_parallel_of(t.workload)) {
-      c.tensor_parallel[t.name] = home->tensor_parallel;
-    }
+    add_to_plan(each, t, *home);
     types.insert(home->gpu);
-    which += (which.empty() ? " (" : ", ") + t.name + " on " + std::to_string(home->tensor_parallel) + " " + home->gpu;
   }
   if (types.size() < 2) return std::nullopt;
-  c.label += which + ")";
-  return c;
+  return with_plan(AdviceCandidate{"dedicated, each tenant on the cheapest GPU that holds it",
+                                   own_gpu,
+                                   sized(StrategyKind::dedicated),
+                                   false,
+                                   {},
+                                   {},
+                                   {}},
+                   each);
 }
 
 }  // namespace
@@ -367,13 +370,6 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   }
   // Pools may use every GPU type the table sells in the region, not only those searched.
   PoolMarket market{catalogs, table, options, region, searched_gpus(catalogs, table, {}, region, options)};
-  const auto with_plan = [](AdviceCandidate c, const PoolPlan& plan) {
-    c.pools = plan.pools;
-    c.tensor_parallel = plan.tensor_parallel;
-    c.label += plan.label;
-    return c;
-  };
-
   std::vector<AdviceCandidate> out;
   // The baseline: dedicated on the scenario's own GPU, sized like everything else.
   const std::string own_gpu = scenario::fleet_gpu_id(own_entry(scenario), scenario, catalogs);
@@ -761,7 +757,9 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
     out.emplace_back("Isolation: no tenant requires isolation, so every strategy could share GPUs between them.");
   }
   out.push_back("Memory: the largest tenant needs " + format_number(largest_tenant_gib(s)) +
-                " GiB; GPUs, MIG layouts and vGPU profiles with less room were not considered.");
+                " GiB; a tenant that a GPU, MIG layout or vGPU profile could not hold, or whose model spans several "
+                "GPUs, ran in a pool of whole GPUs of its own (\"pools:\" in a label); MIG layouts and vGPU profiles "
+                "that could not hold a tenant of half a GPU or less were not considered.");
   if (!bursty.empty()) {
     out.push_back("Burstiness: " + join(bursty, ", ") +
                   " arrive in bursts (trace or MMPP load); sharing strategies "
