@@ -61,6 +61,25 @@ TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
             "r.json: /strategies/0/sizing/steps/0/met: must be true or false\n"
             "r.json: /strategies/0/sizing/extra: unknown key; allowed here: num_gpus, lower_bound_gpus, max_gpus, "
             "contexts, context_load, feasible, shortfall, steps, peak_hours, result_hour, placement, minimal, pools");
+
+  // The keys of pools, diurnal peaks and placements, each with a bad value.
+  sizing["contexts"] = {1, 1};
+  sizing["context_load"] = json::array();
+  sizing["feasible"] = true;
+  sizing["steps"][0]["met"] = true;
+  sizing.erase("extra");
+  sizing["peak_hours"] = {14, 24};
+  sizing["result_hour"] = -1;
+  sizing["placement"] = "diagonal";
+  sizing["minimal"] = "yes";
+  sizing["pools"] = {{{"gpu", "H100-SXM-80G"}, {"count", 2}, {"tenants", {"big", 3}}}};
+  EXPECT_EQ(problems(doc),
+            "r.json: /strategies/0/sizing/peak_hours/1: must be in [0, 24) (got 24)\n"
+            "r.json: /strategies/0/sizing/result_hour: must be in [0, 24) (got -1)\n"
+            "r.json: /strategies/0/sizing/placement: must be balanced, spread or pack (got \"diagonal\")\n"
+            "r.json: /strategies/0/sizing/minimal: expected boolean (got \"yes\")\n"
+            "r.json: /strategies/0/sizing/pools/0/gpu: unknown GPU \"H100-SXM-80G\" (did you mean \"H100-SXM-80GB\"?)\n"
+            "r.json: /strategies/0/sizing/pools/0/tenants/1: expected string (got 3)");
 }
 
 TEST(ResultCheck, MissingUnknownAndMistypedKeys) {
