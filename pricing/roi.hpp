@@ -82,6 +82,42 @@ struct TenantCharge {
   bool operator==(const TenantCharge&) const = default;
 };
 
+/// One tenant's exposure to spot interruptions (first order: interruptions do not overlap).
+struct SpotTenant {
+  std::string name;
+  double interruptions_per_month = 0.0;  ///< interruptions of an instance that carries one of its contexts
+  double outage_hours_per_month = 0.0;   ///< expected hours with none of its contexts serving
+  double availability = 1.0;             ///< 1 − outage / 730 h
+  /// Requests that arrive while none of its contexts serves: they wait for the replacement, far past
+  /// any latency target.
+  double delayed_requests_per_month = 0.0;
+  /// Requests in flight on an interrupted instance that cannot finish within the notice (the
+  /// tenant's median latency is longer): lost and re-sent.
+  double resent_requests_per_month = 0.0;
+  bool revenue_bearing = true;
+  bool operator==(const SpotTenant&) const = default;
+};
+
+/// What spot capacity costs the tenants of a strategy's fleet, and a spot/on-demand mix that
+/// keeps every revenue-bearing tenant serving through an interruption (docs/roi.md).
+struct SpotExposure {
+  int num_instances = 0;                 ///< GPU instances of the fleet
+  double interruptions_per_month = 0.0;  ///< expected over the fleet: Σ instances' rates
+  double notice_s = 0.0;                 ///< the provider's warning
+  double outage_s = 0.0;                 ///< per interruption: replacement + model load − notice
+  std::vector<std::string> rates;        ///< per GPU type: "H100-SXM-80GB 0.2 a month (band 15-20 %, ...)"
+  bool assumed = false;                  ///< some rate (or the notice) has no published reading
+  std::vector<SpotTenant> tenants;       ///< in the strategy's tenant order
+  /// The mix: the fewest instances found (greedy) that hold a context of every revenue-bearing
+  /// tenant run on-demand, the rest on spot. Its monthly cost replaces the GPU lines' (licences and
+  /// sidecars as priced).
+  int mix_on_demand_instances = 0;
+  double mix_monthly_usd = 0.0;
+  std::vector<SpotTenant> mix_tenants;  ///< exposure under the mix
+  bool mix_priced = false;              ///< every instance has an on-demand price
+  bool operator==(const SpotExposure&) const = default;
+};
+
 /// Money of one strategy.
 struct StrategyCost {
   std::string strategy;
@@ -99,6 +135,8 @@ struct StrategyCost {
   double revenue_at_risk_usd = 0.0;    ///< business view, per month
   double net_monthly_value_usd = 0.0;  ///< monthly savings − revenue at risk
   std::vector<TenantCharge> chargeback;
+  /// Under the spot option: what interruptions cost its tenants, and the spot/on-demand mix.
+  std::optional<SpotExposure> spot;
   bool operator==(const StrategyCost&) const = default;
 };
 

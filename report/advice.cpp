@@ -15,6 +15,7 @@
 #include "core/units.hpp"
 #include "models/mig_layout.hpp"
 #include "report/costing.hpp"
+#include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/json_io.hpp"
@@ -781,8 +782,10 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
                   ") less than the baseline" + option_saving_text(a, s) + ". Its worst tenant, " + a.worst_tenant +
                   ", has " + format_percent(a.worst_margin) + " of its SLA target to spare; isolation " + a.isolation +
                   "." + minimal_text(advice, a));
-    if (a.option == pricing::PurchaseOption::spot) {
-      out.emplace_back("Spot capacity can be taken back at short notice; the simulation does not model interruptions.");
+    if (a.option == pricing::PurchaseOption::spot && a.spot) {
+      auto note = spot_note(*a.spot);
+      note[0] = 'O';  // "on spot, ..." opens the paragraph
+      out.push_back(std::move(note));
     } else if (a.option == pricing::PurchaseOption::reserved_1y || a.option == pricing::PurchaseOption::reserved_3y) {
       out.emplace_back("Reserved prices commit to the fleet for the whole term.");
     }
@@ -847,6 +850,7 @@ AdviceRow candidate_row(const scenario::Scenario& s, const scenario::Scenario& v
     row.monthly_savings_usd = baseline_monthly - cost->monthly_usd;
     row.savings_frac = baseline_monthly > 0.0 ? row.monthly_savings_usd / baseline_monthly : 0.0;
     row.option_savings_usd = baseline.own - baseline_monthly;
+    row.spot = cost->spot;
     row.status = sizing.feasible ? "meets" : "misses";
     if (!sizing.feasible) row.reason = sizing.shortfall;
   }
@@ -1014,6 +1018,16 @@ nlohmann::ordered_json row_json(const Advice& advice, const AdviceRow& r) {
   out["worst_tenant"] = r.worst_tenant;
   out["isolation"] = r.isolation;
   out["on_front"] = r.on_front;
+  if (r.spot) {
+    const auto worst = std::min_element(
+        r.spot->tenants.begin(), r.spot->tenants.end(),
+        [](const pricing::SpotTenant& a, const pricing::SpotTenant& b) { return a.availability < b.availability; });
+    out["spot"] = {{"interruptions_per_month", r.spot->interruptions_per_month},
+                   {"worst_availability", worst == r.spot->tenants.end() ? 1.0 : worst->availability},
+                   {"mix_on_demand_instances", r.spot->mix_on_demand_instances},
+                   {"mix_monthly_usd",
+                    r.spot->mix_priced ? nlohmann::ordered_json(r.spot->mix_monthly_usd) : nlohmann::ordered_json()}};
+  }
   return out;
 }
 

@@ -140,6 +140,8 @@ struct AdviceRow {
   std::string worst_tenant;
   std::string isolation;  ///< the strategy's isolation: none | software | hardware
   bool on_front = false;  ///< on the Pareto front of cost against margin
+  /// Spot rows: what interruptions cost the tenants and the spot/on-demand mix (docs/roi.md).
+  std::optional<pricing::SpotExposure> spot;
 };
 
 struct Advice {

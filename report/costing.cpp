@@ -14,6 +14,8 @@
 #include "models/mig_catalog.hpp"
 #include "models/power_model.hpp"
 #include "pricing/licences.hpp"
+#include "pricing/spot_interruptions.hpp"
+#include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/energy.hpp"
 #include "scenario/strategies/policy.hpp"
@@ -189,12 +191,27 @@ pricing::CostLine sidecar_line(const scenario::Scenario& scenario, const pricing
       "sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price, sidecar.count * *price * kHoursPerMonth};
 }
 
+/// The GPUs of a cost line as instances that its GPUs in use (`gpus`, by index) fill in turn.
+InstanceGroup instance_group(const pricing::PriceTable& table, const pricing::CostLine& line, const std::string& gpu_id,
+                             const std::map<int, bool>& gpus) {
+  const auto* row = table.find(line.instance_type, line.region);
+  InstanceGroup group;
+  group.instance_type = line.instance_type;
+  group.gpu = gpu_id;
+  group.gpus_per_instance = line.num_gpus / line.count;
+  group.spot_usd_per_hour = line.usd_per_hour_each;
+  if (row) group.on_demand_usd_per_hour = row->usd_per_hour(pricing::PurchaseOption::on_demand);
+  for (const auto& entry : gpus) group.gpus.push_back(entry.first);
+  return group;
+}
+
 /// One strategy's cost lines (money figures not yet settled): the GPUs it used, its licence and
 /// its sidecars. `usd_per_gpu_hour` receives, per GPU model, the hourly price of one GPU of the
 /// instances that carry it (what a reservation of that GPU is worth).
 pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, const scenario::Scenario& scenario,
                                      const pricing::PriceTable& table, pricing::PurchaseOption option,
-                                     std::map<std::string, double>& usd_per_gpu_hour) {
+                                     std::map<std::string, double>& usd_per_gpu_hour,
+                                     std::vector<InstanceGroup>* groups = nullptr) {
   pricing::StrategyCost cost;
   cost.strategy = strategy.name;
   // GPUs used, per GPU model (a heterogeneous fleet prices each model separately), the shared ones
@@ -220,6 +237,7 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
     if (line.num_gpus > 0 && usd_per_gpu_hour.count(gpu_id) == 0) {
       usd_per_gpu_hour[gpu_id] = line.usd_per_hour_each * line.count / line.num_gpus;
     }
+    if (groups && line.count > 0) groups->push_back(instance_group(table, line, gpu_id, part.gpus));
     cost.lines.push_back(line);
   }
   for (const auto& spec : scenario.strategies) {
@@ -341,8 +359,9 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
 
   std::vector<pricing::StrategyCost> costs;
   std::vector<std::map<std::string, double>> gpu_prices(result.strategies.size());
+  std::vector<std::vector<InstanceGroup>> groups(result.strategies.size());
   for (std::size_t i = 0; i < result.strategies.size(); ++i)
-    costs.push_back(strategy_lines(result.strategies[i], scenario, table, option, gpu_prices[i]));
+    costs.push_back(strategy_lines(result.strategies[i], scenario, table, option, gpu_prices[i], &groups[i]));
   const Baseline baseline = baseline_of(result, scenario, table, option, costs);
   report.baseline = baseline.name;
   report.baseline_lines = baseline.sized_lines;
@@ -353,6 +372,10 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
     const auto usage = usage_of(scenario, strategy, spec_of(scenario, strategy.name), gpu_prices[i]);
     pricing::settle(costs[i], baseline.monthly_usd, usage, baseline.usage.empty() ? usage : baseline.usage, business,
                     chargeback);
+    if (option == pricing::PurchaseOption::spot) {
+      costs[i].spot = spot_exposure(strategy, scenario, groups[i], table.name, costs[i].monthly_usd,
+                                    pricing::shipped_spot_interruptions());
+    }
   }
   report.strategies = std::move(costs);
   // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.
@@ -363,6 +386,7 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
     report.fleet_basis.push_back(fleet_basis(strategy));
     report.notes.push_back(strategy_notes(strategy, i == baseline.index ? 0.0 : baseline_throughput, report.baseline,
                                           has_baseline_run && result.strategies[baseline.index].sizing.has_value()));
+    if (const auto& spot = report.strategies[i].spot) report.notes.back().push_back(spot_note(*spot));
   }
   return report;
 }
@@ -393,6 +417,34 @@ nlohmann::json charge_json(const pricing::TenantCharge& t) {
             {"reserved_usd_per_hour", t.reserved_usd_per_hour}}},
           {"by_usage",
            {{"share_frac", t.usage_share_frac}, {"monthly_usd", t.usage_monthly_usd}, {"gpu_work_s", t.gpu_work_s}}}};
+}
+nlohmann::json spot_tenants_json(const std::vector<pricing::SpotTenant>& tenants) {
+  auto out = nlohmann::json::array();
+  for (const auto& t : tenants) {
+    out.push_back({{"name", t.name},
+                   {"interruptions_per_month", t.interruptions_per_month},
+                   {"outage_hours_per_month", t.outage_hours_per_month},
+                   {"availability", t.availability},
+                   {"delayed_requests_per_month", t.delayed_requests_per_month},
+                   {"resent_requests_per_month", t.resent_requests_per_month},
+                   {"revenue_bearing", t.revenue_bearing}});
+  }
+  return out;
+}
+
+nlohmann::json spot_json(const pricing::SpotExposure& e) {
+  return {{"instances", e.num_instances},
+          {"interruptions_per_month", e.interruptions_per_month},
+          {"notice_s", e.notice_s},
+          {"outage_s", e.outage_s},
+          {"rates", e.rates},
+          {"assumed", e.assumed},
+          {"tenants", spot_tenants_json(e.tenants)},
+          {"mix",
+           {{"on_demand_instances", e.mix_on_demand_instances},
+            {"spot_instances", e.num_instances - e.mix_on_demand_instances},
+            {"monthly_usd", e.mix_priced ? nlohmann::json(e.mix_monthly_usd) : nlohmann::json(nullptr)},
+            {"tenants", spot_tenants_json(e.mix_tenants)}}}};
 }
 }  // namespace
 
@@ -427,6 +479,7 @@ nlohmann::json cost_report_json(const CostReport& report) {
     for (const auto& l : c.lines) s["lines"].push_back(line_json(l));
     s["chargeback"] = nlohmann::json::array();
     for (const auto& t : c.chargeback) s["chargeback"].push_back(charge_json(t));
+    if (c.spot) s["spot"] = spot_json(*c.spot);
     out["strategies"].push_back(std::move(s));
   }
   return out;

@@ -47,6 +47,7 @@ CandidateOutcome outcome(int gpus, double latency_s, bool feasible = true) {
     d.name = "gpu" + std::to_string(g);
     d.gpu = "L40S";
     d.gpu_index = g;
+    d.contexts = {"api#" + std::to_string(g)};
     r.devices.push_back(d);
   }
   scenario::TenantResult tr;
@@ -144,6 +145,34 @@ TEST(Advice, SavingsAreLikeForLikeAndTheOptionsOwnSavingIsApart) {
                 "on_demand"),
             std::string::npos)
       << advice_summary_text(advice);
+}
+
+TEST(Advice, ASpotRowCarriesItsInterruptionsAndTheAnswerOnSpotSaysWhatTheyCost) {
+  // Time slicing on one g6e.xlarge on spot: the L40S has no published reading, so the assumed 0.2
+  // interruptions per instance-month, each 300 + 30 - 120 = 210 s down for the one tenant.
+  auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  selection.options = {pricing::PurchaseOption::on_demand, pricing::PurchaseOption::spot};
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
+                                                   candidate(StrategyKind::time_slicing)};
+  const auto advice = build_advice(s, table, selection, candidates, {outcome(2, 0.6), outcome(1, 0.9)}, 2, 0);
+  ASSERT_EQ(advice.rows.size(), 4u);
+  EXPECT_FALSE(advice.rows[2].spot.has_value());
+  const auto& spot = advice.rows[3];
+  ASSERT_TRUE(spot.spot.has_value());
+  EXPECT_DOUBLE_EQ(spot.spot->interruptions_per_month, 0.2);
+  EXPECT_TRUE(spot.spot->assumed);
+  ASSERT_EQ(spot.spot->tenants.size(), 1u);
+  EXPECT_DOUBLE_EQ(spot.spot->tenants[0].availability, 1.0 - 0.2 * 210.0 / 3600.0 / 730.0);
+  ASSERT_TRUE(advice.answer.has_value());
+  EXPECT_EQ(*advice.answer, 3u);
+  const auto said = std::any_of(advice.explanation.begin(), advice.explanation.end(), [](const std::string& p) {
+    return p.rfind("On spot, 0.20 interruptions a month are expected over 1 instance", 0) == 0;
+  });
+  EXPECT_TRUE(said);
+  EXPECT_NE(advice_to_json_text(advice).find("\"worst_availability\""), std::string::npos);
 }
 
 TEST(Advice, ATimeSlicingPriorityMeetsAsSimulatedButIsNeverTheAnswer) {
