@@ -163,11 +163,15 @@ std::string SizingDriver::key(const SimJob& job) {
   std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(job.scenario)) + "/" + std::to_string(job.strategy);
   if (job.sized) {
     const auto& s = *job.sized;
+    char text[32];
     key += "/" + std::to_string(s.num_gpus) + (s.balance ? "b" : "p");
     if (s.start_hour) key += "@" + std::to_string(*s.start_hour);
+    for (const auto& [tenant, start] : s.window_start_s) {
+      std::snprintf(text, sizeof text, "%.17g", start);
+      key += "~" + tenant + "=" + text;
+    }
     if (!s.balance && s.placement) key += s.placement == scenario::PlacementPolicy::spread ? "s" : "k";
     for (int c : s.contexts) key += "," + std::to_string(c);
-    char text[32];
     for (double load : s.context_load) {
       std::snprintf(text, sizeof text, ";%.17g", load);
       key += text;

@@ -235,6 +235,16 @@ std::string sizing_text(const scenario::SizingRecord& record, const scenario::Sc
     text += "; at the load's peak " + std::string(hours.size() == 1 ? "hour " : "hours ") + join(hours, ", ") +
             (hours.size() > 1 ? " (the result's run: " + hour_text(record.result_hour) + ")" : std::string());
   }
+  if (!record.trace_windows.empty()) {
+    // Traces longer than the run: each configuration ran the trace's busiest stretch.
+    std::vector<std::string> windows;
+    for (const auto& w : record.trace_windows) {
+      windows.push_back(w.tenant + " from trace time " + format_fixed(w.window_start_s, 0) + " s (" +
+                        std::to_string(w.arrivals) + " arrivals measured, " + std::to_string(w.arrivals_as_given) +
+                        " as given)");
+    }
+    text += "; at the traces' busiest window: " + join(windows, ", ");
+  }
   return text;  // a shortfall is in the money table's notes
 }
 

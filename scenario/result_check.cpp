@@ -218,6 +218,21 @@ class ResultChecker {
       for (std::size_t i = 0; i < pools->size(); ++i)
         sizing_pool((*pools)[i], r.pointer("pools") + "/" + std::to_string(i));
     }
+    if (const json* windows = r.optional_array("trace_windows")) {
+      for (std::size_t i = 0; i < windows->size(); ++i)
+        trace_window((*windows)[i], r.pointer("trace_windows") + "/" + std::to_string(i));
+    }
+    r.finish();
+  }
+
+  /// A trace tenant's busiest window: a tenant, a trace time >= 0, two row counts.
+  void trace_window(const json& value, const std::string& pointer) {
+    JsonReader r(value, pointer, out_, file_);
+    if (r.valid() && r.required_string("tenant").empty()) r.error("tenant", "must name a tenant");
+    r.required_number("window_start_s", NumberRange::non_negative());
+    const NumberRange rows = NumberRange::between(0, 9e15);
+    r.required_integer("arrivals", rows);
+    r.required_integer("arrivals_as_given", rows);
     r.finish();
   }
 

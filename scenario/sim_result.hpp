@@ -111,6 +111,15 @@ struct SizedPool {
   bool operator==(const SizedPool&) const = default;
 };
 
+/// A trace tenant's busiest window, at which sizing ran it (scenario/trace_window.hpp).
+struct TraceWindow {
+  std::string tenant;
+  double window_start_s = 0.0;         ///< trace time the sized runs replay from
+  std::int64_t arrivals = 0;           ///< rows in the measured span from there
+  std::int64_t arrivals_as_given = 0;  ///< ... from the load's own window_start_s
+  bool operator==(const TraceWindow&) const = default;
+};
+
 /// What sizing for SLA found (scenario/sizing.hpp); kept in StrategyResult::sizing.
 struct SizingRecord {
   int num_gpus = 0;           ///< the sized fleet's GPUs (the closest run's when not feasible), pools included
@@ -130,6 +139,9 @@ struct SizingRecord {
   /// busiest), and the one whose run the result is; empty (and not written) without.
   std::vector<double> peak_hours;
   double result_hour = 0.0;
+  /// With trace loads longer than the run: each trace tenant's busiest window, which every
+  /// configuration was run at; empty (and not written) without.
+  std::vector<TraceWindow> trace_windows;
   /// How the sized fleet's contexts were placed: "balanced" (by load), "spread" or "pack"; "" for
   /// a strategy whose contexts own their devices (and then not written).
   std::string placement;

@@ -11,6 +11,7 @@
 #include "models/mig_layout.hpp"
 #include "scenario/layout_schedule.hpp"
 #include "scenario/strategies/policy.hpp"
+#include "scenario/trace_window.hpp"
 
 namespace slicewise::scenario {
 
@@ -143,10 +144,12 @@ std::string sla_shortfall(const Tenant& tenant, const TenantResult& result) {
 SizedRun sized_run_of(const SizingRecord& record) {
   int shared = record.num_gpus;
   for (const auto& pool : record.pools) shared -= pool.count;
-  SizedRun run{
-      shared,      !record.context_load.empty(), record.contexts, record.context_load, record.pools, std::nullopt,
-      std::nullopt};
+  SizedRun run{shared,          !record.context_load.empty(),
+               record.contexts, record.context_load,
+               record.pools,    std::nullopt,
+               std::nullopt,    {}};
   if (!record.peak_hours.empty()) run.start_hour = record.result_hour;
+  for (const auto& w : record.trace_windows) run.window_start_s[w.tenant] = w.window_start_s;
   if (record.placement == "spread" || record.placement == "pack") {
     run.balance = false;
     run.placement = record.placement == "spread" ? PlacementPolicy::spread : PlacementPolicy::pack;
@@ -204,6 +207,7 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   read_pools(catalogs);
   peak_hours_ = peak_hours(scenario);
   record_.peak_hours = peak_hours_;
+  record_.trace_windows = busiest_trace_windows(scenario);
   // Only the GPUs the strategy shares are searched; a fleet of pools only has nothing to share.
   shared_devices_ = per_device_limit_ != 1 && std::find(pooled_.begin(), pooled_.end(), false) != pooled_.end();
   const auto shared_entry =
@@ -295,11 +299,11 @@ SizedRun SizingSearch::contexts_run(const std::vector<int>& contexts) const {
   for (std::size_t t = 0; t < contexts.size(); ++t) {
     if (!pooled_[t] && tensor_parallel_of(scenario_.tenants[t].workload) == 1) shared += contexts[t];
   }
-  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts), std::nullopt, std::nullopt};
+  return SizedRun{shared, shared_devices_, contexts, {}, pools_for(contexts), std::nullopt, std::nullopt, {}};
 }
 
 SizedRun SizingSearch::gpus_run(int num_gpus) const {
-  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_), std::nullopt, std::nullopt};
+  return SizedRun{num_gpus, true, contexts_, loads_, pools_for(contexts_), std::nullopt, std::nullopt, {}};
 }
 
 std::optional<SizedRun> SizingSearch::probe_run() const {
@@ -320,6 +324,9 @@ std::optional<SizedRun> SizingSearch::probe_run() const {
 std::optional<SizedRun> SizingSearch::next() const {
   auto run = probe_run();
   if (run && !peak_hours_.empty()) run->start_hour = peak_hours_[at_hour_.size()];
+  if (run) {
+    for (const auto& w : record_.trace_windows) run->window_start_s[w.tenant] = w.window_start_s;
+  }
   return run;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,9 @@ struct SizedRun {
   std::optional<double> start_hour;
   /// Without `balance`: the placement to use instead of the strategy's own (pack or spread).
   std::optional<PlacementPolicy> placement;
+  /// Trace tenants' window_start_s to replay from instead of the scenario's (their busiest
+  /// window), by tenant name.
+  std::map<std::string, double> window_start_s;
   bool operator==(const SizedRun&) const = default;
 };
 

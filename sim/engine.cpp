@@ -490,6 +490,10 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
     if (sized.start_hour && out.tenants[t].load.kind == scenario::LoadKind::diurnal) {
       out.tenants[t].load.start_hour = *sized.start_hour;
     }
+    if (const auto w = sized.window_start_s.find(out.tenants[t].name);
+        w != sized.window_start_s.end() && out.tenants[t].load.kind == scenario::LoadKind::trace) {
+      out.tenants[t].load.window_start_s = w->second;
+    }
   }
   if (!sized.balance && sized.placement) {
     out.strategies[static_cast<std::size_t>(options.strategy_index)].placement = *sized.placement;

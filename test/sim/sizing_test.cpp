@@ -1,6 +1,11 @@
 // Sizing for SLA against closed forms: the contexts a dedicated tenant needs (E_k/M/1 queues) and
 // the GPUs time-sliced tenants need (their utilisation).
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -109,6 +114,53 @@ TEST(SizingClosedForm, ADiurnalTenantIsSizedAtItsPeakHourNotTheSimulatedOne) {
   EXPECT_NEAR(calm.throughput_per_s, 10.0, 0.5);
   const auto& peak = search.result().tenants.at(0);
   EXPECT_NEAR(peak.throughput_per_s, 25.0, 1.0);
+}
+
+TEST(SizingClosedForm, ATraceTenantIsSizedAtItsBusiestWindowNotTheOneReplayed) {
+  // The same tenant from a trace of two half-hours: Poisson 10/s, then 25/s, each request's
+  // duration exponential with mean 0.1 s. A run replays 30 minutes, from trace time 0 as given:
+  // two contexts would carry that. The search replays the busy half-hour instead (its measured
+  // 1,740 s hold the most rows), where five are needed, and says so.
+  const double mu = 10.0, target = 0.5;
+  const auto path = std::filesystem::temp_directory_path() / ("sw_busy_half_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    std::fprintf(out, "arrived_at_s,duration_s\n");
+    std::mt19937_64 rng(7);
+    std::exponential_distribution<double> service(mu);
+    double t = 0.0;
+    for (;;) {
+      t += std::exponential_distribution<double>(t < 1800.0 ? 10.0 : 25.0)(rng);
+      if (t >= 3600.0) break;
+      std::fprintf(out, "%.6f,%.6f\n", t, service(rng));
+    }
+    std::fclose(out);
+  }
+  auto s = make_scenario("L40S", 8, 1800.0);
+  s.warmup_s = 60.0;
+  auto t = generic_tenant("api", 1.0 / mu);
+  t.load = scenario::LoadSpec{};
+  t.load.kind = scenario::LoadKind::trace;
+  t.load.trace_file = path.string();
+  t.load.trace_format = "native";
+  t.sla.latency_s = target;
+  s.tenants.push_back(t);
+  s.strategies = {sized(StrategyKind::dedicated)};
+  const auto search = size_for_sla(s, 0, 8);
+  std::filesystem::remove(path);
+  const auto& record = search.record();
+  ASSERT_TRUE(record.feasible) << record.shortfall;
+  ASSERT_EQ(record.trace_windows.size(), 1u);
+  const auto& window = record.trace_windows[0];
+  EXPECT_EQ(window.tenant, "api");
+  // The busiest 1,740 s begin at the busy half's first rows (1,800 to 1,860 s), less the warm-up.
+  EXPECT_GE(window.window_start_s, 1740.0);
+  EXPECT_LE(window.window_start_s, 1800.0);
+  EXPECT_NEAR(static_cast<double>(window.arrivals), 25.0 * 1740.0, 0.03 * 25.0 * 1740.0);
+  EXPECT_NEAR(static_cast<double>(window.arrivals_as_given), 10.0 * 1740.0, 0.03 * 10.0 * 1740.0);
+  EXPECT_EQ(record.contexts, std::vector<int>{5});
+  EXPECT_NEAR(search.result().tenants.at(0).throughput_per_s, 25.0, 1.0);
+  EXPECT_EQ(scenario::sized_run_of(record).window_start_s.at("api"), window.window_start_s);
 }
 
 TEST(SizingClosedForm, TimeSlicedGpusFollowTheTenantsUtilisation) {
