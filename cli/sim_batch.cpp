@@ -226,4 +226,53 @@ bool SizingDriver::run(std::vector<scenario::SizingSearch*>& searches, const std
   }
 }
 
+namespace {
+
+/// Fills `record`'s hourly fleets from the searches of each group of hours (`found[g]`); an hour
+/// whose search found no fleet keeps the peak's.
+void fill_hourly(scenario::SizingRecord& record, const std::vector<std::vector<int>>& groups,
+                 const scenario::SizingSearch* found) {
+  record.hourly.assign(24, {});
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& at = found[g].record();
+    for (const int h : groups[g]) {
+      auto& hour = record.hourly[static_cast<std::size_t>(h)];
+      hour.hour = h;
+      hour.feasible = at.feasible;
+      hour.num_gpus = at.feasible ? at.num_gpus : record.num_gpus;
+      hour.contexts = at.feasible ? at.contexts : record.contexts;
+      hour.pools = at.feasible ? at.pools : record.pools;
+    }
+  }
+}
+
+}  // namespace
+
+bool size_every_hour(const scenario::Scenario& scenario,
+                     const std::vector<std::pair<std::size_t, scenario::StrategyResult*>>& sized,
+                     SizingDriver& driver) {
+  const auto groups = scenario::hour_groups(scenario);
+  if (groups.empty()) return true;
+  const auto catalogs = scenario::Catalogs::shipped();
+  std::vector<std::pair<scenario::StrategyResult*, std::size_t>> owners;  // (result, its first search)
+  std::vector<scenario::SizingSearch> searches;
+  searches.reserve(sized.size() * groups.size());
+  std::vector<scenario::SizingSearch*> pointers;
+  std::vector<SimJob> templates;
+  for (const auto& [strategy, result] : sized) {
+    if (!result->sizing || !result->sizing->feasible) continue;
+    owners.emplace_back(result, searches.size());
+    for (const auto& hours : groups) {
+      searches.emplace_back(scenario, strategy, result->sizing->num_gpus, catalogs,
+                            std::vector<double>{static_cast<double>(hours.front())});
+      pointers.push_back(&searches.back());
+      templates.push_back(SimJob{&scenario, strategy, std::nullopt});
+    }
+  }
+  if (searches.empty()) return true;
+  if (!driver.run(pointers, templates)) return false;
+  for (const auto& [result, first] : owners) fill_hourly(*result->sizing, groups, &searches[first]);
+  return true;
+}
+
 }  // namespace slicewise::cli

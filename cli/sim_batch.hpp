@@ -81,4 +81,13 @@ class SizingDriver {
   int num_reused_ = 0;
 };
 
+/// An autoscaled fleet: sizes each strategy of `sized` (its index in the scenario, its result sized
+/// at the peaks) once per group of hours of day of the scenario's diurnal loads
+/// (scenario::hour_groups), each search at most the peak's GPUs, and fills the result's
+/// sizing.hourly (an hour whose search found no fleet keeps the peak's, marked infeasible). Does
+/// nothing without diurnal loads or for a result whose peak sizing missed. false when a simulation
+/// failed.
+bool size_every_hour(const scenario::Scenario& scenario,
+                     const std::vector<std::pair<std::size_t, scenario::StrategyResult*>>& sized, SizingDriver& driver);
+
 }  // namespace slicewise::cli

@@ -164,10 +164,17 @@ std::optional<scenario::SimResult> simulate_strategies(const scenario::Scenario&
       progress.close();
       return std::nullopt;
     }
+    for (std::size_t i = 0; i < searches.size(); ++i) results[sized_positions[i]] = searches[i].result();
+    // With diurnal loads, each sized strategy again for every hour of day: the autoscaled fleet.
+    std::vector<std::pair<std::size_t, scenario::StrategyResult*>> hourly;
     for (std::size_t i = 0; i < searches.size(); ++i) {
-      results[sized_positions[i]] = searches[i].result();
-      progress.finish(sized_positions[i], true);
+      hourly.emplace_back(selected[sized_positions[i]], &*results[sized_positions[i]]);
     }
+    if (!size_every_hour(scenario, hourly, driver)) {
+      progress.close();
+      return std::nullopt;
+    }
+    for (const std::size_t position : sized_positions) progress.finish(position, true);
   }
   progress.close();
 

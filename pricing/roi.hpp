@@ -118,6 +118,19 @@ struct SpotExposure {
   bool operator==(const SpotExposure&) const = default;
 };
 
+/// An autoscaled fleet's money: each hour of day's fleet at its price (docs/roi.md).
+struct AutoscaledCost {
+  std::vector<int> gpus_by_hour;             ///< 24, from 00:00
+  std::vector<double> usd_per_hour_by_hour;  ///< 24: the hour's instances, licence and sidecars
+  int min_gpus = 0;
+  int max_gpus = 0;
+  double scale_up_s = 0.0;        ///< GPUs added for an hour are paid from this long before it
+  double scale_up_usd = 0.0;      ///< per month: what those lead times cost
+  double monthly_usd = 0.0;       ///< (Σ hours + scale-up) × 730 / 24
+  double peak_monthly_usd = 0.0;  ///< the peak's fleet all day (the strategy's monthly_usd)
+  bool operator==(const AutoscaledCost&) const = default;
+};
+
 /// Money of one strategy.
 struct StrategyCost {
   std::string strategy;
@@ -137,6 +150,8 @@ struct StrategyCost {
   std::vector<TenantCharge> chargeback;
   /// Under the spot option: what interruptions cost its tenants, and the spot/on-demand mix.
   std::optional<SpotExposure> spot;
+  /// Sized for every hour of day (diurnal loads), on-demand or spot: the fleet scaled by the hour.
+  std::optional<AutoscaledCost> autoscaled;
   bool operator==(const StrategyCost&) const = default;
 };
 

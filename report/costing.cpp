@@ -7,18 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/data_dir.hpp"
-#include "core/error.hpp"
 #include "core/units.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/power_model.hpp"
-#include "pricing/licences.hpp"
 #include "pricing/spot_interruptions.hpp"
+#include "report/autoscale_cost.hpp"
+#include "report/cost_lines.hpp"
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/energy.hpp"
-#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 
@@ -118,77 +116,6 @@ std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, c
   }
   add_reservations(strategy, spec, usd_per_gpu_hour, out);
   return out;
-}
-
-/// The instance type the scenario's fleet names for a GPU, if any. A scenario read back from a
-/// result has not been through validation, so its entries' GPUs may still be unresolved: the
-/// table says which GPU the instance carries. `pool`: of the entries reserved for named tenants (a
-/// pool's GPUs), else of the shared ones.
-std::string fleet_instance_for(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                               const std::string& gpu_id, bool pool) {
-  for (const auto& entry : scenario.fleet) {
-    if (entry.instance_type.empty() || scenario::reserved(entry) != pool) continue;
-    std::string gpu = entry.gpu;
-    if (gpu.empty()) {
-      if (const auto* row = table.find(entry.instance_type, scenario.pricing.region); row && row->gpu) gpu = *row->gpu;
-    }
-    if (gpu == gpu_id) return entry.instance_type;
-  }
-  return {};
-}
-
-std::string option_text(pricing::PurchaseOption option) { return pricing::to_string(option); }
-
-pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                           pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus, int node_gpus,
-                           bool pool) {
-  // The fleet's own instance type when this table sells it (and it holds the largest
-  // tensor-parallel group); otherwise the cheapest carrier that does.
-  std::string preferred = fleet_instance_for(scenario, table, gpu_id, pool);
-  if (const auto* row = preferred.empty() ? nullptr : table.find(preferred, scenario.pricing.region);
-      !row || row->num_gpus < node_gpus) {
-    preferred.clear();
-  }
-  const auto line =
-      pricing::cheapest_gpu_instances(table, gpu_id, num_gpus, option, scenario.pricing.region, preferred, node_gpus);
-  if (!line) {
-    throw ConfigError(
-        scenario.source_file.string(), "/pricing",
-        "table \"" + table.name + "\" has no " + option_text(option) + " price for " +
-            (preferred.empty()
-                 ? "any instance with " + (node_gpus > 1 ? std::to_string(node_gpus) + " or more " : "") + gpu_id
-                 : preferred) +
-            (scenario.pricing.region.empty() ? "" : " in " + scenario.pricing.region));
-  }
-  return *line;
-}
-
-/// The licence the strategy's policy needs for each GPU it runs on, as a cost line (count = GPUs
-/// licensed, price per GPU-hour of the 730-hour month); nullopt when it needs none. GPUs of its
-/// instances that carry no context need no licence.
-std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec, int gpus) {
-  const std::string id = scenario::policy_of(spec.kind).licence_id();
-  if (id.empty()) return std::nullopt;
-  const auto* licence = pricing::shipped_licences().find(id);
-  if (!licence)
-    throw ConfigError((data_dir() / "licences.json").string(), "/licences",
-                      "no licence \"" + id + "\", which " + spec.name + " needs");
-  const double rate = licence->usd_per_gpu_hour();
-  return pricing::CostLine{"licence", licence->name, "", gpus, 0, rate, gpus * rate * kHoursPerMonth};
-}
-
-/// A sidecar's cost line: its instances at their price under `option`.
-pricing::CostLine sidecar_line(const scenario::Scenario& scenario, const pricing::PriceTable& table,
-                               pricing::PurchaseOption option, const scenario::Sidecar& sidecar) {
-  const auto* row = table.find(sidecar.instance_type, scenario.pricing.region);
-  const auto price = row ? row->usd_per_hour(option) : std::nullopt;
-  if (!price) {
-    throw ConfigError(
-        scenario.source_file.string(), "/pricing",
-        "table \"" + table.name + "\" has no " + option_text(option) + " price for sidecar " + sidecar.instance_type);
-  }
-  return {
-      "sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price, sidecar.count * *price * kHoursPerMonth};
 }
 
 /// The GPUs of a cost line as instances that its GPUs in use (`gpus`, by index) fill in turn.
@@ -376,6 +303,7 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
       costs[i].spot = spot_exposure(strategy, scenario, groups[i], table.name, costs[i].monthly_usd,
                                     pricing::shipped_spot_interruptions());
     }
+    costs[i].autoscaled = autoscaled_cost(strategy, scenario, table, option, costs[i].monthly_usd);
   }
   report.strategies = std::move(costs);
   // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.
@@ -387,6 +315,9 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
     report.notes.push_back(strategy_notes(strategy, i == baseline.index ? 0.0 : baseline_throughput, report.baseline,
                                           has_baseline_run && result.strategies[baseline.index].sizing.has_value()));
     if (const auto& spot = report.strategies[i].spot) report.notes.back().push_back(spot_note(*spot));
+    if (const auto& autoscaled = report.strategies[i].autoscaled) {
+      report.notes.back().push_back(autoscaled_note(*autoscaled));
+    }
   }
   return report;
 }
@@ -480,6 +411,12 @@ nlohmann::json cost_report_json(const CostReport& report) {
     s["chargeback"] = nlohmann::json::array();
     for (const auto& t : c.chargeback) s["chargeback"].push_back(charge_json(t));
     if (c.spot) s["spot"] = spot_json(*c.spot);
+    if (const auto& a = c.autoscaled) {
+      s["autoscaled"] = {{"monthly_usd", a->monthly_usd},   {"peak_monthly_usd", a->peak_monthly_usd},
+                         {"min_gpus", a->min_gpus},         {"max_gpus", a->max_gpus},
+                         {"scale_up_s", a->scale_up_s},     {"scale_up_usd", a->scale_up_usd},
+                         {"gpus_by_hour", a->gpus_by_hour}, {"usd_per_hour_by_hour", a->usd_per_hour_by_hour}};
+    }
     out["strategies"].push_back(std::move(s));
   }
   return out;

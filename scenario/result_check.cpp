@@ -214,14 +214,40 @@ class ResultChecker {
       r.error("placement", "must be balanced, spread or pack (got \"" + *placement + "\")");
     }
     r.optional_bool("minimal", false);
-    if (const json* pools = r.optional_array("pools")) {
+    sizing_extras(r, num_tenants);
+    r.finish();
+  }
+
+  /// The record's keys written only where they apply: pools, hourly fleets, trace windows.
+  void sizing_extras(JsonReader& r, std::optional<std::size_t> num_tenants) {
+    each(r, "pools", [&](const json& pool, const std::string& at) { sizing_pool(pool, at); });
+    if (const json* hourly = r.optional_array("hourly"); hourly && hourly->size() != 24) {
+      r.error("hourly", "must have 24 entries, one per hour of day (got " + std::to_string(hourly->size()) + ")");
+    }
+    each(r, "hourly", [&](const json& hour, const std::string& at) { hour_fleet(hour, at, num_tenants); });
+    each(r, "trace_windows", [&](const json& window, const std::string& at) { trace_window(window, at); });
+  }
+
+  /// Checks each element of `r`'s optional array `key` with check(element, its pointer).
+  template <class Check>
+  static void each(JsonReader& r, std::string_view key, const Check& check) {
+    if (const json* items = r.optional_array(key)) {
+      for (std::size_t i = 0; i < items->size(); ++i) check((*items)[i], r.pointer(key) + "/" + std::to_string(i));
+    }
+  }
+
+  /// One hour's fleet: its hour, GPUs, contexts per tenant, pools and whether it met every SLA.
+  void hour_fleet(const json& value, const std::string& pointer, std::optional<std::size_t> num_tenants) {
+    JsonReader r(value, pointer, out_, file_);
+    r.required_integer("hour", NumberRange::between(0, 23));
+    r.required_integer("num_gpus", NumberRange::between(0, 1e9));
+    if (const json* contexts = r.required_array("contexts"))
+      sizing_contexts(*contexts, r.pointer("contexts"), num_tenants);
+    if (const json* pools = r.required_array("pools")) {
       for (std::size_t i = 0; i < pools->size(); ++i)
         sizing_pool((*pools)[i], r.pointer("pools") + "/" + std::to_string(i));
     }
-    if (const json* windows = r.optional_array("trace_windows")) {
-      for (std::size_t i = 0; i < windows->size(); ++i)
-        trace_window((*windows)[i], r.pointer("trace_windows") + "/" + std::to_string(i));
-    }
+    r.optional_bool("feasible", true);
     r.finish();
   }
 

@@ -104,9 +104,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EnergyRecord, hours, gpu_kwh, me
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingStep, phase, num_gpus, num_contexts, met)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizedPool, gpu, count, tenants)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TraceWindow, tenant, window_start_s, arrivals, arrivals_as_given)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HourFleet, hour, num_gpus, contexts, pools, feasible)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizingRecord, num_gpus, lower_bound_gpus, max_gpus, contexts,
                                                 context_load, feasible, shortfall, steps, pools, peak_hours,
-                                                result_hour, trace_windows, placement, minimal)
+                                                result_hour, trace_windows, hourly, placement, minimal)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultEvent, at_s, kind, gpu_index, origin, scheduled, contexts_hit,
                                                 tenants_hit, outage_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultExposure, kind, per_month, tenants_hit, contexts_hit, outage_s)
@@ -139,6 +140,7 @@ void to_json(nlohmann::json& out, const StrategyResult& value) {
       out["sizing"].erase("result_hour");
     }
     if (value.sizing->trace_windows.empty()) out["sizing"].erase("trace_windows");  // nor those without long traces
+    if (value.sizing->hourly.empty()) out["sizing"].erase("hourly");                // nor those not sized by the hour
   }
   if (value.energy) out["energy"] = *value.energy;  // absent: no power curve for a GPU, or an older result
   if (value.faults) out["faults"] = *value.faults;  // absent: no faults and no layout schedule, or an older result

@@ -111,6 +111,18 @@ struct SizedPool {
   bool operator==(const SizedPool&) const = default;
 };
 
+/// The fleet sized for one hour of day (SizingRecord::hourly): the strategy's runs made at that
+/// hour of every diurnal load.
+struct HourFleet {
+  int hour = 0;               ///< 0 .. 23
+  int num_gpus = 0;           ///< pools included
+  std::vector<int> contexts;  ///< per tenant
+  std::vector<SizedPool> pools;
+  /// False when no fleet up to the peak's met every SLA at this hour (the peak's fleet is kept).
+  bool feasible = true;
+  bool operator==(const HourFleet&) const = default;
+};
+
 /// A trace tenant's busiest window, at which sizing ran it (scenario/trace_window.hpp).
 struct TraceWindow {
   std::string tenant;
@@ -142,6 +154,10 @@ struct SizingRecord {
   /// With trace loads longer than the run: each trace tenant's busiest window, which every
   /// configuration was run at; empty (and not written) without.
   std::vector<TraceWindow> trace_windows;
+  /// With diurnal loads, once sized for every hour (`simulate`, the advisor's answer): the fleet
+  /// each hour of day needs, 24 entries from 00:00, for an autoscaled fleet; empty (and not
+  /// written) otherwise.
+  std::vector<HourFleet> hourly;
   /// How the sized fleet's contexts were placed: "balanced" (by load), "spread" or "pack"; "" for
   /// a strategy whose contexts own their devices (and then not written).
   std::string placement;

@@ -169,6 +169,28 @@ std::vector<double> peak_hours(const Scenario& scenario) {
   return hours;
 }
 
+std::vector<std::vector<int>> hour_groups(const Scenario& scenario) {
+  std::vector<std::vector<double>> levels;  // per group: each diurnal tenant's profile value
+  std::vector<std::vector<int>> groups;
+  for (int h = 0; h < 24; ++h) {
+    std::vector<double> level;
+    for (const auto& t : scenario.tenants) {
+      if (t.load.kind == LoadKind::diurnal && t.load.hourly_profile.size() == 24) {
+        level.push_back(t.load.hourly_profile[static_cast<std::size_t>(h)]);
+      }
+    }
+    if (level.empty()) return {};
+    const auto same = std::find(levels.begin(), levels.end(), level);
+    if (same == levels.end()) {
+      levels.push_back(std::move(level));
+      groups.push_back({h});
+    } else {
+      groups[static_cast<std::size_t>(same - levels.begin())].push_back(h);
+    }
+  }
+  return groups;
+}
+
 bool meets_every_sla(const StrategyResult& result) {
   return std::all_of(result.tenants.begin(), result.tenants.end(),
                      [](const TenantResult& t) { return t.sla_met && t.num_contexts_unplaced == 0; }) &&
@@ -197,7 +219,8 @@ void SizingSearch::Bracket::feed(bool met) {
   }
 }
 
-SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs)
+SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs,
+                           std::vector<double> hours)
     : scenario_(scenario), strategy_(strategy) {
   SW_CHECK(strategy < scenario.strategies.size() && !scenario.fleet.empty(), "sizing: bad strategy or empty fleet");
   const StrategySpec& spec = scenario.strategies[strategy];
@@ -205,7 +228,7 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   per_device_limit_ = policy.context_limit(spec);
   partitions_ = policy.partitions_gpus();
   read_pools(catalogs);
-  peak_hours_ = peak_hours(scenario);
+  peak_hours_ = hours.empty() ? peak_hours(scenario) : std::move(hours);
   record_.peak_hours = peak_hours_;
   record_.trace_windows = busiest_trace_windows(scenario);
   // Only the GPUs the strategy shares are searched; a fleet of pools only has nothing to share.

@@ -84,6 +84,11 @@ SizedRun sized_run_of(const SizingRecord& record);
 /// in order (the first of equal maxima); empty without diurnal loads.
 std::vector<double> peak_hours(const Scenario& scenario);
 
+/// The hours of day grouped by their diurnal loads: hours at which every diurnal tenant's profile
+/// has the same value share one group (one sizing serves them all), groups in order of their first
+/// hour; empty without diurnal loads.
+std::vector<std::vector<int>> hour_groups(const Scenario& scenario);
+
 /// The search for one strategy (StrategySpec::sizing == sla, or any strategy the advisor sizes).
 ///
 /// 1. Contexts: every context runs alone on a device (a GPU; under MIG its own instance), so
@@ -115,7 +120,10 @@ class SizingSearch {
  public:
   /// `max_gpus`: the most GPUs the sized fleet may have, pools included. The scenario must have
   /// passed validate_scenario; the GPUs its strategies share must be of one type.
-  SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs);
+  /// `hours`: the hours of day to size at instead of the diurnal loads' peaks (one hour of an
+  /// autoscaled fleet); empty = the peaks.
+  SizingSearch(const Scenario& scenario, std::size_t strategy, int max_gpus, const Catalogs& catalogs,
+               std::vector<double> hours = {});
 
   /// The run the search needs next; nullopt once done().
   std::optional<SizedRun> next() const;

@@ -100,8 +100,12 @@ inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_in
 }
 
 /// Sizes strategy `strategy_index` for SLA (scenario/sizing.hpp), each run in a child process.
-inline scenario::SizingSearch size_for_sla(const scenario::Scenario& s, int strategy_index, int max_gpus) {
-  scenario::SizingSearch search(s, static_cast<std::size_t>(strategy_index), max_gpus, scenario::Catalogs::shipped());
+/// Sizes strategy `strategy_index` for SLA in-process (at `hours` of day instead of the diurnal
+/// loads' peaks when given).
+inline scenario::SizingSearch size_for_sla(const scenario::Scenario& s, int strategy_index, int max_gpus,
+                                           std::vector<double> hours = {}) {
+  scenario::SizingSearch search(s, static_cast<std::size_t>(strategy_index), max_gpus, scenario::Catalogs::shipped(),
+                                std::move(hours));
   while (auto run = search.next()) search.feed(simulate(s, strategy_index, 2.0, run).strategies.at(0));
   return search;
 }

@@ -114,6 +114,12 @@ TEST(SizingClosedForm, ADiurnalTenantIsSizedAtItsPeakHourNotTheSimulatedOne) {
   EXPECT_NEAR(calm.throughput_per_s, 10.0, 0.5);
   const auto& peak = search.result().tenants.at(0);
   EXPECT_NEAR(peak.throughput_per_s, 25.0, 1.0);
+  // Sized at 09:00 alone (one hour of an autoscaled fleet), at most the peak's 5: the two of
+  // E_2/M/1.
+  const auto at_hour = size_for_sla(s, 0, record.num_gpus, {9.0});
+  ASSERT_TRUE(at_hour.record().feasible);
+  EXPECT_EQ(at_hour.record().contexts, std::vector<int>{2});
+  EXPECT_EQ(at_hour.record().result_hour, 9.0);
 }
 
 TEST(SizingClosedForm, ATraceTenantIsSizedAtItsBusiestWindowNotTheOneReplayed) {

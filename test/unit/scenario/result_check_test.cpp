@@ -61,7 +61,7 @@ TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
             "r.json: /strategies/0/sizing/steps/0/met: must be true or false\n"
             "r.json: /strategies/0/sizing/extra: unknown key; allowed here: num_gpus, lower_bound_gpus, max_gpus, "
             "contexts, context_load, feasible, shortfall, steps, peak_hours, result_hour, placement, minimal, pools, "
-            "trace_windows");
+            "hourly, trace_windows");
 
   // The keys of pools, diurnal peaks, trace windows and placements, each with a bad value.
   sizing["contexts"] = {1, 1};
@@ -75,6 +75,7 @@ TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
   sizing["minimal"] = "yes";
   sizing["pools"] = {{{"gpu", "H100-SXM-80G"}, {"count", 2}, {"tenants", {"big", 3}}}};
   sizing["trace_windows"] = {{{"tenant", ""}, {"window_start_s", -5}, {"arrivals", 1.5}, {"arrivals_as_given", 3}}};
+  sizing["hourly"] = {{{"hour", 24}, {"num_gpus", 2}, {"contexts", {1, 1}}, {"pools", json::array()}}};
   EXPECT_EQ(problems(doc),
             "r.json: /strategies/0/sizing/peak_hours/1: must be in [0, 24) (got 24)\n"
             "r.json: /strategies/0/sizing/result_hour: must be in [0, 24) (got -1)\n"
@@ -82,6 +83,8 @@ TEST(ResultCheck, ASizingRecordIsCheckedAndReadBack) {
             "r.json: /strategies/0/sizing/minimal: expected boolean (got \"yes\")\n"
             "r.json: /strategies/0/sizing/pools/0/gpu: unknown GPU \"H100-SXM-80G\" (did you mean \"H100-SXM-80GB\"?)\n"
             "r.json: /strategies/0/sizing/pools/0/tenants/1: expected string (got 3)\n"
+            "r.json: /strategies/0/sizing/hourly: must have 24 entries, one per hour of day (got 1)\n"
+            "r.json: /strategies/0/sizing/hourly/0/hour: must be in [0, 23] (got 24)\n"
             "r.json: /strategies/0/sizing/trace_windows/0/tenant: must name a tenant\n"
             "r.json: /strategies/0/sizing/trace_windows/0/window_start_s: must be >= 0 (got -5)\n"
             "r.json: /strategies/0/sizing/trace_windows/0/arrivals: expected integer (got 1.5)");

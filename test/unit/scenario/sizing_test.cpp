@@ -217,6 +217,25 @@ TEST(SizingSearch, StopsWhenMoreContextsDoNotHelp) {
       << search.record().shortfall;
 }
 
+TEST(HourGroups, HoursWhereEveryDiurnalProfileAgreesShareOneSizing) {
+  auto s = three_tenants(models::StrategyKind::dedicated);
+  EXPECT_TRUE(hour_groups(s).empty());  // no diurnal load: nothing to size by the hour
+  // a: quiet 00-07, busy 08-19, medium 20-23; b: busy 12-13 only; c: not diurnal.
+  s.tenants[0].load.kind = LoadKind::diurnal;
+  s.tenants[0].load.hourly_profile.assign(24, 2.0);
+  for (int h = 0; h < 8; ++h) s.tenants[0].load.hourly_profile[static_cast<std::size_t>(h)] = 0.5;
+  for (int h = 20; h < 24; ++h) s.tenants[0].load.hourly_profile[static_cast<std::size_t>(h)] = 1.0;
+  s.tenants[1].load.kind = LoadKind::diurnal;
+  s.tenants[1].load.hourly_profile.assign(24, 1.0);
+  s.tenants[1].load.hourly_profile[12] = s.tenants[1].load.hourly_profile[13] = 3.0;
+  const auto groups = hour_groups(s);
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_EQ(groups[0], (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(groups[1], (std::vector<int>{8, 9, 10, 11, 14, 15, 16, 17, 18, 19}));
+  EXPECT_EQ(groups[2], (std::vector<int>{12, 13}));
+  EXPECT_EQ(groups[3], (std::vector<int>{20, 21, 22, 23}));
+}
+
 TEST(SlaMargin, ReadsTheQuantileTheSlaAllows) {
   Tenant t;
   t.name = "x";
