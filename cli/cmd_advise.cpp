@@ -371,10 +371,17 @@ int advise(const AdviseOptions& given, Io io) {
   progress.close();
   for (std::size_t c : to_size) outcomes[c].result = searches[c].result();
 
-  const auto advice = report::build_advice(scenario, table, selection, candidates, outcomes, driver.num_simulations(),
-                                           driver.num_reused());
+  auto advice = report::build_advice(scenario, table, selection, candidates, outcomes, driver.num_simulations(),
+                                     driver.num_reused());
   if (!advice.answer) {
     throw ConfigError("slicewise advise", "", report::no_answer_message(advice, scenario, outcomes));
+  }
+  // With diurnal loads: the answer and the baseline once more per hour of day (an autoscaled fleet).
+  const std::size_t chosen = advice.rows[*advice.answer].candidate;
+  for (const std::size_t c : {chosen, std::size_t{0}}) {
+    if (!size_every_hour(variants[c], {{0, &*outcomes[c].result}}, driver)) return 1;
+    if (c == chosen) report::add_autoscaled(advice, variants[c], *outcomes[c].result, table);
+    if (chosen == 0) break;
   }
   InterruptScope::throw_if_received();  // nothing is written once interrupted
   write_advice(out, advice, answer_result(scenario, advice, variants, outcomes, profile), io);

@@ -14,6 +14,7 @@
 #include "core/spell.hpp"
 #include "core/units.hpp"
 #include "models/mig_layout.hpp"
+#include "report/autoscale_cost.hpp"
 #include "report/costing.hpp"
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
@@ -670,6 +671,19 @@ std::optional<pricing::StrategyCost> price_candidate(const scenario::Scenario& v
   }
 }
 
+void add_autoscaled(Advice& advice, const scenario::Scenario& variant, const scenario::StrategyResult& answer,
+                    const pricing::PriceTable& table) {
+  if (!advice.answer) return;
+  const auto cost = price_candidate(variant, answer, table, advice.rows[*advice.answer].option);
+  if (!cost || !cost->autoscaled) return;
+  advice.autoscaled = cost->autoscaled;
+  auto note = autoscaled_note(*cost->autoscaled);
+  note[0] = 'A';
+  advice.explanation.push_back("The loads follow the day, so the answer was sized again for each hour. " + note +
+                               ". The fleet above is the peak's; an autoscaler that follows this schedule "
+                               "pays the autoscaled figure.");
+}
+
 namespace {
 
 std::string instances_text(const pricing::StrategyCost& cost) {
@@ -1042,6 +1056,12 @@ std::string advice_to_json_text(const Advice& advice) {
   out["num_simulations"] = advice.num_simulations;
   out["num_reused"] = advice.num_reused;
   out["baseline"] = row_json(advice, advice.rows[advice.baseline_row]);
+  if (const auto& a = advice.autoscaled) {
+    out["autoscaled"] = {{"monthly_usd", a->monthly_usd},   {"peak_monthly_usd", a->peak_monthly_usd},
+                         {"min_gpus", a->min_gpus},         {"max_gpus", a->max_gpus},
+                         {"scale_up_s", a->scale_up_s},     {"scale_up_usd", a->scale_up_usd},
+                         {"gpus_by_hour", a->gpus_by_hour}, {"usd_per_hour_by_hour", a->usd_per_hour_by_hour}};
+  }
   out["answer"] = advice.answer ? row_json(advice, advice.rows[*advice.answer]) : nlohmann::ordered_json();
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
   for (const auto& c : advice.candidates) {
@@ -1150,6 +1170,10 @@ std::string advice_summary_text(const Advice& advice) {
                               : " against the baseline on " + pricing::to_string(a.option) + ", which itself saves " +
                                     usd(a.option_savings_usd) + " against " + pricing::to_string(b.option)) +
         "; worst tenant " + a.worst_tenant + " at " + format_percent(a.worst_margin) + " SLA margin\n";
+  }
+  if (const auto& a = advice.autoscaled) {
+    text += "autoscaled by hour: " + std::to_string(a->min_gpus) + " to " + gpus_text(a->max_gpus) + ", " +
+            usd(a->monthly_usd) + "/month\n";
   }
   int front = 0, meets = 0;
   for (const auto& r : advice.rows) {

@@ -159,6 +159,9 @@ struct Advice {
   std::optional<scenario::SizingRecord> answer_sizing;
   int num_simulations = 0;  ///< simulations run
   int num_reused = 0;       ///< runs asked for again and not re-run
+  /// With diurnal loads, the answer sized for every hour of day and priced autoscaled
+  /// (add_autoscaled); none otherwise, and under reserved options.
+  std::optional<pricing::AutoscaledCost> autoscaled;
 };
 
 /// What the search of one candidate gave: its sized run (none when pruned before simulating).
@@ -174,6 +177,12 @@ struct CandidateOutcome {
 Advice build_advice(const scenario::Scenario& scenario, const pricing::PriceTable& table,
                     const AdviceSelection& selection, const std::vector<AdviceCandidate>& candidates,
                     const std::vector<CandidateOutcome>& outcomes, int num_simulations = 0, int num_reused = 0);
+
+/// The answer (`answer`: its result, sized for every hour of day in `variant`, its scenario) as
+/// an autoscaled fleet: sets advice.autoscaled and says it in the explanation and the summary. Does
+/// nothing when the answer has no hourly fleets or its option has no autoscaled figure.
+void add_autoscaled(Advice& advice, const scenario::Scenario& variant, const scenario::StrategyResult& answer,
+                    const pricing::PriceTable& table);
 
 /// "no configuration within 8 GPUs meets every SLA: the closest is mps on L4 with 8 GPUs, missing
 /// job-03: p95 latency 640 ms against its 600 ms target (misses by 40 ms; ...)"; "" when advice has

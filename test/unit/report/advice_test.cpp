@@ -175,6 +175,30 @@ TEST(Advice, ASpotRowCarriesItsInterruptionsAndTheAnswerOnSpotSaysWhatTheyCost) 
   EXPECT_NE(advice_to_json_text(advice).find("\"worst_availability\""), std::string::npos);
 }
 
+TEST(Advice, AnAnswerSizedForEveryHourIsPricedAutoscaled) {
+  // Time slicing on one g6e.xlarge at the peak, and on one every hour: the autoscaled fleet is the
+  // peak's, $1.861 an hour all day, with no scale-up to pay.
+  auto s = one_tenant();
+  const auto table = scenario::resolve_price_table(s, scenario::Catalogs::shipped());
+  AdviceSelection selection;
+  selection.max_gpus = 4;
+  const std::vector<AdviceCandidate> candidates = {candidate(StrategyKind::dedicated, true),
+                                                   candidate(StrategyKind::time_slicing)};
+  auto outcomes = std::vector<CandidateOutcome>{outcome(2, 0.6), outcome(1, 0.9)};
+  auto advice = build_advice(s, table, selection, candidates, outcomes, 2, 0);
+  ASSERT_TRUE(advice.answer.has_value());
+  auto answer = *outcomes[1].result;
+  add_autoscaled(advice, s, answer, table);
+  EXPECT_FALSE(advice.autoscaled.has_value());  // not sized by the hour
+  for (int h = 0; h < 24; ++h) answer.sizing->hourly.push_back({h, 1, {1}, {}, true});
+  add_autoscaled(advice, s, answer, table);
+  ASSERT_TRUE(advice.autoscaled.has_value());
+  EXPECT_NEAR(advice.autoscaled->monthly_usd, 1.861 * 730, 1e-6);
+  EXPECT_EQ(advice.autoscaled->scale_up_usd, 0.0);
+  EXPECT_NE(advice.explanation.back().find("sized again for each hour. Autoscaled by hour of day"), std::string::npos);
+  EXPECT_NE(advice_to_json_text(advice).find("\"gpus_by_hour\""), std::string::npos);
+}
+
 TEST(Advice, ATimeSlicingPriorityMeetsAsSimulatedButIsNeverTheAnswer) {
   // The prioritised time-slicing candidate is the cheapest with the most margin, but NVIDIA's device
   // plugin cannot deploy priority: plain time slicing is the answer and the front leaves it out.
