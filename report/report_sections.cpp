@@ -11,7 +11,9 @@
 #include "core/spell.hpp"
 #include "core/units.hpp"
 #include "models/fault_rates.hpp"
+#include "report/autoscale_cost.hpp"
 #include "report/roi_report.hpp"
+#include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/enum_tables.hpp"
 
@@ -388,12 +390,35 @@ bool has_schedule(const scenario::SimResult& result) {
   });
 }
 
+/// One note per strategy on spot capacity (its interruptions and the spot/on-demand mix) and one per
+/// strategy sized by the hour (its autoscaled fleet); empty when none applies.
+std::vector<std::string> capacity_notes(const RoiReport& r) {
+  std::vector<std::string> notes;
+  for (const auto& cost : r.costs.strategies) {
+    if (cost.spot) notes.push_back(cost.strategy + ": " + spot_note(*cost.spot));
+    if (cost.autoscaled) notes.push_back(cost.strategy + ": " + autoscaled_note(*cost.autoscaled));
+  }
+  return notes;
+}
+
+ReportSection capacity_section(std::vector<std::string> notes) {
+  ReportSection section;
+  section.id = "capacity";
+  section.title = "Spot interruptions and autoscaling";
+  section.paragraphs.emplace_back(
+      "What the purchase option and the hours of the day do to each fleet (docs/roi.md): spot capacity is taken "
+      "back at the published interruption rates, and a fleet sized for every hour of day can follow its load.");
+  section.notes = std::move(notes);
+  return section;
+}
+
 }  // namespace
 
 std::vector<ReportSection> report_sections(const RoiReport& r) {
   std::vector<ReportSection> sections;
   if (shows_availability(r.result)) sections.push_back(availability_section(r));
   if (has_schedule(r.result)) sections.push_back(schedule_section(r));
+  if (auto notes = capacity_notes(r); !notes.empty()) sections.push_back(capacity_section(std::move(notes)));
   return sections;
 }
 

@@ -204,7 +204,8 @@ struct ReportSection {
 };
 /// The sections after the report's tables, in order (docs/reports.md): "Availability and blast
 /// radius" when the scenario has faults (or a strategy's fault record holds more than
-/// re-partitions), "MIG layout schedule" when a strategy has a layout schedule; none otherwise.
+/// re-partitions), "MIG layout schedule" when a strategy has a layout schedule, "Spot interruptions
+/// and autoscaling" when the report is on spot or a strategy was sized by the hour; none otherwise.
 std::vector<ReportSection> report_sections(const RoiReport& report);
 
 /// The appendix's table "Appendix: where the workload figures come from": every tenant's

@@ -578,6 +578,20 @@ TEST(RoiReport, RatesGivenAndRandomFaultsOffAreSaidSo) {
             "Fault rates: GPU failures 0.0001 per GPU-hour, one per 10,000 GPU-hours; driver resets 0.0002 per GPU");
 }
 
+TEST(RoiReport, OnSpotTheCapacitySectionSaysWhatInterruptionsCostEachFleet) {
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed.json");
+  EXPECT_TRUE(report_sections(priced(result)).empty());  // on demand, not sized by the hour
+  result.input.pricing.option = pricing::PurchaseOption::spot;
+  const auto sections = report_sections(priced(result));
+  ASSERT_EQ(sections.size(), 1u);
+  EXPECT_EQ(sections[0].id, "capacity");
+  ASSERT_EQ(sections[0].notes.size(), 2u);  // dedicated and time_slicing
+  EXPECT_EQ(
+      sections[0].notes[1].rfind("time_slicing: on spot, 0.20 interruptions a month are expected over 1 instance", 0),
+      0u)
+      << sections[0].notes[1];
+}
+
 /// The mixed MIG result with a fifth strategy, mig-day-night: the static mig's GPU under a layout
 /// schedule (day: the static layout, vision-resnet50 with two contexts; night from 20:30: one
 /// 7g.80gb for llm-8b), its clock at 07:45, so that the run re-partitions once, 15 minutes in.
