@@ -48,6 +48,7 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
   p.add("pinned_memory_limit_gib", s.pinned_memory_limit_gib);
   p.add("low_priority_thread_pct", s.low_priority_thread_pct);
   if (!s.layout.empty()) p.add("layout", s.layout);
+  if (!s.layouts.empty()) p.add("layouts", join(s.layouts, " / "));
   if (s.layout_schedule) {
     std::vector<std::string> phases;  // "day from 8 h: 3g.40gb+4g.40gb"
     for (const auto& phase : s.layout_schedule->phases) {

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -24,6 +25,7 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
 #include "models/mig_layout.hpp"
 #include "report/k8s_text.hpp"
 #include "report/text_table.hpp"
@@ -37,9 +39,10 @@ using models::StrategyKind;
 namespace {
 
 constexpr const char* kConfigName = "slicewise";
-constexpr const char* kAllDisabled = "all-disabled";       // the GPU operator's default mig.config label
-constexpr const char* kGpuLabel = "slicewise.io/gpu";      // node label: the simulated GPU the node carries
-constexpr const char* kPhaseLabel = "slicewise.io/phase";  // a Deployment's layout-schedule phase
+constexpr const char* kAllDisabled = "all-disabled";              // the GPU operator's default mig.config label
+constexpr const char* kMigConfigLabel = "nvidia.com/mig.config";  // node label: the MIG manager's config
+constexpr const char* kGpuLabel = "slicewise.io/gpu";             // node label: the simulated GPU the node carries
+constexpr const char* kPhaseLabel = "slicewise.io/phase";         // a Deployment's layout-schedule phase
 
 /// The tenant a context name "tenant#k" belongs to.
 std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
@@ -53,6 +56,8 @@ struct Group {
   int contexts = 0;
   std::string gpu_id;  ///< the GPU type its pods run on
   bool pool = false;   ///< on GPUs a fleet entry reserves for its tenant: whole, unshared
+  /// With `layouts`: the mig-parted config of its GPU's layout, which its node must carry.
+  std::string mig_config;
   bool operator<(const Group& o) const { return std::tie(phase, gpu, profile) < std::tie(o.phase, o.gpu, o.profile); }
 };
 
@@ -72,20 +77,68 @@ struct Placed {
   /// MIG profiles one tenant holds alone because it needs more isolation than the strategy's
   /// sharing gives (shares_by_profile): left out of the device plugin's sharing.
   std::set<std::string> unshared_profiles;
+  /// With `layouts`: each MIG GPU's mig-parted config (its layout's).
+  std::map<int, std::string> mig_configs;
 };
+
+/// The mig-parted config of the strategy's k-th layout (`layouts`): "slicewise-layout1", ...
+std::string layout_config_name(std::size_t k) { return std::string(kConfigName) + "-layout" + std::to_string(k + 1); }
+
+/// With `layouts`: which of them each MIG GPU of `result` has, as its mig-parted config: the first
+/// whose instances include every instance (profile and slot) that its devices use.
+std::map<int, std::string> gpu_mig_configs(const scenario::StrategyResult& result, const scenario::StrategySpec& spec) {
+  std::map<int, std::set<std::pair<std::string, int>>> used;  // GPU -> (profile, start slot)
+  for (const auto& d : result.devices) {
+    const auto at = d.name.rfind('@');
+    if (d.mig_profile.empty() || d.reserved || at == std::string::npos) continue;
+    used[d.gpu_index].insert({d.mig_profile, std::atoi(d.name.c_str() + at + 1)});
+  }
+  std::map<int, std::string> out;
+  for (const auto& [index, instances] : used) {
+    const int g = index;
+    const auto gpu = std::find_if(result.devices.begin(), result.devices.end(),
+                                  [g](const scenario::DeviceResult& d) { return d.gpu_index == g; });
+    const auto* geometry = models::MigCatalog::shipped().find(gpu->gpu);
+    for (std::size_t k = 0; geometry && k < spec.layouts.size() && !out.count(g); ++k) {
+      const auto placed = models::place_mig_layout(*geometry, spec.layouts[k]);
+      std::set<std::pair<std::string, int>> offered;
+      for (const auto& m : placed.instances) offered.insert({m.profile, m.start_slot});
+      if (std::includes(offered.begin(), offered.end(), instances.begin(), instances.end())) {
+        out[g] = layout_config_name(k);
+      }
+    }
+  }
+  return out;
+}
+
+/// Whether the Deployments keep the simulated GPU of each pod. Where devices are shared, which
+/// contexts share one is the simulation's result; on a fleet of several GPU types (or with reserved
+/// pools) every pod must land on a node of the type it was simulated on; with several MIG layouts,
+/// on a node of its GPU's layout.
+bool pinned(const scenario::StrategyResult& result, const scenario::StrategySpec& spec) {
+  const bool mixed = std::any_of(result.devices.begin(), result.devices.end(), [&](const scenario::DeviceResult& d) {
+    return d.reserved || d.gpu != result.devices.front().gpu;
+  });
+  return mixed || !spec.layouts.empty() || spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
+         spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
+}
+
+/// A pool's GPU: its tenant's own, on the node that carries it, with no sharing config there.
+void add_pool_gpu(const scenario::DeviceResult& d, Placed& p, std::map<std::string, std::map<Group, int>>& grouped) {
+  for (const auto& c : d.contexts) {
+    p.contexts[tenant_of(c)][""]++;
+    grouped[tenant_of(c)][Group{d.phase, d.gpu_index, "", 0, d.gpu, true, ""}]++;
+  }
+  p.unshared_gpus.insert(d.gpu_index);
+  p.pool_gpus.insert(d.gpu_index);
+}
 
 Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenario& scenario,
                  const scenario::StrategySpec& spec) {
   Placed p;
   const auto& policy = scenario::policy_of(spec.kind);
-  // Where devices are shared, which contexts share one is the simulation's result: keep it.
-  // On a fleet of several GPU types (or with reserved pools) every pod must land on a node of the
-  // type it was simulated on: keep each on its simulated GPU's node too.
-  const bool mixed = std::any_of(result.devices.begin(), result.devices.end(), [&](const scenario::DeviceResult& d) {
-    return d.reserved || d.gpu != result.devices.front().gpu;
-  });
-  p.pinned = mixed || spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
-             spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
+  p.pinned = pinned(result, spec);
+  if (!spec.layouts.empty()) p.mig_configs = gpu_mig_configs(result, spec);
   std::map<std::string, std::map<Group, int>> grouped;
   if (!result.devices.empty()) p.gpu = result.devices.front().gpu;
   const auto shared = std::find_if(result.devices.begin(), result.devices.end(),
@@ -95,13 +148,7 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
   std::map<int, int> per_gpu;
   for (const auto& d : result.devices) {
     if (d.reserved) {
-      // A pool's GPU: its tenant's own, on the node that carries it, with no sharing config there.
-      for (const auto& c : d.contexts) {
-        p.contexts[tenant_of(c)][""]++;
-        grouped[tenant_of(c)][Group{d.phase, d.gpu_index, "", 0, d.gpu, true}]++;
-      }
-      p.unshared_gpus.insert(d.gpu_index);
-      p.pool_gpus.insert(d.gpu_index);
+      add_pool_gpu(d, p, grouped);
       continue;
     }
     per_gpu[d.gpu_index] += static_cast<int>(d.contexts.size());
@@ -111,7 +158,9 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
     }
     for (const auto& c : d.contexts) {
       p.contexts[tenant_of(c)][d.mig_profile]++;
-      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0, d.gpu, false}]++;
+      const auto config = p.mig_configs.find(d.gpu_index);
+      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0, d.gpu, false,
+                                  config == p.mig_configs.end() ? "" : config->second}]++;
       const auto* tenant = scenario::find_tenant(scenario, tenant_of(c));
       if (p.pinned && !policy.partitions_gpus() && tenant && tenant->isolation > policy.isolation()) {
         p.unshared_gpus.insert(d.gpu_index);
@@ -246,6 +295,8 @@ std::string mig_parted_config(const scenario::StrategySpec& spec) {
   if (spec.layout_schedule) {
     for (const auto& phase : spec.layout_schedule->phases)
       layouts.emplace_back(mig_config_name(phase.name), phase.layout);
+  } else if (!spec.layouts.empty()) {
+    for (std::size_t k = 0; k < spec.layouts.size(); ++k) layouts.emplace_back(layout_config_name(k), spec.layouts[k]);
   } else {
     layouts.emplace_back(kConfigName, spec.layout);
   }
@@ -345,7 +396,10 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   if (group.gpu >= 0) {
     // The node that carries the simulated GPU (the runbook labels it): the pods share what they shared.
     y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kGpuLabel << YAML::Value
-      << YamlString{"gpu" + std::to_string(group.gpu)} << YAML::EndMap;
+      << YamlString{"gpu" + std::to_string(group.gpu)};
+    // Of several layouts, its GPU's: the node must carry that mig-parted config.
+    if (!group.mig_config.empty()) y << YAML::Key << kMigConfigLabel << YAML::Value << YamlString{group.mig_config};
+    y << YAML::EndMap;
   }
   y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << YamlString{name} << YAML::Key << "image" << YAML::Value
@@ -469,6 +523,7 @@ struct Runbook {
   std::set<int> pool;                ///< of those, GPUs of reserved pools (no MIG layout either)
   std::map<int, std::string> types;  ///< GPU -> its type, where the fleet mixes types
   std::vector<std::pair<std::string, double>> phases;  ///< a layout schedule's phases and their hours
+  std::map<std::string, std::set<int>> layout_gpus;    ///< with `layouts`: mig-parted config -> its GPUs
 };
 
 /// "gpu0, gpu2 and gpu3"
@@ -573,7 +628,16 @@ void runbook_steps(std::string& md, const Runbook& book) {
   }
   if (book.mig || book.plugin) md += "\n## 2. The nodes\n\n";
   if (!book.gpus.empty()) item(node_label_step(book));
-  if (book.mig) {
+  if (book.mig && !book.layout_gpus.empty()) {
+    std::vector<std::string> each;
+    for (const auto& [config, gpus] : book.layout_gpus)
+      each.push_back("`" + config + "` on the node of " + gpu_list(gpus));
+    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=CONFIG --overwrite")) +
+         " with each GPU's layout: " + join(each, "; ") +
+         " (each pod selects its node's config too), then wait until " +
+         code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
+         " prints `success` on each (the MIG manager drains the node's GPU pods to re-partition it).");
+  } else if (book.mig) {
     const std::string first =
         book.phases.empty() ? std::string(kConfigName) : mig_config_name(book.phases.front().first);
     item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + first + " --overwrite") +
@@ -648,7 +712,8 @@ std::string file_purpose(const std::string& name, const std::string& ns) {
   if (name == "mig-config.yaml") return "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
   if (name == "mig-parted-config.yaml") {
     return "the same layouts for `nvidia-mig-parted apply -f mig-parted-config.yaml -c " + std::string(kConfigName) +
-           "` (`-c " + kConfigName + "-PHASE` for a phase of a layout schedule) on a node without the operator";
+           "` (`-c " + kConfigName + "-PHASE` for a phase of a layout schedule, `-c " + kConfigName +
+           "-layoutK` for a GPU of the K-th of several layouts) on a node without the operator";
   }
   if (name == "switch-phase.sh") {
     return "re-partitions the nodes to one phase of the layout schedule and scales the Deployments to it";
@@ -749,7 +814,9 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
                {},
                {},
                {},
+               {},
                {}};
+  for (const auto& [g, config] : placed.mig_configs) book.layout_gpus[config].insert(g);
   for (const auto& [tenant, groups] : placed.groups) {
     for (const auto& group : groups) {
       if (group.gpu >= 0) book.gpus.insert(group.gpu);

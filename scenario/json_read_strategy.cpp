@@ -87,16 +87,38 @@ LayoutSchedule read_layout_schedule(JsonReader& parent, const json& value) {
   return s;
 }
 
-/// A MIG strategy's instances: one `layout` for the whole run, or a `layout_schedule`; exactly one.
+/// `layouts`: at least two non-empty layout strings (whether each is valid is validation's question).
+std::vector<std::string> read_gpu_layouts(JsonReader& r) {
+  std::vector<std::string> layouts;
+  const json* list = r.optional_array("layouts");
+  if (!list) return layouts;
+  if (list->size() < 2) {
+    r.error("layouts", "must list at least two layouts, which the GPUs take in turn (got " +
+                           std::to_string(list->size()) + "; for one, give \"layout\")");
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& item = (*list)[i];
+    if (!item.is_string() || item.get<std::string>().empty()) {
+      r.diagnostics().push_back({r.file(), 0, 0, r.pointer("layouts") + "/" + std::to_string(i),
+                                 "must be a MIG layout such as 7x1g.10gb (got " + describe_json(item) + ")"});
+    } else {
+      layouts.push_back(item.get<std::string>());
+    }
+  }
+  return layouts;
+}
+
+/// A MIG strategy's instances: one `layout` for the whole run, `layouts` the GPUs take in turn, or
+/// a `layout_schedule`; exactly one.
 void read_layouts(JsonReader& r, StrategySpec& s) {
-  const bool has_layout = r.has("layout");
-  const bool has_schedule = r.has("layout_schedule");
-  if (r.valid() && has_layout && has_schedule) {
-    r.error_here("give one of \"layout\" or \"layout_schedule\", not both");
-  } else if (r.valid() && !has_layout && !has_schedule) {
-    r.error_here("missing required key \"layout\" or \"layout_schedule\" (give exactly one)");
+  const int given = int{r.has("layout")} + int{r.has("layouts")} + int{r.has("layout_schedule")};
+  if (r.valid() && given > 1) {
+    r.error_here("give one of \"layout\", \"layouts\" or \"layout_schedule\", not several");
+  } else if (r.valid() && given == 0) {
+    r.error_here("missing required key \"layout\", \"layouts\" or \"layout_schedule\" (give exactly one)");
   }
   s.layout = nonempty_string(r, "layout", false);
+  s.layouts = read_gpu_layouts(r);
   if (const json* schedule = r.optional_object("layout_schedule"))
     s.layout_schedule = read_layout_schedule(r, *schedule);
 }

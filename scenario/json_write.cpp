@@ -177,6 +177,18 @@ ordered_json layout_schedule_json(const LayoutSchedule& schedule) {
   return out;
 }
 
+/// A MIG strategy's one of `layout`, `layouts` and `layout_schedule` (the others are empty and not
+/// written).
+void put_layouts(ordered_json& out, const StrategySpec& s) {
+  if (s.layout_schedule) {
+    out["layout_schedule"] = layout_schedule_json(*s.layout_schedule);
+  } else if (!s.layouts.empty()) {
+    out["layouts"] = s.layouts;
+  } else {
+    out["layout"] = s.layout;
+  }
+}
+
 ordered_json strategy_json(const StrategySpec& s) {
   ordered_json out;
   out["name"] = s.name;
@@ -194,9 +206,7 @@ ordered_json strategy_json(const StrategySpec& s) {
   if (use("mps_daemon") && s.mps_daemon != MpsDaemon::device_plugin) {
     out["mps_daemon"] = name_of(mps_daemon_table(), s.mps_daemon);
   }
-  // A schedule replaces the layout: "layout" is then empty and not written.
-  if (use("layout") && !s.layout_schedule) out["layout"] = s.layout;
-  if (use("layout_schedule") && s.layout_schedule) out["layout_schedule"] = layout_schedule_json(*s.layout_schedule);
+  if (use("layout")) put_layouts(out, s);
   if (use("gpucores_pct")) put_if(out, "gpucores_pct", s.gpucores_pct);
   if (use("gpumem_gib")) put_if(out, "gpumem_gib", s.gpumem_gib);
   if (use("vgpu_scheduler")) out["vgpu_scheduler"] = name_of(vgpu_scheduler_table(), s.vgpu_scheduler);

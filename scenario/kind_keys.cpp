@@ -30,8 +30,8 @@ const KeyKinds<StrategyKind>& strategy_keys() {
   // Every kind-specific StrategySpec key, in the order of the struct; the policies say who reads it.
   static const KeyKinds<StrategyKind> table =
       kinds_reading({"replicas", "quantum_ms", "switch_cost_ms", "exact", "active_thread_pct",
-                     "pinned_memory_limit_gib", "low_priority_thread_pct", "mps_daemon", "layout", "layout_schedule",
-                     "gpucores_pct", "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
+                     "pinned_memory_limit_gib", "low_priority_thread_pct", "mps_daemon", "layout", "layouts",
+                     "layout_schedule", "gpucores_pct", "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
                     &StrategyPolicy::strategy_keys);
   return table;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.hpp"
 
@@ -14,7 +15,21 @@ namespace slicewise::scenario {
 /// phases are not in what it sizes or exports; the simulation switches between them.
 inline const std::string& first_layout(const StrategySpec& spec) {
   if (spec.layout_schedule && !spec.layout_schedule->phases.empty()) return spec.layout_schedule->phases.front().layout;
+  if (!spec.layouts.empty()) return spec.layouts.front();
   return spec.layout;
+}
+
+/// The layout of the strategy's `shared`-th shared GPU (pools aside, in fleet order): its
+/// `layouts` in turn, else its one layout (a schedule's first phase's).
+inline const std::string& layout_of_gpu(const StrategySpec& spec, std::size_t shared) {
+  if (!spec.layouts.empty() && !spec.layout_schedule) return spec.layouts[shared % spec.layouts.size()];
+  return first_layout(spec);
+}
+
+/// Every layout a GPU of the strategy may take at its start: its `layouts`, or its one layout.
+inline std::vector<std::string> gpu_layouts(const StrategySpec& spec) {
+  if (!spec.layouts.empty() && !spec.layout_schedule) return spec.layouts;
+  return {first_layout(spec)};
 }
 
 }  // namespace slicewise::scenario

@@ -264,6 +264,9 @@ struct StrategySpec {
   MpsDaemon mps_daemon = MpsDaemon::device_plugin;  ///< the device plugin's split by replicas, or your own daemon
   // mig, mig_time_slicing
   std::string layout;  ///< e.g. "3g.40gb+2g.20gb+1g.10gb+1g.10gb", per GPU
+  /// Layouts per GPU instead of one `layout` (then empty): the shared GPUs take them in turn,
+  /// GPU i the (i mod n)-th; at least two.
+  std::vector<std::string> layouts;
   /// Layouts by time of day instead of one `layout` (then empty).
   std::optional<LayoutSchedule> layout_schedule;
   // hami

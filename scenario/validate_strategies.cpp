@@ -33,6 +33,7 @@ std::vector<std::string> set_strategy_fields(const StrategySpec& s) {
                    {"low_priority_thread_pct", s.low_priority_thread_pct.has_value()},
                    {"mps_daemon", s.mps_daemon != MpsDaemon::device_plugin},
                    {"layout", !s.layout.empty()},
+                   {"layouts", !s.layouts.empty()},
                    {"layout_schedule", s.layout_schedule.has_value()},
                    {"gpucores_pct", s.gpucores_pct.has_value()},
                    {"gpumem_gib", s.gpumem_gib.has_value()},

@@ -16,6 +16,7 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "models/mig_layout.hpp"
+#include "scenario/layout_schedule.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
 
@@ -84,16 +85,16 @@ Slot whole_gpu_slot(const StrategySpec& strategy, const StrategyPolicy& policy, 
   return slot;
 }
 
-/// One slot per MIG instance of the strategy's layout on GPU `g`, with its share of the GPU's
-/// compute (by SMs) and bandwidth (by memory slices).
-void add_mig_slots(const StrategySpec& strategy, const StrategyPolicy& policy, const models::GpuSpec& gpu,
-                   std::size_t g, const models::MigCatalog& mig, std::vector<Slot>& slots) {
+/// One slot per MIG instance of `layout` on GPU `g`, with its share of the GPU's compute (by SMs)
+/// and bandwidth (by memory slices).
+void add_mig_slots(const StrategySpec& strategy, const std::string& layout, const StrategyPolicy& policy,
+                   const models::GpuSpec& gpu, std::size_t g, const models::MigCatalog& mig, std::vector<Slot>& slots) {
   bool in_sms = false;
   const double compute = compute_capacity(gpu, in_sms);
   const std::string gpu_name = "gpu" + std::to_string(g);
   const auto* geometry = mig.find(gpu.id);
   SW_CHECK(geometry != nullptr, gpu.id + " has no MIG geometry (validate first)");
-  const auto placement = models::place_mig_layout(*geometry, strategy.layout);
+  const auto placement = models::place_mig_layout(*geometry, layout);
   SW_CHECK(placement.valid, "invalid layout (validate first): " + placement.reason);
   for (const auto& instance : placement.instances) {
     Slot slot;
@@ -142,13 +143,14 @@ std::vector<Slot> make_slots(const Scenario& scenario, const StrategySpec& strat
                              const std::vector<FleetGpu>& fleet, const models::GpuCatalog& gpus,
                              const models::MigCatalog& mig) {
   std::vector<Slot> slots;
+  std::size_t shared = 0;  // shared GPUs so far: each takes its layout of the strategy's in turn
   for (std::size_t g = 0; g < fleet.size(); ++g) {
     const auto* gpu = gpus.find(fleet[g].id);
     SW_CHECK(gpu != nullptr, "fleet GPU " + fleet[g].id + " not in the catalog (validate first)");
     if (!fleet[g].pool.empty()) {
       slots.push_back(reserved_slot(*gpu, g, tenant_indices(scenario, fleet[g].pool)));
     } else if (policy.partitions_gpus()) {
-      add_mig_slots(strategy, policy, *gpu, g, mig, slots);
+      add_mig_slots(strategy, layout_of_gpu(strategy, shared++), policy, *gpu, g, mig, slots);
     } else {
       slots.push_back(whole_gpu_slot(strategy, policy, *gpu, g));
     }

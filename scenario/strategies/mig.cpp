@@ -16,7 +16,7 @@ class Mig final : public OwnDevicePolicy {
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
   CrashReach crash_reach() const override { return CrashReach::own_context; }  // the instance contains it
 
-  std::vector<std::string> strategy_keys() const override { return {"layout", "layout_schedule"}; }
+  std::vector<std::string> strategy_keys() const override { return {"layout", "layouts", "layout_schedule"}; }
   std::vector<std::string> tenant_keys() const override { return {"mig_profile"}; }
   std::string tenant_key_problem(const StrategySpec& spec, const std::string& key) const override {
     return mig_tenant_key_problem(spec, key);

@@ -56,7 +56,8 @@ bool fits_on(const Workload& w, const std::string& gpu_id, double memory_gib) {
 /// Wanted profiles must be in the layout; each tenant must fit its instance (or, without a
 /// profile, the layout's largest instance, reported at `layout_pointer`).
 void check_fit(const StrategyCheck& c, const models::GpuSpec& gpu, const models::MigPlacement& placed,
-               const std::vector<WantedInstance>& wanted, const std::string& layout_pointer) {
+               const std::vector<WantedInstance>& wanted, const std::string& layout_pointer,
+               const std::string& layout_noun = "this layout") {
   const models::MigInstance* largest = nullptr;
   std::vector<std::string> profiles;
   for (const auto& instance : placed.instances) {
@@ -71,16 +72,19 @@ void check_fit(const StrategyCheck& c, const models::GpuSpec& gpu, const models:
     if (c.tenants_too_big.count(w.tenant)) continue;
     if (w.profile.empty()) {
       if (largest && !fits_on(t.workload, gpu.id, largest->memory_gib)) {
-        c.add(layout_pointer, "tenant \"" + t.name + "\" needs " + gib(memory_need_gib(t.workload)) +
-                                  "; the largest instance of this layout" + on + ", " + largest->profile + ", has " +
-                                  gib(largest->memory_gib));
+        std::string message = "tenant \"" + t.name + "\" needs " + gib(memory_need_gib(t.workload));
+        message += "; the largest instance of " + layout_noun;
+        message += on + ", " + largest->profile;
+        message += ", has " + gib(largest->memory_gib);
+        c.add(layout_pointer, std::move(message));
       }
       continue;
     }
     const auto it = std::find_if(placed.instances.begin(), placed.instances.end(),
                                  [&](const models::MigInstance& m) { return m.profile == w.profile; });
     if (it == placed.instances.end()) {
-      std::string message = "\"" + w.profile + "\" is not an instance of the layout";
+      std::string message = "\"" + w.profile + "\" is not an instance of " +
+                            (layout_noun == "this layout" ? std::string("the layout") : layout_noun);
       message += on;
       message += "; expected " + join(profiles, "|");
       if (profiles.size() > 1) message += did_you_mean_suffix(w.profile, profiles);
@@ -106,6 +110,26 @@ void check_layout_on_fleet(const StrategyCheck& c, const std::string& layout, co
       continue;
     }
     check_fit(c, *gpu, placed, wanted, pointer);
+  }
+}
+
+/// `layouts` (at `pointer`), which the GPUs take in turn: each valid on every fleet GPU; each tenant
+/// of `wanted` fits its instance in one of them (its profile in one, or the largest instance of all).
+void check_layouts_on_fleet(const StrategyCheck& c, const std::vector<std::string>& layouts, const std::string& pointer,
+                            const std::vector<WantedInstance>& wanted) {
+  for (const auto* gpu : c.fleet_gpus) {
+    models::MigPlacement all;  // every layout's instances together
+    all.valid = true;
+    for (std::size_t i = 0; i < layouts.size(); ++i) {
+      const auto placed = models::place_mig_layout(*c.catalogs.mig->find(gpu->id), layouts[i]);
+      if (!placed.valid) {
+        c.add(pointer + "/" + std::to_string(i), "invalid MIG layout for " + gpu->id + ": " + placed.reason);
+        all.valid = false;
+        continue;
+      }
+      all.instances.insert(all.instances.end(), placed.instances.begin(), placed.instances.end());
+    }
+    if (all.valid) check_fit(c, *gpu, all, wanted, pointer, "any of the layouts");
   }
 }
 
@@ -228,17 +252,17 @@ void check_layout_schedule(const StrategySpec& spec, const StrategyCheck& c) {
 }  // namespace
 
 void check_mig_layout(const StrategySpec& spec, const StrategyCheck& c) {
-  if (!spec.layout.empty() && spec.layout_schedule) {
-    c.add(c.pointer, "give one of \"layout\" or \"layout_schedule\", not both");
+  if (int{!spec.layout.empty()} + int{!spec.layouts.empty()} + int{spec.layout_schedule.has_value()} > 1) {
+    c.add(c.pointer, "give one of \"layout\", \"layouts\" or \"layout_schedule\", not several");
     return;
   }
   if (spec.layout_schedule) {
     check_layout_schedule(spec, c);
     return;
   }
-  if (spec.layout.empty()) {
+  if (spec.layout.empty() && spec.layouts.empty()) {
     c.add(c.pointer + "/layout", "missing MIG layout (required for strategy kind \"" + models::to_string(spec.kind) +
-                                     "\": give \"layout\" or \"layout_schedule\")");
+                                     "\": give \"layout\", \"layouts\" or \"layout_schedule\")");
     return;
   }
   if (!fleet_is_mig_capable(spec, c)) return;
@@ -250,7 +274,11 @@ void check_mig_layout(const StrategySpec& spec, const StrategyCheck& c) {
     wanted.push_back({i, found == spec.tenants.end() ? "" : found->second.mig_profile,
                       c.pointer + "/tenants/" + json_pointer_token(tenants[i].name) + "/mig_profile"});
   }
-  check_layout_on_fleet(c, spec.layout, c.pointer + "/layout", wanted);
+  if (spec.layouts.empty()) {
+    check_layout_on_fleet(c, spec.layout, c.pointer + "/layout", wanted);
+  } else {
+    check_layouts_on_fleet(c, spec.layouts, c.pointer + "/layouts", wanted);
+  }
 }
 
 std::string mig_tenant_key_problem(const StrategySpec& spec, const std::string& key) {

@@ -15,7 +15,7 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
 
   std::vector<std::string> strategy_keys() const override {
-    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout", "layout_schedule"};
+    return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout", "layouts", "layout_schedule"};
   }
   std::vector<std::string> tenant_keys() const override { return {"mig_profile", "weight"}; }
   std::string tenant_key_problem(const StrategySpec& spec, const std::string& key) const override {

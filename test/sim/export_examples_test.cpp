@@ -14,7 +14,8 @@ namespace {
 TEST(ExportExamples, EveryStrategyOfEveryShippedExampleDeploysWhatWasSimulated) {
   for (const std::string name :
        {"mixed-mig-h100", "ten-light-jobs-a100", "seed-l40s-timeslicing", "energy-h100-light-load",
-        "faults-blast-radius-h100", "mig-day-night-h100", "azure-llm-2023-conversation", "fleet-13-tenants"}) {
+        "faults-blast-radius-h100", "mig-day-night-h100", "azure-llm-2023-conversation", "fleet-13-tenants",
+        "mig-mixed-layouts-h100", "diurnal-services-l40s"}) {
     auto s = scenario::load_scenario(std::string(SW_SOURCE_DIR) + "/examples/" + name + ".json");
     // The shortest run that places every context: placement, not latency, decides the files.
     s.horizon_s = std::min(s.horizon_s, 60.0);

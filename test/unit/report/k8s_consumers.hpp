@@ -118,6 +118,7 @@ struct PodAsk {
   std::string node;    ///< its nodeSelector's slicewise.io/gpu ("" when none)
   int replicas = 0;
   std::map<std::string, long> limits;
+  std::string mig_config;  ///< its nodeSelector's nvidia.com/mig.config: its node's layout ("" when none)
 };
 
 /// Problems the API server would find in deployments.yaml (apps/v1 Deployments, core/v1 pods).
@@ -156,7 +157,10 @@ inline std::vector<std::string> check_deployments(const std::string& text, std::
                    ? pod["nodeSelector"]["slicewise.io/gpu"].Scalar()
                    : std::string(),
                d["spec"]["replicas"].as<int>(0),
-               {}};
+               {},
+               pod["nodeSelector"] && pod["nodeSelector"]["nvidia.com/mig.config"]
+                   ? pod["nodeSelector"]["nvidia.com/mig.config"].Scalar()
+                   : std::string()};
     for (const auto& c : pod["containers"]) {
       add(out, string_problem(c["name"], at + "/containers/name"));
       if (!is_dns_label(c["name"].Scalar())) out.push_back(at + ": container name is not an RFC 1123 label");
@@ -372,7 +376,10 @@ inline std::vector<std::string> consumer_problems(const scenario::SimResult& res
                       spec.kind == models::StrategyKind::hami || spec.kind == models::StrategyKind::mig_time_slicing;
   if (shares && !pinned && !asks.empty()) out.push_back("deployments.yaml: shared GPUs, but no pod is pinned to one");
   for (const auto& ask : asks) {
-    const auto& layout = layouts[ask.phase.empty() ? "slicewise" : "slicewise-" + ask.phase];
+    // The layout of its node: the one its pod selects (of several), or its phase's, or the one.
+    const auto& layout = layouts[!ask.mig_config.empty() ? ask.mig_config
+                                 : ask.phase.empty()     ? "slicewise"
+                                                         : "slicewise-" + ask.phase];
     for (const auto& [resource, count] : ask.limits) {
       if (resource.rfind("nvidia.com/mig-", 0) == 0 && !layout.count(resource.substr(15))) {
         out.push_back(ask.deployment + ": asks for " + resource + ", which the MIG layout never creates");

@@ -247,7 +247,26 @@ TEST(ScenarioParseErrors, MigNeedsALayoutOrALayoutSchedule) {
   auto doc = minimal_document();
   doc["strategies"][0] = {{"kind", "mig"}};
   EXPECT_EQ(parse_error(doc),
-            "s.json: /strategies/0: missing required key \"layout\" or \"layout_schedule\" (give exactly one)");
+            "s.json: /strategies/0: missing required key \"layout\", \"layouts\" or \"layout_schedule\" (give "
+            "exactly one)");
+}
+
+TEST(ScenarioParseErrors, LayoutsAreAtLeastTwoLayoutStringsAndNotBesideALayout) {
+  auto doc = minimal_document();
+  doc["strategies"][0] = {{"kind", "mig"}, {"layouts", {"7x1g.10gb"}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/layouts: must list at least two layouts, which the GPUs take in turn (got 1; for "
+            "one, give \"layout\")");
+  doc["strategies"][0]["layouts"] = {"4g.40gb+3g.40gb", 7};
+  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0/layouts/1: must be a MIG layout such as 7x1g.10gb (got 7)");
+  doc["strategies"][0]["layouts"] = {"4g.40gb+3g.40gb", "7x1g.10gb"};
+  EXPECT_EQ(parse_error(doc), "no error");
+  doc["strategies"][0]["layout"] = "7g.80gb";
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0: give one of \"layout\", \"layouts\" or \"layout_schedule\", not several");
+  doc["strategies"][0] = {{"kind", "mps"}, {"layouts", {"4g.40gb+3g.40gb", "7x1g.10gb"}}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0/layouts: unknown key for strategy kind \"mps\" (applies to mig, mig_time_slicing)");
 }
 
 /// A MIG strategy whose layout changes at 8 h and 20 h, serving tenant "a" in both phases.
@@ -271,7 +290,8 @@ TEST(ScenarioParseErrors, LayoutAndLayoutScheduleTogether) {
   auto doc = minimal_document();
   doc["strategies"][0] = day_night_strategy();
   doc["strategies"][0]["layout"] = "7x1g.10gb";
-  EXPECT_EQ(parse_error(doc), "s.json: /strategies/0: give one of \"layout\" or \"layout_schedule\", not both");
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /strategies/0: give one of \"layout\", \"layouts\" or \"layout_schedule\", not several");
 }
 
 TEST(ScenarioParseErrors, LayoutScheduleFieldsAreTypedAndBounded) {

@@ -588,6 +588,22 @@ TEST(ScenarioValidate, LayoutScheduleClockMustAgreeWithDiurnalLoads) {
   EXPECT_EQ(validate_error(doc), "");
 }
 
+TEST(ScenarioValidate, EachOfTheLayoutsIsValidAndEachTenantFitsAnInstanceOfOne) {
+  auto doc = on_a100(day_night());
+  doc["strategies"][0].erase("layout_schedule");
+  doc["strategies"][0]["layouts"] = {"3g.40gb+2g.20gb+1g.10gb+1g.10gb", "7x1g.10gb"};
+  EXPECT_EQ(validate_error(doc), "");
+  doc["strategies"][0]["layouts"][1] = "8x1g.10gb";
+  doc["strategies"][0]["tenants"] = {{"a", {{"mig_profile", "4g.40gb"}}}};
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/layouts/1: invalid MIG layout for A100-80GB: 1g.10gb allows at most 7 instances "
+            "per GPU (got 8)");
+  doc["strategies"][0]["layouts"][1] = "7x1g.10gb";
+  EXPECT_EQ(validate_error(doc),
+            "s.json: /strategies/0/tenants/a/mig_profile: \"4g.40gb\" is not an instance of any of the layouts; "
+            "expected 3g.40gb|2g.20gb|1g.10gb (did you mean \"3g.40gb\"?)");
+}
+
 TEST(ScenarioValidate, LayoutScheduleGivesTheProfilesNotTheStrategysTenants) {
   auto doc = on_a100(day_night());
   doc["strategies"][0]["tenants"] = {{"a", {{"mig_profile", "1g.10gb"}}}};
@@ -600,7 +616,7 @@ TEST(ScenarioValidate, InMemoryLayoutScheduleNextToALayoutOrOnAnotherKind) {
   Scenario s = parse_scenario(on_a100(day_night()), "s.json");
   s.strategies[0].layout = "7x1g.10gb";
   EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
-            "s.json: /strategies/0: give one of \"layout\" or \"layout_schedule\", not both");
+            "s.json: /strategies/0: give one of \"layout\", \"layouts\" or \"layout_schedule\", not several");
   s.strategies[0].layout.clear();
   s.strategies[0].kind = models::StrategyKind::time_slicing;
   EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
@@ -609,8 +625,8 @@ TEST(ScenarioValidate, InMemoryLayoutScheduleNextToALayoutOrOnAnotherKind) {
   s.strategies[0].kind = models::StrategyKind::mig;
   s.strategies[0].layout_schedule.reset();
   EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
-            "s.json: /strategies/0/layout: missing MIG layout (required for strategy kind \"mig\": give \"layout\" "
-            "or \"layout_schedule\")");
+            "s.json: /strategies/0/layout: missing MIG layout (required for strategy kind \"mig\": give \"layout\", "
+            "\"layouts\" or \"layout_schedule\")");
 }
 
 TEST(ScenarioValidate, FleetGpuIdResolvesInstancesAndAliases) {
