@@ -125,6 +125,46 @@ Settings mig_settings(StrategyKind kind, const models::MigGpu& geometry) {
   return out;
 }
 
+/// MIG with two layouts the GPUs take in turn, for tenants that one layout fits badly: when the
+/// layout of the most instances cannot hold the largest tenant that shares (`largest_gib`), that
+/// layout beside each of the (at most two, most instances first) maximal layouts whose every
+/// instance holds it: large instances on some GPUs, many small ones on the others.
+Settings mixed_mig_settings(StrategyKind kind, const models::MigGpu& geometry, double largest_gib) {
+  struct Placed {
+    std::string layout;
+    std::size_t instances = 0;
+    double smallest = 0.0;
+    double biggest = 0.0;
+  };
+  std::vector<Placed> all;
+  for (const auto& layout : models::enumerate_mig_layouts(geometry)) {
+    const auto placed = models::place_mig_layout(geometry, layout);
+    if (!placed.valid || placed.instances.empty()) continue;
+    Placed p{layout, placed.instances.size(), placed.instances.front().memory_gib, 0.0};
+    for (const auto& instance : placed.instances) {
+      p.smallest = std::min(p.smallest, instance.memory_gib);
+      p.biggest = std::max(p.biggest, instance.memory_gib);
+    }
+    all.push_back(std::move(p));
+  }
+  const auto most = std::max_element(all.begin(), all.end(),
+                                     [](const Placed& a, const Placed& b) { return a.instances < b.instances; });
+  if (most == all.end() || most->biggest + 1e-9 >= largest_gib) return {};
+  std::vector<const Placed*> large;
+  for (const auto& p : all) {
+    if (p.smallest + 1e-9 >= largest_gib) large.push_back(&p);
+  }
+  std::stable_sort(large.begin(), large.end(),
+                   [](const Placed* a, const Placed* b) { return a->instances > b->instances; });
+  Settings out;
+  for (std::size_t i = 0; i < large.size() && i < 2; ++i) {
+    auto spec = sized(kind);
+    spec.layouts = {large[i]->layout, most->layout};
+    out.push_back({" " + large[i]->layout + " / " + most->layout, spec, large[i]->biggest});
+  }
+  return out;
+}
+
 /// vGPU: 2, 4 and 8 profiles per GPU.
 Settings vgpu_settings(const models::GpuSpec& gpu) {
   Settings out;
@@ -312,7 +352,19 @@ void add_kind_candidates(std::vector<AdviceCandidate>& out, const scenario::Scen
   // A partitioned GPU's (MIG, vGPU) layout must hold every tenant of half a GPU or less.
   const bool partitioned =
       kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing || kind == StrategyKind::vgpu;
-  for (auto& setting : kind_settings(kind, gpu, market.catalogs.mig->find(gpu.id), gpu.id == own_gpu)) {
+  auto settings = kind_settings(kind, gpu, market.catalogs.mig->find(gpu.id), gpu.id == own_gpu);
+  if (const auto* geometry = market.catalogs.mig->find(gpu.id);
+      geometry && (kind == StrategyKind::mig || kind == StrategyKind::mig_time_slicing)) {
+    // The largest tenant that shares (of half a GPU or less, on one GPU; larger ones get pools).
+    double largest = 0.0;
+    for (const auto& t : scenario.tenants) {
+      const double need = scenario::memory_need_gib(t.workload);
+      if (scenario::tensor_parallel_of(t.workload) == 1 && need <= gpu.memory_gib / 2)
+        largest = std::max(largest, need);
+    }
+    for (auto& mixed : mixed_mig_settings(kind, *geometry, largest)) settings.push_back(std::move(mixed));
+  }
+  for (auto& setting : settings) {
     for (const auto& plan :
          pool_plans(scenario, market, gpu.id, setting.device_gib, false, partitioned ? gpu.memory_gib / 2 : 0.0)) {
       out.push_back(with_plan(

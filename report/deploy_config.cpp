@@ -600,6 +600,28 @@ std::string schedule_step(const Runbook& book) {
          hours + " Run it once now for the phase in force.";
 }
 
+/// The step that labels the nodes with their MIG config: the layout (a schedule's first phase's),
+/// or with several layouts each GPU's.
+std::string mig_label_step(const Runbook& book) {
+  const std::string wait =
+      code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'");
+  if (!book.layout_gpus.empty()) {
+    std::vector<std::string> each;
+    for (const auto& [config, gpus] : book.layout_gpus) {
+      each.push_back("`" + config + (gpus.size() == 1 ? "` on the node of " : "` on the nodes of ") + gpu_list(gpus));
+    }
+    return code(std::string("kubectl label node NODE nvidia.com/mig.config=CONFIG --overwrite")) +
+           " with each GPU's layout: " + join(each, "; ") +
+           " (each pod selects its node's config too), then wait until " + wait +
+           " prints `success` on each (the MIG manager drains the node's GPU pods to re-partition it).";
+  }
+  const std::string first = book.phases.empty() ? std::string(kConfigName) : mig_config_name(book.phases.front().first);
+  return code(std::string("kubectl label node NODE nvidia.com/mig.config=") + first + " --overwrite") +
+         except_text(book, book.pool, " stay whole, `all-disabled`: their GPUs are reserved pools") +
+         ", then wait until " + wait +
+         " prints `success` (the MIG manager drains the node's GPU pods to re-partition it).";
+}
+
 /// Appends the numbered steps: the operator's settings, the nodes, the workloads.
 void runbook_steps(std::string& md, const Runbook& book) {
   int step = 1;
@@ -628,24 +650,7 @@ void runbook_steps(std::string& md, const Runbook& book) {
   }
   if (book.mig || book.plugin) md += "\n## 2. The nodes\n\n";
   if (!book.gpus.empty()) item(node_label_step(book));
-  if (book.mig && !book.layout_gpus.empty()) {
-    std::vector<std::string> each;
-    for (const auto& [config, gpus] : book.layout_gpus)
-      each.push_back("`" + config + "` on the node of " + gpu_list(gpus));
-    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=CONFIG --overwrite")) +
-         " with each GPU's layout: " + join(each, "; ") +
-         " (each pod selects its node's config too), then wait until " +
-         code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
-         " prints `success` on each (the MIG manager drains the node's GPU pods to re-partition it).");
-  } else if (book.mig) {
-    const std::string first =
-        book.phases.empty() ? std::string(kConfigName) : mig_config_name(book.phases.front().first);
-    item(code(std::string("kubectl label node NODE nvidia.com/mig.config=") + first + " --overwrite") +
-         except_text(book, book.pool, " stay whole, `all-disabled`: their GPUs are reserved pools") +
-         ", then wait until " +
-         code("kubectl get node NODE -o jsonpath='{.metadata.labels.nvidia\\.com/mig\\.config\\.state}'") +
-         " prints `success` (the MIG manager drains the node's GPU pods to re-partition it).");
-  }
+  if (book.mig) item(mig_label_step(book));
   if (book.plugin) {
     const std::string which = except_text(book, book.unshared,
                                           " keep the plugin's default, whole and unshared GPUs, as the tenants "

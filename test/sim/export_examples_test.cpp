@@ -57,5 +57,25 @@ TEST(ExportExamples, TheThirteenTenantFleetsAdvisedAnswerDeploysWhatWasSimulated
   EXPECT_EQ(report::test::consumer_problems(result, "time_slicing"), std::vector<std::string>{});
 }
 
+TEST(ExportExamples, TwoMigLayoutsHoldWhatTheBestOneLayoutNeedsAGpuMoreForAndDeployAsSimulated) {
+  // Four services of 30-34 GiB and seven of 8 GiB on H100s. Sized for SLA, one layout
+  // (3g.40gb + 4 x 1g.10gb) holds one large service per GPU: 4 GPUs. The GPUs taking
+  // 4g.40gb+3g.40gb and 7 x 1g.10gb in turn hold the large ones two to a GPU and the small ones
+  // on one: 3. That fleet exports as simulated, each pod on a node of its GPU's layout.
+  auto s = scenario::load_scenario(std::string(SW_SOURCE_DIR) + "/examples/mig-mixed-layouts-h100.json");
+  s.horizon_s = 120.0;
+  s.warmup_s = 10.0;
+  for (auto& spec : s.strategies) spec.sizing = scenario::Sizing::sla;
+  const auto one = size_for_sla(s, 1, 11);
+  const auto two = size_for_sla(s, 2, 11);
+  ASSERT_TRUE(one.record().feasible && two.record().feasible);
+  EXPECT_EQ(one.record().num_gpus, 4);
+  EXPECT_EQ(two.record().num_gpus, 3);
+  scenario::SimResult result;
+  result.input = s;
+  result.strategies = {two.result()};
+  EXPECT_EQ(report::test::consumer_problems(result, "mig-two-layouts"), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace slicewise::test

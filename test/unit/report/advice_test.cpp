@@ -269,6 +269,8 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
   EXPECT_TRUE(candidates[0].baseline);
   EXPECT_EQ(candidates[0].strategy.kind, StrategyKind::dedicated);
   int vgpu = 0;
+  std::vector<std::vector<std::string>> mixed;
+  const std::string seven_small = "1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb";
   for (std::size_t i = 1; i < candidates.size(); ++i) {
     const auto& c = candidates[i];
     if (c.strategy.kind == StrategyKind::vgpu) {
@@ -278,9 +280,15 @@ TEST(Advice, CandidatesCoverTheSelectionAndOnlyLayoutsEveryTenantFits) {
     }
     ASSERT_EQ(c.strategy.kind, StrategyKind::mig) << c.label;
     EXPECT_EQ(c.strategy.sizing, scenario::Sizing::sla);
-    EXPECT_EQ(c.strategy.layout.find("1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb"), std::string::npos);
+    EXPECT_EQ(c.strategy.layout.find(seven_small), std::string::npos);
+    if (!c.strategy.layouts.empty()) mixed.push_back(c.strategy.layouts);
   }
   EXPECT_EQ(vgpu, 2);
+  // No 1g.10gb holds the tenant, so the seven-instance layout comes only beside one whose every
+  // instance holds it (most instances first): GPUs of each in turn.
+  ASSERT_EQ(mixed.size(), 2u);
+  EXPECT_EQ(mixed[0], (std::vector<std::string>{"2g.20gb+2g.20gb+2g.20gb+1g.20gb", seven_small}));
+  EXPECT_EQ(mixed[1][1], seven_small);
   try {
     selection.gpus = {"B300"};
     advice_candidates(s, catalogs, table, selection);
