@@ -235,6 +235,13 @@ std::string sizing_text(const scenario::SizingRecord& record, const scenario::Sc
     text += "; at the load's peak " + std::string(hours.size() == 1 ? "hour " : "hours ") + join(hours, ", ") +
             (hours.size() > 1 ? " (the result's run: " + hour_text(record.result_hour) + ")" : std::string());
   }
+  if (!record.hourly.empty()) {
+    const auto [least, most] = std::minmax_element(
+        record.hourly.begin(), record.hourly.end(),
+        [](const scenario::HourFleet& a, const scenario::HourFleet& b) { return a.num_gpus < b.num_gpus; });
+    text += "; sized again for each hour of day: " + std::to_string(least->num_gpus) + " to " +
+            scenario::gpus_text(most->num_gpus) + " (autoscaled in the money table)";
+  }
   if (!record.trace_windows.empty()) {
     // Traces longer than the run: each configuration ran the trace's busiest stretch.
     std::vector<std::string> windows;
