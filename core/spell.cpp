@@ -9,18 +9,22 @@
 namespace slicewise {
 
 int edit_distance(std::string_view a, std::string_view b) {
+  // Three rows of the optimal-string-alignment table: two back (for a transposition), one back, this.
+  std::vector<int> before(b.size() + 1, 0);
+  std::vector<int> previous(b.size() + 1);
   std::vector<int> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
+  std::iota(previous.begin(), previous.end(), 0);
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
     row[0] = static_cast<int>(i);
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const int substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      diagonal = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, row);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 std::optional<std::string> did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {

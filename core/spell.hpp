@@ -9,7 +9,9 @@
 
 namespace slicewise {
 
-/// Levenshtein distance between two strings (byte-wise).
+/// Edit distance between two strings (byte-wise): insertions, deletions, substitutions and
+/// transpositions of two adjacent characters each count 1 (optimal string alignment), so that
+/// "spto" is one edit from "spot".
 int edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate closest to `word` by edit distance alone, if it is close enough to be a plausible

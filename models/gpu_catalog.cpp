@@ -106,7 +106,19 @@ const GpuCatalog& GpuCatalog::shipped() {
   return catalog;
 }
 
-const GpuSpec* GpuCatalog::find(std::string_view id_or_alias) const { return detail::find_named(gpus_, id_or_alias); }
+const GpuSpec* GpuCatalog::find(std::string_view id_or_alias) const {
+  if (const auto* gpu = detail::find_named(gpus_, id_or_alias)) return gpu;
+  // As nvidia-smi names it: the catalog's name ("NVIDIA H100 SXM5 80GB"), or "NVIDIA " and an alias
+  // ("NVIDIA H100 80GB HBM3").
+  for (const auto& gpu : gpus_) {
+    if (gpu.name == id_or_alias) return &gpu;
+  }
+  constexpr std::string_view kVendor = "NVIDIA ";
+  if (id_or_alias.size() > kVendor.size() && id_or_alias.substr(0, kVendor.size()) == kVendor) {
+    return detail::find_named(gpus_, id_or_alias.substr(kVendor.size()));
+  }
+  return nullptr;
+}
 
 std::vector<std::string> GpuCatalog::ids() const { return detail::ids_of(gpus_); }
 

@@ -47,7 +47,8 @@ class GpuCatalog {
   static const GpuCatalog& shipped();
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
-  /// By id or alias (exact match); nullptr when unknown.
+  /// By id or alias (exact match), or as nvidia-smi names it (the catalog's name, or "NVIDIA " and
+  /// an id or alias); nullptr when unknown.
   const GpuSpec* find(std::string_view id_or_alias) const;
   /// Every id, in catalog order (for "expected ..." and did-you-mean messages).
   std::vector<std::string> ids() const;

@@ -11,6 +11,10 @@ TEST(Spell, EditDistanceCountsInsertionsDeletionsSubstitutions) {
   EXPECT_EQ(edit_distance("mps2", "mps"), 1);
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3);
   EXPECT_EQ(edit_distance("", "abc"), 3);
+  // A swap of two adjacent characters is one edit (Levenshtein alone counts two).
+  EXPECT_EQ(edit_distance("spto", "spot"), 1);
+  EXPECT_EQ(edit_distance("ab", "ba"), 1);
+  EXPECT_EQ(edit_distance("ca", "abc"), 3);  // optimal string alignment: no edit of a swapped pair
 }
 
 TEST(Spell, SuggestsTheClosestPlausibleCandidate) {

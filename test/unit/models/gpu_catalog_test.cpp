@@ -62,6 +62,14 @@ TEST(GpuCatalog, FindsGpusByIdAndByThePriceTableNames) {
   }
   EXPECT_EQ(catalog.find("A100"), nullptr);
   EXPECT_EQ(catalog.find("a100-80gb"), nullptr);  // exact match only
+  // As nvidia-smi --query-gpu=name prints them: the catalog's name, or "NVIDIA " and an alias.
+  ASSERT_NE(catalog.find("NVIDIA H100 80GB HBM3"), nullptr);
+  EXPECT_EQ(catalog.find("NVIDIA H100 80GB HBM3")->id, "H100-SXM-80GB");
+  ASSERT_NE(catalog.find("NVIDIA L40S"), nullptr);
+  EXPECT_EQ(catalog.find("NVIDIA L40S")->id, "L40S");
+  EXPECT_EQ(catalog.find("NVIDIA A100-SXM4-80GB")->id, "A100-80GB");
+  EXPECT_EQ(catalog.find("NVIDIA "), nullptr);
+  EXPECT_EQ(catalog.find("NVIDIA A100"), nullptr);
 }
 
 TEST(GpuCatalog, SuggestsIdsByAliasNameAndPrefixBeforeEditDistance) {

@@ -413,7 +413,8 @@ TEST(ScenarioValidate, SeveralProblemsAreReportedAtOnceInDocumentOrder) {
             "s.json: /strategies/0/layout: invalid MIG layout for A100-80GB: 1g.10gb allows at most 7 instances per "
             "GPU (got 8)\n"
             "s.json: /strategies/1/tenants/x: unknown tenant \"x\"; tenants: chat\n"
-            "s.json: /pricing/table: unknown price table \"gpc\"; expected aws|azure|gcp or a path to a table file");
+            "s.json: /pricing/table: unknown price table \"gpc\"; expected aws|azure|gcp or a path to a table file "
+            "(did you mean \"gcp\"?)");
 }
 
 /// A mig strategy whose layout changes at 8 h and 20 h, serving tenant `tenant` in both phases.
