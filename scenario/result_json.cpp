@@ -200,6 +200,18 @@ std::string result_to_text(const SimResult& result) {
 }
 
 SimResult result_from_json(const nlohmann::json& document, const std::string& file, const std::string& pointer) {
+  // What is often given instead: the scenario (or the sweep) the result comes from.
+  if (document.is_object() && !document.contains("input") && document.contains("tenants") &&
+      document.contains("fleet")) {
+    throw ConfigError(file, pointer,
+                      "this is a scenario, not a simulation result: run `slicewise simulate " + file +
+                          " --out result.json` first, then give result.json");
+  }
+  if (document.is_object() && document.contains("base") && document.contains("axes")) {
+    throw ConfigError(file, pointer,
+                      "this is a sweep, not a simulation result: run `slicewise sweep " + file +
+                          " --out DIR` first (docs/sweeps.md says what DIR holds)");
+  }
   if (!document.is_object() || !document.contains("strategies") || !document.contains("schema_version")) {
     throw ConfigError(file, pointer,
                       "not a slicewise result (expected an object with schema_version 1 and strategies)");
