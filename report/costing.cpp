@@ -236,6 +236,10 @@ double total_throughput(const scenario::StrategyResult& strategy) {
 std::vector<std::string> strategy_notes(const scenario::StrategyResult& strategy, double baseline_throughput,
                                         const std::string& baseline, bool baseline_sized) {
   std::vector<std::string> notes;
+  if (strategy.num_gpus_used == 0 && !strategy.tenants.empty()) {
+    notes.emplace_back("placed no context (see its issues): it has no fleet to price, and its $0.00 is no saving");
+    return notes;
+  }
   if (strategy.sizing && !strategy.sizing->feasible) {
     notes.push_back(strategy.sizing->shortfall + "; the closest fleet is priced");
   }
@@ -304,6 +308,11 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
                                     pricing::shipped_spot_interruptions());
     }
     costs[i].autoscaled = autoscaled_cost(strategy, scenario, table, option, costs[i].monthly_usd);
+    if (strategy.num_gpus_used == 0 && !strategy.tenants.empty()) {
+      // No fleet is not a saving: nothing ran, so nothing is saved.
+      costs[i].monthly_savings_usd = costs[i].annual_savings_usd = costs[i].savings_frac = 0.0;
+      costs[i].net_monthly_value_usd = -costs[i].revenue_at_risk_usd;
+    }
   }
   report.strategies = std::move(costs);
   // Say what each saving compares: a sized fleet that missed, or less work than the baseline's.

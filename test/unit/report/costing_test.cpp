@@ -44,6 +44,22 @@ std::vector<double> by_reservation(const pricing::StrategyCost& cost) {
   return out;
 }
 
+TEST(Costing, AStrategyThatPlacesNothingSavesNothing) {
+  auto result = load("seed.json");
+  auto& nothing = result.strategies[1];  // time_slicing, as if no context had found a device
+  nothing.devices.clear();
+  nothing.num_gpus_used = 0;
+  for (auto& t : nothing.tenants) t.throughput_per_s = 0.0;
+  const auto costs = priced(result);
+  const auto& cost = strategy(costs, "time_slicing");
+  EXPECT_EQ(cost.monthly_savings_usd, 0.0);  // not the baseline's whole bill
+  EXPECT_EQ(cost.savings_frac, 0.0);
+  EXPECT_EQ(cost.annual_savings_usd, 0.0);
+  ASSERT_EQ(costs.notes[1].size(), 1u);
+  EXPECT_EQ(costs.notes[1][0],
+            "placed no context (see its issues): it has no fleet to price, and its $0.00 is no saving");
+}
+
 TEST(Chargeback, BothModelsAddUpToEveryStrategysBillToTheCent) {
   for (const char* file : {"seed.json", "seed-report.json", "mixed-mig-h100.json"}) {
     for (const auto model : {pricing::ChargebackModel::reservation, pricing::ChargebackModel::usage}) {
