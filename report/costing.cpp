@@ -60,9 +60,6 @@ double context_weight(const scenario::StrategySpec* spec, const std::string& ten
   }
 }
 
-/// The tenant name of a device's context entry "tenant#k".
-std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
-
 /// Adds what each device of `strategy` reserves to its tenants' usage (same order as the strategy's
 /// tenants): the device's part of its GPU, split over the contexts on it by their weights, in
 /// GPU-equivalents and at `usd_per_gpu_hour` of its GPU model. A device with no context, a MIG slice
@@ -71,13 +68,14 @@ void add_reservations(const scenario::StrategyResult& strategy, const scenario::
                       const std::map<std::string, double>& usd_per_gpu_hour, std::vector<pricing::TenantUsage>& usage) {
   for (const auto& device : strategy.devices) {
     double total_weight = 0.0;
-    for (const auto& context : device.contexts) total_weight += context_weight(spec, tenant_of_context(context));
+    for (const auto& context : device.contexts)
+      total_weight += context_weight(spec, scenario::tenant_of_context(context));
     if (total_weight <= 0.0) continue;
     const auto price = usd_per_gpu_hour.find(device.gpu);
     const double gpu_usd_per_hour = price == usd_per_gpu_hour.end() ? 0.0 : price->second;
     const double fraction = gpu_fraction(device);
     for (const auto& context : device.contexts) {
-      const std::string tenant = tenant_of_context(context);
+      const std::string tenant = scenario::tenant_of_context(context);
       const double gpus = fraction * context_weight(spec, tenant) / total_weight;
       for (auto& u : usage) {
         if (u.name != tenant) continue;

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -43,9 +42,6 @@ constexpr const char* kAllDisabled = "all-disabled";              // the GPU ope
 constexpr const char* kMigConfigLabel = "nvidia.com/mig.config";  // node label: the MIG manager's config
 constexpr const char* kGpuLabel = "slicewise.io/gpu";             // node label: the simulated GPU the node carries
 constexpr const char* kPhaseLabel = "slicewise.io/phase";         // a Deployment's layout-schedule phase
-
-/// The tenant a context name "tenant#k" belongs to.
-std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
 
 /// A tenant's contexts that one Deployment runs: in one phase of a layout schedule, on one GPU
 /// (where the strategy's placement must be kept), on one MIG profile.
@@ -89,9 +85,8 @@ std::string layout_config_name(std::size_t k) { return std::string(kConfigName) 
 std::map<int, std::string> gpu_mig_configs(const scenario::StrategyResult& result, const scenario::StrategySpec& spec) {
   std::map<int, std::set<std::pair<std::string, int>>> used;  // GPU -> (profile, start slot)
   for (const auto& d : result.devices) {
-    const auto at = d.name.rfind('@');
-    if (d.mig_profile.empty() || d.reserved || at == std::string::npos) continue;
-    used[d.gpu_index].insert({d.mig_profile, std::atoi(d.name.c_str() + at + 1)});
+    if (d.mig_profile.empty() || d.reserved) continue;
+    used[d.gpu_index].insert({d.mig_profile, scenario::mig_start_slot(d)});
   }
   std::map<int, std::string> out;
   for (const auto& [index, instances] : used) {
@@ -126,8 +121,8 @@ bool pinned(const scenario::StrategyResult& result, const scenario::StrategySpec
 /// A pool's GPU: its tenant's own, on the node that carries it, with no sharing config there.
 void add_pool_gpu(const scenario::DeviceResult& d, Placed& p, std::map<std::string, std::map<Group, int>>& grouped) {
   for (const auto& c : d.contexts) {
-    p.contexts[tenant_of(c)][""]++;
-    grouped[tenant_of(c)][Group{d.phase, d.gpu_index, "", 0, d.gpu, true, ""}]++;
+    p.contexts[scenario::tenant_of_context(c)][""]++;
+    grouped[scenario::tenant_of_context(c)][Group{d.phase, d.gpu_index, "", 0, d.gpu, true, ""}]++;
   }
   p.unshared_gpus.insert(d.gpu_index);
   p.pool_gpus.insert(d.gpu_index);
@@ -157,11 +152,11 @@ Placed placed_of(const scenario::StrategyResult& result, const scenario::Scenari
       most = std::max(most, static_cast<int>(d.contexts.size()));
     }
     for (const auto& c : d.contexts) {
-      p.contexts[tenant_of(c)][d.mig_profile]++;
+      p.contexts[scenario::tenant_of_context(c)][d.mig_profile]++;
       const auto config = p.mig_configs.find(d.gpu_index);
-      grouped[tenant_of(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0, d.gpu, false,
-                                  config == p.mig_configs.end() ? "" : config->second}]++;
-      const auto* tenant = scenario::find_tenant(scenario, tenant_of(c));
+      grouped[scenario::tenant_of_context(c)][Group{d.phase, p.pinned ? d.gpu_index : -1, d.mig_profile, 0, d.gpu,
+                                                    false, config == p.mig_configs.end() ? "" : config->second}]++;
+      const auto* tenant = scenario::find_tenant(scenario, scenario::tenant_of_context(c));
       if (p.pinned && !policy.partitions_gpus() && tenant && tenant->isolation > policy.isolation()) {
         p.unshared_gpus.insert(d.gpu_index);
       }
@@ -692,7 +687,7 @@ std::string fleet_text(const scenario::StrategyResult& strategy) {
   for (const auto& d : strategy.devices) {
     for (int g = d.gpu_index; g < d.gpu_index + d.gpu_count; ++g) gpus[{d.reserved, d.gpu}].insert(g);
     if (d.reserved) {
-      for (const auto& c : d.contexts) pool_tenants[d.gpu].insert(markdown_text(tenant_of(c)));
+      for (const auto& c : d.contexts) pool_tenants[d.gpu].insert(markdown_text(scenario::tenant_of_context(c)));
     }
   }
   std::vector<std::string> parts;

@@ -98,9 +98,6 @@ TenantRow tenant_row(const scenario::StrategyResult& s, std::size_t t, const pri
   return tr;
 }
 
-/// The tenant name of a device's context entry "tenant#k".
-std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
-
 /// Why strategy `s` cannot be recommended, whatever its SLA and cost (StrategySummary::rejections).
 std::vector<std::string> rejections_of(const scenario::StrategyResult& s, const scenario::Scenario& input) {
   std::vector<std::string> out;
@@ -121,10 +118,12 @@ std::vector<std::string> rejections_of(const scenario::StrategyResult& s, const 
   for (const auto& tenant : input.tenants) {
     if (tenant.isolation <= provided) continue;
     for (const auto& device : s.devices) {
-      const bool has_it = std::any_of(device.contexts.begin(), device.contexts.end(),
-                                      [&](const std::string& c) { return tenant_of_context(c) == tenant.name; });
-      const bool shared = std::any_of(device.contexts.begin(), device.contexts.end(),
-                                      [&](const std::string& c) { return tenant_of_context(c) != tenant.name; });
+      const bool has_it = std::any_of(device.contexts.begin(), device.contexts.end(), [&](const std::string& c) {
+        return scenario::tenant_of_context(c) == tenant.name;
+      });
+      const bool shared = std::any_of(device.contexts.begin(), device.contexts.end(), [&](const std::string& c) {
+        return scenario::tenant_of_context(c) != tenant.name;
+      });
       if (has_it && shared) {
         out.push_back(tenant.name + " requires " + models::to_string(tenant.isolation) + " isolation and shares " +
                       device.name + " under " + models::to_string(provided) + " isolation");

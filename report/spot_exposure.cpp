@@ -31,8 +31,6 @@ struct TenantContexts {
   bool revenue_bearing = true;
 };
 
-std::string tenant_of(const std::string& context) { return context.substr(0, context.rfind('#')); }
-
 std::vector<pricing::SpotTenant> exposure(const std::vector<TenantContexts>& tenants,
                                           const std::vector<double>& per_month, double outage_s, double notice_s) {
   std::vector<pricing::SpotTenant> out;
@@ -151,7 +149,7 @@ std::vector<TenantContexts> tenant_contexts(const scenario::StrategyResult& stra
     }
   }
   for (auto& [context, set] : context_instances) {
-    if (const auto it = index.find(tenant_of(context)); it != index.end() && !set.empty()) {
+    if (const auto it = index.find(scenario::tenant_of_context(context)); it != index.end() && !set.empty()) {
       tenants[it->second].contexts.push_back(std::move(set));
     }
   }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,15 @@ struct DeviceResult {
   bool reserved = false;
   bool operator==(const DeviceResult&) const = default;
 };
+
+/// The tenant of a device's context entry "tenant#k".
+inline std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
+
+/// A MIG instance's first memory slot, from its name "gpu0/3g.40gb@4" (0 when it names none).
+inline int mig_start_slot(const DeviceResult& device) {
+  const auto at = device.name.rfind('@');
+  return at == std::string::npos ? 0 : std::atoi(device.name.c_str() + at + 1);
+}
 
 /// Sampled every metrics_interval_s: per device busy and SM utilisation, per tenant mean queue length.
 struct TimeSeries {

@@ -7,7 +7,6 @@
 #include "report/render/mig_layout_figure.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -40,11 +39,10 @@ struct MigRow {
 /// The box of MIG instance `d` (named "...@<first slot>"), `profile` giving its width.
 MigRow::Box instance_box(const scenario::DeviceResult& d, const models::MigProfile* profile) {
   MigRow::Box box;
-  const auto at = d.name.rfind('@');
-  box.start = at == std::string::npos ? 0 : std::atoi(d.name.c_str() + at + 1);
+  box.start = scenario::mig_start_slot(d);
   box.width = profile ? profile->memory_slices : 1;
   std::set<std::string> tenants;
-  for (const auto& context : d.contexts) tenants.insert(context.substr(0, context.rfind('#')));
+  for (const auto& context : d.contexts) tenants.insert(scenario::tenant_of_context(context));
   box.text = d.mig_profile;
   for (const auto& tenant : tenants) box.text += "\n" + tenant;
   return box;
