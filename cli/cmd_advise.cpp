@@ -378,11 +378,11 @@ int advise(const AdviseOptions& given, Io io) {
   }
   // With diurnal loads: the answer and the baseline once more per hour of day (an autoscaled fleet).
   const std::size_t chosen = advice.rows[*advice.answer].candidate;
-  for (const std::size_t c : {chosen, std::size_t{0}}) {
-    if (!size_every_hour(variants[c], {{0, &*outcomes[c].result}}, driver)) return 1;
-    if (c == chosen) report::add_autoscaled(advice, variants[c], *outcomes[c].result, table);
-    if (chosen == 0) break;
+  if (!size_every_hour(variants[chosen], {{0, &*outcomes[chosen].result}}, driver) ||
+      (chosen != 0 && !size_every_hour(variants[0], {{0, &*outcomes[0].result}}, driver))) {
+    return 1;
   }
+  report::add_autoscaled(advice, variants[chosen], *outcomes[chosen].result, table);
   InterruptScope::throw_if_received();  // nothing is written once interrupted
   write_advice(out, advice, answer_result(scenario, advice, variants, outcomes, profile), io);
   return 0;

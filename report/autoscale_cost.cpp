@@ -7,53 +7,33 @@
 #include "core/units.hpp"
 #include "pricing/spot_interruptions.hpp"
 #include "report/cost_lines.hpp"
+#include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/sizing.hpp"
 
 namespace slicewise::report {
 
+double scale_up_s(const scenario::Scenario& scenario) {
+  return instance_ready_s(scenario, pricing::shipped_spot_interruptions());
+}
+
 namespace {
 
 constexpr int kHoursPerDay = 24;
-
-/// Per GPU model, the widest group of a strategy's devices, shared and reserved apart.
-std::map<std::pair<bool, std::string>, int> widest_groups(const scenario::StrategyResult& strategy) {
-  std::map<std::pair<bool, std::string>, int> widest;
-  for (const auto& device : strategy.devices) {
-    int& w = widest[{device.reserved, device.gpu}];
-    w = std::max({w, 1, device.gpu_count});
-  }
-  return widest;
-}
-
-/// The strategy's shared GPU model: its unreserved devices' ("" when it has none).
-std::string shared_gpu(const scenario::StrategyResult& strategy) {
-  for (const auto& device : strategy.devices) {
-    if (!device.reserved) return device.gpu;
-  }
-  return "";
-}
-
-}  // namespace
-
-double scale_up_s(const scenario::Scenario& scenario) {
-  const double restart_s =
-      scenario.faults ? scenario.faults->context_restart_s : scenario::FaultSpec{}.context_restart_s;
-  return pricing::shipped_spot_interruptions().replacement_s + restart_s;
-}
-
-namespace {
 
 /// What one hour's fleet costs an hour: its pools and shared GPUs on their instances, the
 /// strategy's licence on the shared GPUs, its sidecars.
 double hour_usd(const scenario::HourFleet& hour, const scenario::StrategyResult& strategy,
                 const scenario::StrategySpec* spec, const scenario::Scenario& scenario,
                 const pricing::PriceTable& table, pricing::PurchaseOption option) {
-  const auto widest = widest_groups(strategy);
+  // The peak's fleet says which GPU model is shared and how wide each part's groups are.
+  const auto parts = fleet_parts(strategy);
   auto width = [&](bool reserved, const std::string& gpu) {
-    const auto it = widest.find({reserved, gpu});
-    return it == widest.end() ? 1 : it->second;
+    const auto it = parts.find({reserved, gpu});
+    return it == parts.end() ? 1 : it->second.widest;
   };
+  const auto shared_part = std::find_if(parts.begin(), parts.end(), [](const auto& p) { return !p.first.first; });
+  const std::string shared = shared_part == parts.end() ? std::string() : shared_part->first.second;
   auto usd_of = [](const pricing::CostLine& line) { return line.usd_per_hour_each * line.count; };
   int pooled = 0;
   double usd = 0.0;
@@ -63,7 +43,6 @@ double hour_usd(const scenario::HourFleet& hour, const scenario::StrategyResult&
       usd += usd_of(gpu_line(scenario, table, option, pool.gpu, pool.count, width(true, pool.gpu), true));
   }
   const int shared_gpus = hour.num_gpus - pooled;
-  const std::string shared = shared_gpu(strategy);
   if (shared_gpus > 0 && !shared.empty()) {
     usd += usd_of(gpu_line(scenario, table, option, shared, shared_gpus, width(false, shared), false));
   }

@@ -12,9 +12,8 @@
 
 namespace slicewise::report {
 
-/// Seconds from asking for a GPU to its contexts serving: a new instance ready as a node (the
-/// shipped assumption in data/spot_interruptions.json, replacement_s) and the model's load
-/// (faults.context_restart_s).
+/// Seconds from asking for a GPU to its contexts serving: instance_ready_s() with the shipped
+/// assumption of data/spot_interruptions.json (replacement_s).
 double scale_up_s(const scenario::Scenario& scenario);
 
 /// The autoscaled fleet of `strategy` (sized for every hour: sizing.hourly) under `option`: per

@@ -1,6 +1,8 @@
 // Priced lines of a fleet.
 #include "report/cost_lines.hpp"
 
+#include <algorithm>
+
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -8,6 +10,16 @@
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
+
+std::map<std::pair<bool, std::string>, FleetPart> fleet_parts(const scenario::StrategyResult& strategy) {
+  std::map<std::pair<bool, std::string>, FleetPart> parts;
+  for (const auto& device : strategy.devices) {
+    auto& part = parts[{device.reserved, device.gpu}];
+    part.widest = std::max(part.widest, device.gpu_count);
+    for (int g = device.gpu_index; g < device.gpu_index + device.gpu_count; ++g) part.gpus[g] = true;
+  }
+  return parts;
+}
 
 /// The instance type the scenario's fleet names for a GPU, if any. A scenario read back from a
 /// result has not been through validation, so its entries' GPUs may still be unresolved: the

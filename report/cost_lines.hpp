@@ -3,14 +3,26 @@
 // and the autoscaled fleet's price.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "pricing/price_table.hpp"
 #include "pricing/roi.hpp"
 #include "scenario/scenario.hpp"
+#include "scenario/sim_result.hpp"
 
 namespace slicewise::report {
+
+/// The GPUs a strategy used of one GPU model, shared or in reserved pools: they are bought apart,
+/// on instances that hold the widest tensor-parallel group among them.
+struct FleetPart {
+  std::map<int, bool> gpus;  ///< by index; a tensor-parallel group's device stands for each of its GPUs
+  int widest = 1;            ///< GPUs of its widest device
+};
+/// The strategy's GPUs in use by (reserved, GPU model).
+std::map<std::pair<bool, std::string>, FleetPart> fleet_parts(const scenario::StrategyResult& strategy);
 
 /// The instance type the scenario's fleet names for a GPU, if any. A scenario read back from a
 /// result has not been through validation, so its entries' GPUs may still be unresolved: the

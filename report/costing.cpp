@@ -141,21 +141,9 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
   cost.strategy = strategy.name;
   // GPUs used, per GPU model (a heterogeneous fleet prices each model separately), the shared ones
   // apart from reserved pools': each on instances that hold its widest tensor-parallel group.
-  struct Part {
-    std::map<int, bool> gpus;  // a tensor-parallel group's device stands for each of its GPUs
-    int widest = 1;
-  };
-  std::map<std::pair<bool, std::string>, Part> parts;  // (reserved, GPU model)
-  std::map<int, bool> shared;  // GPUs the strategy shares (a licence covers those, not reserved pools)
-  for (const auto& device : strategy.devices) {
-    auto& part = parts[{device.reserved, device.gpu}];
-    part.widest = std::max(part.widest, device.gpu_count);
-    for (int g = device.gpu_index; g < device.gpu_index + device.gpu_count; ++g) {
-      part.gpus[g] = true;
-      if (!device.reserved) shared[g] = true;
-    }
-  }
-  for (const auto& [key, part] : parts) {
+  int shared = 0;  // GPUs the strategy shares (a licence covers those, not reserved pools)
+  for (const auto& [key, part] : fleet_parts(strategy)) {
+    if (!key.first) shared += static_cast<int>(part.gpus.size());
     const auto& gpu_id = key.second;
     const auto line =
         gpu_line(scenario, table, option, gpu_id, static_cast<int>(part.gpus.size()), part.widest, key.first);
@@ -167,7 +155,7 @@ pricing::StrategyCost strategy_lines(const scenario::StrategyResult& strategy, c
   }
   for (const auto& spec : scenario.strategies) {
     if (spec.name != strategy.name) continue;
-    if (auto line = licence_line(spec, static_cast<int>(shared.size()))) cost.lines.push_back(std::move(*line));
+    if (auto line = licence_line(spec, shared)) cost.lines.push_back(std::move(*line));
     for (const auto& sidecar : spec.sidecars) cost.lines.push_back(sidecar_line(scenario, table, option, sidecar));
   }
   return cost;

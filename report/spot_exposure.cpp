@@ -158,6 +158,11 @@ std::vector<TenantContexts> tenant_contexts(const scenario::StrategyResult& stra
 
 }  // namespace
 
+double instance_ready_s(const scenario::Scenario& scenario, const pricing::SpotInterruptionTable& rates) {
+  return rates.replacement_s +
+         (scenario.faults ? scenario.faults->context_restart_s : scenario::FaultSpec{}.context_restart_s);
+}
+
 pricing::SpotExposure spot_exposure(const scenario::StrategyResult& strategy, const scenario::Scenario& scenario,
                                     const std::vector<InstanceGroup>& groups, const std::string& table,
                                     double monthly_usd, const pricing::SpotInterruptionTable& rates) {
@@ -165,9 +170,7 @@ pricing::SpotExposure spot_exposure(const scenario::StrategyResult& strategy, co
   bool notice_assumed = false;
   out.notice_s = rates.notice_s(table, &notice_assumed);
   out.assumed = notice_assumed;
-  const double restart_s =
-      scenario.faults ? scenario.faults->context_restart_s : scenario::FaultSpec{}.context_restart_s;
-  out.outage_s = std::max(0.0, rates.replacement_s + restart_s - out.notice_s);
+  out.outage_s = std::max(0.0, instance_ready_s(scenario, rates) - out.notice_s);
 
   std::map<int, std::size_t> instance_of_gpu;
   const auto instances = rent_instances(groups, table, rates, instance_of_gpu, out);

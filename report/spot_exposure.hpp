@@ -25,6 +25,10 @@ struct InstanceGroup {
   std::optional<double> on_demand_usd_per_hour;
 };
 
+/// Seconds from asking for a new GPU instance to its contexts serving: the instance ready as a node
+/// (`rates`' replacement_s) and the model's load (faults.context_restart_s, or its default).
+double instance_ready_s(const scenario::Scenario& scenario, const pricing::SpotInterruptionTable& rates);
+
 /// The exposure of `strategy`'s tenants to interruptions of its instances (`groups`), bought on
 /// spot from the price table named `table`; `monthly_usd` is the strategy's cost on spot, to which
 /// the mix adds the on-demand premium of the instances it keeps. First order, as the faults'
