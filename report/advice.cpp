@@ -20,7 +20,6 @@
 #include "report/text_table.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/json_io.hpp"
-#include "scenario/layout_schedule.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
@@ -671,11 +670,7 @@ int shared_lower_bound(const scenario::Scenario& base, const AdviceCandidate& ca
   }
   if (contexts == 0) return 0;
   if (policy.partitions_gpus()) {
-    int instances = 0;  // the most of any layout the GPUs take
-    for (const auto& layout : scenario::gpu_layouts(candidate.strategy)) {
-      const auto placed = models::place_mig_layout(*catalogs.mig->find(candidate.gpu), layout);
-      instances = std::max(instances, static_cast<int>(placed.instances.size()));
-    }
+    const int instances = scenario::most_mig_per_gpu(*catalogs.mig->find(candidate.gpu), candidate.strategy).first;
     const int per_gpu = instances * std::max(1, policy.context_limit(candidate.strategy));
     return std::max(1, (contexts + per_gpu - 1) / per_gpu);
   }

@@ -66,10 +66,9 @@ std::string unplaced_shortfall(const Tenant& tenant, const TenantResult& tr, con
   return why;
 }
 
-/// The most MIG instances, and memory in them, that one GPU of the strategy has: a layout
-/// schedule's first phase's layout; of layouts the GPUs take in turn, the most of any (so that a
-/// lower bound stays one).
-std::pair<int, double> most_per_gpu(const models::MigGpu& geometry, const StrategySpec& spec) {
+}  // namespace
+
+std::pair<int, double> most_mig_per_gpu(const models::MigGpu& geometry, const StrategySpec& spec) {
   int instances = 0;
   double memory = 0.0;
   for (const auto& each : gpu_layouts(spec)) {
@@ -82,8 +81,6 @@ std::pair<int, double> most_per_gpu(const models::MigGpu& geometry, const Strate
   }
   return {instances, memory};
 }
-
-}  // namespace
 
 std::string gpus_text(int num_gpus) { return std::to_string(num_gpus) + (num_gpus == 1 ? " GPU" : " GPUs"); }
 
@@ -260,7 +257,7 @@ SizingSearch::SizingSearch(const Scenario& scenario, std::size_t strategy, int m
   if (partitions_) {
     const auto* geometry = catalogs.mig->find(gpu->id);
     SW_CHECK(geometry != nullptr, "sizing: no MIG geometry (validate first)");
-    std::tie(instances_per_gpu_, instance_memory_gib_) = most_per_gpu(*geometry, spec);
+    std::tie(instances_per_gpu_, instance_memory_gib_) = most_mig_per_gpu(*geometry, spec);
   }
   record_.max_gpus = max_gpus;
   // A tenant gets at most as many contexts as the largest fleet has devices.

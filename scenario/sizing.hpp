@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/mig_catalog.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 #include "scenario/validate.hpp"
@@ -83,6 +84,11 @@ SizedRun sized_run_of(const SizingRecord& record);
 /// The hours of day (0 .. 23) at which a diurnal tenant's profile peaks, one per distinct hour,
 /// in order (the first of equal maxima); empty without diurnal loads.
 std::vector<double> peak_hours(const Scenario& scenario);
+
+/// The most MIG instances, and memory in them, that one GPU of the strategy has: a layout
+/// schedule's first phase's layout; of layouts the GPUs take in turn, the most of any (so that a
+/// lower bound stays one).
+std::pair<int, double> most_mig_per_gpu(const models::MigGpu& geometry, const StrategySpec& spec);
 
 /// The hours of day grouped by their diurnal loads: hours at which every diurnal tenant's profile
 /// has the same value share one group (one sizing serves them all), groups in order of their first
