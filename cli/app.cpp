@@ -28,6 +28,46 @@ std::string filesystem_message(const std::filesystem::filesystem_error& e) {
   return "slicewise: " + (path.empty() ? std::string() : path + ": ") + e.code().message();
 }
 
+/// --help without CLI11's internals: `--jobs N (1-64)` where CLI11 writes `--jobs INT:INT in [1 - 64]`,
+/// `--out PATH` for `--out TEXT:FILE`. CLI11 2.1 joins the type and each validator's description
+/// with ':'; this keeps the type, a range as "(lo-hi)" and a path or date validator as the type.
+class PlainFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (!opt->get_option_text().empty() || opt->get_type_size() == 0) return CLI::Formatter::make_option_opts(opt);
+    const std::vector<std::string> parts = CLI::detail::split(opt->get_type_name(), ':');
+    static const std::map<std::string, std::string> kTypes = {{"INT", "N"}, {"UINT", "N"}, {"FLOAT", "NUMBER"}};
+    std::string type = parts.empty() ? std::string() : parts.front();
+    if (const auto it = kTypes.find(type); it != kTypes.end()) type = it->second;
+    std::string range;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string& part = parts[i];
+      if (part == "FILE" || part == "DIR" || part == "PATH") type = "PATH";
+      if (part == "YYYY-MM-DD") type = part;
+      const auto open = part.find(" in [");
+      const auto close = part.rfind(']');
+      if (open != std::string::npos && close != std::string::npos && close > open) {
+        std::string bounds = part.substr(open + 5, close - open - 5);
+        if (const auto dash = bounds.find(" - "); dash != std::string::npos) bounds.replace(dash, 3, "-");
+        range = " (" + bounds + ")";
+      }
+    }
+    std::string text = opt->get_type_name().empty() ? std::string() : " " + type;
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) text += " ...";
+    text += range;
+    if (opt->get_required()) text += " REQUIRED";
+    if (!opt->get_excludes().empty()) {
+      text += " Excludes:";
+      for (const CLI::Option* other : opt->get_excludes()) text += " " + other->get_name();
+    }
+    if (!opt->get_needs().empty()) {
+      text += " Needs:";
+      for (const CLI::Option* other : opt->get_needs()) text += " " + other->get_name();
+    }
+    return text;
+  }
+};
+
 /// A subcommand and the function that runs it.
 using Command = std::pair<CLI::App*, std::function<int()>>;
 
@@ -149,6 +189,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
   app.fallthrough(false);
+  app.formatter(std::make_shared<PlainFormatter>());
 
   ValidateOptions validate;
   GpusOptions gpus;

@@ -90,6 +90,44 @@ TEST(Cli, HelpWritesTheAllowedValuesPlainly) {
   EXPECT_NE(trace.out.find(" (one of: fail, skip; default: fail)\n"), std::string::npos) << trace.out;
 }
 
+TEST(Cli, HelpWritesTypesAndRangesWithoutCli11Internals) {
+  // CLI11 2.1 joined the type and its validators: `--out TEXT:FILE`, `--jobs INT:INT in [1 - 64]`.
+  const auto simulate = run({"simulate", "--help"});
+  EXPECT_NE(simulate.out.find("  --jobs N (1-64) "), std::string::npos) << simulate.out;
+  EXPECT_NE(simulate.out.find("  --out PATH "), std::string::npos) << simulate.out;
+  const auto sweep = run({"sweep", "--help"});
+  EXPECT_NE(sweep.out.find("  --shards N (1-100000) Excludes: --shard\n"), std::string::npos) << sweep.out;
+  const auto calibrate = run({"calibrate", "--help"});
+  EXPECT_NE(calibrate.out.find("  --date YYYY-MM-DD "), std::string::npos) << calibrate.out;
+  const std::vector<std::vector<std::string>> every = {{"--help"},
+                                                       {"validate", "--help"},
+                                                       {"simulate", "--help"},
+                                                       {"advise", "--help"},
+                                                       {"export-config", "--help"},
+                                                       {"roi", "--help"},
+                                                       {"gpus", "--help"},
+                                                       {"models", "--help"},
+                                                       {"mig", "--help"},
+                                                       {"prices", "--help"},
+                                                       {"prices", "import", "--help"},
+                                                       {"trace", "inspect", "--help"},
+                                                       {"trace", "convert", "--help"},
+                                                       {"trace", "fleet", "--help"},
+                                                       {"profile", "import", "--help"},
+                                                       {"calibrate", "--help"},
+                                                       {"validate-model", "--help"},
+                                                       {"sweep", "--help"},
+                                                       {"merge", "--help"},
+                                                       {"report", "--help"}};
+  for (const auto& args : every) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 0) << args[0];
+    for (const char* internal : {"TEXT:", "INT:", "FLOAT:", " in [", "UINT"}) {
+      EXPECT_EQ(r.out.find(internal), std::string::npos) << internal << " in\n" << r.out;
+    }
+  }
+}
+
 TEST(Cli, BadInputExitsWithOneAndAMessage) {
   auto r = run({"prices", "--cloud", "awz"});
   EXPECT_EQ(r.code, 1);
