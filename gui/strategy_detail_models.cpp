@@ -158,7 +158,10 @@ std::vector<RecordTableModel::Column> TenantResultModel::run_columns() const {
           tr("Over\nSLA %"), tr("Requests over a target, dropped or unfinished, % of arrivals"),
           [tenant](int row) { return tenant(row).sla_violation_frac; }, 2, true),
       text_column(tr("SLA"), tr("Within its allowed violations, or not"),
-                  [tenant](int row) { return tenant(row).sla_met ? tr("met") : tr("missed"); }),
+                  [tenant](int row) {
+                    const auto& t = tenant(row);
+                    return t.num_arrived == 0 ? tr("no requests") : t.sla_met ? tr("met") : tr("missed");
+                  }),
   };
 }
 
@@ -233,9 +236,14 @@ void DeviceResultModel::set_strategy(const scenario::StrategyResult& strategy) {
         return fixed_text(d.memory_allocated_gib, 1) + QStringLiteral(" / ") + fixed_text(d.memory_capacity_gib, 1);
       },
       [device](int row) { return sort_value(device(row).memory_allocated_gib); }));
+  if (strategy.faults && phases) {
+    columns.push_back(fixed_column(
+        tr("Out of\nphase s"), tr("Time its layout phase was not in force: another phase, or re-partitioning"),
+        [device](int row) { return device(row).out_of_phase_s; }, 1));
+  }
   if (strategy.faults) {
     columns.push_back(fixed_column(
-        tr("Down\ns"), tr("Time the device was off: faults, re-partitions, other phases of the schedule"),
+        tr("Down\ns"), tr("Time the device was off in its own phase: GPU failures and resets"),
         [device](int row) { return device(row).down_s; }, 1));
   }
   reset(std::move(columns), [&] {

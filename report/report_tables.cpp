@@ -6,6 +6,7 @@
 #include "core/spell.hpp"
 #include "report/roi_report.hpp"
 #include "report/text_table.hpp"
+#include "scenario/sim_result.hpp"
 
 namespace slicewise::report {
 
@@ -139,7 +140,7 @@ ReportTable tenants_table(const RoiReport& r) {
     row.insert(row.end(),
                {t.sla_target_s > 0.0 ? format_number(t.sla_target_s) : "-",
                 format_fixed(100.0 * t.sla_violation_frac, 2), format_fixed(100.0 * t.sla_max_violation_frac, 1),
-                t.sla_met ? "met" : "missed", format_usd(t.monthly_chargeback_usd)});
+                scenario::sla_word(t.sla_met, t.num_arrived), format_usd(t.monthly_chargeback_usd)});
     tenants.rows.push_back(std::move(row));
   }
   return tenants;

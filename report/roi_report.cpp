@@ -94,6 +94,7 @@ TenantRow tenant_row(const scenario::StrategyResult& s, std::size_t t, const pri
   tr.sla_violation_frac = tenant.sla_violation_frac;
   tr.sla_max_violation_frac = tenant.sla_max_violation_frac;
   tr.sla_met = tenant.sla_met;
+  tr.num_arrived = tenant.num_arrived;
   if (t < c.chargeback.size()) tr.monthly_chargeback_usd = c.chargeback[t].monthly_usd;
   return tr;
 }

@@ -52,6 +52,7 @@ struct TenantRow {
   double sla_violation_frac = 0.0;
   double sla_max_violation_frac = 0.0;
   bool sla_met = true;
+  std::int64_t num_arrived = 0;  ///< measured arrivals; 0: nothing judged (scenario::sla_word)
   double monthly_chargeback_usd = 0.0;
   std::optional<double> slowdown_p95;  ///< latency / solo time; none when nothing completed
   std::optional<double> ttft_p95_s;    ///< LLM workloads only

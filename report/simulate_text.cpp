@@ -11,6 +11,7 @@
 #include "report/energy_summary.hpp"
 #include "report/money_tables.hpp"
 #include "report/text_table.hpp"
+#include "scenario/sim_result.hpp"
 #include "scenario/sizing.hpp"
 
 namespace slicewise::report {
@@ -72,7 +73,8 @@ std::string strategy_table(const scenario::SimResult& result) {
         row.push_back(p95_or_dash(tenant.tpot_s, 4));
       }
       row.push_back(percent_number(tenant.sla_violation_frac));
-      row.emplace_back(tenant.sla_met ? "met" : "MISSED");
+      const std::string word = scenario::sla_word(tenant.sla_met, tenant.num_arrived);
+      row.push_back(word == "missed" ? "MISSED" : word);
       table.add_row(row);
       first = false;
     }
@@ -136,18 +138,23 @@ std::string blast_radius_line(const scenario::StrategyResult& strategy) {
 /// Devices that belong to a layout phase or were down, per strategy; "" when there are none.
 /// Their names, phases and contexts come from the result file: escaped for the terminal.
 std::string phase_devices_table(const scenario::SimResult& result) {
-  TextTable table({{"strategy"}, {"device"}, {"phase"}, {"down s", Align::right}, {"contexts"}});
+  TextTable table(
+      {{"strategy"}, {"device"}, {"phase"}, {"out of phase s", Align::right}, {"down s", Align::right}, {"contexts"}});
   for (const auto& strategy : result.strategies) {
     bool first = true;
     for (const auto& device : strategy.devices) {
       if (device.phase.empty() && device.down_s == 0.0) continue;
       table.add_row({first ? strategy.name : "", excerpt(device.name),
-                     device.phase.empty() ? "-" : excerpt(device.phase), seconds(device.down_s),
+                     device.phase.empty() ? "-" : excerpt(device.phase),
+                     device.phase.empty() ? "-" : seconds(device.out_of_phase_s), seconds(device.down_s),
                      device.contexts.empty() ? "-" : excerpt(join(device.contexts, ", "))});
       first = false;
     }
   }
-  return table.num_rows() == 0 ? "" : "devices in a layout phase or down\n" + table.to_text();
+  return table.num_rows() == 0 ? ""
+                               : "devices in a layout phase or down (out of phase: another phase in force or "
+                                 "re-partitioning, the schedule; down: off in its own phase, a fault)\n" +
+                                     table.to_text();
 }
 
 /// The first kMaxEventLines events of a strategy, then how many more there were; "" when none.

@@ -470,6 +470,7 @@ class ResultChecker {
     required_bool(r, "oom_risk");
     r.optional_string("phase", "");  // these two are absent from results written before layout schedules
     r.maybe_number("down_s", kNonNegative);
+    r.maybe_number("out_of_phase_s", kNonNegative);            // absent: 0 (a device without a layout phase)
     r.maybe_integer("gpu_count", NumberRange::between(2, 8));  // a tensor-parallel group's; absent = 1
     r.optional_bool("reserved", false);                        // on a reserved pool's GPU; absent = false
     r.finish();

@@ -74,6 +74,7 @@ void to_json(nlohmann::json& out, const DeviceResult& d) {
                        {"oom_risk", d.oom_risk},
                        {"phase", d.phase},
                        {"down_s", d.down_s}};
+  if (d.out_of_phase_s > 0.0) out["out_of_phase_s"] = d.out_of_phase_s;
   if (d.gpu_count > 1) out["gpu_count"] = d.gpu_count;
   if (d.reserved) out["reserved"] = true;
 }
@@ -92,6 +93,7 @@ void from_json(const nlohmann::json& in, DeviceResult& d) {
   d.oom_risk = in.value("oom_risk", defaults.oom_risk);
   d.phase = in.value("phase", defaults.phase);
   d.down_s = in.value("down_s", defaults.down_s);
+  d.out_of_phase_s = in.value("out_of_phase_s", defaults.out_of_phase_s);
   d.gpu_count = in.value("gpu_count", defaults.gpu_count);
   d.reserved = in.value("reserved", defaults.reserved);
 }

@@ -73,9 +73,10 @@ struct DeviceResult {
   double sm_util_frac = 0.0;          ///< time-average SM-weighted utilisation
   double memory_allocated_gib = 0.0;
   double memory_capacity_gib = 0.0;
-  bool oom_risk = false;  ///< contexts' memory exceeds the device and nothing isolates it
-  std::string phase;      ///< the layout schedule's phase it belongs to; "" without a schedule
-  double down_s = 0.0;    ///< time its SimGrid host was off (faults, re-partitions, other phases)
+  bool oom_risk = false;        ///< contexts' memory exceeds the device and nothing isolates it
+  std::string phase;            ///< the layout schedule's phase it belongs to; "" without a schedule
+  double down_s = 0.0;          ///< time it was off while its layout phase was in force (faults)
+  double out_of_phase_s = 0.0;  ///< time its layout phase was not in force (another phase, re-partitioning)
   /// GPUs it spans: a tensor-parallel group's, gpu_index onwards (written only when above 1).
   int gpu_count = 1;
   /// On GPUs a fleet entry reserves for named tenants: whole, unshared (written only when true).
@@ -84,6 +85,13 @@ struct DeviceResult {
 };
 
 /// The tenant of a device's context entry "tenant#k".
+/// How a tenant's SLA reads in a table: "met", "missed", or "no requests" when none arrived in the
+/// measured window (its figures are empty, not good: nothing was judged).
+inline std::string sla_word(bool met, std::int64_t num_arrived) {
+  if (num_arrived == 0) return "no requests";
+  return met ? "met" : "missed";
+}
+
 inline std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
 
 /// A MIG instance's first memory slot, from its name "gpu0/3g.40gb@4" (0 when it names none).

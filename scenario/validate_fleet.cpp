@@ -9,6 +9,7 @@
 #include "core/spell.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/scenario_checker.hpp"
+#include "traces/trace_reader.hpp"
 
 namespace slicewise::scenario::detail {
 
@@ -220,7 +221,8 @@ void ScenarioChecker::trace_file(const LoadSpec& load, const std::string& pointe
   }
 }
 
-/// Opens the trace to check its format, header and split column (the rows are read by the run).
+/// Opens the trace to check its format, header, split column and first row (the other rows are
+/// read by the run): a file with a header and no rows would replay no request and meet every SLA.
 void ScenarioChecker::trace(const LoadSpec& load, const std::string& pointer) {
   try {
     const auto reader = open_load_trace(s_, load);
@@ -228,6 +230,11 @@ void ScenarioChecker::trace(const LoadSpec& load, const std::string& pointer) {
       add(pointer + "/trace_format",
           "a " + std::string(traces::to_string(reader->format())) +
               " file describes machines or per-instance averages, not arrivals; see \"slicewise trace inspect\"");
+      return;
+    }
+    traces::TraceRow first;
+    if (!reader->next(first) && reader->num_bad_rows() == 0) {
+      add(pointer + "/trace_file", reader->path() + ": the trace has a header and no rows: nothing to replay");
     }
   } catch (const TraceError& e) {
     add(pointer + "/trace_file", e.what());

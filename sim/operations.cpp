@@ -101,6 +101,18 @@ void set_host(Operations& ops, std::size_t device, const std::string& name, bool
   }
 }
 
+/// Counts the time device `d`'s layout phase is not in force (another phase, or re-partitioning):
+/// its host is off then, but that is the schedule, not an outage.
+void set_in_phase(Operations& ops, std::size_t d, bool in_phase, double now) {
+  if (ops.in_phase[d] == in_phase) return;
+  ops.in_phase[d] = in_phase;
+  if (in_phase) {
+    ops.out_of_phase_s[d] += now - ops.out_of_phase_since[d];
+  } else {
+    ops.out_of_phase_since[d] = now;
+  }
+}
+
 /// Brings every context of GPU `gpu` to the state its phase, the GPU's and its own recovery say.
 void reconcile(Run& run, std::size_t gpu, Changes& changes) {
   auto& ops = *run.ops;
@@ -113,6 +125,7 @@ void reconcile(Run& run, std::size_t gpu, Changes& changes) {
     for (std::size_t g = device.placed().gpu_index; g < gpu_end(device.placed()); ++g) {
       gpu_ok = gpu_ok && now >= ops.gpu_down_until[g];
     }
+    set_in_phase(ops, d, phase_ok, now);
     set_host(ops, d, device.placed().name, phase_ok && gpu_ok);
     for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
       const bool want = phase_ok && gpu_ok && now >= ops.context_down_until[d][slot];
@@ -330,6 +343,9 @@ void init_operations(Run& run, models::StrategyKind kind, const std::vector<int>
   ops.host_on.assign(run.devices.size(), true);
   ops.host_off_since.assign(run.devices.size(), 0.0);
   ops.host_down_s.assign(run.devices.size(), 0.0);
+  ops.in_phase.assign(run.devices.size(), true);
+  ops.out_of_phase_since.assign(run.devices.size(), 0.0);
+  ops.out_of_phase_s.assign(run.devices.size(), 0.0);
   const int first_phase = schedule ? static_cast<int>(phase_at(*schedule, schedule->start_hour)) : -1;
   ops.gpu_phase.assign(num_gpus, first_phase);
 
@@ -384,6 +400,7 @@ void close_operations(Run& run, double end_s) {
   }
   for (std::size_t d = 0; d < ops.host_on.size(); ++d) {
     if (!ops.host_on[d]) ops.host_down_s[d] += end_s - ops.host_off_since[d];
+    if (!ops.in_phase[d]) ops.out_of_phase_s[d] += end_s - ops.out_of_phase_since[d];
   }
   g_ops = nullptr;
 }
@@ -402,7 +419,8 @@ void operations_results(const Run& run, scenario::StrategyResult& out) {
   }
   for (std::size_t d = 0; d < out.devices.size(); ++d) {
     if (ops.device_phase[d] >= 0) out.devices[d].phase = ops.phase_names[static_cast<std::size_t>(ops.device_phase[d])];
-    out.devices[d].down_s = ops.host_down_s[d];
+    out.devices[d].out_of_phase_s = ops.out_of_phase_s[d];
+    out.devices[d].down_s = std::max(0.0, ops.host_down_s[d] - ops.out_of_phase_s[d]);
   }
   scenario::FaultRecord record = ops.record;
   int faults = 0;

@@ -69,6 +69,9 @@ struct Operations {
   std::vector<bool> host_on;                            ///< per device, its SimGrid host's state
   std::vector<double> host_off_since;                   ///< per device, when its host went off
   std::vector<double> host_down_s;                      ///< per device, time its host was off (SimGrid's clock)
+  std::vector<bool> in_phase;                           ///< per device, its layout phase in force (or no schedule)
+  std::vector<double> out_of_phase_since;               ///< per device, when its phase went out of force
+  std::vector<double> out_of_phase_s;                   ///< per device, time its phase was not in force
   std::map<std::string, std::size_t> host_index;        ///< device name -> device
   std::vector<OpsEvent> timeline;                       ///< a min-heap on (at_s, order)
   std::uint64_t next_order = 0;

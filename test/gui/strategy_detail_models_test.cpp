@@ -83,12 +83,12 @@ class StrategyDetailModelTest : public QObject {
              (QStringList{"Device", "GPU", "MIG profile", "Contexts", "Busy\n%", "SM util\n%", "Memory\nGiB"}));
     QCOMPARE(row_texts(model, 1),
              (QStringList{"gpu1", "L40S", "—", "deepseek-r1-distill-llama-8b#0", "89.6", "62.7", "19.2 / 48.0"}));
-    model.set_strategy(result.strategies.at(1));  // time_slicing: phase "day", 12.5 s down
+    model.set_strategy(result.strategies.at(1));  // time_slicing: phase "day", 300 s out of it, 12.5 s down
     QCOMPARE(model.headers(), (QStringList{"Device", "GPU", "MIG profile", "Phase", "Contexts", "Busy\n%", "SM util\n%",
-                                           "Memory\nGiB", "Down\ns"}));
+                                           "Memory\nGiB", "Out of\nphase s", "Down\ns"}));
     QCOMPARE(row_texts(model, 0),
              (QStringList{"gpu0", "L40S", "—", "day", "phi-3.5-mini-instruct#0, deepseek-r1-distill-llama-8b#0", "99.3",
-                          "59.0", "38.4 / 48.0", "12.5"}));
+                          "59.0", "38.4 / 48.0", "300.0", "12.5"}));
   }
 
   void eventsListEveryStrategysFaultsInOrder() {

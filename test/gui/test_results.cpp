@@ -62,6 +62,7 @@ scenario::SimResult seed_result_with_faults() {
   deepseek_result.num_interruptions = 2;
   shared.devices.at(0).phase = "day";
   shared.devices.at(0).down_s = 12.5;
+  shared.devices.at(0).out_of_phase_s = 300.0;
   return result;
 }
 

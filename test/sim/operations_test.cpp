@@ -284,14 +284,17 @@ TEST(MigSchedule, ARepartitionServesNothingForItsTimeAndATenantWaitsForItsPhase)
   EXPECT_NEAR(event.at_s, 36.0, 1e-9);
   EXPECT_DOUBLE_EQ(event.outage_s, 6.0);
   EXPECT_EQ(event.contexts_hit, std::vector<std::string>{"a#0"});
-  // Three devices, each with its phase; SimGrid's hosts were off while their phase was not in force.
+  // Three devices, each with its phase; SimGrid's hosts were off while their phase was not in force,
+  // which is the schedule (out of phase), not an outage: none was down in its own phase (this used
+  // to read "down 42 s").
   ASSERT_EQ(result.devices.size(), 3U);
   EXPECT_EQ(result.devices[0].name, "gpu0/7g.80gb@0:one");
   EXPECT_EQ(result.devices[0].phase, "one");
-  EXPECT_NEAR(result.devices[0].down_s, result.simulated_s - 36.0, 1e-9);
+  EXPECT_NEAR(result.devices[0].out_of_phase_s, result.simulated_s - 36.0, 1e-9);
   EXPECT_EQ(result.devices[1].phase, "two");
-  EXPECT_NEAR(result.devices[1].down_s, 42.0, 1e-9);
-  EXPECT_NEAR(result.devices[2].down_s, 42.0, 1e-9);
+  EXPECT_NEAR(result.devices[1].out_of_phase_s, 42.0, 1e-9);
+  EXPECT_NEAR(result.devices[2].out_of_phase_s, 42.0, 1e-9);
+  for (const auto& device : result.devices) EXPECT_DOUBLE_EQ(device.down_s, 0.0) << device.name;
   EXPECT_EQ(result.num_gpus_used, 1);
   EXPECT_EQ(a.num_contexts, 1);
   EXPECT_EQ(b.num_contexts, 1);

@@ -31,13 +31,14 @@ TenantResult tenant(const std::string& name, std::int64_t interruptions, std::in
   return t;
 }
 
-DeviceResult device(const std::string& name, const std::string& phase, std::vector<std::string> contexts,
-                    double down_s) {
+DeviceResult device(const std::string& name, const std::string& phase, std::vector<std::string> contexts, double down_s,
+                    double out_of_phase_s = 0.0) {
   DeviceResult d;
   d.name = name;
   d.phase = phase;
   d.contexts = std::move(contexts);
   d.down_s = down_s;
+  d.out_of_phase_s = out_of_phase_s;
   return d;
 }
 
@@ -72,9 +73,10 @@ SimResult faulty_result() {
   mps.faults = mps_faults;
   result.strategies.push_back(mps);
 
-  auto mig = strategy("mig-sched", {tenant("chat", 0, 0, 0, 0.0, 1.0), tenant("embed", 1, 0, 3, 60.0, 0.9)},
-                      {device("gpu0/3g.40gb@0", "day", {"chat#0"}, 300.0),
-                       device("gpu0/1g.10gb@4", "night\x1b[2J", {}, 0.0), device("gpu1", "", {"embed#0"}, 0.0)});
+  auto mig =
+      strategy("mig-sched", {tenant("chat", 0, 0, 0, 0.0, 1.0), tenant("embed", 1, 0, 3, 60.0, 0.9)},
+               {device("gpu0/3g.40gb@0", "day", {"chat#0"}, 0.0, 300.0),
+                device("gpu0/1g.10gb@4", "night\x1b[2J", {}, 20.0, 306.0), device("gpu1", "", {"embed#0"}, 0.0)});
   FaultRecord mig_faults;
   mig_faults.events = {FaultEvent{300.0, "repartition", 0, "day -> night", true, {"embed#0"}, 1, 60.0}};
   mig_faults.num_repartitions = 1;
@@ -104,13 +106,14 @@ TEST(FaultsText, TablesOfTheRunAndTheExpectedFiguresBlastRadiusDevicesAndEvents)
       "mps: blast radius 1.50 tenants per fault in the run (2 faults), 2.00 expected from the rates; 0 re-partitions\n"
       "mig-sched: blast radius - tenants per fault in the run (0 faults), - expected from the rates; 1 re-partition\n"
       "\n"
-      "devices in a layout phase or down\n"
-      "strategy   device          phase          down s  contexts\n"
-      "---------  --------------  ------------  -------  ---------------\n"
-      "mps        gpu0            -              30.000  chat#0, embed#0\n"
-      "           gpu1            -              12.000  chat#1\n"
-      "mig-sched  gpu0/3g.40gb@0  day           300.000  chat#0\n"
-      "           gpu0/1g.10gb@4  night\\x1b[2J    0.000  -\n"
+      "devices in a layout phase or down (out of phase: another phase in force or re-partitioning, the schedule; "
+      "down: off in its own phase, a fault)\n"
+      "strategy   device          phase         out of phase s  down s  contexts\n"
+      "---------  --------------  ------------  --------------  ------  ---------------\n"
+      "mps        gpu0            -                          -  30.000  chat#0, embed#0\n"
+      "           gpu1            -                          -  12.000  chat#1\n"
+      "mig-sched  gpu0/3g.40gb@0  day                  300.000   0.000  chat#0\n"
+      "           gpu0/1g.10gb@4  night\\x1b[2J         306.000  20.000  -\n"
       "\n"
       "mps: events\n"
       "   at s  event                    GPU  origin  tenants hit  outage s  contexts hit\n"

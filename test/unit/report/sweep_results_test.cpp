@@ -42,7 +42,7 @@ SweepTable two_points() {
                            {},
                            {}};
     p.strategies = {dedicated, shared};
-    p.tenants = {{"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1636.7184, {}, {}, {}},
+    p.tenants = {{"dedicated", "chat", 0.6, 0.61, 0.62, 2.0, 0.0, 0.01, true, 1000, 1636.7184, {}, {}, {}},
                  {"time_slicing",
                   "chat",
                   1.2,
@@ -52,6 +52,7 @@ SweepTable two_points() {
                   i == 0 ? 0.0 : 0.25,
                   0.01,
                   i == 0,
+                  1000,
                   1758.1904,
                   {},
                   {},

@@ -109,7 +109,7 @@ RoiReport seed_report() {
   r.sla_risk = "Every tenant meets its SLA.";
   for (const auto& s : r.costs.strategies) {
     for (const auto& c : s.chargeback) {
-      r.tenants.push_back({s.strategy, c.name, 0.1, 0.2, 0.3, 1.0, 0.001, 0.01, true, c.monthly_usd, {}, {}, {}});
+      r.tenants.push_back({s.strategy, c.name, 0.1, 0.2, 0.3, 1.0, 0.001, 0.01, true, 100, c.monthly_usd, {}, {}, {}});
     }
   }
   r.assumptions = {"Prices: aws as of 2025-01-01."};

@@ -146,8 +146,24 @@ TEST(ScenarioValidate, MissingTraceFileIsResolvedAgainstTheScenarioFolder) {
 
 TEST(ScenarioValidate, ExistingTraceFileIsAccepted) {
   auto doc = minimal_document();
-  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "examples/seed-l40s-timeslicing.json"}};
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "test/data/traces/native.csv"}};
   EXPECT_EQ(validate_error(doc, std::string(SW_SOURCE_DIR) + "/s.json"), "");
+  // A JSON file given as a trace used to pass: only the header was read.
+  doc["tenants"][0]["load"]["trace_file"] = "examples/seed-l40s-timeslicing.json";
+  EXPECT_NE(validate_error(doc, std::string(SW_SOURCE_DIR) + "/s.json").find("expected one JSON object per line"),
+            std::string::npos);
+}
+
+TEST(ScenarioValidate, ATraceWithAHeaderAndNoRowsIsRefused) {
+  // It used to validate, replay no request and report "SLA met" while paying for a GPU.
+  const auto dir = std::filesystem::temp_directory_path() / "sw_scenario_test" / "header-only";
+  std::filesystem::create_directories(dir);
+  write_file_atomically(dir / "empty.csv", "arrived_at_s,prompt_tokens,output_tokens\n");
+  auto doc = minimal_document();
+  doc["tenants"][0]["load"] = {{"kind", "trace"}, {"trace_file", "empty.csv"}};
+  EXPECT_EQ(validate_error(doc, (dir / "s.json").string()),
+            (dir / "s.json").string() + ": /tenants/0/load/trace_file: " + (dir / "empty.csv").string() +
+                ": the trace has a header and no rows: nothing to replay");
 }
 
 TEST(ScenarioValidate, SettingsForAnUnknownTenant) {
