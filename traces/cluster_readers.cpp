@@ -1,6 +1,7 @@
 // Readers of cluster traces, where a row is a pod, task or job that holds GPUs for a while:
 // Alibaba openb pods and nodes (v2023), PAI tasks and sensors (v2020), Microsoft Philly jobs.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <istream>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "traces/csv_trace_reader.hpp"
 #include "traces/readers.hpp"
 
@@ -95,9 +97,22 @@ class PaiTaskReader final : public CsvTraceReader {
     end_ = require(h, "end_time");
     plan_gpu_ = require(h, "plan_gpu");
     status_ = require(h, "status");
+    inst_num_ = require(h, "inst_num");
   }
   void parse(const std::vector<std::string_view>& f, TraceRow& row, const FieldContext& at) override {
-    row.failed = trim(f[status_]) == "Failed";
+    // The table has no header row: columns in another order would read one field as another. A
+    // count and a state are the two that tell (the times and plan_gpu are numbers either way).
+    if (!is_missing(f[inst_num_])) parse_non_negative(f[inst_num_], "inst_num", at);
+    const std::string_view status = trim(f[status_]);
+    if (status.empty() || std::isdigit(static_cast<unsigned char>(status.front())) != 0 || status.front() == '-' ||
+        status.front() == '.') {
+      throw TraceError(*at.file, at.line, "status",
+                       "expected a state such as Terminated, Failed or Running (got " + quoted_excerpt(status) +
+                           "); the columns must be in the order job_name,task_name,inst_num,status,start_time,"
+                           "end_time,plan_cpu,plan_mem,plan_gpu,gpu_type, or list them in a .header file of the same "
+                           "name beside it");
+    }
+    row.failed = status == "Failed";
     if (!is_missing(f[plan_gpu_]))
       set_gpus(row, parse_non_negative(f[plan_gpu_], "plan_gpu", at, 100.0 * kMaxGpus) / 100.0);
     const double start = is_missing(f[start_]) ? 0.0 : parse_seconds(f[start_], "start_time", at);
@@ -111,7 +126,7 @@ class PaiTaskReader final : public CsvTraceReader {
       if (end >= start) row.duration_s = end - start;
     }
   }
-  std::size_t start_ = 0, end_ = 0, plan_gpu_ = 0, status_ = 0;
+  std::size_t start_ = 0, end_ = 0, plan_gpu_ = 0, status_ = 0, inst_num_ = 0;
 
  public:
   /// GPUs as a count of devices and the share of each: 0.5 -> 1 × 0.5; 8 -> 8 × 1; 2.5 -> 3 × 0.83.

@@ -124,6 +124,20 @@ TEST(RoiReport, SlaRiskIsStatedFromTheMarginAndNeverLowBelowIt) {
             "the fleet meets every SLA in 46.7 % of 15 samples.");
 }
 
+TEST(RoiReport, ATenantWithNoMeasuredRequestReadsNoRequestsNotMet) {
+  // Nothing judged is not an SLA met: the tenant table used to say "met" with 0 requests.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  result.strategies.at(0).tenants.at(0).num_arrived = 0;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto r = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
+  const auto tenants = report_tables(r).at(1);
+  const auto sla = static_cast<std::size_t>(std::find(tenants.columns.begin(), tenants.columns.end(), "SLA") -
+                                            tenants.columns.begin());
+  ASSERT_LT(sla, tenants.columns.size());
+  EXPECT_EQ(tenants.rows.at(0).at(sla), "no requests");
+  EXPECT_EQ(tenants.rows.at(1).at(sla), "met");
+}
+
 TEST(RoiReport, TheEnergyTableGivesEachStrategysKwhAndElectricityAsInformation) {
   const auto r = seed_report();
   const auto tables = report_tables(r);

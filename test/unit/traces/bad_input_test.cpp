@@ -108,6 +108,22 @@ TEST(BadTraceInput, HugeTimesTokensAndGpuCountsAreRefused) {
   EXPECT_EQ(read_error(pai), pai + ":1: plan_gpu: must be <= 1e+08 (got 1e300)");
 }
 
+TEST(BadTraceInput, PaiTaskRowsInAnotherColumnOrderAreRefused) {
+  // The table has no header row. Rows with status and inst_num swapped used to be read: text in the
+  // count column, a number as the state, every task "not failed".
+  const auto dir = std::string(::testing::TempDir()) + "pai-order";
+  std::filesystem::create_directories(dir);
+  const auto pai = dir + "/pai_task_table.csv";
+  std::ofstream(pai) << "j,t,Terminated,1.0,100,200,600,29.3,50,T4\n";
+  EXPECT_EQ(read_error(pai), pai + ":1: inst_num: expected a number, got \"Terminated\"");
+  std::ofstream(pai) << "j,t,,1.0,100,200,600,29.3,50,T4\n";
+  EXPECT_EQ(read_error(pai), pai +
+                                 ":1: status: expected a state such as Terminated, Failed or Running (got \"1.0\"); "
+                                 "the columns must be in the order job_name,task_name,inst_num,status,start_time,"
+                                 "end_time,plan_cpu,plan_mem,plan_gpu,gpu_type, or list them in a .header file of the "
+                                 "same name beside it");
+}
+
 TEST(BadTraceInput, AColumnGivenTwiceIsRefused) {
   const auto path = write_trace("twice.csv", "arrived_at_s,prompt_tokens,arrived_at_s\n0,1,5\n");
   EXPECT_EQ(read_error(path),
