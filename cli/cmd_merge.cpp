@@ -71,7 +71,7 @@ void write_merged_folder(const fs::path& out, MergedPoints& merged) {
   } else if (fs::exists(out) && !fs::is_empty(out)) {
     throw ConfigError(out.string(), "", "exists and is not a sweep folder; choose an empty or new --out");
   }
-  create_sweep_folder(out / "points");
+  create_sweep_folder(out);
   merged.manifest["shard"] = "1/1";
   write_file_atomically(out / "sweep.json", merged.manifest.dump(1) + "\n");
   for (const auto& [index, folder] : merged.sources) {

@@ -142,7 +142,7 @@ void prepare_folder(const fs::path& folder, const json& manifest, const std::str
   } else if (fs::exists(folder) && !fs::is_empty(folder)) {
     throw ConfigError(folder.string(), "", "exists and is not a sweep folder; choose an empty or new --out");
   }
-  create_sweep_folder(folder / "points");
+  create_sweep_folder(folder);
   write_file_atomically(folder / "sweep.json", manifest.dump(1) + "\n");
 }
 

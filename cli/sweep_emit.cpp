@@ -25,11 +25,12 @@ std::string header_comment(const DistributedJob& job, const std::string& comment
 }
 
 /// The shard folders, as the merge job names them: each explicitly, so that a shard that never
-/// ran is named in the merge's error rather than silently missing from a glob.
-std::vector<std::string> shard_folders(const std::string& root, int shards) {
+/// ran is named in the merge's error rather than silently missing from a glob. `parent` is a
+/// folder that exists when a shard starts, or an emitted job's shards/ (create_sweep_folder).
+std::vector<std::string> shard_folders(const std::string& parent, int shards) {
   std::vector<std::string> folders;
   folders.reserve(static_cast<std::size_t>(std::max(shards, 0)));
-  for (int i = 0; i < shards; ++i) folders.push_back(root + "/shards/shard-" + std::to_string(i));
+  for (int i = 0; i < shards; ++i) folders.push_back(parent + "/shard-" + std::to_string(i));
   return folders;
 }
 
@@ -79,7 +80,7 @@ std::string slurm_merge_script(const DistributedJob& job) {
                   job_base_name(job.sweep_name) + "-merge\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n" +
                   slurm_prelude(job);
   s += "exec \"$slicewise\" merge";
-  for (const auto& folder : shard_folders("$job", job.shards)) s += " \\\n  \"" + folder + "\"";
+  for (const auto& folder : shard_folders("$job/shards", job.shards)) s += " \\\n  \"" + folder + "\"";
   s += " \\\n  --out \"$job/merged\"";
   for (const auto& gate : job.fail_if) s += " \\\n  --fail-if " + shell_quote(gate);
   return s + "\n";
@@ -217,7 +218,7 @@ YAML::Node shards_job(const DistributedJob& job) {
   const std::vector<std::string> args = {"sweep",
                                          k8s_literal(job.sweep_file),
                                          "--out",
-                                         std::string(kShardsMount) + "/shards/shard-" + index,
+                                         std::string(kShardsMount) + "/shard-" + index,
                                          "--shards",
                                          std::to_string(job.shards),
                                          "--shard-index",

@@ -11,10 +11,18 @@ namespace slicewise::cli {
 
 namespace fs = std::filesystem;
 
-void create_sweep_folder(const fs::path& folder) {
+void create_sweep_folder(const fs::path& out) {
+  const fs::path normal = out.lexically_normal();
+  fs::path parent = (normal.has_filename() ? normal : normal.parent_path()).parent_path();
+  if (parent.empty()) parent = ".";
   std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) throw ConfigError("--out", "", "cannot create folder " + folder.string() + ": " + ec.message());
+  const bool job_shard = parent.filename() == "shards" && fs::is_regular_file(parent.parent_path() / "job.json", ec);
+  if (!job_shard && !fs::is_directory(parent, ec)) {
+    throw ConfigError("--out", "",
+                      (fs::exists(parent, ec) ? "not a folder: " : "folder does not exist: ") + parent.string());
+  }
+  fs::create_directories(out / "points", ec);
+  if (ec) throw ConfigError("--out", "", "cannot create folder " + (out / "points").string() + ": " + ec.message());
 }
 
 std::vector<report::Gate> parse_gates(const std::vector<std::string>& texts, const report::SweepTable& table) {

@@ -14,9 +14,11 @@ namespace slicewise::cli {
 /// The exit code of a sweep or merge on which a gate tripped.
 inline constexpr int kExitGate = 3;
 
-/// Creates `folder` (the --out folder's points/, with its parents); throws ConfigError naming
-/// --out when it cannot.
-void create_sweep_folder(const std::filesystem::path& folder);
+/// Creates the --out folder `out` and its points/. Its parent folder must exist, as for simulate's
+/// and report's --out (a mistyped path is refused, not created), except for an emitted job's
+/// shards/ (JOB/shards/shard-K beside JOB/job.json), which the first shard to start creates.
+/// Throws ConfigError naming --out otherwise or when it cannot.
+void create_sweep_folder(const std::filesystem::path& out);
 
 /// The `--fail-if` gates, each parsed against `table`; throws ConfigError for the first bad one.
 std::vector<report::Gate> parse_gates(const std::vector<std::string>& texts, const report::SweepTable& table);

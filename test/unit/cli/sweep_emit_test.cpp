@@ -124,7 +124,7 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(shard["resources"]["requests"]["memory"].as<std::string>(), "2Gi");
   std::vector<std::string> args;
   for (const auto& a : shard["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shards/shard-$(JOB_COMPLETION_INDEX)",
+  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shard-$(JOB_COMPLETION_INDEX)",
                                             "--shards", "4", "--shard-index", "$(JOB_COMPLETION_INDEX)", "--resume",
                                             "--jobs", "2", "--progress", "none"}));
 
@@ -137,8 +137,8 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(merge["spec"]["backoffLimit"].as<int>(), 0);
   args.clear();
   for (const auto& a : merge["spec"]["template"]["spec"]["containers"][0]["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shards/shard-0", "/data/shards/shard-1",
-                                            "/data/shards/shard-2", "/data/shards/shard-3", "--out", "/data/merged",
+  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shard-0", "/data/shard-1",
+                                            "/data/shard-2", "/data/shard-3", "--out", "/data/merged",
                                             "--fail-if", "sla_violation_rate > 0.01"}));
   const std::string submit = text_of(dir_ / "submit.sh");
   EXPECT_NE(submit.find("wait_for sw-seed-users-shards"), std::string::npos);
@@ -206,12 +206,12 @@ TEST_F(EmitTest, KubernetesPodsRunTheirShardsAndTheMergeEqualsASerialRun) {
             0);
   const auto shards = YAML::LoadAll(text_of(dir_ / "job" / "shards-job.yaml"))[1];
   const auto shard = shards["spec"]["template"]["spec"]["containers"][0];
+  fs::create_directories(dir_ / "volume");  // the claim, mounted at /data
   for (int index = 0; index < shards["spec"]["completions"].as<int>(); ++index) {
     const auto r = run(pod_argv(shard, index, dir_ / "volume"));
     ASSERT_EQ(r.code, 0) << r.err;
   }
-  EXPECT_NE(text_of(dir_ / "volume" / "shards" / "shard-1" / "sweep.json").find("\"shard\": \"2/3\""),
-            std::string::npos);
+  EXPECT_NE(text_of(dir_ / "volume" / "shard-1" / "sweep.json").find("\"shard\": \"2/3\""), std::string::npos);
   const auto merge =
       YAML::LoadAll(text_of(dir_ / "job" / "merge-job.yaml"))[0]["spec"]["template"]["spec"]["containers"][0];
   const auto m = run(pod_argv(merge, 0, dir_ / "volume"));
