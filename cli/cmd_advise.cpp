@@ -113,6 +113,7 @@ class AdviceProgress {
   void done(std::size_t c) { fraction_[c] = 1.0; }
   /// The search has `num_candidates` now (the baseline's settings added some after it ran).
   void resize(std::size_t num_candidates) {
+    if (num_candidates > fraction_.size()) meter_.work_grew();
     fraction_.resize(num_candidates, 0.0);
     rounds_.resize(num_candidates, 0);
   }

@@ -71,7 +71,13 @@ std::string ProgressMeter::bar_text(const std::string& detail) const {
   if (!detail.empty()) text += ", " + detail;
   text += ", " + duration_text(elapsed_s()) + " elapsed";
   const auto eta = eta_s();
-  text += eta ? ", about " + duration_text(*eta) + " left" : std::string(", estimating the time left");
+  if (!eta) {
+    text += ", estimating the time left";
+  } else if (fraction_ < 1.0 && *eta < 0.5) {
+    text += ", under 1 s left";  // not "about 0 s left" while work remains
+  } else {
+    text += ", about " + duration_text(*eta) + " left";
+  }
   return text;
 }
 

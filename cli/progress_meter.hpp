@@ -38,6 +38,10 @@ class ProgressMeter {
   /// keeps the shown one). `detail` follows the bar ("2/4 strategies"). With --progress bar the
   /// line is redrawn when its text changed, at most every 0.1 s (and always at 100 %).
   void update(double fraction, const std::string& detail);
+  /// The work grew (the advisor added candidates): the next update's fraction stands even when it
+  /// is below the one shown. Without this, a meter that had reached 100 % of the first work said
+  /// "about 0 s left" through all of the new.
+  void work_grew() { fraction_ = 0.0; }
 
   double fraction() const { return fraction_; }
   double elapsed_s() const;

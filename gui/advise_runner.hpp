@@ -29,13 +29,15 @@ class AdviseRunner : public CliRunner {
 
  signals:
   /// Candidates sized so far out of all, and the simulations run; the fraction done in [0, 1] (the
-  /// CLI's "total_fraction"; from a CLI without it, done / of), never less than the last one; the
-  /// times as progress_time_text() writes them, "" while the CLI has given none.
+  /// CLI's "total_fraction"; from a CLI without it, done / of), never less than the last one
+  /// unless `of` grew; the times as progress_time_text() writes them, "" while the CLI has given none.
   void progress(int done, int of, int simulations, double fraction, const QString& time_text);
 
  private:
   bool on_event(const QJsonObject& event) override;
   void on_success() override;
+
+  int candidates_ = 0;  ///< the most candidates a line of this run named
 };
 
 }  // namespace slicewise::gui

@@ -25,8 +25,10 @@ QString duration_text(double seconds) {
 }
 
 QString progress_time_text(double elapsed_s, std::optional<double> eta_s) {
-  return eta_s ? QObject::tr("%1 elapsed, about %2 left").arg(duration_text(elapsed_s), duration_text(*eta_s))
-               : QObject::tr("%1 elapsed, estimating the time left").arg(duration_text(elapsed_s));
+  if (!eta_s) return QObject::tr("%1 elapsed, estimating the time left").arg(duration_text(elapsed_s));
+  // The CLI gives 0 only when the work is done; a little left is not "about 0 s".
+  if (*eta_s > 0.0 && *eta_s < 0.5) return QObject::tr("%1 elapsed, under 1 s left").arg(duration_text(elapsed_s));
+  return QObject::tr("%1 elapsed, about %2 left").arg(duration_text(elapsed_s), duration_text(*eta_s));
 }
 
 CliRunner::CliRunner(QString command, QObject* parent)

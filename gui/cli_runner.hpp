@@ -80,6 +80,8 @@ class CliRunner : public QObject {
   /// Never less than a fraction this run already showed, so a bar never goes back. Also takes the
   /// line's "elapsed_s" and "eta_s" (null while unknown) for time_text().
   double track_progress(const QJsonObject& event, double fallback);
+  /// The run's work grew (advise added candidates): the next fraction stands even when lower.
+  void work_grew() { shown_fraction_ = 0.0; }
   /// progress_time_text() of the last line with "elapsed_s"; "" until one came (older CLIs).
   const QString& time_text() const { return time_text_; }
 

@@ -133,19 +133,25 @@ class SimulationRunnerTest : public QObject {
                                      R"("total_fraction":0.3,"elapsed_s":4.2,"eta_s":9.8})") +
                                 line(R"({"event":"advise_progress","simulations":6,"candidates_done":3,"of":4,)"
                                      R"("total_fraction":0.28,"elapsed_s":5,"eta_s":null})") +
+                                line(R"({"event":"advise_progress","simulations":9,"candidates_done":4,"of":4,)"
+                                     R"("total_fraction":1,"elapsed_s":6,"eta_s":0})") +
+                                line(R"({"event":"advise_progress","simulations":9,"candidates_done":4,"of":6,)"
+                                     R"("total_fraction":0.667,"elapsed_s":6,"eta_s":3})") +
                                 "echo 'advise: interrupted' >&2\nexit 1\n"));
     QSignalSpy progress(&runner, &AdviseRunner::progress);
     QSignalSpy failed(&runner, &AdviseRunner::failed);
     QVERIFY(runner.start(scenario_with_trace(), "/project", {}, nullptr));
     QVERIFY(QTest::qWaitFor([&] { return failed.count() == 1; }, 10000));
     QCOMPARE(failed.front().front().toString(), QStringLiteral("advise: interrupted"));
-    QCOMPARE(progress.count(), 3);
+    QCOMPARE(progress.count(), 5);
     // Candidates 1 of 4 (no total_fraction yet), then the CLI's fraction, which 0.28 and the
-    // candidates' 3/4 do not move.
-    const QList<double> fractions{0.25, 0.3, 0.3};
-    const QStringList times{"", "4 s elapsed, about 10 s left", "5 s elapsed, estimating the time left"};
+    // candidates' 3/4 do not move; then 4 of 4, and the baseline's settings add two candidates: the
+    // bar goes back to 4 of 6 once (it used to stay full, "about 0 s left").
+    const QList<double> fractions{0.25, 0.3, 0.3, 1.0, 0.667};
+    const QStringList times{"", "4 s elapsed, about 10 s left", "5 s elapsed, estimating the time left",
+                            "6 s elapsed, about 0 s left", "6 s elapsed, about 3 s left"};
     for (int i = 0; i < progress.count(); ++i) {
-      QCOMPARE(progress.at(i).at(1).toInt(), 4);
+      QCOMPARE(progress.at(i).at(1).toInt(), i < 4 ? 4 : 6);
       QCOMPARE(progress.at(i).at(3).toDouble(), fractions.at(i));
       QCOMPARE(progress.at(i).at(4).toString(), times.at(i));
     }
@@ -162,6 +168,7 @@ class SimulationRunnerTest : public QObject {
     QCOMPARE(duration_text(-3.0), QStringLiteral("0 s"));
     QCOMPARE(progress_time_text(12.4, 8.6), QStringLiteral("12 s elapsed, about 9 s left"));
     QCOMPARE(progress_time_text(3.0, std::nullopt), QStringLiteral("3 s elapsed, estimating the time left"));
+    QCOMPARE(progress_time_text(30.0, 0.2), QStringLiteral("30 s elapsed, under 1 s left"));  // was "about 0 s"
   }
 
   void aResultIsReadBack() {

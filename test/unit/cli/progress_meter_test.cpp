@@ -39,6 +39,25 @@ TEST(ProgressMeter, TimeLeftIsTheMeanRateExtrapolated) {
   EXPECT_EQ(err.str(), "");  // json mode: the caller writes the lines; the meter draws no bar
 }
 
+TEST(ProgressMeter, WorkThatGrowsLowersTheFractionOnceAndTheTimeLeftWithIt) {
+  // The advisor adds candidates after its baseline: 150 of 214 done used to read "about 0 s left",
+  // the first 150's 100 % kept.
+  FakeClock t;
+  std::ostringstream err;
+  ProgressMeter meter(ProgressMode::json, err, "advising", t.clock());
+  t.now += 10.0;
+  meter.update(1.0, "");
+  EXPECT_DOUBLE_EQ(*meter.eta_s(), 0.0);
+  meter.work_grew();
+  meter.update(150.0 / 214.0, "");
+  EXPECT_DOUBLE_EQ(meter.fraction(), 150.0 / 214.0);
+  EXPECT_NEAR(*meter.eta_s(), 10.0 * 64.0 / 150.0, 1e-12);  // 4.27 s at the mean rate
+  meter.update(0.5, "");                                    // below what is shown again: kept
+  EXPECT_DOUBLE_EQ(meter.fraction(), 150.0 / 214.0);
+  meter.update(0.9999, "");
+  EXPECT_NE(meter.bar_text("").find(", under 1 s left"), std::string::npos) << meter.bar_text("");
+}
+
 TEST(ProgressMeter, AnnotatesJsonLinesWithTheWholeRunsFigures) {
   FakeClock t;
   std::ostringstream err;

@@ -124,9 +124,9 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(shard["resources"]["requests"]["memory"].as<std::string>(), "2Gi");
   std::vector<std::string> args;
   for (const auto& a : shard["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shard-$(JOB_COMPLETION_INDEX)",
-                                            "--shards", "4", "--shard-index", "$(JOB_COMPLETION_INDEX)", "--resume",
-                                            "--jobs", "2", "--progress", "none"}));
+  EXPECT_EQ(args, (std::vector<std::string>{"sweep", kSweep, "--out", "/data/shard-$(JOB_COMPLETION_INDEX)", "--shards",
+                                            "4", "--shard-index", "$(JOB_COMPLETION_INDEX)", "--resume", "--jobs", "2",
+                                            "--progress", "none"}));
 
   const auto merge_documents = YAML::LoadAll(text_of(dir_ / "merge-job.yaml"));
   ASSERT_EQ(merge_documents.size(), 1u);
@@ -137,9 +137,8 @@ TEST_F(EmitTest, KubernetesJobsFollowTheJobApi) {
   EXPECT_EQ(merge["spec"]["backoffLimit"].as<int>(), 0);
   args.clear();
   for (const auto& a : merge["spec"]["template"]["spec"]["containers"][0]["args"]) args.push_back(a.Scalar());
-  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shard-0", "/data/shard-1",
-                                            "/data/shard-2", "/data/shard-3", "--out", "/data/merged",
-                                            "--fail-if", "sla_violation_rate > 0.01"}));
+  EXPECT_EQ(args, (std::vector<std::string>{"merge", "/data/shard-0", "/data/shard-1", "/data/shard-2", "/data/shard-3",
+                                            "--out", "/data/merged", "--fail-if", "sla_violation_rate > 0.01"}));
   const std::string submit = text_of(dir_ / "submit.sh");
   EXPECT_NE(submit.find("wait_for sw-seed-users-shards"), std::string::npos);
   EXPECT_NE(submit.find("apply -f \"$here/merge-job.yaml\""), std::string::npos);
