@@ -16,14 +16,36 @@
 
 #include "core/error.hpp"
 #include "report/render/bar_chart.hpp"
+#include "report/render/figure_painter.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::render {
+
+namespace {
+
+/// An axis over low..high rounded out to nice ticks (1, 2 or 5 × 10^k), labels with thousands
+/// grouped: Qt's own ticks split the padded range in equal parts (3240, 7836, 12431).
+QValueAxis* nice_value_axis(double low, double high, const std::string& title) {
+  constexpr int kMaxTicks = 6;
+  const NiceTicks ticks = nice_ticks(low, high, kMaxTicks);
+  auto* axis = new QValueAxis();
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(ticks.low);
+  axis->setTickInterval(ticks.step);
+  axis->setRange(ticks.low, ticks.high + ticks.step * 1e-6);  // keeps the last tick (figure_painter.cpp)
+  axis->setLabelFormat(QString::fromStdString("%." + std::to_string(ticks.decimals) + "f"));
+  axis->setTitleText(QString::fromStdString(title));
+  return axis;
+}
+
+}  // namespace
 
 std::string scatter_chart_svg(const ScatterChartSpec& spec) {
   ensure_qt_application();
   auto* chart = new QChart();
   chart->setTitle(QString::fromStdString(spec.title));
+  chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+  chart->setLocalizeNumbers(true);  // "12,000"
   chart->setAnimationOptions(QChart::NoAnimation);
   double x_lo = std::numeric_limits<double>::max(), x_hi = std::numeric_limits<double>::lowest();
   double y_lo = x_lo, y_hi = x_hi;
@@ -49,14 +71,9 @@ std::string scatter_chart_svg(const ScatterChartSpec& spec) {
     all.push_back(xy);
   }
   if (x_lo > x_hi) x_lo = 0.0, x_hi = 1.0, y_lo = 0.0, y_hi = 1.0;
-  const double x_pad = std::max(1e-9, 0.05 * (x_hi - x_lo)), y_pad = std::max(1e-9, 0.05 * (y_hi - y_lo));
-  auto* x = new QValueAxis();
-  x->setRange(std::max(0.0, x_lo - x_pad), x_hi + x_pad);
-  x->setTitleText(QString::fromStdString(spec.x_axis_title));
-  x->setLabelFormat("%.0f");
-  auto* y = new QValueAxis();
-  y->setRange(y_lo - y_pad, y_hi + y_pad);
-  y->setTitleText(QString::fromStdString(spec.y_axis_title));
+  const double x_pad = 0.05 * (x_hi - x_lo), y_pad = 0.05 * (y_hi - y_lo);
+  auto* x = nice_value_axis(std::max(0.0, x_lo - x_pad), x_hi + x_pad, spec.x_axis_title);
+  auto* y = nice_value_axis(y_lo - y_pad, y_hi + y_pad, spec.y_axis_title);
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   for (auto* series : all) {

@@ -1,4 +1,5 @@
 #include "report/render/bar_chart.hpp"
+#include "report/render/scatter_chart.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -42,6 +43,21 @@ TEST(BarChart, ASeriesWithTheWrongLengthIsAnError) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "chart \"t\": series \"s\" has 1 values for 2 categories");
   }
+}
+
+TEST(ScatterChart, AxesTickAtNiceNumbersWithThousandsGrouped) {
+  // The advisor's Pareto front: Qt split the padded range in equal parts, ticks at 3240, 7836, 12431.
+  ScatterChartSpec spec;
+  spec.title = "Pareto front";
+  spec.x_axis_title = "USD per month";
+  spec.y_axis_title = "SLA margin %";
+  spec.series = {{"candidates", {{3700.0, -12.0}, {8100.0, 4.0}, {11980.0, 31.0}}, false}};
+  const std::string svg = scatter_chart_svg(spec);
+  // x: 3,286..12,394 padded, at most 6 ticks: steps of 5,000 from 0 to 15,000; y: -20 to 40 by 20.
+  for (const char* tick : {">0<", ">5,000<", ">10,000<", ">15,000<", ">-20<", ">20<", ">40<"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  for (const char* odd : {"3240", "7836", "12431", "3,240"}) EXPECT_EQ(svg.find(odd), std::string::npos) << odd;
 }
 
 }  // namespace
