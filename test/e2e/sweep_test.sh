@@ -198,7 +198,7 @@ assert savings[0] > savings[1] > savings[2], savings
 grep -q "Across load = 1 … 4 and sizing = sla (3 points): time_slicing is recommended at 3 points." \
   "$work/sized-report.md" || fail "sized sweep headline: $(grep -m1 Across "$work/sized-report.md")"
 # MPS as the device plugin deploys it (each replica 1/R of the threads) needs more GPUs than time slicing.
-grep -q "mps saves \$15,053.14 at p0000 (load=1, sizing=sla) to \$12,902.69 at p0002 (load=4, sizing=sla) and meets every SLA at every point" "$work/sized-report.md" \
+grep -q "mps saves \$25,901.57 at p0000 (load=1, sizing=sla) to \$22,201.34 at p0002 (load=4, sizing=sla) and meets every SLA at every point" "$work/sized-report.md" \
   || fail "sized sweep savings against the swept values: $(grep -m1 'mps saves' "$work/sized-report.md")"
 grep -q "Monthly savings against the swept values" "$work/sized-report.md" || fail "no savings-against-values figure"
 echo "sweep_test: all checks passed"

@@ -123,8 +123,10 @@ TEST(PriceTable, HourlyPriceByPurchaseOption) {
   const InstancePrice& a2 = *shipped("gcp").find("a2-highgpu-1g", "us-central1");
   EXPECT_EQ(a2.usd_per_hour(PurchaseOption::on_demand), 3.67339);
   EXPECT_EQ(a2.usd_per_hour(PurchaseOption::spot), 1.92802);
-  EXPECT_EQ(a2.usd_per_hour(PurchaseOption::reserved_1y), std::nullopt);  // no GCP reserved prices shipped
-  EXPECT_EQ(a2.usd_per_hour(PurchaseOption::reserved_3y), std::nullopt);
+  // Committed use: the Cloud Billing catalog's 1689.3711392 and 938.56707798 a month of 730 h.
+  EXPECT_EQ(a2.usd_per_hour(PurchaseOption::reserved_1y), 2.31421);
+  EXPECT_EQ(a2.usd_per_hour(PurchaseOption::reserved_3y), 1.28571);
+  EXPECT_EQ(shipped("gcp").find("a2-ultragpu-1g")->usd_per_hour(PurchaseOption::reserved_1y), std::nullopt);
   const InstancePrice& nc24 = *shipped("azure").find("Standard_NC24ads_A100_v4", "westus");
   EXPECT_EQ(nc24.usd_per_hour(PurchaseOption::on_demand), 4.775);
   EXPECT_EQ(nc24.usd_per_hour(PurchaseOption::spot), 0.647968);
@@ -151,8 +153,9 @@ TEST(PriceTable, ShippedRowsUseCatalogGpuIdsAndCarrySourceAndDate) {
       }
       EXPECT_FALSE(row.source.empty()) << where;
       EXPECT_FALSE(row.as_of.empty()) << where;
-      if (table.name != "aws") {
-        EXPECT_FALSE(row.reserved_1y_usd_per_hour || row.reserved_3y_usd_per_hour) << where;
+      if (row.reserved_1y_usd_per_hour || row.reserved_3y_usd_per_hour) {
+        EXPECT_FALSE(row.reserved_source.empty()) << where;
+        EXPECT_FALSE(row.reserved_as_of.empty()) << where;
       }
     }
   }
@@ -170,8 +173,12 @@ TEST(PriceTable, ReferenceGpuNamesMapToCatalogIds) {
 }
 
 TEST(PriceTable, ReferenceCautionsAreKept) {
-  EXPECT_NE(shipped("gcp").find("a2-ultragpu-1g")->note.find("SUSPICIOUS"), std::string::npos);
-  EXPECT_NE(shipped("gcp").find("a3-highgpu-8g", "us-central1")->note.find("SUSPICIOUS"), std::string::npos);
+  // The us-central1 rows the skypilot catalog got wrong say what they replace (issue 39: they were
+  // used silently, flagged SUSPICIOUS only in their note).
+  EXPECT_NE(shipped("gcp").find("a2-ultragpu-1g")->note.find("Replaces the skypilot catalog's 2.94582"),
+            std::string::npos);
+  EXPECT_NE(shipped("gcp").find("a3-highgpu-8g", "us-central1")->note.find("Replaces the skypilot catalog's 43.06615"),
+            std::string::npos);
   const InstancePrice& p5en = *shipped("aws").find("p5en.48xlarge");
   EXPECT_EQ(p5en.region, "us-east-1");
   EXPECT_TRUE(p5en.note.starts_with(
