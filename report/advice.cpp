@@ -15,6 +15,7 @@
 #include "core/units.hpp"
 #include "models/mig_layout.hpp"
 #include "report/autoscale_cost.hpp"
+#include "report/cost_lines.hpp"
 #include "report/costing.hpp"
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
@@ -736,15 +737,6 @@ void add_autoscaled(Advice& advice, const scenario::Scenario& variant, const sce
 }
 
 namespace {
-
-std::string instances_text(const pricing::StrategyCost& cost) {
-  std::string text;
-  for (const auto& line : cost.lines) {
-    if (line.role == "licence") continue;
-    text += (text.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
-  }
-  return text;
-}
 
 /// "Settings from the baseline: ..." when some candidate has per-tenant settings; "" otherwise.
 std::string baseline_settings_text(const Advice& advice, const scenario::Scenario& s,

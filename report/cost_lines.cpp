@@ -90,4 +90,13 @@ pricing::CostLine sidecar_line(const scenario::Scenario& scenario, const pricing
       "sidecar", sidecar.instance_type, row->region, sidecar.count, 0, *price, sidecar.count * *price * kHoursPerMonth};
 }
 
+std::string instances_text(const pricing::StrategyCost& cost) {
+  std::string text;
+  for (const auto& line : cost.lines) {
+    if (line.role == "licence" || line.count == 0) continue;
+    text += (text.empty() ? "" : " + ") + std::to_string(line.count) + " x " + line.instance_type;
+  }
+  return text;
+}
+
 }  // namespace slicewise::report

@@ -38,6 +38,9 @@ pricing::CostLine gpu_line(const scenario::Scenario& scenario, const pricing::Pr
                            pricing::PurchaseOption option, const std::string& gpu_id, int num_gpus, int node_gpus,
                            bool pool);
 
+/// "1 x g6e.2xlarge", "2 x a2-highgpu-1g + 1 x t3.large": a strategy's instances, licences left out.
+std::string instances_text(const pricing::StrategyCost& cost);
+
 /// The licence the strategy's policy needs for each GPU it runs on, as a cost line (count = GPUs
 /// licensed, price per GPU-hour of the 730-hour month); nullopt when it needs none.
 std::optional<pricing::CostLine> licence_line(const scenario::StrategySpec& spec, int gpus);

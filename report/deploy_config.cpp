@@ -706,8 +706,9 @@ std::string fleet_text(const scenario::StrategyResult& strategy) {
   return parts.empty() ? last : join(parts, ", ") + " and " + last;
 }
 
-/// What each file is, for the runbook's list.
-std::string file_purpose(const std::string& name, const std::string& ns) {
+}  // namespace
+
+std::string config_file_purpose(const std::string& name, const std::string& ns) {
   if (name == "device-plugin-config.yaml") return "the NVIDIA device plugin's config (namespace " + ns + ")";
   if (name == "mig-config.yaml") return "the MIG layout as the operator's MIG manager reads it (namespace " + ns + ")";
   if (name == "mig-parted-config.yaml") {
@@ -722,8 +723,11 @@ std::string file_purpose(const std::string& name, const std::string& ns) {
     return "one Deployment per tenant (per tenant and MIG profile where it got several), asking for the resource "
            "that lands it on its share";
   }
+  if (name == "README.md") return "the runbook: the order to apply the files, how to roll back, what slicewise assumed";
   return "";
 }
+
+namespace {
 
 /// The clients whose thread share the Deployments lower below the device plugin's (their tenant's,
 /// the strategy's or a low-priority cap), for the runbook: "a 25 %, b 10 %"; "" when none.
@@ -836,7 +840,7 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
   runbook_steps(md, book);
   md += "\n## Files\n\n";
   for (const auto& f : files) {
-    if (f.name != "README.md") md += "- `" + f.name + "`: " + file_purpose(f.name, ns) + "\n";
+    if (f.name != "README.md") md += "- `" + f.name + "`: " + config_file_purpose(f.name, ns) + "\n";
   }
   return md + assumptions(result, spec, strategy, placed, gpu);
 }

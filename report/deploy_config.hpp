@@ -18,6 +18,11 @@ struct ConfigFile {
   std::string text;
 };
 
+/// What file `name` of deploy_configs() does, in a phrase ("the NVIDIA device plugin's config
+/// (namespace gpu-operator)"): the runbook's and the report appendix's list. "" for a name it
+/// does not write.
+std::string config_file_purpose(const std::string& name, const std::string& namespace_name = "gpu-operator");
+
 /// The files for strategy `strategy` of `result` (its placement says how many contexts share a
 /// GPU and which MIG instances the tenants got; its StrategySpec, in result.input, the settings).
 /// `namespace_name` is where the ConfigMaps go (the GPU operator's). Throws ConfigError when the

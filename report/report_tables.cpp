@@ -50,6 +50,41 @@ ReportTable sweep_table(const SweepSection& sw) {
   return t;
 }
 
+/// The business view, before the detail: each strategy's monthly cost and saving, the revenue its
+/// added p95 latency puts at risk and the net value, when the scenario gives a monthly revenue;
+/// without one the saving is the whole net value and the intro says how to price the risk.
+ReportTable business_table(const RoiReport& r) {
+  const auto& pricing = r.result.input.pricing;
+  const bool revenue = pricing.monthly_revenue_usd > 0.0;
+  ReportTable t{
+      "business",
+      "Business view",
+      revenue ? "Revenue " + format_usd(pricing.monthly_revenue_usd) + " a month, of which " +
+                    format_percent(pricing.abandonment_per_100ms_frac) +
+                    " of users is lost per 100 ms of added p95 latency: the revenue at risk. Net value is "
+                    "the saving less it."
+              : "Revenue at risk is not evaluated: the scenario gives no monthly revenue "
+                "(pricing.monthly_revenue_usd); with one, each strategy's added p95 latency is priced as "
+                "users lost. Net value is the saving alone.",
+      {"strategy", "$/month", "saving $/month", "saving %", "revenue at risk $/month", "net value $/month", "SLA"},
+      {false, true, true, true, true, true, false},
+      {},
+      {}};
+  for (std::size_t i = 0; i < r.strategies.size(); ++i) {
+    const auto& s = r.strategies[i];
+    const auto* cost = i < r.costs.strategies.size() ? &r.costs.strategies[i] : nullptr;
+    std::string name = s.name;
+    if (static_cast<int>(i) == r.recommended) name += " (recommended)";
+    if (static_cast<int>(i) == r.baseline) name += " (baseline)";
+    t.rows.push_back({name, format_usd(s.monthly_usd), format_usd(s.monthly_savings_usd),
+                      format_fixed(100.0 * s.savings_frac, 1),
+                      revenue && cost ? format_usd(cost->revenue_at_risk_usd) : "-",
+                      format_usd(revenue && cost ? cost->net_monthly_value_usd : s.monthly_savings_usd),
+                      s.sla_met ? "met" : "missed (" + std::to_string(s.num_tenants_missing_sla) + ")"});
+  }
+  return t;
+}
+
 ReportTable strategies_table(const RoiReport& r) {
   ReportTable strategies{"strategies",
                          "Strategies",
@@ -243,6 +278,7 @@ std::vector<Figure> report_figures(const RoiReport& report) {
 
 std::vector<ReportTable> report_tables(const RoiReport& r) {
   std::vector<ReportTable> tables;
+  tables.push_back(business_table(r));
   if (r.sweep) tables.push_back(sweep_table(*r.sweep));
   tables.push_back(strategies_table(r));
   tables.push_back(tenants_table(r));

@@ -35,27 +35,14 @@ std::string section_markdown(const ReportSection& section) {
   return md;
 }
 
-/// A fence longer than any run of backticks in `text`, so that nothing in it closes the fence early.
-std::string code_fence(const std::string& text) {
-  std::size_t longest = 0, run = 0;
-  for (const char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
-  return std::string(std::max<std::size_t>(3, longest + 1), '`');
-}
-
-/// The appendix: each deployable config file (but its README) in a YAML code block.
+/// The appendix: the deployable config files and what each does, not their text (a budget reader
+/// needs the list; a platform team gets the files from export-config).
 std::string configs_appendix(const RoiReport& r) {
   std::string md = "## Appendix: deployable configs\n\n" + md_text(appendix_intro(r)) + "\n\n";
   for (const auto& file : r.deploy_configs) {
-    if (file.name == "README.md") continue;
-    const std::string fence = code_fence(file.text);
-    md += "### " + md_text(file.name) + "\n\n";
-    md += fence;
-    md += "yaml\n";
-    md += file.text;
-    md += fence;
-    md += "\n\n";
+    md += "- `" + md_text(file.name) + "`: " + md_text(config_file_purpose(file.name)) + "\n";
   }
-  return md;
+  return md + "\n";
 }
 
 }  // namespace
@@ -63,6 +50,7 @@ std::string configs_appendix(const RoiReport& r) {
 std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& figures) {
   std::string md = "# " + md_text(r.title) + "\n\n";
   md += "## Executive summary\n\n";
+  if (!r.answer.empty()) md += "**The answer:** " + md_text(r.answer) + "\n\n";
   if (const std::string headline = recommended_headline(r); !headline.empty())
     md += "**" + md_text(headline) + "**\n\n";
   md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n";

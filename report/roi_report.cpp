@@ -16,6 +16,7 @@
 #include "core/units.hpp"
 #include "models/strategy_kind.hpp"
 #include "pricing/licences.hpp"
+#include "report/report_answer.hpp"
 #include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 #include "scenario/sizing.hpp"
@@ -282,7 +283,7 @@ std::optional<std::pair<std::string, double>> tightest_margin(const StrategySumm
 /// figure at the quantile its SLA allows against its target), the violations nearest their allowance
 /// and, when the constants were sampled, the share of samples in which the fleet meets every SLA.
 /// Never "low" below a 25 % margin.
-std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const scenario::SimResult& result) {
+std::string sla_risk_text(RoiReport& r, const StrategySummary& best, const scenario::SimResult& result) {
   const auto [worst, worst_ratio] = nearest_allowance(r, best);
   int level = worst_ratio > 0.5 ? 1 : 0;  // 0 low, 1 moderate, 2 high
   std::string margin_text;
@@ -308,6 +309,7 @@ std::string sla_risk_text(const RoiReport& r, const StrategySummary& best, const
     }
   }
   static constexpr const char* kLevels[] = {"low", "moderate", "high"};
+  r.sla_risk_level = margin_text.empty() && level == 0 ? "not stated" : kLevels[level];
   if (margin_text.empty() && level == 0) {
     // Without a margin nothing says the risk is low.
     return "SLA risk under " + best.name +
@@ -347,6 +349,7 @@ void summarize(RoiReport& r, const scenario::SimResult& result, const CostReport
   r.scope = scope_text(result);
   if (r.recommended < 0) {
     summarize_none_qualifies(r, prices);
+    r.answer = answer_sentence(r, result);
     return;
   }
   const auto& best = r.strategies[static_cast<std::size_t>(r.recommended)];
@@ -357,6 +360,7 @@ void summarize(RoiReport& r, const scenario::SimResult& result, const CostReport
     summarize_sharing(r, best, result, costs.baseline, prices);
   }
   r.sla_risk = sla_risk_text(r, best, result);
+  r.answer = answer_sentence(r, result);
 }
 
 /// Assumptions and provenance: prices, simulation, each tenant's load and SLA, calibration, issues.
@@ -480,15 +484,29 @@ std::vector<PricedItem> priced_items_of(const CostReport& costs, const pricing::
   return items;
 }
 
+/// A price's date as a reader can use it: "price as of 2025-11-30"; for a snapshot that carries
+/// none, the day it was retrieved ("price retrieved 2026-11-22; its source gives no snapshot date")
+/// rather than the table's wording ("catalog snapshot date not determinable from the file ...").
+std::string price_date_text(const std::string& as_of) {
+  const auto is_date = [](const std::string& s) {
+    return s.size() == 10 && s[4] == '-' && s[7] == '-' &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+  };
+  if (is_date(as_of)) return "price as of " + as_of;
+  if (const auto at = as_of.rfind("retrieved "); at != std::string::npos && is_date(as_of.substr(at + 10, 10))) {
+    return "price retrieved " + as_of.substr(at + 10, 10) + "; its source gives no snapshot date";
+  }
+  return "price date: " + as_of;
+}
+
 /// "g6e.2xlarge: $2.24208/h on-demand, aws us-east-1, price as of 2025-11-30 (source: ...)".
 std::string priced_item_text(const RoiReport& r, const PricedItem& item) {
   if (item.role == "licence") {
-    return item.name + ": " + format_usd(item.usd_per_hour * kHoursPerMonth * 12.0, 0) +
-           " per GPU-year (licence), price as of " + item.as_of +
-           (item.source.empty() ? std::string() : " (source: " + item.source + ")");
+    return item.name + ": " + format_usd(item.usd_per_hour * kHoursPerMonth * 12.0, 0) + " per GPU-year (licence), " +
+           price_date_text(item.as_of) + (item.source.empty() ? std::string() : " (source: " + item.source + ")");
   }
   return item.name + ": $" + format_number(item.usd_per_hour) + "/h " + option_text(r.costs.option) + ", " +
-         r.costs.table + (item.region.empty() ? "" : " " + item.region) + ", price as of " + item.as_of +
+         r.costs.table + (item.region.empty() ? "" : " " + item.region) + ", " + price_date_text(item.as_of) +
          (item.source.empty() ? std::string() : " (source: " + item.source + ")");
 }
 
@@ -744,8 +762,8 @@ std::string appendix_intro(const RoiReport& report) {
   const std::string name =
       report.recommended >= 0 ? report.strategies[static_cast<std::size_t>(report.recommended)].name : std::string();
   return "What a platform team applies to run " + name +
-         " on Kubernetes with the NVIDIA GPU operator. `slicewise export-config RESULT --strategy " + name +
-         " --out DIR` writes these files with a README: the order to apply them and what slicewise assumed.";
+         " on Kubernetes with the NVIDIA GPU operator: `slicewise export-config RESULT --strategy " + name +
+         " --out DIR` writes these files.";
 }
 
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs,

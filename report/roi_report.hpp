@@ -102,12 +102,16 @@ struct RoiReport {
   std::vector<TenantRow> tenants;           ///< strategy-major, result order
   int baseline = -1;                        ///< index of the baseline strategy; -1 when sized (not simulated)
   int recommended = -1;                     ///< index; -1 when no shared strategy meets every SLA
+  /// The answer in one sentence a reader can repeat: configuration, cost, saving like for like, SLA
+  /// risk and model confidence (report/report_answer.hpp); the report opens with it.
+  std::string answer;
   /// Executive summary: one sentence each.
   std::string recommendation;
   /// Which answer this is: the advisor's search or the strategies as given (scope_text).
   std::string scope;
   std::string savings;
   std::string sla_risk;
+  std::string sla_risk_level;  ///< "low", "moderate", "high", "not stated"; "" when nothing is recommended
   /// The strategies rejected (StrategySummary::rejections) and why; "" when none was.
   std::string rejected;
   /// Assumptions and provenance, one line each (price table and as_of, calibration, load sources).
@@ -191,8 +195,8 @@ struct ReportTable {
   /// tenants); every other cell stays on one line. Empty: none wraps.
   std::vector<bool> wrap;
 };
-/// The report's tables in order: sweep (from a sweep folder only), strategies, tenants, energy,
-/// uncertainty (when sampled).
+/// The report's tables in order: business view, sweep (from a sweep folder only), strategies,
+/// tenants, energy, uncertainty (when sampled).
 std::vector<ReportTable> report_tables(const RoiReport& report);
 
 /// A section of sentences and tables after the report's tables, shared by every format.

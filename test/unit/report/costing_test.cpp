@@ -181,7 +181,7 @@ TEST(Chargeback, EveryTableNamesTheModelInUse) {
     EXPECT_NE(text.find(figure), std::string::npos) << figure << "\n" << text;
   }
   const auto report = build_roi_report(result, reservation);
-  const auto tenants = report_tables(report).at(1);
+  const auto tenants = report_tables(report).at(2);
   ASSERT_EQ(tenants.id, "tenants");
   EXPECT_EQ(tenants.columns.back(), "chargeback by reservation $/month");
   EXPECT_NE(tenants.intro.find("Chargeback by reservation (each tenant pays"), std::string::npos) << tenants.intro;
@@ -190,7 +190,7 @@ TEST(Chargeback, EveryTableNamesTheModelInUse) {
   const auto usage = priced(result, pricing::ChargebackModel::usage);
   EXPECT_EQ(chargeback_table_text(usage).rfind("Chargeback by usage (", 0), 0u);
   EXPECT_NE(chargeback_table_text(usage).find("by reservation $/month"), std::string::npos);
-  EXPECT_EQ(report_tables(build_roi_report(result, usage)).at(1).columns.back(), "chargeback by usage $/month");
+  EXPECT_EQ(report_tables(build_roi_report(result, usage)).at(2).columns.back(), "chargeback by usage $/month");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The ROI report's content from the seed result (test/data/results/seed-report.json, priced with the
 // shipped AWS table): figures worked out by hand from docs/roi.md.
 #include "report/roi_report.hpp"
+#include "report/report_answer.hpp"
 #include "report/text_table.hpp"
 
 #include <gtest/gtest.h>
@@ -44,7 +45,45 @@ TEST(RoiReport, TheSeedRecommendsTimeSlicingAndSavesWhatTheCalculatorSays) {
             std::string::npos)
       << r.savings;
   EXPECT_EQ(r.tenants.size(), 4u);
-  EXPECT_EQ(report_tables(r).size(), 3u);  // strategies, tenants, energy (no sweep, no uncertainty)
+  // business view, strategies, tenants, energy (no sweep, no uncertainty)
+  EXPECT_EQ(report_tables(r).size(), 4u);
+  // The answer a reader can repeat: configuration, cost, saving like for like, SLA risk, model
+  // confidence (the seed's time-slicing constant is fitted).
+  EXPECT_EQ(
+      r.answer,
+      "Run time-slicing, 10 replicas per GPU on 1 L40S GPU (1 x g6e.2xlarge + 2 x t3.large) at $1,758.19 a month, "
+      "$1,515.25 (46.3 %) "
+      "less than dedicated at the same on_demand prices; SLA risk " +
+          r.sla_risk_level + "; model confidence: " + model_confidence_text(r.result.calibration, "time_slicing") +
+          ".");
+  const auto business = report_tables(r).at(0);
+  EXPECT_EQ(business.id, "business");
+  EXPECT_EQ(business.rows.at(1), (std::vector<std::string>{"time_slicing (recommended)", "$1,758.19", "$1,515.25",
+                                                           "46.3", "-", "$1,515.25", "met"}));
+  EXPECT_NE(business.intro.find("Revenue at risk is not evaluated"), std::string::npos);
+}
+
+TEST(RoiReport, TheAnswerNamesTheSettingsAndHowFarTheModelIsCalibrated) {
+  scenario::StrategySpec mps;
+  mps.kind = models::StrategyKind::mps;
+  mps.active_thread_pct = 50.0;
+  EXPECT_EQ(configuration_text(mps), "MPS with 50 % active threads");  // the headline said "mps"
+  scenario::StrategySpec mig;
+  mig.kind = models::StrategyKind::mig;
+  mig.layout = "3g.40gb+3g.40gb";
+  EXPECT_EQ(configuration_text(mig), "MIG 3g.40gb+3g.40gb");
+  scenario::CalibrationRecord calibration;
+  calibration.profile_id = "p";
+  calibration.fit_mape = 0.066;
+  calibration.constants = {"time_slicing_efficiency (*) = 0.8366 ± 0.0058, fitted, MAPE 6.6 %",
+                           "mps_efficiency (*) = 1, uncalibrated default",
+                           "mps_interference (*) = 0, uncalibrated default"};
+  EXPECT_EQ(model_confidence_text(calibration, "mps"),
+            "uncalibrated: mps_efficiency and mps_interference are defaults (profile worst fit 6.6 % MAPE)");
+  EXPECT_EQ(model_confidence_text(calibration, "time_slicing"),
+            "fitted (time_slicing_efficiency 0.8366 ± 0.0058; profile worst fit 6.6 % MAPE)");
+  EXPECT_EQ(model_confidence_text(calibration, "mig"),
+            "no sharing constant applies (whole GPUs or MIG instances; profile worst fit 6.6 % MAPE)");
 }
 
 TEST(RoiReport, ItSaysWhetherItIsTheStrategiesAsGivenOrTheAdvisorsSearch) {
@@ -130,7 +169,7 @@ TEST(RoiReport, ATenantWithNoMeasuredRequestReadsNoRequestsNotMet) {
   result.strategies.at(0).tenants.at(0).num_arrived = 0;
   const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
   const auto r = build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option));
-  const auto tenants = report_tables(r).at(1);
+  const auto tenants = report_tables(r).at(2);
   const auto sla = static_cast<std::size_t>(std::find(tenants.columns.begin(), tenants.columns.end(), "SLA") -
                                             tenants.columns.begin());
   ASSERT_LT(sla, tenants.columns.size());
@@ -141,7 +180,7 @@ TEST(RoiReport, ATenantWithNoMeasuredRequestReadsNoRequestsNotMet) {
 TEST(RoiReport, TheEnergyTableGivesEachStrategysKwhAndElectricityAsInformation) {
   const auto r = seed_report();
   const auto tables = report_tables(r);
-  const auto& energy = tables.at(2);
+  const auto& energy = tables.at(3);
   EXPECT_EQ(energy.id, "energy");
   EXPECT_EQ(energy.columns,
             (std::vector<std::string>{"strategy", "GPUs", "mean power W", "kWh/month", "kWh/month with PUE",
@@ -169,9 +208,12 @@ TEST(RoiReport, TheAppendixHoldsTheRecommendedStrategysDeployableConfigs) {
   const auto appendix = md.find("## Appendix: deployable configs");
   ASSERT_NE(appendix, std::string::npos);
   EXPECT_NE(md.find("`slicewise export-config RESULT --strategy time_slicing --out DIR`", appendix), std::string::npos);
-  EXPECT_NE(md.find("### device-plugin-config.yaml\n\n```yaml\napiVersion: v1\n", appendix), std::string::npos);
-  EXPECT_NE(md.find("### deployments.yaml", appendix), std::string::npos);
-  EXPECT_EQ(md.find("### README.md", appendix), std::string::npos);
+  // The files and what each does, not their text (the YAML took 6 of 13 PDF pages).
+  EXPECT_NE(
+      md.find("- `device-plugin-config.yaml`: the NVIDIA device plugin's config (namespace gpu-operator)\n", appendix),
+      std::string::npos);
+  EXPECT_NE(md.find("- `deployments.yaml`: one Deployment per tenant", appendix), std::string::npos);
+  EXPECT_EQ(md.find("apiVersion: v1", appendix), std::string::npos);
 }
 
 TEST(RoiReport, RecommendationRuleTakesTheLargestSavingThatMeetsEverySla) {
@@ -306,10 +348,12 @@ TEST(RoiReport, EveryPriceIsListedWithItsOwnDateAndSource) {
       build_roi_report(result, cost_result(result, result.input, table, pricing::PurchaseOption::on_demand), &table);
   ASSERT_EQ(r.priced_items.size(), 2u);  // each once: dedicated's and time_slicing's g6e.2xlarge, the t3.large sidecars
   EXPECT_EQ(provenance_lines(r),
-            (std::vector<std::string>{"g6e.2xlarge: $2.24208/h on-demand, aws us-east-1, price as of " + gpu->as_of +
-                                          " (source: " + gpu->source + ")",
-                                      "t3.large: $0.0832/h on-demand, aws us-east-1, price as of " + sidecar->as_of +
-                                          " (source: " + sidecar->source + ")",
+            (std::vector<std::string>{"g6e.2xlarge: $2.24208/h on-demand, aws us-east-1, price retrieved 2026-11-22; "
+                                      "its source gives no snapshot date (source: " +
+                                          gpu->source + ")",
+                                      "t3.large: $0.0832/h on-demand, aws us-east-1, price retrieved 2026-11-22; its "
+                                      "source gives no snapshot date (source: " +
+                                          sidecar->source + ")",
                                       "Calibration profile: slicewise-default-2026-11-22", "Seed: 42",
                                       "dedicated: fleet as given (2 GPUs)", "time_slicing: fleet as given (1 GPU)",
                                       "Workload figures (GPU duty, SM occupancy, memory bandwidth, memory): given in "
