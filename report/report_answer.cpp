@@ -36,6 +36,7 @@ std::string gpus_text(const scenario::StrategyResult& strategy, int num_gpus) {
   const std::string gpus = num_gpus == 1 ? " GPU" : " GPUs";
   if (by_model.size() == 1) return std::to_string(num_gpus) + " " + by_model.begin()->first + gpus;
   std::vector<std::string> parts;
+  parts.reserve(by_model.size());
   for (const auto& [model, indices] : by_model) parts.push_back(std::to_string(indices.size()) + " " + model);
   return std::to_string(num_gpus) + gpus + (parts.empty() ? "" : " (" + join(parts, ", ") + ")");
 }
