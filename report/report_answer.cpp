@@ -31,7 +31,8 @@ std::string gpus_text(const scenario::StrategyResult& strategy, int num_gpus) {
   std::map<std::string, std::set<int>> by_model;
   for (const auto& device : strategy.devices) {
     if (device.contexts.empty()) continue;
-    for (int g = device.gpu_index; g < device.gpu_index + std::max(1, device.gpu_count); ++g) by_model[device.gpu].insert(g);
+    for (int g = device.gpu_index; g < device.gpu_index + std::max(1, device.gpu_count); ++g)
+      by_model[device.gpu].insert(g);
   }
   const std::string gpus = num_gpus == 1 ? " GPU" : " GPUs";
   if (by_model.size() == 1) return std::to_string(num_gpus) + " " + by_model.begin()->first + gpus;
@@ -97,9 +98,9 @@ std::string configuration_text(const scenario::StrategySpec& spec) {
 
 std::string model_confidence_text(const scenario::CalibrationRecord& calibration, const std::string& kind) {
   const auto prefixes = constant_prefixes(kind);
-  const std::string profile =
-      calibration.profile_id.empty() ? std::string("no calibration profile")
-                                     : "profile worst fit " + format_percent(calibration.fit_mape) + " MAPE";
+  const std::string profile = calibration.profile_id.empty()
+                                  ? std::string("no calibration profile")
+                                  : "profile worst fit " + format_percent(calibration.fit_mape) + " MAPE";
   if (prefixes.empty()) return "no sharing constant applies (whole GPUs or MIG instances; " + profile + ")";
   std::vector<std::string> fitted;
   std::vector<std::string> defaults;
@@ -146,8 +147,8 @@ std::string answer_sentence(const RoiReport& r, const scenario::SimResult& resul
   const bool keeps_baseline = r.recommended == r.baseline || best.monthly_savings_usd <= 0.005;
   std::string text = keeps_baseline ? "Keep " + config + ": " + fleet + "; nothing cheaper meets every SLA"
                                     : "Run " + config + " on " + fleet + ", " + format_usd(best.monthly_savings_usd) +
-                                          " (" + format_percent(best.savings_frac) + ") less than " +
-                                          r.costs.baseline + " at the same " + option + " prices";
+                                          " (" + format_percent(best.savings_frac) + ") less than " + r.costs.baseline +
+                                          " at the same " + option + " prices";
   return text + "; SLA risk " + r.sla_risk_level +
          "; model confidence: " + model_confidence_text(result.calibration, best.kind) + ".";
 }

@@ -1,5 +1,6 @@
 // The ROI report's tables and list of figures, already formatted, shared by every format
 // (Markdown, HTML, PDF).
+#include <algorithm>
 #include <cmath>
 
 #include "core/json_reader.hpp"
@@ -237,28 +238,48 @@ ReportTable uncertainty_table(const RoiReport& r) {
 std::vector<Figure> report_figures(const RoiReport& report) {
   std::vector<Figure> figures;
   if (report.sweep) {
-    figures.push_back({"sweep-savings", "Monthly savings against the swept values",
+    figures.push_back({"sweep-savings",
+                       "Monthly savings against the swept values",
                        "Each point's monthly savings per strategy against its baseline: a line per strategy over the "
                        "first numeric swept variable, a hollow marker where the strategy misses an SLA; bars labelled "
                        "by the swept values, in sweep order, when no swept variable is a number.",
-                       ""});
+                       "",
+                       {}});
   }
-  figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", ""});
-  figures.push_back({"savings", "Monthly savings against " + report.costs.baseline,
-                     "Baseline monthly cost minus the strategy's; negative means it costs more.", ""});
-  bool cdf = false;
+  figures.push_back({"cost", "Monthly cost per strategy", "What each strategy's fleet costs per month.", "", {}});
+  figures.push_back({"savings",
+                     "Monthly savings against " + report.costs.baseline,
+                     "Baseline monthly cost minus the strategy's; negative means it costs more.",
+                     "",
+                     {}});
+  // The tenants with latency quantiles, in order of first appearance, kCdfPanelsPerFigure a figure.
+  std::vector<std::string> cdf_tenants;
   for (const auto& s : report.result.strategies) {
-    for (const auto& t : s.tenants) cdf = cdf || !t.latency_cdf_s.empty();
+    for (const auto& t : s.tenants) {
+      if (!t.latency_cdf_s.empty() && std::find(cdf_tenants.begin(), cdf_tenants.end(), t.name) == cdf_tenants.end()) {
+        cdf_tenants.push_back(t.name);
+      }
+    }
   }
-  if (cdf) {
-    figures.push_back({"latency-cdf", "Latency CDF per tenant",
+  const std::size_t cdf_figures = (cdf_tenants.size() + kCdfPanelsPerFigure - 1) / kCdfPanelsPerFigure;
+  for (std::size_t k = 0; k < cdf_figures; ++k) {
+    const auto first = cdf_tenants.begin() + static_cast<std::ptrdiff_t>(k * kCdfPanelsPerFigure);
+    const auto last =
+        cdf_tenants.begin() + static_cast<std::ptrdiff_t>(std::min(cdf_tenants.size(), (k + 1) * kCdfPanelsPerFigure));
+    const std::string part =
+        cdf_figures > 1 ? " (" + std::to_string(k + 1) + " of " + std::to_string(cdf_figures) + ")" : "";
+    figures.push_back({k == 0 ? "latency-cdf" : "latency-cdf-" + std::to_string(k + 1),
+                       "Latency CDF per tenant" + part,
                        "Share of requests finished within a latency, one panel per tenant, one line per strategy.",
-                       ""});
+                       "",
+                       {first, last}});
   }
-  figures.push_back({"utilization", "GPU utilization over time",
+  figures.push_back({"utilization",
+                     "GPU utilization over time",
                      "Busy fraction of each strategy's GPUs per metrics interval, as in the strategies table: the "
                      "mean over its used GPUs, a MIG instance counting by its share of the GPU's SMs.",
-                     ""});
+                     "",
+                     {}});
   bool mig = false;
   bool phases = false;
   for (const auto& s : report.result.strategies) {
@@ -268,10 +289,12 @@ std::vector<Figure> report_figures(const RoiReport& report) {
     }
   }
   if (mig) {
-    figures.push_back({"mig-layout", "MIG layout",
+    figures.push_back({"mig-layout",
+                       "MIG layout",
                        std::string("Instances per GPU on the memory slices they occupy, with their tenants") +
                            (phases ? "; under a layout schedule, a row per phase and GPU." : "."),
-                       ""});
+                       "",
+                       {}});
   }
   return figures;
 }

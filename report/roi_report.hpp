@@ -170,17 +170,23 @@ RoiReport priced_roi_report(const scenario::SimResult& result, const scenario::S
 
 /// A figure of the report, drawn by report/render.
 struct Figure {
-  std::string id;  ///< "cost", "savings", "latency-cdf", "utilization", "mig-layout"
+  std::string id;  ///< "cost", "savings", "latency-cdf" (then "latency-cdf-2", ...), "utilization", "mig-layout"
   std::string title;
   std::string caption;
   std::string file;  ///< path the Markdown links to (relative to the .md file)
+  /// A latency-CDF figure's tenants, one panel each (kCdfPanelsPerFigure at most); empty otherwise.
+  std::vector<std::string> tenants;
 };
 
 /// Index of the recommended strategy among `strategies` by the report's rule; -1 when none.
 int recommend(const std::vector<StrategySummary>& strategies);
 
+/// Panels of one latency-CDF figure: three rows of two, so that a panel keeps legible axes on a
+/// PDF page; more tenants get more figures ("Latency CDF per tenant (2 of 3)").
+inline constexpr std::size_t kCdfPanelsPerFigure = 6;
+
 /// The figures a report has, in order (MIG layout only when a strategy uses MIG; latency CDF only
-/// when the result carries latency quantiles).
+/// when the result carries latency quantiles, one figure per kCdfPanelsPerFigure tenants).
 std::vector<Figure> report_figures(const RoiReport& report);
 
 /// A table of the report, already formatted, shared by every format.

@@ -432,9 +432,10 @@ QChart* latency_cdf_chart(const RoiReport& r, const std::string& tenant) {
   return chart;
 }
 
-/// One panel per tenant, two to a row when there are several.
-void draw_latency_cdf(const RoiReport& r, QPainter& painter, const QRectF& target) {
-  const std::vector<std::string> tenants = tenant_names(r);
+/// One panel per tenant of the figure (every tenant when it names none), two to a row when there
+/// are several.
+void draw_latency_cdf(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
+  const std::vector<std::string> tenants = figure.tenants.empty() ? tenant_names(r) : figure.tenants;
   const int columns = tenants.size() > 1 ? 2 : 1;
   const int rows = static_cast<int>((tenants.size() + 1) / static_cast<std::size_t>(columns));
   const double w = target.width() / columns, h = target.height() / std::max(1, rows);
@@ -524,8 +525,8 @@ void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, co
     draw_cost(r, painter, target, true);
   } else if (figure.id == "sweep-savings") {
     draw_sweep_savings(r, painter, target);
-  } else if (figure.id == "latency-cdf") {
-    draw_latency_cdf(r, painter, target);
+  } else if (figure.id.rfind("latency-cdf", 0) == 0) {
+    draw_latency_cdf(r, figure, painter, target);
   } else if (figure.id == "utilization") {
     draw_utilization(r, painter, target);
   } else if (figure.id == "mig-layout") {
@@ -537,9 +538,11 @@ void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, co
 
 /// Figure height for its content: the CDF grows with the tenants, the MIG drawing with the GPUs.
 int figure_height(const RoiReport& r, const Figure& figure) {
-  if (figure.id == "latency-cdf") {
-    std::size_t tenants = 0;
-    for (const auto& s : r.result.strategies) tenants = std::max(tenants, s.tenants.size());
+  if (figure.id.rfind("latency-cdf", 0) == 0) {
+    std::size_t tenants = figure.tenants.size();
+    if (tenants == 0) {
+      for (const auto& s : r.result.strategies) tenants = std::max(tenants, s.tenants.size());
+    }
     return 320 * static_cast<int>((tenants + 1) / 2);
   }
   if (figure.id == "mig-layout") {

@@ -408,10 +408,17 @@ class FigureObjects : public QObject, public QTextObjectInterface {
     return i < sizes_.size() ? sizes_[i] : QSizeF();
   }
 
+  /// The page being painted, in document coordinates: a figure is drawn only on the page it starts
+  /// on. Qt Charts replaces the painter's clip with its plot area, so a figure the layout asks for
+  /// while painting the page above it (its block's margin starts there) was drawn below that
+  /// page's footer, over the page's edge.
+  void set_page(const QRectF& page) { page_ = page; }
+
   void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* /*document*/, int /*position*/,
                   const QTextFormat& format) override {
     const auto i = index(format);
     if (i >= figures_.size()) return;
+    if (!page_.isNull() && (rect.top() < page_.top() - 0.5 || rect.top() >= page_.bottom())) return;
     const Figure& f = figures_[i];
     painter->save();
     painter->setPen(Qt::black);
@@ -452,6 +459,7 @@ class FigureObjects : public QObject, public QTextObjectInterface {
   std::vector<double> drawing_heights_;
   std::vector<double> caption_heights_;
   std::vector<QSizeF> sizes_;
+  QRectF page_;
 };
 
 /// A heading: what the HTML's h1-h3 became (their heading level, or their large bold text where
@@ -491,14 +499,17 @@ void lay_out_every_block(QTextDocument& document) {
   for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) layout->blockBoundingRect(block);
 }
 
-/// Draws `document` (paginated to `page`) page by page, each numbered "n / N" under it.
-void paint_pages(QTextDocument& document, QPdfWriter& writer, QPainter& painter, const QSizeF& page) {
+/// Draws `document` (paginated to `page`) page by page, each numbered "n / N" under it; `figures`
+/// learns which page is being painted.
+void paint_pages(QTextDocument& document, QPdfWriter& writer, QPainter& painter, const QSizeF& page,
+                 FigureObjects& figures) {
   const int pages = document.pageCount();
   QFont footer_font("DejaVu Sans");
   footer_font.setPointSizeF(7.0);
   for (int i = 0; i < pages; ++i) {
     if (i > 0) writer.newPage();
     const QRectF view(0.0, i * page.height(), page.width(), page.height());
+    figures.set_page(view);
     painter.save();
     painter.translate(0.0, -view.top());
     painter.setClipRect(view);
@@ -571,7 +582,7 @@ void draw_pdf(const RoiReport& r, QPdfWriter& writer, QPainter& painter) {
   objects.insert_into(document);
   keep_headings_with_next(document, page.height());
   lay_out_every_block(document);
-  paint_pages(document, writer, painter, page);
+  paint_pages(document, writer, painter, page, objects);
 }
 
 /// Writes the PDF on A4 pages to `out` atomically (a unique temporary file beside it, checked to

@@ -278,6 +278,40 @@ TEST(ReportRender, MoneyAxesTickAtNiceStepsAndBarsShowDollars) {
   EXPECT_NE(std::find_if(busy.begin(), busy.end(), [](const auto& t) { return t.first == "100"; }), busy.end());
 }
 
+TEST_F(ReportFiles, EveryPdfPageKeepsItsDrawingInsideItsMargins) {
+  // A 13-tenant fleet: page 4 ended "4 / 9" and then drew the top of the next page's latency CDF
+  // in the bottom margin (Qt Charts replaces the painter's clip with its plot area). The pages are
+  // rendered and every pixel of the 15 mm margins must be white, but for the page number.
+  if (!have_tool("pdftoppm")) GTEST_SKIP() << "pdftoppm (poppler-utils) is not installed";
+  const auto r = report_of("fleet-13-tenants.json");
+  const auto pdf = dir_ / "fleet.pdf";
+  write_report(r, ReportFormat::pdf, pdf);
+  run("pdftoppm -r 36 -gray -png " + quoted(pdf) + " " + quoted(dir_ / "page"));
+  int pages = 0;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (entry.path().extension() != ".png") continue;
+    ++pages;
+    const QImage image(QString::fromStdString(entry.path().string()));
+    ASSERT_FALSE(image.isNull()) << entry.path();
+    const int margin = static_cast<int>(15.0 / 25.4 * 36.0) - 1;  // 15 mm at 36 dpi, less a pixel
+    int ink = 0;
+    for (int y = 0; y < image.height(); ++y) {
+      for (int x = 0; x < image.width(); ++x) {
+        const bool in_margin = x < margin || y < margin || x >= image.width() - margin || y >= image.height() - margin;
+        if (in_margin && qGray(image.pixel(x, y)) < 200) ++ink;
+      }
+    }
+    EXPECT_EQ(ink, 0) << entry.path().filename();
+  }
+  EXPECT_GE(pages, 8);
+  // The latency CDFs come six tenants to a figure, so each panel keeps legible axes.
+  std::string text;
+  for (const auto& page : pdf_pages(pdf)) text += page;
+  EXPECT_NE(text.find("Latency CDF per tenant (1 of 3)"), std::string::npos);
+  EXPECT_NE(text.find("Latency CDF per tenant (3 of 3)"), std::string::npos);
+  EXPECT_NE(text.find("latency, s"), std::string::npos);
+}
+
 TEST_F(ReportFiles, PdfHoldsEverySectionToItsLastLine) {
   // Qt lays a document out lazily: the blocks after the appendix's page break once kept a height
   // of 0 and never reached the PDF (the methodology too, in a longer report).
