@@ -449,7 +449,9 @@ PricedItem priced_item(const CostReport& costs, const pricing::PriceTable* table
   item.region = line.region;
   item.usd_per_hour = line.usd_per_hour_each;
   item.as_of = costs.as_of;
+  item.option_usd_per_hour[static_cast<std::size_t>(costs.option)] = line.usd_per_hour_each;
   if (line.role == "licence") {
+    item.option_usd_per_hour.fill(line.usd_per_hour_each);
     for (const auto& licence : pricing::shipped_licences().licences) {
       if (licence.name == line.instance_type) item.as_of = licence.as_of, item.source = licence.source;
     }
@@ -457,6 +459,9 @@ PricedItem priced_item(const CostReport& costs, const pricing::PriceTable* table
   }
   const auto* row = price_row(costs, table, line);
   if (!row) return item;
+  for (const auto& [name, option] : pricing::purchase_option_table()) {
+    if (option != costs.option) item.option_usd_per_hour[static_cast<std::size_t>(option)] = row->usd_per_hour(option);
+  }
   item.as_of = row->as_of;
   item.source = row->source;
   const bool spot = costs.option == pricing::PurchaseOption::spot;

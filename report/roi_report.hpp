@@ -3,6 +3,7 @@
 // explains each section and the recommendation rule.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ struct PricedItem {
   /// behind the costs is not known.
   std::string as_of;
   std::string source;
+  /// Its price under each purchase option (pricing::PurchaseOption order: on-demand, spot, 1- and
+  /// 3-year reserved), nullopt where the table has none: the XLSX switches between them. A licence
+  /// costs the same under each.
+  std::array<std::optional<double>, 4> option_usd_per_hour;
 };
 
 /// A sweep's overview, when the report is made from a sweep folder.

@@ -1,6 +1,7 @@
 // The XLSX report's layout: its prices, cost lines and totals, with the values their formulas give.
 #include "report/xlsx_model.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -20,8 +21,20 @@ std::size_t price_index(std::vector<PriceRow>& prices, const pricing::CostLine& 
       return i;
     }
   }
-  prices.push_back({line.instance_type, line.region, line.usd_per_hour_each});
+  prices.push_back({line.instance_type, line.region, line.usd_per_hour_each, {}});
   return prices.size() - 1;
+}
+
+/// `price` under every purchase option, from the report's priced items; the option in use at least.
+void fill_option_prices(PriceRow& price, const RoiReport& report) {
+  price.option_usd_per_hour[static_cast<std::size_t>(report.costs.option)] = price.usd_per_hour;
+  const auto item = std::find_if(report.priced_items.begin(), report.priced_items.end(), [&](const PricedItem& p) {
+    return p.name == price.instance_type && p.region == price.region && p.usd_per_hour == price.usd_per_hour;
+  });
+  if (item == report.priced_items.end()) return;
+  for (std::size_t o = 0; o < item->option_usd_per_hour.size(); ++o) {
+    if (item->option_usd_per_hour[o]) price.option_usd_per_hour[o] = item->option_usd_per_hour[o];
+  }
 }
 
 /// The Sweep points sheet's columns: the point, one per axis, the swept values' text unless there
@@ -80,6 +93,7 @@ Model build_model(const RoiReport& report) {
   }
   m.sized_baseline = report.baseline < 0;
   if (m.sized_baseline) lay_out_sized_baseline(m, report);
+  for (auto& price : m.prices) fill_option_prices(price, report);
   m.fleet_title_row = m.price_row(m.prices.size()) + 1;
   for (std::size_t i = 0; i < m.baseline_lines.size(); ++i) {
     m.baseline_lines[i].fleet_row = m.fleet_title_row + 2 + static_cast<lxw_row_t>(m.lines.size() + i);

@@ -5,6 +5,7 @@
 
 #include <xlsxwriter.h>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -22,6 +23,8 @@ namespace slicewise::report::xlsx {
 inline constexpr lxw_row_t kHoursRow = 2;
 inline constexpr lxw_row_t kSizedBaselineRow = 8;
 inline constexpr lxw_row_t kPriceTitleRow = 10;
+/// Inputs: the purchase option (B7), a choice that switches every price.
+inline constexpr lxw_row_t kOptionRow = kHoursRow + 4;
 inline constexpr lxw_row_t kCostLineRow = 3;
 inline constexpr lxw_row_t kSummaryHeaderRow = 12;
 inline constexpr lxw_row_t kTenantHeaderRow = 2;
@@ -41,7 +44,9 @@ inline constexpr lxw_col_t kSweepSavingsOffset = 2;
 struct PriceRow {
   std::string instance_type;
   std::string region;
-  double usd_per_hour = 0.0;
+  double usd_per_hour = 0.0;  ///< under the report's purchase option
+  /// Under each purchase option (on-demand, spot, 1- and 3-year reserved); nullopt where none.
+  std::array<std::optional<double>, 4> option_usd_per_hour;
 };
 
 /// One cost line: where its count and price live on Inputs, and its monthly cost.

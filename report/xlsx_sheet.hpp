@@ -58,6 +58,26 @@ class Sheet {
   void formula(lxw_row_t row, lxw_col_t col, const std::string& formula, double value, lxw_format* format) {
     check(worksheet_write_formula_num(sheet_, row, col, ("=" + formula).c_str(), format, value), out_);
   }
+  /// A formula giving text, `value` its cached result.
+  void formula_text(lxw_row_t row, lxw_col_t col, const std::string& formula, const std::string& value,
+                    lxw_format* format = nullptr) {
+    check(worksheet_write_formula_str(sheet_, row, col, ("=" + formula).c_str(), format, value.c_str()), out_);
+  }
+  /// A text input that must be one of `choices` (a drop-down list), highlighted and with a note.
+  void choice(lxw_row_t row, lxw_col_t col, const std::string& value, const std::vector<std::string>& choices,
+              lxw_format* format) {
+    text(row, col, value, format);
+    check(worksheet_write_comment(sheet_, row, col, "change me"), out_);
+    std::vector<std::string> copies(choices);  // libxlsxwriter takes char**, and copies the strings
+    std::vector<char*> list;
+    list.reserve(copies.size() + 1);
+    for (auto& c : copies) list.push_back(c.data());
+    list.push_back(nullptr);
+    lxw_data_validation validation{};
+    validation.validate = LXW_VALIDATION_TYPE_LIST;
+    validation.value_list = list.data();
+    check(worksheet_data_validation_cell(sheet_, row, col, &validation), out_);
+  }
   /// An input cell: highlighted by `format` and carrying a note.
   void input(lxw_row_t row, lxw_col_t col, double value, lxw_format* format) {
     number(row, col, value, format);

@@ -13,6 +13,7 @@
 #include "core/units.hpp"
 #include "report/energy_summary.hpp"
 #include "report/sweep_results.hpp"
+#include "report/text_table.hpp"
 
 namespace slicewise::report::xlsx {
 
@@ -40,8 +41,61 @@ void write_summary_head(Sheet& sheet, const RoiReport& report, const Formats& f)
   sheet.text(10, 1, report.costs.baseline);
 }
 
+/// `value` as TEXT(value, format) writes it: "$1,515.25" ("1,515.25 EUR" in another currency),
+/// with `decimals` decimals; and the format that gives it.
+std::string money_text(double value, int decimals, const std::string& currency) {
+  std::string plain = format_usd(value, decimals);
+  if (currency.empty() || currency == "USD") return plain;
+  plain.erase(plain.find('$'), 1);
+  return plain + " " + currency;
+}
+std::string money_format_text(int decimals, const std::string& currency) {
+  const std::string number = decimals > 0 ? "#,##0." + std::string(static_cast<std::size_t>(decimals), '0') : "#,##0";
+  if (currency.empty() || currency == "USD") return "\"$" + number + "\"";
+  return "\"" + number + "\")&\" " + currency + "\"";
+}
+/// TEXT(ref, money format) in a formula.
+std::string money_formula(const std::string& ref, int decimals, const std::string& currency) {
+  const std::string format = money_format_text(decimals, currency);
+  if (currency.empty() || currency == "USD") return "TEXT(" + ref + "," + format + ")";
+  return "TEXT(" + ref + "," + format;  // the format closes TEXT and appends the currency
+}
+
+/// The savings sentence of the summary as a formula over the strategy table and the chosen purchase
+/// option, so that it follows an edited price, count or option; nothing when no strategy is
+/// recommended (that sentence names no figure the inputs change).
+void write_savings_sentence(Sheet& sheet, const RoiReport& report, const Model& m) {
+  if (report.recommended < 0 || report.recommended >= static_cast<int>(m.totals.size())) return;
+  const auto s = static_cast<std::size_t>(report.recommended);
+  const auto row = kSummaryHeaderRow + 1 + static_cast<lxw_row_t>(s);
+  const std::string currency = report.costs.currency;
+  const std::string option = "Inputs!" + cell(kOptionRow, 1, true);
+  const std::string baseline = cell(10, 1, true);
+  const auto& t = m.totals[s];
+  const std::string option_name = pricing::to_string(report.costs.option);
+  const bool keeps_baseline = report.recommended == report.baseline || t.savings_usd <= 0.005;
+  if (keeps_baseline) {
+    sheet.formula_text(6, 0,
+                       "\"No monthly saving against \"&" + baseline + "&\" (\"&" +
+                           money_formula(cell(row, 4), 2, currency) + "&\" per month, at \"&" + option +
+                           "&\" prices).\"",
+                       "No monthly saving against " + report.costs.baseline + " (" +
+                           money_text(t.monthly_usd, 2, currency) + " per month, at " + option_name + " prices).");
+    return;
+  }
+  sheet.formula_text(6, 0,
+                     cell(row, 0) + "&\" saves \"&" + money_formula(cell(row, 5), 2, currency) + "&\" per month (\"&" +
+                         money_formula(cell(row, 6), 0, currency) + "&\" per year, \"&TEXT(" + cell(row, 7) +
+                         ",\"0.0%\")&\") against \"&" + baseline + "&\", at \"&" + option + "&\" prices.\"",
+                     report.strategies[s].name + " saves " + money_text(t.savings_usd, 2, currency) + " per month (" +
+                         money_text(t.annual_savings_usd, 0, currency) + " per year, " +
+                         format_fixed(100.0 * t.savings_frac, 1) + "%) against " + report.costs.baseline + ", at " +
+                         option_name + " prices.");
+}
+
 /// One row per strategy under the table's header; returns the best monthly savings among the
-/// strategies that meet every SLA, as MAX(IF(...)) gives it (0 when none does).
+/// strategies that meet every SLA, as MAX(IF(...)) gives it (0 when none does). Its "SLA met" says
+/// "edited: re-simulate" once one of its instance counts on Inputs differs from the one simulated.
 double write_summary_rows(Sheet& sheet, const RoiReport& report, const Model& m, const Formats& f) {
   double best_savings_usd = 0.0;
   bool any_met = false;
@@ -57,7 +111,21 @@ double write_summary_rows(Sheet& sheet, const RoiReport& report, const Model& m,
     sheet.formula(row, 5, "Costs!" + cell(t.row, 2), t.savings_usd, f.money);
     sheet.formula(row, 6, "Costs!" + cell(t.row, 3), t.annual_savings_usd, f.money);
     sheet.formula(row, 7, "Costs!" + cell(t.row, 4), t.savings_frac, f.pct);
-    sheet.text(row, 8, summary.sla_met ? "yes" : "no");
+    const std::string met = summary.sla_met ? "yes" : "no";
+    const std::size_t fleet_rows = m.lines.size() + m.baseline_lines.size();
+    if (fleet_rows == 0) {
+      sheet.text(row, 8, met);
+    } else {
+      const auto first = m.fleet_title_row + 2;
+      const auto last = first + static_cast<lxw_row_t>(fleet_rows) - 1;
+      const auto range = [&](lxw_col_t col) {
+        return "Inputs!" + cell(first, col, true) + ":" + cell(last, col, true);
+      };
+      sheet.formula_text(row, 8,
+                         "IF(SUMPRODUCT((" + range(0) + "=" + cell(row, 0) + ")*(" + range(4) + "<>" + range(5) +
+                             "))>0,\"edited: re-simulate\",\"" + met + "\")",
+                         met);
+    }
     const bool recommended = static_cast<int>(s) == report.recommended;
     const bool baseline = static_cast<int>(s) == report.baseline;
     if (recommended && baseline) {
@@ -176,12 +244,19 @@ void write_sized_baseline(Sheet& sheet, const CostReport& costs, const Model& m,
 }
 
 /// One instance line of the fleet table on Inputs, its count an input.
+/// A fleet row: its count (an input), the count simulated, and whether the simulated SLA result
+/// still applies (a count edited away from it is priced, but was never simulated).
 void write_fleet_row(Sheet& sheet, const std::string& strategy, const LineCell& l, const Formats& f) {
   sheet.text(l.fleet_row, 0, strategy);
   sheet.text(l.fleet_row, 1, l.line->role);
   sheet.text(l.fleet_row, 2, l.line->instance_type);
   sheet.text(l.fleet_row, 3, l.line->region);
   sheet.input(l.fleet_row, 4, l.line->count, f.input_count);
+  sheet.number(l.fleet_row, 5, l.line->count);
+  sheet.formula_text(l.fleet_row, 6,
+                     "IF(" + cell(l.fleet_row, 4) + "=" + cell(l.fleet_row, 5) +
+                         ",\"as simulated\",\"edited: the SLA result no longer applies\")",
+                     "as simulated");
 }
 
 /// "USD per month", the unit of every money axis.
@@ -384,6 +459,7 @@ void write_summary(Sheet& sheet, const RoiReport& report, const Model& m, const 
                  "Savings %", "SLA met", "Note", "Requests in SLA / month", "$/1k in SLA"},
                 f.header);
   const double best_savings_usd = write_summary_rows(sheet, report, m, f);
+  write_savings_sentence(sheet, report, m);
   if (m.totals.empty()) return;
   const auto first = kSummaryHeaderRow + 1;
   const auto last = kSummaryHeaderRow + static_cast<lxw_row_t>(m.totals.size());
@@ -410,22 +486,55 @@ void write_inputs(Sheet& sheet, const RoiReport& report, const Model& m, const F
       {"Prices as of", costs.as_of},
       {"Purchase option", pricing::to_string(costs.option)},
       {"Region", costs.region.empty() ? "any" : costs.region}};
+  std::vector<std::string> options;
+  for (const auto& [name, option] : pricing::purchase_option_table()) options.push_back(name);
   for (std::size_t i = 0; i < facts.size(); ++i) {
-    sheet.text(kHoursRow + 1 + static_cast<lxw_row_t>(i), 0, facts[i].first);
-    sheet.text(kHoursRow + 1 + static_cast<lxw_row_t>(i), 1, facts[i].second);
+    const auto row = kHoursRow + 1 + static_cast<lxw_row_t>(i);
+    sheet.text(row, 0, facts[i].first);
+    if (row == kOptionRow) {
+      sheet.choice(row, 1, facts[i].second, options, f.input_count);
+      sheet.text(row, 2, "switches every price below; #N/A where an instance has no price under it");
+    } else {
+      sheet.text(row, 1, facts[i].second);
+    }
   }
   if (m.sized_baseline) write_sized_baseline(sheet, costs, m, f);
   sheet.text(kPriceTitleRow, 0, "Hourly prices", f.bold);
-  sheet.headers(kPriceTitleRow + 1, {"Instance type", "Region", "Purchase option", currency + " per hour"}, f.header);
+  std::vector<std::string> headers = {"Instance type", "Region", "Purchase option", currency + " per hour"};
+  headers.insert(headers.end(), options.begin(), options.end());
+  sheet.headers(kPriceTitleRow + 1, headers, f.header);
+  // The price in use: the column of the chosen option (an empty one is #N/A, not a free instance).
+  std::string list;
+  for (const auto& o : options) list += (list.empty() ? "" : ",") + ("\"" + o + "\"");
+  const std::string option = cell(kOptionRow, 1, true);
   for (std::size_t i = 0; i < m.prices.size(); ++i) {
     const auto row = m.price_row(i);
     sheet.text(row, 0, m.prices[i].instance_type);
     sheet.text(row, 1, m.prices[i].region);
-    sheet.text(row, 2, pricing::to_string(costs.option));
-    sheet.input(row, 3, m.prices[i].usd_per_hour, f.input_price);
+    sheet.formula_text(row, 2, option, pricing::to_string(costs.option));
+    std::string chosen = "CHOOSE(MATCH(" + option;
+    chosen += ",{";
+    chosen += list;
+    chosen += "},0)";
+    for (std::size_t o = 0; o < options.size(); ++o) {
+      chosen += ",";
+      chosen += cell(row, static_cast<lxw_col_t>(4 + o));
+    }
+    chosen += ")";
+    std::string in_use = "IF(" + chosen;
+    in_use += "=\"\",NA(),";
+    in_use += chosen;
+    in_use += ")";
+    sheet.formula(row, 3, in_use, m.prices[i].usd_per_hour, f.price);
+    for (std::size_t o = 0; o < options.size(); ++o) {
+      if (const auto& price = m.prices[i].option_usd_per_hour[o]) {
+        sheet.input(row, static_cast<lxw_col_t>(4 + o), *price, f.input_price);
+      }
+    }
   }
   sheet.text(m.fleet_title_row, 0, "Instances per strategy", f.bold);
-  sheet.headers(m.fleet_title_row + 1, {"Strategy", "Role", "Instance type", "Region", "Count"}, f.header);
+  sheet.headers(m.fleet_title_row + 1,
+                {"Strategy", "Role", "Instance type", "Region", "Count", "Simulated", "SLA result"}, f.header);
   for (const auto& l : m.lines) write_fleet_row(sheet, costs.strategies[l.strategy].strategy, l, f);
   for (const auto& l : m.baseline_lines) write_fleet_row(sheet, costs.baseline, l, f);
 }

@@ -146,7 +146,9 @@ CellXml cell_xml(const std::string& sheet, const std::string& ref) {
     }
   }
   const auto v = between("<v", "</v>");
-  if (!v.empty()) out.value = std::stod(v);
+  char* end = nullptr;
+  const double number = v.empty() ? 0.0 : std::strtod(v.c_str(), &end);
+  if (!v.empty() && end == v.c_str() + v.size()) out.value = number;  // a text formula's <v> is its text
   return out;
 }
 
@@ -396,9 +398,50 @@ TEST_F(XlsxReport, OpenpyxlReadsSheetNamesAndSavingsFormula) {
       "print(','.join(wb.sheetnames))\n"
       "print(wb['Summary']['F15'].value)\n"
       "print(wb['Costs']['C12'].value)\n"
-      "print(wb['Inputs']['D13'].value)\n";
+      "print(wb['Inputs']['E13'].value)\n";
   EXPECT_EQ(python(dir_, script, book),
             "Summary,Inputs,Costs,Tenants,Charts,Provenance\n=Costs!C12\n=$B$8-B12\n2.24208\n");
+}
+
+TEST_F(XlsxReport, ThePurchaseOptionSwitchesEveryPriceAndTheNarrativeFollowsTheModel) {
+  // The "Purchase option" input changed nothing (one price column was carried), and the summary's
+  // savings sentence was fixed text that went stale once an input was edited.
+  auto report = seed_report();
+  PricedItem gpu;
+  gpu.name = "g6e.2xlarge";
+  gpu.region = "us-east-1";
+  gpu.usd_per_hour = kGpuUsdPerHour;
+  gpu.option_usd_per_hour = {kGpuUsdPerHour, 0.9, 1.41, std::nullopt};
+  report.priced_items = {gpu};
+  const auto book = dir_ / "roi.xlsx";
+  write_roi_xlsx(report, book);
+  const auto inputs = part(book, "xl/worksheets/sheet2.xml");
+  // B7 is a drop-down of the four options; row 13's price is the chosen option's column.
+  EXPECT_NE(inputs.find("<formula1>\"on_demand,spot,reserved_1y,reserved_3y\"</formula1>"), std::string::npos);
+  EXPECT_NE(inputs.find("sqref=\"B7\""), std::string::npos);
+  const std::string chosen =
+      "CHOOSE(MATCH($B$7,{\"on_demand\",\"spot\",\"reserved_1y\",\"reserved_3y\"},0),E13,F13,G13,H13)";
+  EXPECT_EQ(cell_xml(inputs, "D13").formula, "IF(" + chosen + "=\"\",NA()," + chosen + ")");
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "D13").value, kGpuUsdPerHour);
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "E13").value, kGpuUsdPerHour);
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "F13").value, 0.9);
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "G13").value, 1.41);
+  EXPECT_EQ(inputs.find("<c r=\"H13\""), std::string::npos);  // no 3-year price: #N/A when chosen
+  // Each instance count carries the count simulated and whether the SLA result still applies.
+  EXPECT_EQ(cell_xml(inputs, "G18").formula,
+            "IF(E18=F18,\"as simulated\",\"edited: the SLA result no longer applies\")");
+  EXPECT_DOUBLE_EQ(cell_xml(inputs, "F18").value, 2.0);
+  const auto summary = part(book, "xl/worksheets/sheet1.xml");
+  EXPECT_EQ(cell_xml(summary, "I15").formula,
+            "IF(SUMPRODUCT((Inputs!$A$18:$A$20=A15)*(Inputs!$E$18:$E$20<>Inputs!$F$18:$F$20))>0,"
+            "\"edited: re-simulate\",\"yes\")");
+  EXPECT_EQ(cell_xml(summary, "A7").formula,
+            "A15&\" saves \"&TEXT(F15,\"$#,##0.00\")&\" per month (\"&TEXT(G15,\"$#,##0\")&\" per year, \"&TEXT(H15,"
+            "\"0.0%\")&\") against \"&$B$11&\", at \"&Inputs!$B$7&\" prices.\"");
+  // Its cached text is what the formula gives.
+  EXPECT_NE(summary.find("time_slicing saves $1,515.25 per month ($18,183 per year, 46.3%) against dedicated, at "
+                         "on_demand prices."),
+            std::string::npos);
 }
 
 /// The seed report without its dedicated strategy: the baseline is sized, 2 × g6e.2xlarge.
