@@ -46,7 +46,14 @@ QTableView* make_table_view(QAbstractItemModel* model, const QString& object_nam
   view->setAlternatingRowColors(true);
   view->setWordWrap(false);
   view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
+  // Every column as wide as its widest cell (the last one too: stretched to the pane it was cut
+  // short when wider), whatever the model becomes: a name is never cut short
+  // ("llm-…", two notebooks alike); a table wider than its pane scrolls.
+  const auto fit = [view] { view->resizeColumnsToContents(); };
+  QObject::connect(model, &QAbstractItemModel::modelReset, view, fit);
+  QObject::connect(model, &QAbstractItemModel::rowsInserted, view, fit);
+  QObject::connect(model, &QAbstractItemModel::dataChanged, view, fit);
+  QObject::connect(model, &QAbstractItemModel::layoutChanged, view, fit);
   return view;
 }
 

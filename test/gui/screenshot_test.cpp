@@ -191,6 +191,39 @@ class ScreenshotTest : public QObject {
     QVERIFY2(status.startsWith(QStringLiteral("H100-SXM-80GB: 7 of 7 compute slices")), qPrintable(status));
     shoot("gui-mig-layout.png");
   }
+
+  /// At the screen's full 1600x1000, every shipped example's tenants, strategies and fleet show
+  /// every name whole (the Tenants table cut "llm-8b" to "llm-…" and two notebooks became
+  /// indistinguishable; the Strategies list showed "ded…", "mi…").
+  void theShippedExamplesShowEveryNameWhole() {
+    window_->resize(1600, 1000);
+    QDir examples(QStringLiteral(SW_SOURCE_DIR "/examples"));
+    int opened = 0;
+    for (const QString& file : examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+      if (file.startsWith(QStringLiteral("sweep-"))) continue;  // a sweep, not a scenario
+      QVERIFY2(window_->open_scenario(examples.filePath(file)), qPrintable(file));
+      ++opened;
+      auto* tabs = child<QTabWidget>("editorTabs");
+      for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        QTest::qWait(50);
+        for (const char* name : {"fleetView", "tenantView", "strategyView"}) {
+          auto* view = child<QTableView>(name);
+          if (!view->isVisible()) continue;
+          const QString cut = column_cut_short(view);
+          QVERIFY2(cut.isEmpty(), qPrintable(file + ": " + name + ": " + cut));
+        }
+        // The arrival preview is a chart, not a 70 px strip with labels "0 … …".
+        if (auto* preview = child<QWidget>("arrivalPreview"); preview->isVisible()) {
+          QVERIFY2(preview->height() >= 180,
+                   qPrintable(file + QStringLiteral(": preview %1 px").arg(preview->height())));
+        }
+      }
+    }
+    QVERIFY(opened >= 10);
+    window_->resize(kWindowWidth, kWindowHeight);
+    QVERIFY(window_->open_scenario(QStringLiteral(SW_SOURCE_DIR "/examples/mixed-mig-h100.json")));
+  }
 };
 
 int run_screenshot_test(int argc, char** argv) {
