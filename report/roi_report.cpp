@@ -730,6 +730,43 @@ std::string sweep_savings_text(const SweepSection& sw, const std::string& baseli
   return clauses.empty() ? std::string() : join(clauses, "; ") + ".";
 }
 
+/// When the baseline's own cost differs across the points (a sweep over GPU types, say), each
+/// point's savings are against a different bill and do not compare: the baseline's range, and the
+/// cheapest configuration meeting every SLA at any point, like for like by its monthly cost. ""
+/// when every point's baseline costs the same.
+std::string like_for_like_text(const SweepSection& sw, const std::string& baseline,
+                               const std::vector<const SweepRow*>& rows) {
+  const auto b =
+      static_cast<std::size_t>(std::find(sw.strategies.begin(), sw.strategies.end(), baseline) - sw.strategies.begin());
+  const SweepRow* low = nullptr;
+  const SweepRow* high = nullptr;
+  for (const auto* row : rows) {
+    if (b >= row->monthly_usd.size() || !std::isfinite(row->monthly_usd[b])) continue;
+    if (!low || row->monthly_usd[b] < low->monthly_usd[b]) low = row;
+    if (!high || row->monthly_usd[b] > high->monthly_usd[b]) high = row;
+  }
+  if (!low || high->monthly_usd[b] - low->monthly_usd[b] <= 0.005) return "";
+  const SweepRow* best_row = nullptr;
+  std::size_t best = 0;
+  for (const auto* row : rows) {
+    for (std::size_t s = 0; s < sw.strategies.size() && s < row->monthly_usd.size(); ++s) {
+      const bool met = s < row->sla_met.size() && row->sla_met[s];
+      if (!met || !std::isfinite(row->monthly_usd[s])) continue;
+      if (!best_row || row->monthly_usd[s] < best_row->monthly_usd[best]) best_row = row, best = s;
+    }
+  }
+  std::string text = "Like for like: each point's savings are against its own " + baseline + ", which costs " +
+                     format_usd(low->monthly_usd[b]) + " a month at " + where(sw, *low) + " and " +
+                     format_usd(high->monthly_usd[b]) + " at " + where(sw, *high) +
+                     ", so compare the points by cost, not by saving";
+  if (best_row) {
+    text += ": the cheapest that meets every SLA is " + sw.strategies[best] + " at " + where(sw, *best_row) + ", " +
+            format_usd(best_row->monthly_usd[best]) + " a month, " +
+            format_usd(low->monthly_usd[b] - best_row->monthly_usd[best]) + " less than the cheapest " + baseline;
+  }
+  return text + ".";
+}
+
 }  // namespace
 
 std::string format_usd(double value, int decimals) {
@@ -867,7 +904,9 @@ void add_sweep(RoiReport& r, SweepSection sweep) {
   r.recommendation =
       across + (counts.empty() ? "." : ": " + counts + ".") + " In detail below, " + detail + ": " + r.recommendation;
   const std::string savings = sweep_savings_text(sweep, r.costs.baseline, rows);
-  r.savings = (savings.empty() ? std::string() : savings + " ") + "At " + detail + ": " + r.savings;
+  const std::string like_for_like = like_for_like_text(sweep, r.costs.baseline, rows);
+  r.savings = (like_for_like.empty() ? std::string() : like_for_like + " ") +
+              (savings.empty() ? std::string() : savings + " ") + "At " + detail + ": " + r.savings;
   const std::string none = no_strategy_text(sweep, rows);
   if (!r.sla_risk.empty()) r.sla_risk = "At " + detail + ": " + r.sla_risk;
   if (!none.empty()) r.sla_risk = r.sla_risk.empty() ? none : none + " " + r.sla_risk;

@@ -416,6 +416,41 @@ TEST(RoiReport, ASweepsSummaryReadsAgainstTheSweptVariable) {
   EXPECT_NE(md.find("**Recommended strategy at point p0000 (users=2): time_slicing**"), std::string::npos);
 }
 
+TEST(RoiReport, ASweepWhoseBaselineCostsDifferPerPointComparesByCostLikeForLike) {
+  // A sweep over GPU types: each point's savings were against its own dedicated bill (H200 $92,412,
+  // H100 $65,291), read side by side as if comparable.
+  auto r = seed_report();
+  const std::string savings = r.savings;
+  SweepSection sweep;
+  sweep.name = "gpus";
+  sweep.axes = {"gpu"};
+  sweep.strategies = {"dedicated", "time_slicing"};
+  sweep.detail_point = "p0000";
+  const char* gpus[] = {"H200", "H100"};
+  const double dedicated[] = {92412.0, 65291.0};
+  const double shared[] = {46206.0, 40000.0};
+  for (int i = 0; i < 2; ++i) {
+    SweepSection::Row row;
+    row.point = "p000" + std::to_string(i);
+    row.labels = {gpus[i]};
+    row.monthly_usd = {dedicated[i], shared[i]};
+    row.savings_usd = {0.0, dedicated[i] - shared[i]};
+    row.sla_met = {true, true};
+    row.num_gpus = {8, 4};
+    row.recommended = "time_slicing";
+    sweep.rows.push_back(row);
+  }
+  add_sweep(r, sweep);
+  EXPECT_EQ(r.savings.rfind("Like for like: each point's savings are against its own dedicated, which costs "
+                            "$65,291.00 a month at gpu=H100 and $92,412.00 at gpu=H200, so compare the points by "
+                            "cost, not by saving: the cheapest that meets every SLA is time_slicing at gpu=H100, "
+                            "$40,000.00 a month, $25,291.00 less than the cheapest dedicated. ",
+                            0),
+            0u)
+      << r.savings;
+  EXPECT_NE(r.savings.find(savings), std::string::npos);
+}
+
 TEST(RoiReport, ASweepOverTwoAxesNamesItsPointsWithTheirValues) {
   auto r = seed_report();
   SweepSection sweep;
