@@ -730,6 +730,21 @@ std::string sweep_savings_text(const SweepSection& sw, const std::string& baseli
   return clauses.empty() ? std::string() : join(clauses, "; ") + ".";
 }
 
+/// The point and strategy of the cheapest configuration that meets every SLA; nullptr when none.
+std::pair<const SweepRow*, std::size_t> cheapest_meeting(const SweepSection& sw,
+                                                         const std::vector<const SweepRow*>& rows) {
+  const SweepRow* best_row = nullptr;
+  std::size_t best = 0;
+  for (const auto* row : rows) {
+    for (std::size_t s = 0; s < sw.strategies.size() && s < row->monthly_usd.size(); ++s) {
+      const bool met = s < row->sla_met.size() && row->sla_met[s];
+      if (!met || !std::isfinite(row->monthly_usd[s])) continue;
+      if (!best_row || row->monthly_usd[s] < best_row->monthly_usd[best]) best_row = row, best = s;
+    }
+  }
+  return {best_row, best};
+}
+
 /// When the baseline's own cost differs across the points (a sweep over GPU types, say), each
 /// point's savings are against a different bill and do not compare: the baseline's range, and the
 /// cheapest configuration meeting every SLA at any point, like for like by its monthly cost. ""
@@ -746,15 +761,7 @@ std::string like_for_like_text(const SweepSection& sw, const std::string& baseli
     if (!high || row->monthly_usd[b] > high->monthly_usd[b]) high = row;
   }
   if (!low || high->monthly_usd[b] - low->monthly_usd[b] <= 0.005) return "";
-  const SweepRow* best_row = nullptr;
-  std::size_t best = 0;
-  for (const auto* row : rows) {
-    for (std::size_t s = 0; s < sw.strategies.size() && s < row->monthly_usd.size(); ++s) {
-      const bool met = s < row->sla_met.size() && row->sla_met[s];
-      if (!met || !std::isfinite(row->monthly_usd[s])) continue;
-      if (!best_row || row->monthly_usd[s] < best_row->monthly_usd[best]) best_row = row, best = s;
-    }
-  }
+  const auto [best_row, best] = cheapest_meeting(sw, rows);
   std::string text = "Like for like: each point's savings are against its own " + baseline + ", which costs " +
                      format_usd(low->monthly_usd[b]) + " a month at " + where(sw, *low) + " and " +
                      format_usd(high->monthly_usd[b]) + " at " + where(sw, *high) +
