@@ -177,6 +177,11 @@ QWidget* ResultsPanel::make_summary() {
   frame->setObjectName("resultSummary");
   frame->setFrameShape(QFrame::StyledPanel);
   frame->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  answer_ = new QLabel(frame);
+  answer_->setObjectName("summaryAnswer");
+  answer_->setTextFormat(Qt::RichText);
+  answer_->setWordWrap(true);
+  answer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   headline_ = new QLabel(frame);
   headline_->setObjectName("summaryHeadline");
   headline_->setTextFormat(Qt::RichText);
@@ -187,7 +192,7 @@ QWidget* ResultsPanel::make_summary() {
   sla_risk_ = summary_label("summarySlaRisk", frame);
   rejected_ = summary_label("summaryRejected", frame);
   auto* layout = new QVBoxLayout(frame);
-  for (QLabel* label : {headline_, recommendation_, savings_, sla_risk_, rejected_}) layout->addWidget(label);
+  for (QLabel* label : {answer_, headline_, recommendation_, savings_, sla_risk_, rejected_}) layout->addWidget(label);
   return frame;
 }
 
@@ -367,6 +372,7 @@ void ResultsPanel::fill_faults() {
 
 void ResultsPanel::fill_summary(const report::RoiReport* report) {
   if (!report) {
+    answer_->hide();
     headline_->hide();
     recommendation_->setText(tr("No results yet: run a simulation to see its costs, savings and SLAs here."));
     recommendation_->show();
@@ -386,6 +392,9 @@ void ResultsPanel::fill_summary(const report::RoiReport* report) {
                                     .toHtmlEscaped()));
   }
   headline_->setVisible(recommends);
+  // The answer a reader can repeat, first, as the reports open (report/report_answer.hpp).
+  answer_->setText(tr("<b>The answer:</b> %1").arg(to_qstring(report->answer).toHtmlEscaped()));
+  answer_->setVisible(!report->answer.empty());
   // Which answer this is (the strategies as given, or the advisor's search), so that Advise's
   // answer and this one are not read as two answers to one question.
   set_sentence(recommendation_, report->recommendation + (report->scope.empty() ? "" : " " + report->scope));

@@ -117,6 +117,7 @@ class ResultsPanel : public QWidget {
 
   std::vector<Run> runs_;
   QTabWidget* tabs_ = nullptr;
+  QLabel* answer_ = nullptr;  ///< the report's answer in one sentence
   QLabel* headline_ = nullptr;
   QLabel* recommendation_ = nullptr;
   QLabel* savings_ = nullptr;

@@ -137,7 +137,9 @@ class ScreenshotTest : public QObject {
     QVERIFY2(shown.startsWith(QString::fromStdString("Recommended strategy: " + best.name + " — monthly savings $")),
              qPrintable(shown));
     QVERIFY2(shown.contains(QString::fromStdString(report::format_usd(best.monthly_savings_usd))), qPrintable(shown));
-    for (const char* name : {"summaryHeadline", "summaryRecommendation", "summarySavings", "summarySlaRisk"}) {
+    QVERIFY(plain_text(child<QLabel>("summaryAnswer")).startsWith(QStringLiteral("The answer: Run MIG ")));
+    for (const char* name :
+         {"summaryAnswer", "summaryHeadline", "summaryRecommendation", "summarySavings", "summarySlaRisk"}) {
       auto* label = child<QLabel>(name);
       QVERIFY2(label->isVisible() && !label->text().isEmpty(), name);
       QVERIFY2(label->height() >= label->heightForWidth(label->width()),
