@@ -302,9 +302,10 @@ QString ResultsPanel::run_label(int index) const {
 QString ResultsPanel::summary_text() const {
   QStringList lines;
   // isVisibleTo: what the summary shows once on screen, whether or not the panel is yet.
-  if (headline_->isVisibleTo(this)) {
+  for (const QLabel* label : {answer_, headline_}) {
+    if (!label->isVisibleTo(this)) continue;
     QTextDocument html;
-    html.setHtml(headline_->text());
+    html.setHtml(label->text());
     lines << html.toPlainText();
   }
   for (const QLabel* label : {recommendation_, savings_, sla_risk_, rejected_}) {

@@ -873,7 +873,12 @@ std::vector<std::string> provenance_lines(const RoiReport& r) {
 
 std::string recommended_headline(const RoiReport& r) {
   if (r.recommended < 0) return "";
-  const std::string& name = r.strategies[static_cast<std::size_t>(r.recommended)].name;
+  std::string name = r.strategies[static_cast<std::size_t>(r.recommended)].name;
+  // The mechanism and settings beside the label (the headline said "mps", not "MPS with 50 %
+  // active threads").
+  const auto spec = std::find_if(r.result.input.strategies.begin(), r.result.input.strategies.end(),
+                                 [&](const scenario::StrategySpec& s) { return s.name == name; });
+  if (spec != r.result.input.strategies.end()) name += " (" + configuration_text(*spec) + ")";
   if (!r.sweep) return "Recommended strategy: " + name;
   std::string point = r.sweep->detail_point;
   for (const auto& row : r.sweep->rows) {

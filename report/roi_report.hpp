@@ -153,8 +153,10 @@ RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& 
 /// fleet was taken as given or sized to the SLA, with its GPUs.
 std::vector<std::string> provenance_lines(const RoiReport& report);
 
-/// The line above the summary sentences: "Recommended strategy: mig", or from a sweep "Recommended
-/// strategy at point p0003 (users=8): mig"; "" when nothing is recommended.
+/// The line above the summary sentences: "Recommended strategy: mig (MIG 3g.40gb+3g.40gb)", its
+/// label and its mechanism with the settings that define it (configuration_text), or from a sweep
+/// "Recommended strategy at point p0003 (users=8): mps (MPS with 50 % active threads)"; "" when
+/// nothing is recommended.
 std::string recommended_headline(const RoiReport& report);
 
 /// Makes `report` (of the sweep's detailed point) the report of the whole sweep: sets its title and

@@ -272,7 +272,7 @@ class MainWindowTest : public QObject {
     const auto& best = report.strategies[static_cast<std::size_t>(report.recommended)];
     auto* headline = results->findChild<QLabel*>("summaryHeadline");
     QVERIFY(headline->isVisible());
-    QVERIFY2(headline->text().startsWith(QString::fromStdString("<b>Recommended strategy: " + best.name + "</b>")),
+    QVERIFY2(headline->text().startsWith(QString::fromStdString("<b>Recommended strategy: " + best.name + " (")),
              qPrintable(headline->text()));
     QVERIFY2(headline->text().contains(QString::fromStdString(report::format_usd(best.monthly_savings_usd))),
              qPrintable(headline->text()));

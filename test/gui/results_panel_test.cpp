@@ -126,7 +126,8 @@ class ResultsPanelTest : public QObject {
     auto* headline = child<QLabel>("summaryHeadline");
     QVERIFY(headline->isVisible());
     QCOMPARE(headline->text(),
-             QStringLiteral("<b>Recommended strategy: mig</b> — monthly savings $15,067.20, annual $180,806"));
+             QStringLiteral("<b>Recommended strategy: mig (MIG 3g.40gb+2g.20gb+1g.10gb+1g.10gb)</b> — monthly savings "
+                            "$15,067.20, annual $180,806"));
     QCOMPARE(child<QLabel>("summaryRecommendation")->text(),
              QStringLiteral(
                  "Share with mig (mig, isolation hardware): it meets every tenant's SLA on 1 GPU instead of 4. This "
@@ -141,7 +142,9 @@ class ResultsPanelTest : public QObject {
     QVERIFY(child<QLabel>("summarySlaRisk")->text().startsWith(QStringLiteral("SLA risk under mig is not stated")));
     QVERIFY(child<QLabel>("summaryRejected")->isHidden());  // nothing rejected
     QCOMPARE(panel_->summary_text(),
-             QStringLiteral("Recommended strategy: mig — monthly savings $15,067.20, annual $180,806\n") +
+             QString::fromStdString("The answer: " + report.answer + "\n") +
+                 QStringLiteral("Recommended strategy: mig (MIG 3g.40gb+2g.20gb+1g.10gb+1g.10gb) — monthly savings "
+                                "$15,067.20, annual $180,806\n") +
                  QString::fromStdString(report.recommendation + " " + report.scope + "\n" + report.savings + "\n" +
                                         report.sla_risk));
     // Above the tabs, so every tab shows it.
@@ -149,8 +152,9 @@ class ResultsPanelTest : public QObject {
 
     // A run whose cheaper strategy misses its SLA keeps the baseline: no saving to claim.
     panel_->replace_current(seed_report_missing_sla());
-    QCOMPARE(headline->text(),
-             QStringLiteral("<b>Recommended strategy: dedicated</b> — monthly savings $0.00, annual $0"));
+    QCOMPARE(
+        headline->text(),
+        QStringLiteral("<b>Recommended strategy: dedicated (dedicated GPUs)</b> — monthly savings $0.00, annual $0"));
     QVERIFY(child<QLabel>("summaryRecommendation")
                 ->text()
                 .startsWith(QStringLiteral("Keep dedicated: every cheaper strategy misses an SLA (time_slicing). This "
@@ -162,6 +166,7 @@ class ResultsPanelTest : public QObject {
     none.recommendation = "No strategy meets every tenant's SLA, the baseline included.";
     none.scope.clear();  // a report written before it said which answer it is
     none.sla_risk.clear();
+    none.answer.clear();  // a report written before it opened with its answer
     panel_->replace_current(none);
     QVERIFY(headline->isHidden());
     QVERIFY(child<QLabel>("summarySlaRisk")->isHidden());

@@ -134,7 +134,7 @@ class ScreenshotTest : public QObject {
     auto* headline = child<QLabel>("summaryHeadline");
     QVERIFY(headline->isVisible());
     const QString shown = plain_text(headline);
-    QVERIFY2(shown.startsWith(QString::fromStdString("Recommended strategy: " + best.name + " — monthly savings $")),
+    QVERIFY2(shown.startsWith(QString::fromStdString("Recommended strategy: " + best.name + " (MIG ")),
              qPrintable(shown));
     QVERIFY2(shown.contains(QString::fromStdString(report::format_usd(best.monthly_savings_usd))), qPrintable(shown));
     QVERIFY(plain_text(child<QLabel>("summaryAnswer")).startsWith(QStringLiteral("The answer: Run MIG ")));

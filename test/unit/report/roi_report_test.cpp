@@ -330,10 +330,10 @@ TEST(RoiReport, MarkdownHasEverySectionStrategyAndFigure) {
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"cost", "savings", "latency-cdf", "utilization"}));
   const auto md = roi_report_markdown(r, figures);
-  for (const char* text :
-       {"# ROI report: seed-l40s-timeslicing", "## Executive summary", "**Recommended strategy: time_slicing**",
-        "## Strategies", "| time_slicing (recommended) |", "| dedicated (baseline) |", "## Tenants",
-        "](fig/latency-cdf.svg)", "## Assumptions and provenance", "## Methodology"}) {
+  for (const char* text : {"# ROI report: seed-l40s-timeslicing", "## Executive summary",
+                           "**Recommended strategy: time_slicing (time-slicing, 10 replicas per GPU)**",
+                           "## Strategies", "| time_slicing (recommended) |", "| dedicated (baseline) |", "## Tenants",
+                           "](fig/latency-cdf.svg)", "## Assumptions and provenance", "## Methodology"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text;
   }
 }
@@ -411,9 +411,13 @@ TEST(RoiReport, ASweepsSummaryReadsAgainstTheSweptVariable) {
             "(missed from users=14). At point p0000 (users=2): " +
                 savings);
   EXPECT_EQ(r.sla_risk, "From users=14 no strategy meets every SLA. At point p0000 (users=2): " + sla_risk);
-  EXPECT_EQ(recommended_headline(r), "Recommended strategy at point p0000 (users=2): time_slicing");
+  // The label and its mechanism with the settings that define it (it said "time_slicing" alone).
+  EXPECT_EQ(recommended_headline(r),
+            "Recommended strategy at point p0000 (users=2): time_slicing (time-slicing, 10 replicas per GPU)");
   const auto md = roi_report_markdown(r, {});
-  EXPECT_NE(md.find("**Recommended strategy at point p0000 (users=2): time_slicing**"), std::string::npos);
+  EXPECT_NE(md.find("**Recommended strategy at point p0000 (users=2): time_slicing (time-slicing, 10 replicas per "
+                    "GPU)**"),
+            std::string::npos);
 }
 
 TEST(RoiReport, ASweepWhoseBaselineCostsDifferPerPointComparesByCostLikeForLike) {
@@ -492,9 +496,9 @@ TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
   const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
   const auto md = roi_report_markdown(
       build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
-  for (const char* text :
-       {"# ROI report: seed &lt;i&gt;\n", "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\**",
-        "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
+  for (const char* text : {"# ROI report: seed &lt;i&gt;\n",
+                           "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\ (time-slicing",
+                           "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
   }
   EXPECT_EQ(md.find("<b>"), std::string::npos);
