@@ -399,7 +399,9 @@ void ResultsPanel::fill_summary(const report::RoiReport* report) {
   // Which answer this is (the strategies as given, or the advisor's search), so that Advise's
   // answer and this one are not read as two answers to one question.
   set_sentence(recommendation_, report->recommendation + (report->scope.empty() ? "" : " " + report->scope));
-  set_sentence(savings_, report->savings);
+  std::string savings;
+  for (const auto& sentence : report->sweep_savings) savings += sentence + "\n";
+  set_sentence(savings_, savings + report->savings);
   set_sentence(sla_risk_, report->sla_risk);
   set_sentence(rejected_, report->rejected);
 }

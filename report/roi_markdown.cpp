@@ -53,7 +53,12 @@ std::string roi_report_markdown(const RoiReport& r, const std::vector<Figure>& f
   if (!r.answer.empty()) md += "**The answer:** " + md_text(r.answer) + "\n\n";
   if (const std::string headline = recommended_headline(r); !headline.empty())
     md += "**" + md_text(headline) + "**\n\n";
-  md += "- " + md_text(r.recommendation) + "\n- " + md_text(r.savings) + "\n";
+  md += "- " + md_text(r.recommendation) + "\n";
+  if (!r.sweep_savings.empty()) {
+    md += "- Across the points:\n";
+    for (const auto& sentence : r.sweep_savings) md += "  - " + md_text(sentence) + "\n";
+  }
+  md += "- " + md_text(r.savings) + "\n";
   if (!r.sla_risk.empty()) md += "- " + md_text(r.sla_risk) + "\n";
   if (!r.rejected.empty()) md += "- " + md_text(r.rejected) + "\n";
   if (!r.scope.empty()) md += "- " + md_text(r.scope) + "\n";

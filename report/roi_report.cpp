@@ -713,8 +713,8 @@ std::string no_strategy_text(const SweepSection& sw, const std::vector<const Swe
 
 /// Each shared strategy's savings and SLA over the sweep, joined: "mig saves ... and meets every
 /// SLA up to users=12; mps saves ... and misses an SLA at every point."
-std::string sweep_savings_text(const SweepSection& sw, const std::string& baseline,
-                               const std::vector<const SweepRow*>& rows) {
+std::vector<std::string> sweep_savings_sentences(const SweepSection& sw, const std::string& baseline,
+                                                 const std::vector<const SweepRow*>& rows) {
   std::vector<std::string> clauses;
   for (std::size_t s = 0; s < sw.strategies.size(); ++s) {
     if (sw.strategies[s] == baseline) continue;  // saves nothing against itself
@@ -725,9 +725,10 @@ std::string sweep_savings_text(const SweepSection& sw, const std::string& baseli
     const bool possessive = savings.find("'s monthly savings go from") != std::string::npos;
     if (const std::string sla = sla_clause(sw, s, rows); !sla.empty())
       clause += (possessive ? ", and it " : " and ") + sla;
+    clause += ".";
     clauses.push_back(std::move(clause));
   }
-  return clauses.empty() ? std::string() : join(clauses, "; ") + ".";
+  return clauses;
 }
 
 /// The point and strategy of the cheapest configuration that meets every SLA; nullptr when none.
@@ -915,10 +916,9 @@ void add_sweep(RoiReport& r, SweepSection sweep) {
   const std::string counts = recommended_counts(sweep);
   r.recommendation =
       across + (counts.empty() ? "." : ": " + counts + ".") + " In detail below, " + detail + ": " + r.recommendation;
-  const std::string savings = sweep_savings_text(sweep, r.costs.baseline, rows);
+  r.sweep_savings = sweep_savings_sentences(sweep, r.costs.baseline, rows);
   const std::string like_for_like = like_for_like_text(sweep, r.costs.baseline, rows);
-  r.savings = (like_for_like.empty() ? std::string() : like_for_like + " ") +
-              (savings.empty() ? std::string() : savings + " ") + "At " + detail + ": " + r.savings;
+  r.savings = (like_for_like.empty() ? std::string() : like_for_like + " ") + "At " + detail + ": " + r.savings;
   const std::string none = no_strategy_text(sweep, rows);
   if (!r.sla_risk.empty()) r.sla_risk = "At " + detail + ": " + r.sla_risk;
   if (!none.empty()) r.sla_risk = r.sla_risk.empty() ? none : none + " " + r.sla_risk;

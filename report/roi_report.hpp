@@ -115,6 +115,9 @@ struct RoiReport {
   /// Which answer this is: the advisor's search or the strategies as given (scope_text).
   std::string scope;
   std::string savings;
+  /// From a sweep folder: each strategy's savings across the points, a sentence each, shown as
+  /// points under the savings sentence (they were one run-on sentence); empty otherwise.
+  std::vector<std::string> sweep_savings;
   std::string sla_risk;
   std::string sla_risk_level;  ///< "low", "moderate", "high", "not stated"; "" when nothing is recommended
   /// The strategies rejected (StrategySummary::rejections) and why; "" when none was.

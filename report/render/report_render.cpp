@@ -300,7 +300,13 @@ std::string summary_html(const RoiReport& r) {
             esc(report::format_usd(best.annual_savings_usd, 0)) + "</p>\n";
   }
   html += "<ul class=\"summary\">\n";
-  for (const std::string* sentence : {&r.recommendation, &r.savings, &r.sla_risk, &r.rejected, &r.scope}) {
+  if (!r.recommendation.empty()) html += "<li>" + esc(r.recommendation) + "</li>\n";
+  if (!r.sweep_savings.empty()) {
+    html += "<li>Across the points:<ul>\n";
+    for (const auto& sentence : r.sweep_savings) html += "<li>" + esc(sentence) + "</li>\n";
+    html += "</ul></li>\n";
+  }
+  for (const std::string* sentence : {&r.savings, &r.sla_risk, &r.rejected, &r.scope}) {
     if (!sentence->empty()) html += "<li>" + esc(*sentence) + "</li>\n";
   }
   html += "</ul>\n<h3>Where these figures come from</h3>\n<ul class=\"provenance\">\n";

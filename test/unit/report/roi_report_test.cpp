@@ -406,10 +406,10 @@ TEST(RoiReport, ASweepsSummaryReadsAgainstTheSweptVariable) {
             "Across users = 2 … 16 (8 points): time_slicing is recommended at 6 points; no strategy qualifies at 2. "
             "In detail below, point p0000 (users=2): " +
                 recommendation);
-  EXPECT_EQ(r.savings,
-            "time_slicing saves $1,515.25 at users=2 to $815.25 at users=16 and meets every SLA up to users=12 "
-            "(missed from users=14). At point p0000 (users=2): " +
-                savings);
+  // A sentence per strategy, shown as points under the savings (they were one run-on sentence).
+  EXPECT_EQ(r.sweep_savings, std::vector<std::string>{"time_slicing saves $1,515.25 at users=2 to $815.25 at users=16 "
+                                                      "and meets every SLA up to users=12 (missed from users=14)."});
+  EXPECT_EQ(r.savings, "At point p0000 (users=2): " + savings);
   EXPECT_EQ(r.sla_risk, "From users=14 no strategy meets every SLA. At point p0000 (users=2): " + sla_risk);
   // The label and its mechanism with the settings that define it (it said "time_slicing" alone).
   EXPECT_EQ(recommended_headline(r),
@@ -418,6 +418,7 @@ TEST(RoiReport, ASweepsSummaryReadsAgainstTheSweptVariable) {
   EXPECT_NE(md.find("**Recommended strategy at point p0000 (users=2): time_slicing (time-slicing, 10 replicas per "
                     "GPU)**"),
             std::string::npos);
+  EXPECT_NE(md.find("- Across the points:\n  - time_slicing saves $1,515.25 at users=2"), std::string::npos) << md;
 }
 
 TEST(RoiReport, ASweepWhoseBaselineCostsDifferPerPointComparesByCostLikeForLike) {
@@ -477,7 +478,8 @@ TEST(RoiReport, ASweepOverTwoAxesNamesItsPointsWithTheirValues) {
   EXPECT_EQ(r.recommendation.substr(0, 162),
             "Across phi_users = 1 … 8 and deepseek_users = 1 … 2 (8 points): dedicated is recommended at 3 points, "
             "time_slicing at 3; no strategy qualifies at 2. In detail");
-  EXPECT_EQ(r.savings.substr(0, r.savings.find(" At point")),
+  ASSERT_EQ(r.sweep_savings.size(), 1u);
+  EXPECT_EQ(r.sweep_savings[0],
             "time_slicing saves $1,515.25 at every point and meets every SLA at 3 of 8 points (missed at p0001 "
             "(phi_users=1, deepseek_users=2); p0003 (phi_users=2, deepseek_users=2); p0005 (phi_users=4, "
             "deepseek_users=2); p0006 (phi_users=8, deepseek_users=1); …).");
