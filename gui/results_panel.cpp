@@ -98,12 +98,12 @@ QTableView* sortable_table(const char* name, QSortFilterProxyModel* proxy, QWidg
   return view;
 }
 
-/// A label of the summary: plain text (the report's names are shown as written), wrapped,
-/// selectable.
-QLabel* summary_label(const char* name, QWidget* parent) {
+/// A label of the summary: plain text by default (the report's names are shown as written; rich
+/// text for the answer and headline, whose names are HTML-escaped), wrapped, selectable.
+QLabel* summary_label(const char* name, QWidget* parent, Qt::TextFormat format = Qt::PlainText) {
   auto* label = new QLabel(parent);
   label->setObjectName(name);
-  label->setTextFormat(Qt::PlainText);
+  label->setTextFormat(format);
   label->setWordWrap(true);
   label->setTextInteractionFlags(Qt::TextSelectableByMouse);
   return label;
@@ -177,16 +177,8 @@ QWidget* ResultsPanel::make_summary() {
   frame->setObjectName("resultSummary");
   frame->setFrameShape(QFrame::StyledPanel);
   frame->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-  answer_ = new QLabel(frame);
-  answer_->setObjectName("summaryAnswer");
-  answer_->setTextFormat(Qt::RichText);
-  answer_->setWordWrap(true);
-  answer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  headline_ = new QLabel(frame);
-  headline_->setObjectName("summaryHeadline");
-  headline_->setTextFormat(Qt::RichText);
-  headline_->setWordWrap(true);
-  headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  answer_ = summary_label("summaryAnswer", frame, Qt::RichText);
+  headline_ = summary_label("summaryHeadline", frame, Qt::RichText);
   recommendation_ = summary_label("summaryRecommendation", frame);
   savings_ = summary_label("summarySavings", frame);
   sla_risk_ = summary_label("summarySlaRisk", frame);

@@ -150,7 +150,6 @@ ScenarioEditor::ScenarioEditor(ScenarioDocument* document, QWidget* parent)
 }
 
 void ScenarioEditor::show_first_rows() {
-  for (QTableView* view : {fleet_view_, tenant_view_, strategy_view_}) view->resizeColumnsToContents();
   select_tenant(tenant_model_->rowCount() > 0 ? 0 : -1);
   select_strategy(strategy_model_->rowCount() > 0 ? 0 : -1);
 }

@@ -62,8 +62,7 @@ std::optional<pricing::AutoscaledCost> autoscaled_cost(const scenario::StrategyR
   if (option == pricing::PurchaseOption::reserved_1y || option == pricing::PurchaseOption::reserved_3y) {
     return std::nullopt;
   }
-  const scenario::StrategySpec* spec = nullptr;
-  for (const auto& s : scenario.strategies) spec = s.name == strategy.name ? &s : spec;
+  const scenario::StrategySpec* spec = scenario::find_strategy(scenario, strategy.name);
   pricing::AutoscaledCost out;
   out.scale_up_s = scale_up_s(scenario);
   out.peak_monthly_usd = peak_monthly_usd;

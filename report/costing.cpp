@@ -86,14 +86,6 @@ void add_reservations(const scenario::StrategyResult& strategy, const scenario::
   }
 }
 
-/// The strategy's spec in the scenario; nullptr when the scenario has none of that name.
-const scenario::StrategySpec* spec_of(const scenario::Scenario& scenario, const std::string& strategy) {
-  for (const auto& spec : scenario.strategies) {
-    if (spec.name == strategy) return &spec;
-  }
-  return nullptr;
-}
-
 /// Per tenant of `strategy`, what it used and what it holds (`usd_per_gpu_hour`: by GPU model, the
 /// price of one GPU of the instances that carry it; empty for what the baseline needs: latency).
 std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, const scenario::StrategyResult& strategy,
@@ -286,7 +278,7 @@ CostReport cost_result(const scenario::SimResult& result, const scenario::Scenar
                                          scenario.pricing.abandonment_per_100ms_frac};
   for (std::size_t i = 0; i < costs.size(); ++i) {
     const auto& strategy = result.strategies[i];
-    const auto usage = usage_of(scenario, strategy, spec_of(scenario, strategy.name), gpu_prices[i]);
+    const auto usage = usage_of(scenario, strategy, scenario::find_strategy(scenario, strategy.name), gpu_prices[i]);
     pricing::settle(costs[i], baseline.monthly_usd, usage, baseline.usage.empty() ? usage : baseline.usage, business,
                     chargeback);
     if (option == pricing::PurchaseOption::spot) {

@@ -19,13 +19,6 @@ namespace {
 
 using models::StrategyKind;
 
-const scenario::StrategySpec* spec_named(const scenario::SimResult& result, const std::string& name) {
-  for (const auto& spec : result.input.strategies) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
-}
-
 /// "2 L40S GPUs", "1 A100-80GB GPU", "3 GPUs (2 A10G, 1 L40S)".
 std::string gpus_text(const scenario::StrategyResult& strategy, int num_gpus) {
   std::map<std::string, std::set<int>> by_model;
@@ -138,7 +131,7 @@ std::string answer_sentence(const RoiReport& r, const scenario::SimResult& resul
   const auto index = static_cast<std::size_t>(r.recommended);
   const auto& best = r.strategies[index];
   const auto& strategy = result.strategies[index];
-  const auto* spec = spec_named(result, best.name);
+  const auto* spec = scenario::find_strategy(result.input, best.name);
   const std::string config = spec ? configuration_text(*spec) : best.kind;
   const std::string instances =
       index < r.costs.strategies.size() ? instances_text(r.costs.strategies[index]) : std::string();

@@ -65,14 +65,6 @@ std::string either(const std::vector<std::string>& parts) {
   return join(std::vector<std::string>(parts.begin(), parts.end() - 1), ", ") + " or " + parts.back();
 }
 
-/// The scenario's spec of the strategy named `name`; nullptr when it has none.
-const scenario::StrategySpec* spec_of(const scenario::SimResult& result, const std::string& name) {
-  for (const auto& spec : result.input.strategies) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
-}
-
 const scenario::TenantResult* tenant_named(const scenario::StrategyResult& s, const std::string& name) {
   for (const auto& t : s.tenants) {
     if (t.name == name) return &t;
@@ -296,7 +288,7 @@ ReportTable phases_table(const RoiReport& r) {
                 {},
                 {false, false, false, false, true}};
   for (const auto& s : r.result.strategies) {
-    const auto* spec = spec_of(r.result, s.name);
+    const auto* spec = scenario::find_strategy(r.result.input, s.name);
     if (!spec || !spec->layout_schedule) continue;
     for (const auto& phase : spec->layout_schedule->phases) {
       t.rows.push_back(
@@ -330,7 +322,7 @@ std::string repartition_text(const scenario::StrategyResult& s, const scenario::
 /// the first MIG one without; nullptr when the result has none.
 const scenario::StrategyResult* static_mig_of(const RoiReport& r, const scenario::StrategyResult& scheduled) {
   const auto is_static = [&](const scenario::StrategyResult& s) {
-    const auto* spec = spec_of(r.result, s.name);
+    const auto* spec = scenario::find_strategy(r.result.input, s.name);
     return &s != &scheduled && spec && !spec->layout_schedule;
   };
   for (const auto& s : r.result.strategies) {
@@ -375,7 +367,7 @@ ReportSection schedule_section(const RoiReport& r) {
       "the whole run, re-partitions included.");
   section.tables = {phases_table(r)};
   for (const auto& s : r.result.strategies) {
-    const auto* spec = spec_of(r.result, s.name);
+    const auto* spec = scenario::find_strategy(r.result.input, s.name);
     if (!spec || !spec->layout_schedule) continue;
     section.notes.push_back(repartition_text(s, *spec->layout_schedule));
     if (const auto* other = static_mig_of(r, s)) section.notes.push_back(schedule_comparison(s, *other));
@@ -385,7 +377,7 @@ ReportSection schedule_section(const RoiReport& r) {
 
 bool has_schedule(const scenario::SimResult& result) {
   return std::any_of(result.strategies.begin(), result.strategies.end(), [&](const scenario::StrategyResult& s) {
-    const auto* spec = spec_of(result, s.name);
+    const auto* spec = scenario::find_strategy(result.input, s.name);
     return spec && spec->layout_schedule;
   });
 }

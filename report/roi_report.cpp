@@ -877,9 +877,7 @@ std::string recommended_headline(const RoiReport& r) {
   std::string name = r.strategies[static_cast<std::size_t>(r.recommended)].name;
   // The mechanism and settings beside the label (the headline said "mps", not "MPS with 50 %
   // active threads").
-  const auto spec = std::find_if(r.result.input.strategies.begin(), r.result.input.strategies.end(),
-                                 [&](const scenario::StrategySpec& s) { return s.name == name; });
-  if (spec != r.result.input.strategies.end()) name += " (" + configuration_text(*spec) + ")";
+  if (const auto* spec = scenario::find_strategy(r.result.input, name)) name += " (" + configuration_text(*spec) + ")";
   if (!r.sweep) return "Recommended strategy: " + name;
   std::string point = r.sweep->detail_point;
   for (const auto& row : r.sweep->rows) {

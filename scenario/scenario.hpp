@@ -362,6 +362,14 @@ inline bool in_reserved_pool(const Scenario& scenario, const std::string& tenant
   return false;
 }
 
+/// The strategy named `name`, or nullptr when the scenario has none.
+inline const StrategySpec* find_strategy(const Scenario& scenario, const std::string& name) {
+  for (const auto& spec : scenario.strategies) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
 /// The tenant named `name`, or nullptr when the scenario has none.
 inline const Tenant* find_tenant(const Scenario& scenario, const std::string& name) {
   for (const auto& tenant : scenario.tenants) {

@@ -84,7 +84,6 @@ struct DeviceResult {
   bool operator==(const DeviceResult&) const = default;
 };
 
-/// The tenant of a device's context entry "tenant#k".
 /// How a tenant's SLA reads in a table: "met", "missed", or "no requests" when none arrived in the
 /// measured window (its figures are empty, not good: nothing was judged).
 inline std::string sla_word(bool met, std::int64_t num_arrived) {
@@ -92,6 +91,7 @@ inline std::string sla_word(bool met, std::int64_t num_arrived) {
   return met ? "met" : "missed";
 }
 
+/// The tenant of a device's context entry "tenant#k".
 inline std::string tenant_of_context(const std::string& context) { return context.substr(0, context.rfind('#')); }
 
 /// A MIG instance's first memory slot, from its name "gpu0/3g.40gb@4" (0 when it names none).

@@ -432,6 +432,9 @@ QChart* latency_cdf_chart(const RoiReport& r, const std::string& tenant) {
   return chart;
 }
 
+/// "latency-cdf", "latency-cdf-2", ...: the CDF figures, six tenants each (report_figures).
+bool is_latency_cdf(const Figure& figure) { return figure.id.rfind("latency-cdf", 0) == 0; }
+
 /// One panel per tenant of the figure (every tenant when it names none), two to a row when there
 /// are several.
 void draw_latency_cdf(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
@@ -525,7 +528,7 @@ void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, co
     draw_cost(r, painter, target, true);
   } else if (figure.id == "sweep-savings") {
     draw_sweep_savings(r, painter, target);
-  } else if (figure.id.rfind("latency-cdf", 0) == 0) {
+  } else if (is_latency_cdf(figure)) {
     draw_latency_cdf(r, figure, painter, target);
   } else if (figure.id == "utilization") {
     draw_utilization(r, painter, target);
@@ -538,7 +541,7 @@ void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, co
 
 /// Figure height for its content: the CDF grows with the tenants, the MIG drawing with the GPUs.
 int figure_height(const RoiReport& r, const Figure& figure) {
-  if (figure.id.rfind("latency-cdf", 0) == 0) {
+  if (is_latency_cdf(figure)) {
     std::size_t tenants = figure.tenants.size();
     if (tenants == 0) {
       for (const auto& s : r.result.strategies) tenants = std::max(tenants, s.tenants.size());
