@@ -291,6 +291,7 @@ TEST(ResultCheck, BadFaultFiguresAreRefusedWithTheirPointers) {
   shared["tenants"][1]["availability"] = 1.5;
   shared["devices"][0]["phase"] = 3;
   shared["devices"][0]["down_s"] = -1;
+  shared["devices"][0]["out_of_phase_s"] = "long";
   auto& faults = shared["faults"];
   auto& event = faults["events"][0];
   event["at_s"] = -0.5;
@@ -314,6 +315,7 @@ TEST(ResultCheck, BadFaultFiguresAreRefusedWithTheirPointers) {
             "r.json: /strategies/1/tenants/1/availability: must be in [0, 1] (got 1.5)\n"
             "r.json: /strategies/1/devices/0/phase: expected string (got 3)\n"
             "r.json: /strategies/1/devices/0/down_s: must be >= 0 (got -1)\n"
+            "r.json: /strategies/1/devices/0/out_of_phase_s: expected number (got \"long\")\n"
             "r.json: /strategies/1/faults/events/0/at_s: must be >= 0 (got -0.5)\n"
             "r.json: /strategies/1/faults/events/0/kind: unknown \"gpu_fail\"; expected "
             "gpu_failure|driver_reset|tenant_crash|mps_server_fault|repartition (did you mean \"gpu_failure\"?)\n"
