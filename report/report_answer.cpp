@@ -6,7 +6,6 @@
 #include <set>
 #include <vector>
 
-#include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "report/cost_lines.hpp"
 #include "report/roi_report.hpp"
@@ -16,8 +15,6 @@
 namespace slicewise::report {
 
 namespace {
-
-using models::StrategyKind;
 
 /// "2 L40S GPUs", "1 A100-80GB GPU", "3 GPUs (2 A10G, 1 L40S)".
 std::string gpus_text(const scenario::StrategyResult& strategy, int num_gpus) {
@@ -41,56 +38,17 @@ std::string and_list(const std::vector<std::string>& parts) {
   return join(std::vector<std::string>(parts.begin(), parts.end() - 1), ", ") + " and " + parts.back();
 }
 
-/// The calibration constants a kind's rates use: their names' prefixes.
-std::vector<std::string> constant_prefixes(const std::string& kind) {
-  if (kind == "mps") return {"mps_"};
-  if (kind == "hami") return {"hami_", "time_slicing_efficiency"};
-  if (kind == "time_slicing" || kind == "mig_time_slicing" || kind == "vgpu") {
-    return {"time_slicing_efficiency", "timeslice_ms", "yield_switch_ms", "preempt_switch_ms"};
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string configuration_text(const scenario::StrategySpec& spec) {
-  std::string text;
-  switch (spec.kind) {
-    case StrategyKind::dedicated: return "dedicated GPUs";
-    case StrategyKind::time_slicing:
-      text = "time-slicing";
-      if (spec.replicas > 0) text += ", " + std::to_string(spec.replicas) + " replicas per GPU";
-      return text;
-    case StrategyKind::mps:
-      text = "MPS";
-      if (spec.active_thread_pct) {
-        text += " with " + format_number(*spec.active_thread_pct) + " % active threads";
-      } else if (spec.mps_daemon == scenario::MpsDaemon::device_plugin && spec.replicas > 0) {
-        text += ", " + std::to_string(spec.replicas) + " replicas per GPU (each " +
-                format_number(scenario::device_plugin_thread_pct(spec.replicas)) + " % of the threads)";
-      }
-      if (std::any_of(spec.tenants.begin(), spec.tenants.end(),
-                      [](const auto& t) { return t.second.active_thread_pct.has_value(); })) {
-        text += ", thread caps per tenant";
-      }
-      return text;
-    case StrategyKind::mig:
-    case StrategyKind::mig_time_slicing:
-      text = spec.kind == StrategyKind::mig ? "MIG" : "MIG with time-slicing";
-      if (spec.layout_schedule) return text + " on a layout schedule";
-      if (!spec.layouts.empty()) return text + " " + join(spec.layouts, " / ");
-      return spec.layout.empty() ? text : text + " " + spec.layout;
-    case StrategyKind::hami:
-      text = "HAMi fractional GPUs";
-      if (spec.gpucores_pct) text += " with " + format_number(*spec.gpucores_pct) + " % of the cores each";
-      return text;
-    case StrategyKind::vgpu: return "vGPU";
-  }
-  return models::to_string(spec.kind);
+  return scenario::policy_of(spec.kind).configuration(spec);
 }
 
 std::string model_confidence_text(const scenario::CalibrationRecord& calibration, const std::string& kind) {
-  const auto prefixes = constant_prefixes(kind);
+  std::vector<std::string> prefixes;  // an unknown kind (a hand-edited result) runs on none
+  for (const auto& [name, value] : models::strategy_kind_table()) {
+    if (name == kind) prefixes = scenario::policy_of(value).calibration_constants();
+  }
   const std::string profile = calibration.profile_id.empty()
                                   ? std::string("no calibration profile")
                                   : "profile worst fit " + format_percent(calibration.fit_mape) + " MAPE";

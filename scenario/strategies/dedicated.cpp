@@ -9,6 +9,7 @@ class Dedicated final : public OwnDevicePolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::dedicated; }
   std::string summary() const override { return "one context per GPU; nothing is shared"; }
+  std::string configuration(const StrategySpec& /*spec*/) const override { return "dedicated GPUs"; }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
 };
 

@@ -4,6 +4,8 @@
 // (gpumem), and adds a small launch overhead.
 #include "scenario/strategies/policy.hpp"
 
+#include "core/json_reader.hpp"
+
 namespace slicewise::scenario {
 
 namespace {
@@ -18,6 +20,11 @@ class Hami final : public DriverTimeSlicingPolicy {
            "overhead";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+  std::string configuration(const StrategySpec& spec) const override {
+    return spec.gpucores_pct ? "HAMi fractional GPUs with " + format_number(*spec.gpucores_pct) + " % of the cores each"
+                             : "HAMi fractional GPUs";
+  }
+  std::vector<std::string> calibration_constants() const override { return {"hami_", "time_slicing_efficiency"}; }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "gpucores_pct", "gpumem_gib"};

@@ -14,6 +14,7 @@ class Mig final : public OwnDevicePolicy {
     return "each instance of the layout is a device with its SMs, memory and bandwidth slices; one context each";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
+  std::string configuration(const StrategySpec& spec) const override { return mig_configuration("MIG", spec); }
   CrashReach crash_reach() const override { return CrashReach::own_context; }  // the instance contains it
 
   std::vector<std::string> strategy_keys() const override { return {"layout", "layouts", "layout_schedule"}; }

@@ -286,4 +286,10 @@ std::string mig_tenant_key_problem(const StrategySpec& spec, const std::string& 
   return "not used with a layout_schedule: each phase's \"tenants\" gives the tenant's profile in that phase";
 }
 
+std::string mig_configuration(const std::string& mechanism, const StrategySpec& spec) {
+  if (spec.layout_schedule) return mechanism + " on a layout schedule";
+  if (!spec.layouts.empty()) return mechanism + " " + join(spec.layouts, " / ");
+  return spec.layout.empty() ? mechanism : mechanism + " " + spec.layout;
+}
+
 }  // namespace slicewise::scenario

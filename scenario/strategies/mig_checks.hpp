@@ -14,4 +14,8 @@ void check_mig_layout(const StrategySpec& spec, const StrategyCheck& check);
 /// whose phases give each tenant its profile; "" when it can.
 std::string mig_tenant_key_problem(const StrategySpec& spec, const std::string& key);
 
+/// "MIG 3g.40gb+3g.40gb" (`mechanism` and the layout, the layouts the GPUs take in turn, or "on a
+/// layout schedule"): the configuration() of both MIG kinds.
+std::string mig_configuration(const std::string& mechanism, const StrategySpec& spec);
+
 }  // namespace slicewise::scenario

@@ -13,6 +13,9 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
     return "time slicing inside each MIG instance of the layout; memory not isolated inside an instance";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
+  std::string configuration(const StrategySpec& spec) const override {
+    return mig_configuration("MIG with time-slicing", spec);
+  }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "layout", "layouts", "layout_schedule"};

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/json_reader.hpp"
+
 namespace slicewise::scenario {
 
 namespace {
@@ -24,6 +26,21 @@ class Mps final : public StrategyPolicy {
            "at most 48 clients per GPU";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+  std::string configuration(const StrategySpec& spec) const override {
+    std::string text = "MPS";
+    if (spec.active_thread_pct) {
+      text += " with " + format_number(*spec.active_thread_pct) + " % active threads";
+    } else if (spec.mps_daemon == MpsDaemon::device_plugin && spec.replicas > 0) {
+      text += ", " + std::to_string(spec.replicas) + " replicas per GPU (each " +
+              format_number(device_plugin_thread_pct(spec.replicas)) + " % of the threads)";
+    }
+    if (std::any_of(spec.tenants.begin(), spec.tenants.end(),
+                    [](const auto& t) { return t.second.active_thread_pct.has_value(); })) {
+      text += ", thread caps per tenant";
+    }
+    return text;
+  }
+  std::vector<std::string> calibration_constants() const override { return {"mps_"}; }
   CrashReach crash_reach() const override {
     return CrashReach::whole_gpu;
   }  // CUDA MPS docs: a client's fatal fault reaches every client

@@ -80,6 +80,12 @@ inline double device_plugin_thread_pct(int replicas) { return std::floor(100.0 /
 inline constexpr const char* kDevicePluginHasNoPriority =
     "NVIDIA's device plugin time-slices its replicas with no priority or weight between them";
 
+/// The calibration constants of time slicing by the driver or the vGPU scheduler: its efficiency,
+/// time slice and switch costs.
+inline std::vector<std::string> time_slicing_constants() {
+  return {"time_slicing_efficiency", "timeslice_ms", "yield_switch_ms", "preempt_switch_ms"};
+}
+
 /// The quantum events of exact time slicing on one device.
 struct ExactQuanta {
   double quantum_ms = 0.0;
@@ -157,6 +163,14 @@ class StrategyPolicy {
   /// True when each GPU runs a server whose fault ends every client on it (mps_server_fault).
   virtual bool has_gpu_server() const { return false; }
 
+  // --- Reports --------------------------------------------------------------------------------
+  /// The strategy as its mechanism and the settings that define it, for the report's answer and
+  /// headline: "MPS with 50 % active threads", "MIG 3g.40gb+3g.40gb", "dedicated GPUs".
+  virtual std::string configuration(const StrategySpec& spec) const = 0;
+  /// Prefixes of the names of the calibration constants its rates run on (the answer's model
+  /// confidence); none for whole GPUs and MIG instances.
+  virtual std::vector<std::string> calibration_constants() const { return {}; }
+
   // --- Money ----------------------------------------------------------------------------------
   /// The software licence every GPU of the strategy needs (an id of data/licences.json); "" = none.
   virtual std::string licence_id() const { return ""; }
@@ -213,6 +227,7 @@ class OwnDevicePolicy : public StrategyPolicy {
 /// priority class goes first; `exact` simulates the quanta one by one.
 class DriverTimeSlicingPolicy : public StrategyPolicy {
  public:
+  std::vector<std::string> calibration_constants() const override { return time_slicing_constants(); }
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
                              int contexts_on_device) const override;

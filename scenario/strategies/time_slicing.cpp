@@ -13,6 +13,9 @@ class TimeSlicing final : public DriverTimeSlicingPolicy {
   std::string summary() const override {
     return "busy contexts take turns on the GPU (quantum q, switch cost c, share η·w/Σw); memory not isolated";
   }
+  std::string configuration(const StrategySpec& spec) const override {
+    return spec.replicas > 0 ? "time-slicing, " + std::to_string(spec.replicas) + " replicas per GPU" : "time-slicing";
+  }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
 
   std::vector<std::string> strategy_keys() const override {

@@ -18,6 +18,8 @@ class Vgpu final : public StrategyPolicy {
     return "VMs with a vGPU each; best_effort time slicing, or equal_share / fixed_share slots";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
+  std::string configuration(const StrategySpec& /*spec*/) const override { return "vGPU"; }
+  std::vector<std::string> calibration_constants() const override { return time_slicing_constants(); }
   CrashReach crash_reach() const override { return CrashReach::own_context; }  // the VM contains it
 
   std::vector<std::string> strategy_keys() const override {
