@@ -1,4 +1,4 @@
-// Table model over an ROI report's strategies (see result_model.hpp).
+// Table models over an ROI report: its strategies, and its tenants' latencies (see result_model.hpp).
 #include "gui/result_model.hpp"
 
 #include <algorithm>
@@ -72,23 +72,16 @@ ResultModel::ResultModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResultModel::set_report(const report::RoiReport& report) {
   beginResetModel();
-  tenants_.clear();
   tenant_rows_ = report.tenants;
   rows_.clear();
   has_faults_ = false;
-  for (const auto& t : tenant_rows_) {
-    if (std::find(tenants_.begin(), tenants_.end(), t.tenant) == tenants_.end()) tenants_.push_back(t.tenant);
-  }
   for (std::size_t i = 0; i < report.strategies.size(); ++i) {
     Row row;
     row.summary = report.strategies[i];
     row.recommended = static_cast<int>(i) == report.recommended;
     row.baseline = static_cast<int>(i) == report.baseline;
-    row.tenants.assign(tenants_.size(), nullptr);
     for (const auto& t : tenant_rows_) {
-      if (t.strategy != row.summary.name) continue;
-      const auto at = std::find(tenants_.begin(), tenants_.end(), t.tenant) - tenants_.begin();
-      row.tenants[static_cast<std::size_t>(at)] = &t;
+      if (t.strategy == row.summary.name) row.tenants.push_back(&t);
     }
     for (const auto& simulated : report.result.strategies) {
       if (simulated.name == row.summary.name) row.faults = simulated.faults;
@@ -101,7 +94,6 @@ void ResultModel::set_report(const report::RoiReport& report) {
 
 void ResultModel::clear() {
   beginResetModel();
-  tenants_.clear();
   tenant_rows_.clear();
   rows_.clear();
   has_faults_ = false;
@@ -113,11 +105,11 @@ int ResultModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ResultModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : first_tenant_column() + 2 * static_cast<int>(tenants_.size());
+  return parent.isValid() ? 0 : kNumFixedColumns + (has_faults_ ? kNumFaultColumns : 0);
 }
 
-int ResultModel::tenant_of(int column) const {
-  return column < first_tenant_column() ? -1 : (column - first_tenant_column()) / 2;
+bool ResultModel::kinds_differ_from_names() const {
+  return std::any_of(rows_.begin(), rows_.end(), [](const Row& row) { return row.summary.kind != row.summary.name; });
 }
 
 QVariant ResultModel::fault_display(const Row& row, int column) const {
@@ -180,12 +172,8 @@ QVariant ResultModel::display(const Row& row, int column) const {
     case kEnergyKwhMonth: return s.monthly_kwh ? QString::number(*s.monthly_kwh, 'f', 1) : missing_text();
     case kSlaViolationsPercent: return percent_text(s.sla_violation_frac, 2);
     case kSla: return s.sla_met ? QStringLiteral("met") : QStringLiteral("missed (%1)").arg(s.num_tenants_missing_sla);
-    default: break;
+    default: return fault_display(row, column);
   }
-  if (tenant_of(column) < 0) return fault_display(row, column);
-  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
-  if (!tenant) return missing_text();
-  return seconds_text((column - first_tenant_column()) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
 }
 
 QVariant ResultModel::sort_key(const Row& row, int column) const {
@@ -203,34 +191,23 @@ QVariant ResultModel::sort_key(const Row& row, int column) const {
     case kEnergyKwhMonth: return s.monthly_kwh ? sort_value(*s.monthly_kwh) : QVariant();
     case kSlaViolationsPercent: return sort_value(100.0 * s.sla_violation_frac);
     case kSla: return s.num_tenants_missing_sla;
-    default: break;
+    default: return fault_sort_key(row, column);
   }
-  if (tenant_of(column) < 0) return fault_sort_key(row, column);
-  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
-  if (!tenant) return {};
-  return sort_value((column - first_tenant_column()) % 2 == 0 ? tenant->p95_s : tenant->p99_s);
 }
 
 bool ResultModel::missed(const Row& row, int column) const {
-  if (column == kSla || column == kSlaViolationsPercent) return !row.summary.sla_met;
-  if (tenant_of(column) < 0) return false;
-  const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))];
-  return tenant && !tenant->sla_met;
+  return (column == kSla || column == kSlaViolationsPercent) && !row.summary.sla_met;
 }
 
 QString ResultModel::tooltip(const Row& row, int column) const {
   QStringList lines;
-  if (tenant_of(column) >= 0) {
-    if (const auto* tenant = row.tenants[static_cast<std::size_t>(tenant_of(column))]) {
-      lines << tenant_sla_text(*tenant);
-    }
-  } else if (row.faults && column == availability_column()) {
+  if (row.faults && column == availability_column()) {
     lines << availability_lines(*row.faults);
   } else if (row.faults && column == blast_radius_column()) {
     lines << blast_radius_lines(*row.faults);
   } else if (column == kSla) {
     for (const auto* tenant : row.tenants) {
-      if (tenant && !tenant->sla_met) lines << tenant_sla_text(*tenant);
+      if (!tenant->sla_met) lines << tenant_sla_text(*tenant);
     }
   }
   for (const auto& issue : row.summary.issues) lines << to_qstring(issue);
@@ -244,9 +221,8 @@ QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int r
   }
   const int shown = role == Qt::ToolTipRole ? 1 : 0;
   if (section < kNumFixedColumns) {
-    // Short headers with their units, on two lines where that narrows the column (as the tenants'
-    // columns), so the table keeps its width for the numbers; the tooltip says it in full. In
-    // Column order.
+    // Short headers with their units, on two lines where that narrows the column, so the table keeps its width for the
+    // numbers; the tooltip says it in full. In Column order.
     static const char* const fixed[kNumFixedColumns][2] = {
         {QT_TR_NOOP("Strategy"), QT_TR_NOOP("Strategy; the recommended one is bold, the baseline is marked")},
         {QT_TR_NOOP("Kind"), QT_TR_NOOP("Sharing strategy kind")},
@@ -268,23 +244,135 @@ QVariant ResultModel::headerData(int section, Qt::Orientation orientation, int r
     };
     return tr(fixed[section][shown]);
   }
-  if (tenant_of(section) < 0) {
-    static const char* const faults[kNumFaultColumns][2] = {
-        {QT_TR_NOOP("Avail. %\nexpected"),
-         QT_TR_NOOP("Availability expected from the fault rates over the strategy's placement: the lowest "
-                    "tenant's, % of a 730-hour month (docs/faults.md)")},
-        {QT_TR_NOOP("Blast\nradius"),
-         QT_TR_NOOP("Blast radius: tenants a fault is expected to take down, weighted by the fault kinds' rates")},
-    };
-    return tr(faults[section - kNumFixedColumns][shown]);
+  static const char* const faults[kNumFaultColumns][2] = {
+      {QT_TR_NOOP("Avail. %\nexpected"),
+       QT_TR_NOOP("Availability expected from the fault rates over the strategy's placement: the lowest "
+                  "tenant's, % of a 730-hour month (docs/faults.md)")},
+      {QT_TR_NOOP("Blast\nradius"),
+       QT_TR_NOOP("Blast radius: tenants a fault is expected to take down, weighted by the fault kinds' rates")},
+  };
+  return tr(faults[section - kNumFixedColumns][shown]);
+}
+
+LatencyModel::LatencyModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void LatencyModel::set_report(const report::RoiReport& report) {
+  beginResetModel();
+  tenant_rows_ = report.tenants;
+  tenants_.clear();
+  targets_.clear();
+  strategies_.clear();
+  for (const auto& strategy : report.strategies) strategies_.push_back(strategy.name);
+  recommended_ = report.recommended;
+  for (const auto& t : tenant_rows_) {
+    if (std::find(tenants_.begin(), tenants_.end(), t.tenant) != tenants_.end()) continue;
+    tenants_.push_back(t.tenant);
+    targets_.push_back(t.sla_target_s);
   }
-  const QString tenant = to_qstring(tenants_[static_cast<std::size_t>(tenant_of(section))]);
-  const bool p95 = (section - first_tenant_column()) % 2 == 0;
-  if (shown == 1) {
-    return p95 ? tr("%1: 95th-percentile latency (s)").arg(tenant) : tr("%1: 99th-percentile latency (s)").arg(tenant);
+  cells_.assign(tenants_.size(), std::vector<const report::TenantRow*>(strategies_.size(), nullptr));
+  for (const auto& t : tenant_rows_) {
+    const auto tenant = std::find(tenants_.begin(), tenants_.end(), t.tenant) - tenants_.begin();
+    const auto strategy = std::find(strategies_.begin(), strategies_.end(), t.strategy) - strategies_.begin();
+    if (strategy == static_cast<std::ptrdiff_t>(strategies_.size())) continue;
+    cells_[static_cast<std::size_t>(tenant)][static_cast<std::size_t>(strategy)] = &t;
   }
-  // The tenant's name over the quantile: the column is then only as wide as the name.
-  return tenant + (p95 ? tr("\np95 s") : tr("\np99 s"));
+  endResetModel();
+}
+
+void LatencyModel::clear() {
+  beginResetModel();
+  tenants_.clear();
+  targets_.clear();
+  strategies_.clear();
+  recommended_ = -1;
+  tenant_rows_.clear();
+  cells_.clear();
+  endResetModel();
+}
+
+int LatencyModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(tenants_.size());
+}
+
+int LatencyModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kNumFixedColumns + 2 * static_cast<int>(strategies_.size());
+}
+
+const report::TenantRow* LatencyModel::cell_row(int row, int column) const {
+  if (column < kNumFixedColumns) return nullptr;
+  return cells_[static_cast<std::size_t>(row)][static_cast<std::size_t>((column - kNumFixedColumns) / 2)];
+}
+
+std::optional<double> LatencyModel::number(int row, int column) const {
+  if (column == kTarget) {
+    const double target = targets_[static_cast<std::size_t>(row)];
+    return target > 0.0 ? std::optional<double>(target) : std::nullopt;
+  }
+  const report::TenantRow* cell = cell_row(row, column);
+  if (!cell) return std::nullopt;
+  return is_p95(column) ? cell->p95_s : cell->p99_s;
+}
+
+QVariant LatencyModel::display(int row, int column) const {
+  if (column == kTenant) return to_qstring(tenants_[static_cast<std::size_t>(row)]);
+  const auto value = number(row, column);
+  if (!value) return missing_text();
+  return column == kTarget ? number_text(*value) : seconds_text(*value);
+}
+
+QVariant LatencyModel::sort_key(int row, int column) const {
+  if (column == kTenant) return to_qstring(tenants_[static_cast<std::size_t>(row)]);
+  const auto value = number(row, column);
+  return value ? sort_value(*value) : QVariant();
+}
+
+QVariant LatencyModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const int row = index.row();
+  const int column = index.column();
+  switch (role) {
+    case Qt::DisplayRole: return display(row, column);
+    case kSortRole: return sort_key(row, column);
+    case Qt::TextAlignmentRole: return column == kTenant ? QVariant() : QVariant(kNumberAlignment);
+    case Qt::FontRole: {
+      if (column < kNumFixedColumns || (column - kNumFixedColumns) / 2 != recommended_) return {};
+      QFont bold;
+      bold.setBold(true);
+      return bold;
+    }
+    case Qt::ForegroundRole: {
+      const report::TenantRow* cell = cell_row(row, column);
+      return cell && !cell->sla_met ? QVariant(kMissedColour) : QVariant();
+    }
+    case Qt::ToolTipRole: {
+      const report::TenantRow* cell = cell_row(row, column);
+      return cell ? QVariant(tenant_sla_text(*cell)) : QVariant();
+    }
+    default: return {};
+  }
+}
+
+QVariant LatencyModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0 ||
+      section >= columnCount()) {
+    return QAbstractTableModel::headerData(section, orientation, role);
+  }
+  const bool tip = role == Qt::ToolTipRole;
+  if (section == kTenant) return tr("Tenant");
+  if (section == kTarget) {
+    return tip ? tr("The tenant's end-to-end latency target (s): its SLA allows a share of requests over it")
+               : tr("Target\ns");
+  }
+  const int strategy = (section - kNumFixedColumns) / 2;
+  QString name = to_qstring(strategies_[static_cast<std::size_t>(strategy)]);
+  if (strategy == recommended_) name += tr(" (recommended)");
+  const bool p95 = is_p95(section);
+  if (tip) {
+    return p95 ? tr("%1: the tenant's 95th-percentile latency (s)").arg(name)
+               : tr("%1: the tenant's 99th-percentile latency (s)").arg(name);
+  }
+  // The strategy's name over the quantile: the column is then only as wide as the name.
+  return to_qstring(strategies_[static_cast<std::size_t>(strategy)]) + (p95 ? tr("\np95 s") : tr("\np99 s"));
 }
 
 }  // namespace slicewise::gui

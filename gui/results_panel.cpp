@@ -16,6 +16,7 @@
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QStringList>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocument>
@@ -75,12 +76,37 @@ class FittedTableView : public QTableView {
   }
 };
 
+/// A horizontal header whose sections keep room for the sort indicator as the style draws it, and
+/// no more. QHeaderView reserves the section's height plus a margin for it, whether or not the
+/// section is sorted: 34 px on a two-line header, where Fusion draws a 16 px arrow (the mark size)
+/// inside two margins. Over a dozen two-line columns that is the width of two more columns, and
+/// the results table scrolled sideways with half its pane empty.
+class CompactSortHeader : public QHeaderView {
+ public:
+  /// Clickable and highlighting its sections, as the header a QTableView makes for itself.
+  explicit CompactSortHeader(QWidget* parent) : QHeaderView(Qt::Horizontal, parent) {
+    setSectionsClickable(true);
+    setHighlightSections(true);
+  }
+
+ protected:
+  QSize sectionSizeFromContents(int logical_index) const override {
+    QSize size = QHeaderView::sectionSizeFromContents(logical_index);
+    if (!isSortIndicatorShown()) return size;
+    const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this);
+    const int mark = style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, this);
+    size.rwidth() += (mark + 2 * margin) - (size.height() + margin);
+    return size;
+  }
+};
+
 /// A read-only table view over `proxy`, sortable by clicking a header; unsorted (model order) until
 /// then, and a third click on a header returns to that order. Its columns fit their contents and
 /// headers after every change, and its height its rows.
 QTableView* sortable_table(const char* name, QSortFilterProxyModel* proxy, QWidget* parent) {
   proxy->setSortRole(kSortRole);
   auto* view = new FittedTableView(parent);
+  view->setHorizontalHeader(new CompactSortHeader(view));
   view->setObjectName(name);
   view->setModel(proxy);
   view->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -194,8 +220,13 @@ QWidget* ResultsPanel::make_table_tab() {
   result_proxy_ = new QSortFilterProxyModel(this);
   result_proxy_->setSourceModel(result_model_);
   result_table_ = sortable_table("resultTable", result_proxy_, tab);
+  latency_model_ = new LatencyModel(this);
   auto* layout = new QVBoxLayout(tab);
   layout->addWidget(result_table_);
+  // Each tenant's latency under each strategy: tenants as rows, so that a fleet of many tenants
+  // takes the pane's height, not a sideways scroll of the strategies' table.
+  layout->addWidget(caption(tr("Latency per tenant (s)"), tab));
+  layout->addWidget(sortable_table_of("latencyTable", latency_model_, this, tab));
   layout->addStretch(1);
   return tab;
 }
@@ -310,9 +341,13 @@ void ResultsPanel::show_current() {
   const report::RoiReport* current = current_report();
   if (current) {
     result_model_->set_report(*current);
+    latency_model_->set_report(*current);
   } else {
     result_model_->clear();
+    latency_model_->clear();
   }
+  // A kind column that repeats every strategy's name only takes width.
+  result_table_->setColumnHidden(ResultModel::kKind, !result_model_->kinds_differ_from_names());
   fill_summary(current);
   rebuild_charts();
   fill_details();

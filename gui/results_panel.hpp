@@ -24,6 +24,7 @@ class CompareModel;
 class DeviceResultModel;
 class FaultEventModel;
 class FaultExposureModel;
+class LatencyModel;
 class ResultModel;
 class TenantResultModel;
 
@@ -38,8 +39,10 @@ class TenantResultModel;
 /// Below it, three tabs ("resultTabs") over the runs this panel holds, newest last:
 /// - "Table": the current run's ResultModel in "resultTable", sortable by any column through a
 ///   QSortFilterProxyModel on kSortRole (unsorted, in the report's order, until a header is
-///   clicked). Its columns fit their contents and headers, and its height fits its rows, so a
-///   handful of strategies show whole, without an inner scroll bar;
+///   clicked), its kKind column hidden when every strategy is named after its kind; below it, its
+///   LatencyModel in "latencyTable", one row per tenant, sortable the same way. Their columns fit
+///   their contents and headers (the sort indicator's room as the style draws it), and their
+///   heights fit their rows, so a handful of strategies show whole, without an inner scroll bar;
 /// - "Charts": "chartArea", a scroll area with, per report::report_figures() figure, a title label
 ///   and a FigureView named "figure-<id>" (as wide as the area, at the figure's own aspect), then
 ///   the caption;
@@ -124,6 +127,7 @@ class ResultsPanel : public QWidget {
   QLabel* sla_risk_ = nullptr;
   QLabel* rejected_ = nullptr;
   ResultModel* result_model_ = nullptr;
+  LatencyModel* latency_model_ = nullptr;
   QSortFilterProxyModel* result_proxy_ = nullptr;
   QTableView* result_table_ = nullptr;
   QScrollArea* chart_area_ = nullptr;

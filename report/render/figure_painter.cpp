@@ -20,6 +20,8 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QGuiApplication>
 #include <QLocale>
 #include <QtCharts/QBarCategoryAxis>
@@ -110,6 +112,36 @@ using ChartOverlay = std::function<void(QChart&, const ToPainter&)>;
 /// Renders a chart (taking ownership) into `target`, then `overlay` over it. The view must be shown
 /// once for the chart to lay out its labels (see bar_chart.cpp); in the GUI it must not appear on
 /// screen.
+/// Labels Qt Charts shortened to fit, over the figure being drawn (draw_figure() counts them).
+thread_local int shortened_labels_drawn = 0;
+
+/// The labels of `scene` Qt Charts shortened to fit their room ("mig_time_sl..."): it ends them
+/// with "..." (ChartPresenter::truncatedText), in the QGraphicsTextItem of an axis label or title.
+int shortened_labels(const QGraphicsScene& scene) {
+  int shortened = 0;
+  for (const QGraphicsItem* item : scene.items()) {
+    const auto* text = qgraphicsitem_cast<const QGraphicsTextItem*>(item);
+    if (text && text->isVisible() && text->toPlainText().endsWith(QStringLiteral("..."))) ++shortened;
+  }
+  return shortened;
+}
+
+/// Turns a category axis's labels (the strategies' names under the bars) to 45°, then 90°, while
+/// Qt Charts still shortens some to fit its category's width: a figure of seven strategies showed
+/// "mig_ti...", "time_sl...". The value axes' labels are numbers that fit.
+void turn_category_labels_to_fit(QChart& chart, QChartView& view) {
+  QBarCategoryAxis* categories = nullptr;
+  for (QAbstractAxis* axis : chart.axes(Qt::Horizontal)) {
+    if (auto* found = qobject_cast<QBarCategoryAxis*>(axis)) categories = found;
+  }
+  if (!categories) return;
+  for (const int angle : {-45, -90}) {
+    if (shortened_labels(*view.scene()) == 0) return;
+    categories->setLabelsAngle(angle);
+    QCoreApplication::processEvents();
+  }
+}
+
 void paint_chart(QChart* chart, QPainter& painter, const QRectF& target, const ChartOverlay& overlay = {}) {
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->setBackgroundRoundness(0);
@@ -119,6 +151,8 @@ void paint_chart(QChart* chart, QPainter& painter, const QRectF& target, const C
   view.resize(target.size().toSize());
   view.show();
   QCoreApplication::processEvents();
+  turn_category_labels_to_fit(*chart, view);
+  shortened_labels_drawn += shortened_labels(*view.scene());
   view.render(&painter, target);
   if (!overlay) return;
   const QSize viewport = view.viewport()->size();
@@ -519,9 +553,10 @@ QColor series_colour(std::size_t index) {
   return colours[index % std::size(colours)];
 }
 
-void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
+FigureDrawn draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
   ensure_qt_application();
   painter.fillRect(target, Qt::white);
+  shortened_labels_drawn = 0;
   if (figure.id == "cost") {
     draw_cost(r, painter, target, false);
   } else if (figure.id == "savings") {
@@ -537,6 +572,7 @@ void draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, co
   } else {
     throw InternalError("unknown report figure " + figure.id);
   }
+  return FigureDrawn{shortened_labels_drawn};
 }
 
 /// Figure height for its content: the CDF grows with the tenants, the MIG drawing with the GPUs.

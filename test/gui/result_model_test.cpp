@@ -1,6 +1,6 @@
-// ResultModel over reports priced from the checked-in seed results: shape, headers, the report's
-// formatting, raw numbers on kSortRole (numeric sorting through a proxy), bold recommendation, red
-// missed SLAs and issue tooltips; always under QAbstractItemModelTester.
+// ResultModel and LatencyModel over reports priced from the checked-in seed results: shape, headers,
+// the report's formatting, raw numbers on kSortRole (numeric sorting through a proxy), bold
+// recommendation, red missed SLAs and issue tooltips; always under QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QFont>
@@ -40,17 +40,16 @@ class ResultModelTest : public QObject {
     QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
   }
 
-  void setReportGivesOneRowPerStrategyAndTwoColumnsPerTenant() {
+  void setReportGivesOneRowPerStrategyAndNoTenantColumns() {
     ResultModel model;
     QAbstractItemModelTester tester(&model, kFatal);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
     model.set_report(seed_report());
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 4);
-    QCOMPARE(model.tenants(), (std::vector<std::string>{"phi-3.5-mini-instruct", "deepseek-r1-distill-llama-8b"}));
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
     model.set_report(mixed_mig_report());
     QCOMPARE(model.rowCount(), 4);
-    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 8);
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
@@ -64,15 +63,22 @@ class ResultModelTest : public QObject {
     for (int column = 0; column < model.columnCount(); ++column)
       headers << model.headerData(column, Qt::Horizontal).toString();
     QCOMPARE(headers, (QStringList{"Strategy", "Kind", "GPUs", "$/month", "Savings\n$/month", "Savings\n%",
-                                   "$/1k\nin SLA", "Busy\n%", "SM util\n%", "kWh\n/month", "Over\nSLA %", "SLA",
-                                   "phi-3.5-mini-instruct\np95 s", "phi-3.5-mini-instruct\np99 s",
-                                   "deepseek-r1-distill-llama-8b\np95 s", "deepseek-r1-distill-llama-8b\np99 s"}));
+                                   "$/1k\nin SLA", "Busy\n%", "SM util\n%", "kWh\n/month", "Over\nSLA %", "SLA"}));
     // The tooltips say them in full.
     auto tip = [&](int column) { return model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(); };
     QCOMPARE(tip(ResultModel::kMonthlyCost), QStringLiteral("Monthly cost (USD) at the scenario's prices"));
     QCOMPARE(tip(ResultModel::kSlaViolationsPercent),
              QStringLiteral("SLA violations: requests over their latency target, % of all arrivals"));
-    QCOMPARE(tip(model.p99_column(1)), QStringLiteral("deepseek-r1-distill-llama-8b: 99th-percentile latency (s)"));
+  }
+
+  void theKindColumnIsRedundantWhenEveryStrategyIsNamedAfterIt() {
+    ResultModel model;
+    model.set_report(seed_report());  // dedicated, time_slicing
+    QVERIFY(!model.kinds_differ_from_names());
+    auto renamed = seed_report();
+    renamed.strategies[1].name = "ts-4";
+    model.set_report(renamed);
+    QVERIFY(model.kinds_differ_from_names());
   }
 
   void cells_data() {
@@ -98,12 +104,6 @@ class ResultModelTest : public QObject {
     QTest::newRow("time_slicing kWh/month") << 1 << int(ResultModel::kEnergyKwhMonth) << "160.7";
     QTest::newRow("violations") << 1 << int(ResultModel::kSlaViolationsPercent) << "0.00";
     QTest::newRow("SLA") << 1 << int(ResultModel::kSla) << "met";
-    ResultModel shape;  // the seed has no faults: the tenant columns follow the fixed ones
-    shape.set_report(seed_report());
-    QTest::newRow("phi p95 dedicated") << 0 << shape.p95_column(0) << "0.609";
-    QTest::newRow("phi p99 time-sliced") << 1 << shape.p99_column(0) << "1.057";
-    QTest::newRow("deepseek p95 dedicated") << 0 << shape.p95_column(1) << "1.135";
-    QTest::newRow("deepseek p99 time-sliced") << 1 << shape.p99_column(1) << "1.969";
   }
 
   void cells() {
@@ -125,7 +125,6 @@ class ResultModelTest : public QObject {
     QVERIFY(qAbs(number(1, ResultModel::kMonthlySavings).toDouble() - 1515.2464) < 1e-6);
     QVERIFY(qAbs(number(1, ResultModel::kSavingsPercent).toDouble() - 100.0 * 1515.2464 / 3273.4368) < 1e-6);
     QVERIFY(qAbs(number(0, ResultModel::kBusyPercent).toDouble() - 84.55) < 1e-9);
-    QVERIFY(qAbs(number(1, model.p95_column(1)).toDouble() - 1.9694297265061658) < 1e-12);
     QCOMPARE(number(0, ResultModel::kGpus).toInt(), 2);
     QCOMPARE(number(1, ResultModel::kSla).toInt(), 0);
     QCOMPARE(number(1, ResultModel::kStrategy).toString(), QStringLiteral("time_slicing"));
@@ -143,7 +142,6 @@ class ResultModelTest : public QObject {
     ResultModel model;
     model.set_report(seed_report());
     QCOMPARE(model.index(0, ResultModel::kMonthlyCost).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
-    QCOMPARE(model.index(0, model.p99_column(1)).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
     QVERIFY(!model.index(0, ResultModel::kStrategy).data(Qt::TextAlignmentRole).isValid());
   }
 
@@ -169,8 +167,6 @@ class ResultModelTest : public QObject {
     const QColor red(0xa0, 0x10, 0x10);
     QCOMPARE(sla.data(Qt::ForegroundRole).value<QColor>(), red);
     QCOMPARE(model.index(1, ResultModel::kSlaViolationsPercent).data(Qt::ForegroundRole).value<QColor>(), red);
-    QCOMPARE(model.index(1, model.p95_column(0)).data(Qt::ForegroundRole).value<QColor>(), red);
-    QVERIFY(!model.index(1, model.p95_column(1)).data(Qt::ForegroundRole).isValid());  // deepseek met it
     QVERIFY(!model.index(0, ResultModel::kSla).data(Qt::ForegroundRole).isValid());
     QCOMPARE(sla.data(Qt::ToolTipRole).toString(),
              QStringLiteral("phi-3.5-mini-instruct: 5.00 % over 2 s (allowed 1.0 %)\n"
@@ -178,17 +174,6 @@ class ResultModelTest : public QObject {
     QCOMPARE(model.index(1, ResultModel::kMonthlyCost).data(Qt::ToolTipRole).toString(),
              QStringLiteral("phi-3.5-mini-instruct: queue grew without bound"));
     QVERIFY(!model.index(0, ResultModel::kMonthlyCost).data(Qt::ToolTipRole).isValid());  // no issues
-  }
-
-  void aStrategyWithoutATenantShowsADash() {
-    auto report = seed_report();
-    report.strategies.push_back(report.strategies[1]);
-    report.strategies.back().name = "unsimulated";
-    ResultModel model;
-    QAbstractItemModelTester tester(&model, kFatal);
-    model.set_report(report);
-    QCOMPARE(model.index(2, model.p95_column(0)).data().toString(), QStringLiteral("—"));
-    QVERIFY(!model.index(2, model.p95_column(0)).data(kSortRole).isValid());
   }
 
   void aProxySortsSavingsNumericallyNotAsText() {
@@ -217,8 +202,7 @@ class ResultModelTest : public QObject {
     QVERIFY(!model.has_faults());
     QCOMPARE(model.availability_column(), -1);
     QCOMPARE(model.blast_radius_column(), -1);
-    QCOMPARE(model.first_tenant_column(), int(ResultModel::kNumFixedColumns));
-    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 4);
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
       headers << model.headerData(column, Qt::Horizontal).toString();
@@ -229,7 +213,7 @@ class ResultModelTest : public QObject {
     QVERIFY(model.has_faults());
     model.set_report(mixed_mig_report());
     QVERIFY(!model.has_faults());
-    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 8);
+    QCOMPARE(model.columnCount(), int(ResultModel::kNumFixedColumns));
   }
 
   void withFaultsTheAvailabilityAndBlastRadiusFollowSla() {
@@ -239,13 +223,10 @@ class ResultModelTest : public QObject {
     QVERIFY(model.has_faults());
     QCOMPARE(model.availability_column(), ResultModel::kNumFixedColumns + 0);
     QCOMPARE(model.blast_radius_column(), ResultModel::kNumFixedColumns + 1);
-    QCOMPARE(model.p95_column(0), ResultModel::kNumFixedColumns + 2);
-    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 2 + 4);
+    QCOMPARE(model.columnCount(), ResultModel::kNumFixedColumns + 2);
     QCOMPARE(model.headerData(model.availability_column(), Qt::Horizontal).toString(),
              QStringLiteral("Avail. %\nexpected"));
     QCOMPARE(model.headerData(model.blast_radius_column(), Qt::Horizontal).toString(), QStringLiteral("Blast\nradius"));
-    QCOMPARE(model.headerData(model.p95_column(0), Qt::Horizontal).toString(),
-             QStringLiteral("phi-3.5-mini-instruct\np95 s"));
     const auto text = [&](int row, int column) { return model.index(row, column).data().toString(); };
     // time_slicing: phi is the least available tenant, 99.875 %; (0.0088 × 2 + 1.46 × 1.5) / 1.4688
     // = 1.503 tenants per fault.
@@ -254,9 +235,6 @@ class ResultModelTest : public QObject {
     // dedicated has no FaultRecord.
     QCOMPARE(text(0, model.availability_column()), QStringLiteral("—"));
     QCOMPARE(text(0, model.blast_radius_column()), QStringLiteral("—"));
-    // The tenant columns moved with them.
-    QCOMPARE(text(1, model.p99_column(0)), QStringLiteral("1.057"));
-    QCOMPARE(text(0, model.p95_column(1)), QStringLiteral("1.135"));
     QCOMPARE(text(1, ResultModel::kSla), QStringLiteral("met"));
 
     QCOMPARE(model.index(1, model.availability_column()).data(kSortRole).toDouble(), 100.0 * 0.99875);
@@ -287,6 +265,93 @@ class ResultModelTest : public QObject {
     proxy.sort(ResultModel::kMonthlyCost, Qt::AscendingOrder);
     QCOMPARE(names(proxy), (QStringList{"mig (recommended)", "mig_time_slicing", "mps", "dedicated (baseline)"}));
     QCOMPARE(proxy.index(3, ResultModel::kMonthlyCost).data().toString(), QStringLiteral("$20,089.60"));
+  }
+
+  void latencyHasOneRowPerTenantAndTwoColumnsPerStrategy() {
+    LatencyModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.columnCount(), int(LatencyModel::kNumFixedColumns));
+    model.set_report(seed_report());
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), LatencyModel::kNumFixedColumns + 4);
+    QCOMPARE(model.strategies(), (std::vector<std::string>{"dedicated", "time_slicing"}));
+    QStringList headers;
+    for (int column = 0; column < model.columnCount(); ++column)
+      headers << model.headerData(column, Qt::Horizontal).toString();
+    QCOMPARE(headers, (QStringList{"Tenant", "Target\ns", "dedicated\np95 s", "dedicated\np99 s", "time_slicing\np95 s",
+                                   "time_slicing\np99 s"}));
+    QCOMPARE(model.headerData(LatencyModel::p99_column(1), Qt::Horizontal, Qt::ToolTipRole).toString(),
+             QStringLiteral("time_slicing (recommended): the tenant's 99th-percentile latency (s)"));
+    model.set_report(mixed_mig_report());
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.columnCount(), LatencyModel::kNumFixedColumns + 8);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.columnCount(), int(LatencyModel::kNumFixedColumns));
+    QCOMPARE(resets.count(), 3);
+  }
+
+  void latencyCells_data() {
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("phi") << 0 << int(LatencyModel::kTenant) << "phi-3.5-mini-instruct";
+    QTest::newRow("phi target") << 0 << int(LatencyModel::kTarget) << "2";
+    QTest::newRow("phi p95 dedicated") << 0 << LatencyModel::p95_column(0) << "0.609";
+    QTest::newRow("phi p99 time-sliced") << 0 << LatencyModel::p99_column(1) << "1.057";
+    QTest::newRow("deepseek p95 dedicated") << 1 << LatencyModel::p95_column(0) << "1.135";
+    QTest::newRow("deepseek p99 time-sliced") << 1 << LatencyModel::p99_column(1) << "1.969";
+  }
+
+  void latencyCells() {
+    QFETCH(int, row);
+    QFETCH(int, column);
+    QFETCH(QString, expected);
+    LatencyModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report());
+    QCOMPARE(model.index(row, column).data().toString(), expected);
+  }
+
+  void latencySortsNumericallyAndBoldsTheRecommendedStrategy() {
+    LatencyModel model;
+    model.set_report(seed_report());
+    QVERIFY(qAbs(model.index(1, LatencyModel::p95_column(1)).data(kSortRole).toDouble() - 1.9694297265061658) < 1e-12);
+    QCOMPARE(model.index(0, LatencyModel::p99_column(1)).data(Qt::TextAlignmentRole).toInt(), kNumberAlignment);
+    QVERIFY(!model.index(0, LatencyModel::kTenant).data(Qt::TextAlignmentRole).isValid());
+    for (int row = 0; row < model.rowCount(); ++row) {
+      QVERIFY(model.index(row, LatencyModel::p95_column(1)).data(Qt::FontRole).value<QFont>().bold());
+      QVERIFY(model.index(row, LatencyModel::p99_column(1)).data(Qt::FontRole).value<QFont>().bold());
+      QVERIFY(!model.index(row, LatencyModel::p95_column(0)).data(Qt::FontRole).isValid());
+      QVERIFY(!model.index(row, LatencyModel::kTenant).data(Qt::FontRole).isValid());
+    }
+  }
+
+  void latencyOfAMissedSlaIsRedAndItsTooltipSaysByHowMuch() {
+    LatencyModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(seed_report_missing_sla());
+    const QColor red(0xa0, 0x10, 0x10);
+    QCOMPARE(model.index(0, LatencyModel::p95_column(1)).data(Qt::ForegroundRole).value<QColor>(), red);
+    QCOMPARE(model.index(0, LatencyModel::p99_column(1)).data(Qt::ForegroundRole).value<QColor>(), red);
+    QVERIFY(!model.index(1, LatencyModel::p95_column(1)).data(Qt::ForegroundRole).isValid());  // deepseek met it
+    QVERIFY(!model.index(0, LatencyModel::p95_column(0)).data(Qt::ForegroundRole).isValid());
+    QCOMPARE(model.index(0, LatencyModel::p95_column(1)).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("phi-3.5-mini-instruct: 5.00 % over 2 s (allowed 1.0 %)"));
+  }
+
+  void latencyOfAStrategyWithoutTheTenantIsADash() {
+    auto report = seed_report();
+    report.strategies.push_back(report.strategies[1]);
+    report.strategies.back().name = "unsimulated";
+    LatencyModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.set_report(report);
+    QCOMPARE(model.index(0, LatencyModel::p95_column(2)).data().toString(), QStringLiteral("—"));
+    QVERIFY(!model.index(0, LatencyModel::p95_column(2)).data(kSortRole).isValid());
+    QVERIFY(!model.index(0, LatencyModel::p95_column(2)).data(Qt::ToolTipRole).isValid());
   }
 };
 

@@ -14,6 +14,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -178,7 +179,9 @@ class ResultsPanelTest : public QObject {
     panel_->add_run("mixed", mixed_mig_report());
     auto* table = child<QTableView>("resultTable");
     QHeaderView* header = table->horizontalHeader();
-    QCOMPARE(header->count(), ResultModel::kNumFixedColumns + 8);
+    QCOMPARE(header->count(), int(ResultModel::kNumFixedColumns));
+    // Every strategy is named after its kind: the kind column would repeat the first.
+    QVERIFY(header->isSectionHidden(ResultModel::kKind));
     // Every column as wide as its header (sort indicator included) and its widest cell.
     QTRY_VERIFY_WITH_TIMEOUT(
         header->sectionSize(ResultModel::kStrategy) >= header->sectionSizeHint(ResultModel::kStrategy), 5000);
@@ -188,6 +191,33 @@ class ResultsPanelTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(table->viewport()->height() >= table->verticalHeader()->length(), 5000);
     QCOMPARE(table->verticalScrollBar()->maximum(), 0);
     QCOMPARE(table->model()->rowCount(), 4);
+    // The tenants' latencies below it: one row per tenant, two columns per strategy, whole.
+    auto* latency = child<QTableView>("latencyTable");
+    QCOMPARE(latency->model()->rowCount(), 4);
+    QCOMPARE(latency->model()->columnCount(), LatencyModel::kNumFixedColumns + 8);
+    QTRY_VERIFY_WITH_TIMEOUT(column_cut_short(latency).isEmpty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(latency->viewport()->height() >= latency->verticalHeader()->length(), 5000);
+    // A strategy not named after its kind shows the kind column.
+    auto renamed = mixed_mig_report();
+    renamed.strategies[2].name = "mig-ts";
+    panel_->replace_current(renamed);
+    QVERIFY(!header->isSectionHidden(ResultModel::kKind));
+  }
+
+  void theSortIndicatorKeepsOnlyTheRoomTheStyleDrawsItIn() {
+    // QHeaderView reserves a section's height plus a margin for the indicator: 34 px on the
+    // two-line headers, where the style draws a 16 px mark within two margins.
+    panel_->add_run("mixed", mixed_mig_report());
+    QHeaderView* header = child<QTableView>("resultTable")->horizontalHeader();
+    QVERIFY(header->isSortIndicatorShown());
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int mark = header->style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+    const QFontMetrics metrics(header->font());
+    // "Savings\n%": its wider line, the label's margins, then the mark's room.
+    const int text = metrics.horizontalAdvance(QStringLiteral("Savings"));
+    const int hint = header->sectionSizeHint(ResultModel::kSavingsPercent);
+    QVERIFY2(hint >= text + mark + 2 * margin, qPrintable(QString::number(hint)));
+    QVERIFY2(hint <= text + mark + 2 * margin + 4 * margin + 8, qPrintable(QString::number(hint)));
   }
 
   void clickingAHeaderSortsTheTableNumerically() {
@@ -299,11 +329,11 @@ class ResultsPanelTest : public QObject {
     QCOMPARE(tabs->tabText(ResultsPanel::kDetailsTab), QStringLiteral("Details"));
     QCOMPARE(tabs->tabText(ResultsPanel::kFaultsTab), QStringLiteral("Faults"));
     QVERIFY(!panel_->faults_shown());
-    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 4);
+    QCOMPARE(model_of("resultTable")->columnCount(), int(ResultModel::kNumFixedColumns));
 
     panel_->add_run("faults", seed_report_with_faults());
     QVERIFY(panel_->faults_shown());
-    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 2 + 4);
+    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 2);
     QCOMPARE(cell("resultTable", 1, ResultModel::kNumFixedColumns), QStringLiteral("99.875"));
     QCOMPARE(model_of("faultEventTable")->rowCount(), 2);
     QCOMPARE(cell("faultEventTable", 1, 2), QStringLiteral("tenant_crash"));
@@ -321,7 +351,7 @@ class ResultsPanelTest : public QObject {
     // Re-pricing to a run without faults hides the tab and the columns again.
     panel_->replace_current(seed_report());
     QVERIFY(!panel_->faults_shown());
-    QCOMPARE(model_of("resultTable")->columnCount(), ResultModel::kNumFixedColumns + 4);
+    QCOMPARE(model_of("resultTable")->columnCount(), int(ResultModel::kNumFixedColumns));
     QCOMPARE(model_of("faultEventTable")->rowCount(), 0);
   }
 

@@ -3,7 +3,8 @@
 // one run to the next, grabbed from the screen. They are docs/gui.md's screenshots
 // (scripts/update-screenshots copies them to docs/images/), so each slot first checks what the page
 // says they show, then that the picture is not a blank rectangle, and saves it in the build folder:
-// - gui-main.png: the summary (recommendation, savings, SLA risk) and the strategy table, whole;
+// - gui-main.png: the summary (recommendation, savings, SLA risk), the strategy table and the
+//   tenants' latencies, whole;
 // - gui-charts.png: the Charts tab, each figure as wide as the area, at its own aspect;
 // - gui-mig-layout.png: the Strategies tab on the mig strategy, with the MIG layout editor.
 #include <algorithm>
@@ -159,6 +160,19 @@ class ScreenshotTest : public QObject {
                             .arg(table->viewport()->height())
                             .arg(table->verticalHeader()->length())));
     QCOMPARE(table->verticalScrollBar()->maximum(), 0);
+    // Whole across too: it scrolled sideways with half the pane empty below it, when it carried
+    // each tenant's latencies and reserved a header's height for every sort indicator.
+    QVERIFY2(table->horizontalScrollBar()->maximum() == 0, qPrintable(QStringLiteral("%1 px of columns in %2 px")
+                                                                          .arg(table->horizontalHeader()->length())
+                                                                          .arg(table->viewport()->width())));
+    // The tenants' latencies below it, one row per tenant: whole, across and down.
+    auto* latency = child<QTableView>("latencyTable");
+    QCOMPARE(latency->model()->rowCount(), 4);
+    QVERIFY2(column_cut_short(latency).isEmpty(), qPrintable(column_cut_short(latency)));
+    QVERIFY2(latency->horizontalScrollBar()->maximum() == 0, qPrintable(QStringLiteral("%1 px of columns in %2 px")
+                                                                            .arg(latency->horizontalHeader()->length())
+                                                                            .arg(latency->viewport()->width())));
+    QCOMPARE(latency->verticalScrollBar()->maximum(), 0);
     shoot("gui-main.png");
   }
 

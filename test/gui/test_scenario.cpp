@@ -66,6 +66,7 @@ QString write_file(const QTemporaryDir& dir, const QString& name, const QByteArr
 QString column_cut_short(const QTableView* table) {
   const QHeaderView* header = table->horizontalHeader();
   for (int column = 0; column < header->count(); ++column) {
+    if (header->isSectionHidden(column)) continue;  // not shown, so not cut
     // QTableView hides the public sizeHintForColumn.
     const int cells = static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column);
     if (header->sectionSize(column) >= header->sectionSizeHint(column) && header->sectionSize(column) >= cells)

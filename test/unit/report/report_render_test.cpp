@@ -463,6 +463,28 @@ TEST(ReportRender, TheMigLayoutStaysInsideItsRect) {
   }
 }
 
+TEST(ReportRender, SevenStrategiesLongNamesShowWholeUnderTheBars) {
+  // Seven strategies named as a sweep or the advisor names them: at a figure's least width in the
+  // GUI (720 px) Qt Charts shortened them to fit their categories ("mig_time_sl..."); the labels
+  // turn instead.
+  auto r = report_of("mixed-mig-h100.json");
+  const std::vector<std::string> names = {"dedicated-baseline",  "time_slicing-x10",    "mps-50pct-threads",
+                                          "mig-3g.40gb+2g.20gb", "mig_time_slicing-x4", "hami-25pct-cores",
+                                          "vgpu-best-effort-8q"};
+  while (r.strategies.size() < names.size()) r.strategies.push_back(r.strategies.back());
+  for (std::size_t i = 0; i < names.size(); ++i) r.strategies[i].name = names[i];
+  const auto figures = report::report_figures(r);
+  for (const char* id : {"cost", "savings"}) {
+    const auto& figure = figure_named(figures, id);
+    for (const int width : {kFigureWidth, 720}) {
+      QImage image(width, figure_height(r, figure), QImage::Format_ARGB32);
+      QPainter painter(&image);
+      const FigureDrawn drawn = draw_figure(r, figure, painter, QRectF(QPointF(0, 0), QSizeF(image.size())));
+      EXPECT_EQ(drawn.shortened_labels, 0) << id << " at " << width << " px";
+    }
+  }
+}
+
 TEST(ReportRender, TheSummarySaysWhereItsFiguresComeFrom) {
   const auto html = report_html(seed_report());
   EXPECT_NE(html.find("<h3>Where these figures come from</h3>"), std::string::npos);
