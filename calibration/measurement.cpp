@@ -140,7 +140,7 @@ std::map<std::string, double> parse_params(std::string_view text, const std::str
     const ParamRule* rule = rule_of(key);
     if (rule == nullptr) {
       fail(file, line, "workload_params",
-           "unknown parameter \"" + key + "\"; allowed: " + join(workload_param_keys(), ", ") +
+           "unknown parameter " + quoted_excerpt(key) + "; allowed: " + join(workload_param_keys(), ", ") +
                did_you_mean_suffix(key, workload_param_keys()));
     }
     if (params.count(key) != 0) fail(file, line, "workload_params", "parameter \"" + key + "\" given twice");
@@ -266,6 +266,16 @@ class Loader {
     if (!traces::split_csv(line, fields_, scratch_)) {
       fail(reader_.path(), reader_.line_number(), "", "a quoted field is not closed");
     }
+    // Text goes on into the profile's JSON and the reports, which hold UTF-8 only (a Latin-1
+    // "source" cell made `calibrate` fail with nlohmann's type_error 316, no file or line).
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      const auto bad = invalid_utf8_at(fields_[i]);
+      if (!bad && !has_noncharacter(fields_[i])) continue;
+      fail(reader_.path(), reader_.line_number(), "",
+           "field " + std::to_string(i + 1) + " " + quoted_excerpt(fields_[i]) +
+               (bad ? " is not valid UTF-8 (byte " + std::to_string(*bad + 1) + "); save the file as UTF-8"
+                    : " holds a Unicode noncharacter (U+FFFE, U+FFFF, U+FDD0..U+FDEF), which the XML outputs cannot"));
+    }
   }
 
   /// Finds the layout's columns; a column given twice or not of the layout is an error (a typo
@@ -285,13 +295,13 @@ class Loader {
       for (std::size_t j = 0; j < i; ++j) {
         if (header[i] == header[j]) {
           fail(reader_.path(), line, "",
-               "column \"" + header[i] + "\" appears twice (columns " + std::to_string(j + 1) + " and " +
+               "column " + quoted_excerpt(header[i]) + " appears twice (columns " + std::to_string(j + 1) + " and " +
                    std::to_string(i + 1) + "); each column may appear once");
         }
       }
       if (std::find(allowed.begin(), allowed.end(), header[i]) == allowed.end()) {
         fail(reader_.path(), line, "",
-             "unknown column \"" + header[i] + "\"; allowed: " + join(allowed, ", ") +
+             "unknown column " + quoted_excerpt(header[i]) + "; allowed: " + join(allowed, ", ") +
                  did_you_mean_suffix(header[i], allowed));
       }
     }
@@ -309,7 +319,7 @@ class Loader {
     for (const auto& name : header_.names()) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
         fail(reader_.path(), line, "",
-             "unknown column \"" + name + "\" of a co-location file; allowed: " + join(names, ", ") +
+             "unknown column " + quoted_excerpt(name) + " of a co-location file; allowed: " + join(names, ", ") +
                  did_you_mean_suffix(name, names));
       }
     }

@@ -81,8 +81,9 @@ std::vector<E> parse_names(const std::vector<std::string>& given, const std::vec
   for (const auto& text : given) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.first == text; });
     if (it == table.end()) {
-      throw ConfigError(flag, "",
-                        "unknown \"" + text + "\"; expected " + join(names, "|") + did_you_mean_suffix(text, names));
+      throw ConfigError(
+          flag, "",
+          "unknown " + quoted_excerpt(text) + "; expected " + join(names, "|") + did_you_mean_suffix(text, names));
     }
     if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
   }

@@ -118,7 +118,8 @@ int run_prices_import(const PricesOptions& options, Io io) {
          << " regions, currency " << result.table.currency << ", as of " << result.table.as_of
          << effective_dates_text(result.table) << ")\n";
   if (!result.skipped_types.empty()) {
-    io.out << "skipped (GPU not known for the instance type): " << join(result.skipped_types, ", ") << "\n";
+    io.out << "skipped (GPU not known for the instance type): " << excerpt(join(result.skipped_types, ", "), 400)
+           << "\n";
   }
   return 0;
 }

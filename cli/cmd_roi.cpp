@@ -104,8 +104,8 @@ int run_roi(const RoiOptions& options, Io io) {
   if (const auto regions = table.regions();
       !options.region.empty() && std::find(regions.begin(), regions.end(), options.region) == regions.end()) {
     throw ConfigError("slicewise roi", "--region",
-                      "unknown region \"" + options.region + "\" in price table \"" + table.name + "\"; expected " +
-                          join(regions, "|") + did_you_mean_suffix(options.region, regions));
+                      "unknown region " + quoted_excerpt(options.region) + " in price table \"" + table.name +
+                          "\"; expected " + join(regions, "|") + did_you_mean_suffix(options.region, regions));
   }
   const auto costs = report::cost_result(
       result, scenario, table, option,

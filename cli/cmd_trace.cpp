@@ -14,6 +14,7 @@
 #include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "traces/native_trace.hpp"
 #include "traces/trace_summary.hpp"
 
@@ -85,9 +86,9 @@ void print_summary(const traces::TraceSummary& s, const std::string& split_colum
   if (s.num_failed > 0) out << "failed rows:          " << s.num_failed << " (kept; marked failed by the trace)\n";
   if (s.num_incomplete > 0) out << "incomplete rows:      " << s.num_incomplete << " (a measurement is missing)\n";
   if (!s.rows_per_key.empty()) {
-    out << "rows per " << split_column << ":\n";
+    out << "rows per " << excerpt(split_column) << ":\n";
     for (const auto& [key, n] : s.rows_per_key) {
-      out << "  " << key << ": " << n;
+      out << "  " << excerpt(key) << ": " << n;
       if (s.total_gpus > 0) out << " (" << s.gpus_per_key.at(key) << " GPUs)";
       out << "\n";
     }

@@ -79,22 +79,22 @@ std::map<std::string, std::string> parse_maps(const std::vector<std::string>& ma
   for (const auto& text : maps) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-      problem("expected MODEL=GPU_ID (got \"" + text + "\")");
+      problem("expected MODEL=GPU_ID (got " + quoted_excerpt(text) + ")");
       continue;
     }
     const std::string model = text.substr(0, eq);
     const std::string gpu_name = text.substr(eq + 1);
     if (!inventory.models.count(model)) {
-      std::string message = text + ": " + inventory.path;
-      message += " has no GPU model \"" + model + "\"; its models are " + join(names, "|");
+      std::string message = excerpt(text) + ": " + inventory.path;
+      message += " has no GPU model " + quoted_excerpt(model) + "; its models are " + excerpt(join(names, "|"), 400);
       message += did_you_mean_suffix(model, names);
       problem(std::move(message));
       continue;
     }
     const auto* gpu = gpus.find(gpu_name);
     if (!gpu) {
-      std::string message = text + ": unknown GPU \"";
-      message += gpu_name + "\"" + gpus.did_you_mean_suffix(gpu_name);
+      std::string message = excerpt(text) + ": unknown GPU ";
+      message += quoted_excerpt(gpu_name) + gpus.did_you_mean_suffix(gpu_name);
       message += "; see `slicewise gpus`";
       problem(std::move(message));
       continue;
@@ -119,20 +119,20 @@ std::string pad_right(const std::string& s, std::size_t width) {
 [[noreturn]] void throw_unmapped(const traces::NodeInventory& inventory, const std::vector<const ModelRow*>& unmapped) {
   std::size_t widths[3] = {0, 0, 0};
   for (const auto* row : unmapped) {
-    widths[0] = std::max(widths[0], row->model.size());
+    widths[0] = std::max(widths[0], excerpt(row->model).size());
     widths[1] = std::max(widths[1], std::to_string(row->count.num_nodes).size());
     widths[2] = std::max(widths[2], std::to_string(row->count.num_gpus).size());
   }
   std::string message = std::to_string(unmapped.size()) + (unmapped.size() == 1 ? " GPU model is" : " GPU models are") +
                         " not mapped to a catalog GPU:\n";
   for (const auto* row : unmapped) {
-    std::string line = "  " + pad_right(row->model, widths[0]) + "  " +
+    std::string line = "  " + pad_right(excerpt(row->model), widths[0]) + "  " +
                        pad_left(std::to_string(row->count.num_nodes), widths[1]) + " nodes  " +
                        pad_left(std::to_string(row->count.num_gpus), widths[2]) + " GPUs";
     if (const auto why = lookup(kWhyUnmapped, row->model); !why.empty()) line += "  (" + std::string(why) + ")";
     message += line + "\n";
   }
-  message += "map each with --map MODEL=GPU_ID (e.g. --map " + unmapped.front()->model +
+  message += "map each with --map MODEL=GPU_ID (e.g. --map " + excerpt(unmapped.front()->model) +
              "=A100-80GB; `slicewise gpus` lists the ids), or leave them out with --skip-unmapped";
   throw ConfigError(kCommand, inventory.path, message);
 }
@@ -209,7 +209,7 @@ std::string summary(const traces::NodeInventory& inventory, const std::vector<Mo
       {{"model"}, {"nodes", Align::right}, {"GPUs", Align::right}, {"GPUs/node"}, {"GPU"}, {"mapping"}});
   std::int64_t skipped_models = 0, skipped_nodes = 0, skipped_gpus = 0;
   for (const auto& row : rows) {
-    table.add_row({row.model, std::to_string(row.count.num_nodes), std::to_string(row.count.num_gpus),
+    table.add_row({excerpt(row.model), std::to_string(row.count.num_nodes), std::to_string(row.count.num_gpus),
                    node_sizes(row.count), row.gpu_id.empty() ? "-" : row.gpu_id, row.source});
     if (row.gpu_id.empty()) {
       ++skipped_models;

@@ -88,7 +88,10 @@ void ProgressMeter::update(double fraction, const std::string& detail) {
   if (fraction_ < 1.0 && last_draw_s_ >= 0.0 && now - last_draw_s_ < kRedrawEveryS) return;
   std::string text = bar_text(detail);
   if (text == last_text_) return;
-  err_ << "\r" << text << "\033[K" << std::flush;
+  // Spaces over what is left of a longer line before, not an erase sequence: slicewise writes no
+  // control sequence to a terminal (cli/terminal_output.hpp).
+  const std::size_t pad = last_text_.size() > text.size() ? last_text_.size() - text.size() : 0;
+  err_ << "\r" << text << std::string(pad, ' ') << std::flush;
   last_text_ = std::move(text);
   last_draw_s_ = now;
   drawn_ = true;

@@ -54,8 +54,15 @@ std::string NumberRange::violation(double value) const {
 }
 
 std::string describe_json(const json& value) {
+  // A noncharacter (U+FFFE) shown as its escape, which every output can hold.
   std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  if (has_noncharacter(text)) text = value.dump(-1, ' ', true);
+  if (text.size() > 40) {
+    // Cut at a character's start: the message goes on into JSON outputs, which hold UTF-8 only.
+    std::size_t end = 37;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+    text = text.substr(0, end) + "...";
+  }
   return text;
 }
 
@@ -83,6 +90,12 @@ std::string read_name(JsonReader& r, std::string_view key, bool required) {
   } else if (has_line_break(value)) {
     r.error(key, "must not contain control characters such as line breaks or tabs, nor U+0085, U+2028 or U+2029 (got " +
                      describe_json(value) + ")");
+    value.clear();
+  } else if (has_noncharacter(value)) {
+    r.error(key,
+            "must not contain a Unicode noncharacter (U+FFFE, U+FFFF, U+FDD0..U+FDEF): the JUnit, SVG and "
+            "XLSX outputs are XML, which cannot hold them (got " +
+                describe_json(value) + ")");
     value.clear();
   }
   return value;

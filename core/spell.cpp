@@ -5,6 +5,7 @@
 #include <cctype>
 #include <functional>
 #include <numeric>
+#include <utility>
 
 namespace slicewise {
 
@@ -45,6 +46,8 @@ namespace {
 
 /// More ids than this from one rule of suggestions() narrow nothing ("NVIDIA" begins every GPU's name).
 constexpr std::size_t kMaxSuggestions = 5;
+/// Longer words get no suggestion: no name of the catalogs or a scenario is near this long.
+constexpr std::size_t kMaxSuggestedWordBytes = 256;
 
 /// `name` as suggestions() compares it: lower case, without '-', '_' and spaces ("H100 SXM" -> "h100sxm").
 std::string folded(std::string_view name) {
@@ -59,6 +62,8 @@ std::string folded(std::string_view name) {
 }  // namespace
 
 std::vector<std::string> suggestions(std::string_view word, const std::vector<KnownName>& known) {
+  // A word this long is no one's typo of a name (a 50 MB header is not worth an edit distance).
+  if (word.size() > kMaxSuggestedWordBytes) return {};
   std::vector<std::string> ids;
   ids.reserve(known.size());
   for (const auto& name : known) ids.push_back(name.id);
@@ -101,8 +106,39 @@ std::string did_you_mean_suffix(std::string_view word, const std::vector<std::st
 }
 
 std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed) {
-  return "unknown \"" + std::string(value) + "\"; expected " + join(allowed, "|") + did_you_mean_suffix(value, allowed);
+  return "unknown " + quoted_excerpt(value) + "; expected " + join(allowed, "|") + did_you_mean_suffix(value, allowed);
 }
+
+namespace {
+
+/// The code point of the UTF-8 sequence at the start of `text` and its length in bytes; a length of
+/// 0 when it is not a valid sequence (see invalid_utf8_at).
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) return {lead, 1};
+  std::size_t length = 0;
+  char32_t point = 0;
+  char32_t least = 0;
+  if ((lead & 0xe0) == 0xc0) {
+    length = 2, point = lead & 0x1f, least = 0x80;
+  } else if ((lead & 0xf0) == 0xe0) {
+    length = 3, point = lead & 0x0f, least = 0x800;
+  } else if ((lead & 0xf8) == 0xf0) {
+    length = 4, point = lead & 0x07, least = 0x10000;
+  } else {
+    return {0, 0};  // a continuation byte, or 0xf8..0xff
+  }
+  if (text.size() < length) return {0, 0};
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0) != 0x80) return {0, 0};
+    point = (point << 6) | (byte(i) & 0x3f);
+  }
+  if (point < least || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return {0, 0};
+  return {point, length};
+}
+
+}  // namespace
 
 std::string excerpt(std::string_view text, std::size_t max_chars) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -135,8 +171,19 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
           out += "\\x";
           out += kHex[c >> 4];
           out += kHex[c & 15];
-        } else {
+        } else if (c < 0x80) {
           out += ch;
+        } else if (const auto [point, length] = decode_utf8(shown.substr(i)); length == 0) {
+          out += "\\x";  // not UTF-8 (a Latin-1 file): the byte, not a replacement character
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else if ((point >= 0xfdd0 && point <= 0xfdef) || (point & 0xfffe) == 0xfffe) {
+          out += "\\u";  // a noncharacter, which no output should carry
+          for (int shift = point > 0xffff ? 20 : 12; shift >= 0; shift -= 4) out += kHex[(point >> shift) & 15];
+          i += length - 1;
+        } else {
+          out.append(shown.substr(i, length));
+          i += length - 1;
         }
     }
   }
@@ -175,6 +222,24 @@ std::string one_line(std::string_view text) {
     }
   }
   return out;
+}
+
+std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [point, length] = decode_utf8(text.substr(i));
+    if (length == 0) return i;
+    i += length;
+  }
+  return std::nullopt;
+}
+
+bool has_noncharacter(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [point, length] = decode_utf8(text.substr(i));
+    if ((point >= 0xfdd0 && point <= 0xfdef) || (point & 0xfffe) == 0xfffe) return true;
+    i += std::max<std::size_t>(length, 1);
+  }
+  return false;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {

@@ -45,8 +45,9 @@ std::string did_you_mean_suffix(std::string_view word, const std::vector<std::st
 std::string unknown_choice(std::string_view value, const std::vector<std::string>& allowed);
 
 /// Text from an input file as a message may quote it: at most `max_chars` bytes (then "..."), every
-/// control character, backslash and quote escaped (\x1b, \n, \", \\), so that a message never
-/// carries a whole file's line nor raw terminal escapes. Without quotes around it.
+/// control character, backslash and quote escaped (\x1b, \n, \", \\), a byte that is not UTF-8
+/// as \xe9 (a Latin-1 file), and a noncharacter as \ufffe, so that a message never carries a whole
+/// file's line, raw terminal escapes, nor text the XML outputs cannot hold. Without quotes.
 std::string excerpt(std::string_view text, std::size_t max_chars = 80);
 
 /// excerpt() in double quotes: "\"root:x:0...\"".
@@ -63,6 +64,17 @@ bool has_line_break(std::string_view text);
 
 /// `text` on one line: each control character or line-breaking code point becomes one space.
 std::string one_line(std::string_view text);
+
+/// The byte offset of the first byte of `text` that does not start valid UTF-8: a stray
+/// continuation byte, a truncated or overlong sequence, a surrogate (U+D800..U+DFFF) or a code
+/// point beyond U+10FFFF; nullopt when all of it is valid.
+std::optional<std::size_t> invalid_utf8_at(std::string_view text);
+
+/// True when `text` holds a Unicode noncharacter: U+FDD0..U+FDEF, or U+FFFE or U+FFFF of any plane.
+/// XML 1.0 cannot hold U+FFFE or U+FFFF, so a name with one would make the JUnit, SVG and XLSX
+/// outputs malformed; none is meant for text to interchange. Bytes that are not valid UTF-8 are
+/// skipped.
+bool has_noncharacter(std::string_view text);
 
 /// Joins with a separator: join({"a","b"}, "|") == "a|b".
 std::string join(const std::vector<std::string>& parts, std::string_view separator);

@@ -133,8 +133,8 @@ void check_gate_metric(const std::string& text, const std::string& metric, const
                      (parts && table.points.empty() &&
                       std::find(kTenantMetrics.begin(), kTenantMetrics.end(), parts->first) != kTenantMetrics.end());
   if (!known) {
-    gate_error(text, "unknown metric \"" + metric + "\"; numeric columns of results.csv are " + join(metrics, ", ") +
-                         did_you_mean_suffix(metric, metrics));
+    gate_error(text, "unknown metric " + quoted_excerpt(metric) + "; numeric columns of results.csv are " +
+                         join(metrics, ", ") + did_you_mean_suffix(metric, metrics));
   }
 }
 
@@ -324,8 +324,8 @@ Gate parse_gate(const std::string& text, const SweepTable& table) {
     rest = rest.substr(colon + 2);
     if (!table.strategies.empty() &&
         std::find(table.strategies.begin(), table.strategies.end(), gate.strategy) == table.strategies.end()) {
-      gate_error(text, "unknown strategy \"" + gate.strategy + "\"; the sweep has " + join(table.strategies, "|") +
-                           did_you_mean_suffix(gate.strategy, table.strategies));
+      gate_error(text, "unknown strategy " + quoted_excerpt(gate.strategy) + "; the sweep has " +
+                           join(table.strategies, "|") + did_you_mean_suffix(gate.strategy, table.strategies));
     }
   }
   const std::size_t at = find_operator(rest, gate.op);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "models/model_catalog.hpp"
 #include "models/strategy_kind.hpp"
 #include "scenario/enum_tables.hpp"
@@ -45,7 +46,7 @@ LlmSpec read_llm(JsonReader& parent, const json& value, WorkloadFacts& facts) {
   spec.model = nonempty_string(l, "model", true);
   const auto& catalog = models::ModelCatalog::shipped();
   if (!spec.model.empty() && !catalog.find(spec.model)) {
-    l.error("model", "unknown model \"" + spec.model + "\"" + catalog.did_you_mean_suffix(spec.model) +
+    l.error("model", "unknown model " + quoted_excerpt(spec.model) + catalog.did_you_mean_suffix(spec.model) +
                          "; `slicewise models` lists the catalog");
   }
   read_weights_and_lengths(l, spec, facts);

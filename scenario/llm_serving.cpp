@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "models/dtype.hpp"
 
 namespace slicewise::scenario {
@@ -103,7 +104,7 @@ const models::ModelSpec& model_of(const Workload& workload) {
   if (!model) {
     throw ConfigError(
         "", "/workload/llm/model",
-        "unknown model \"" + workload.llm->model + "\"" + catalog.did_you_mean_suffix(workload.llm->model));
+        "unknown model " + quoted_excerpt(workload.llm->model) + catalog.did_you_mean_suffix(workload.llm->model));
   }
   return *model;
 }

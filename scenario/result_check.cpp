@@ -174,8 +174,9 @@ class ResultChecker {
       names.reserve(specs.size());
       for (const auto& s : specs) names.push_back(s.name);
       if (it == specs.end()) {
-        add(pointer + "/name", "unknown strategy \"" + name + "\"; the result's scenario (/input/strategies) has " +
-                                   join(names, "|") + did_you_mean_suffix(name, names));
+        add(pointer + "/name", "unknown strategy " + quoted_excerpt(name) +
+                                   "; the result's scenario (/input/strategies) has " + join(names, "|") +
+                                   did_you_mean_suffix(name, names));
       } else if (kind_known && it->kind != kind) {
         add(pointer + "/kind", "\"" + models::to_string(kind) + "\", but the scenario's strategy \"" + name + "\" is " +
                                    models::to_string(it->kind));
@@ -369,7 +370,7 @@ class ResultChecker {
     // Unchecked when the strategy's tenants are missing (reported there).
     if (out_.size() == before && r.valid() && !tenants.empty() &&
         std::find(tenants.begin(), tenants.end(), name) == tenants.end()) {
-      r.error("name", "unknown tenant \"" + name + "\"; the strategy's tenants (" + tenants_at + ") are " +
+      r.error("name", "unknown tenant " + quoted_excerpt(name) + "; the strategy's tenants (" + tenants_at + ") are " +
                           join(tenants, "|") + did_you_mean_suffix(name, tenants));
     }
     r.required_number("interruptions_per_month", kNonNegative);
@@ -411,7 +412,7 @@ class ResultChecker {
       if (names[i].empty()) continue;
       const std::string at = pointer + "/" + std::to_string(i) + "/name";
       if (std::find(expected.begin(), expected.end(), names[i]) == expected.end()) {
-        add(at, "unknown tenant \"" + names[i] + "\"; the result's scenario (/input/tenants) has " +
+        add(at, "unknown tenant " + quoted_excerpt(names[i]) + "; the result's scenario (/input/tenants) has " +
                     join(expected, "|") + did_you_mean_suffix(names[i], expected));
       } else if (const auto [it, inserted] = first.emplace(names[i], i); !inserted) {
         add(at, "duplicate tenant \"" + names[i] + "\" (also " + pointer + "/" + std::to_string(it->second) + "/name)");
@@ -511,8 +512,8 @@ class ResultChecker {
     const std::string strategy = r.required_string("strategy");
     if (out_.size() == before && r.valid() &&
         std::find(strategy_names_.begin(), strategy_names_.end(), strategy) == strategy_names_.end()) {
-      r.error("strategy", "unknown strategy \"" + strategy + "\"; the result has " + join(strategy_names_, "|") +
-                              did_you_mean_suffix(strategy, strategy_names_));
+      r.error("strategy", "unknown strategy " + quoted_excerpt(strategy) + "; the result has " +
+                              join(strategy_names_, "|") + did_you_mean_suffix(strategy, strategy_names_));
     }
     r.required_integer("num_samples", NumberRange::at_least(1));
     for (const char* key : {"monthly_savings_p05_usd", "monthly_savings_p50_usd", "monthly_savings_p95_usd"}) {

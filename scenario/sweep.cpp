@@ -287,7 +287,7 @@ void check_axis_tenants(const Sweep& sweep, Diagnostics& problems) {
     for (const auto& wanted : axis.tenants) {
       if (std::find(names.begin(), names.end(), wanted) == names.end()) {
         problems.push_back({sweep.file.string(), 0, 0, "/axes/" + std::to_string(i) + "/tenants",
-                            "unknown tenant \"" + wanted + "\"; the base scenario has " + join(names, "|") +
+                            "unknown tenant " + quoted_excerpt(wanted) + "; the base scenario has " + join(names, "|") +
                                 did_you_mean_suffix(wanted, names)});
       }
     }

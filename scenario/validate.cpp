@@ -103,7 +103,7 @@ std::vector<std::size_t> select_strategies(const Scenario& scenario, const std::
     const auto it = std::find(known.begin(), known.end(), wanted);
     if (it == known.end()) {
       throw ConfigError(command, "--strategy",
-                        "unknown strategy \"" + wanted + "\"; the scenario has " + join(known, "|") +
+                        "unknown strategy " + quoted_excerpt(wanted) + "; the scenario has " + join(known, "|") +
                             did_you_mean_suffix(wanted, known));
     }
     const auto index = static_cast<std::size_t>(it - known.begin());

@@ -88,7 +88,7 @@ void ScenarioChecker::scheduled_fault_target(const ScheduledFault& fault, const 
   } else if (it == names.end()) {
     const auto hint = did_you_mean_suffix(fault.tenant, names);
     add(pointer + "/tenant",
-        "unknown tenant \"" + fault.tenant + "\"" + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
+        "unknown tenant " + quoted_excerpt(fault.tenant) + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
   } else if (const Tenant& t = s_.tenants[static_cast<std::size_t>(it - names.begin())];
              fault.replica < 0 || fault.replica >= t.num_contexts) {
     add(pointer + "/replica", "tenant \"" + t.name + "\" has " + numbered(t.num_contexts, "context") + " (got " +

@@ -30,7 +30,7 @@ const pricing::InstancePrice* ScenarioChecker::instance(const std::string& type,
   const auto* row = table_->find(type, s_.pricing.region);
   if (!row) row = table_->find(type);
   if (!row) {
-    add(pointer, "unknown instance type \"" + type + "\" in price table \"" + table_->name + "\"" +
+    add(pointer, "unknown instance type " + quoted_excerpt(type) + " in price table \"" + table_->name + "\"" +
                      did_you_mean_suffix(type, table_->instance_types()));
   } else {
     instances_used_.emplace_back(type, pointer);
@@ -83,7 +83,7 @@ void ScenarioChecker::pools() {
       const auto& name = s_.fleet[i].tenants[k];
       if (!find_tenant(s_, name)) {
         add("/fleet/" + std::to_string(i) + "/tenants/" + std::to_string(k),
-            "unknown tenant \"" + name + "\"" + did_you_mean_suffix(name, names));
+            "unknown tenant " + quoted_excerpt(name) + did_you_mean_suffix(name, names));
       }
     }
   }

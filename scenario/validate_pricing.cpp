@@ -39,7 +39,7 @@ pricing::PriceTable resolve_price_table(const Scenario& scenario, const Catalogs
     return pricing::PriceTable::load(path, catalogs.gpus->ids());
   }
   throw ConfigError(file, "/pricing/table",
-                    "unknown price table \"" + name + "\"; expected " + join(names, "|") +
+                    "unknown price table " + quoted_excerpt(name) + "; expected " + join(names, "|") +
                         " or a path to a table file" + did_you_mean_suffix(name, names));
 }
 
@@ -51,8 +51,8 @@ void ScenarioChecker::pricing() {
   const auto& region = s_.pricing.region;
   const auto regions = table_->regions();
   if (!region.empty() && std::find(regions.begin(), regions.end(), region) == regions.end()) {
-    add("/pricing/region", "unknown region \"" + region + "\" in price table \"" + table_->name + "\"; expected " +
-                               join(regions, "|") + did_you_mean_suffix(region, regions));
+    add("/pricing/region", "unknown region " + quoted_excerpt(region) + " in price table \"" + table_->name +
+                               "\"; expected " + join(regions, "|") + did_you_mean_suffix(region, regions));
     return;
   }
   instance_prices(region);

@@ -90,7 +90,7 @@ void ScenarioChecker::tenant_settings(const StrategySpec& st, const std::string&
     const std::string at = pointer + "/tenants/" + json_pointer_token(name);
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       const auto hint = did_you_mean_suffix(name, names);
-      add(at, "unknown tenant \"" + name + "\"" + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
+      add(at, "unknown tenant " + quoted_excerpt(name) + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
     }
     for (const auto& key : set_setting_fields(settings)) {
       std::string key_at = at + "/";

@@ -640,7 +640,7 @@ ReportFormat report_format_from(const std::string& name, const std::string& wher
   if (n == "html" || n == "htm") return ReportFormat::html;
   if (n == "pdf") return ReportFormat::pdf;
   if (n == "xlsx") return ReportFormat::xlsx;
-  throw ConfigError(where, "", "unknown report format \"" + name + "\"; expected md|html|pdf|xlsx");
+  throw ConfigError(where, "", "unknown report format " + quoted_excerpt(name) + "; expected md|html|pdf|xlsx");
 }
 
 std::string figure_svg(const RoiReport& r, const Figure& figure, int width, int height) {

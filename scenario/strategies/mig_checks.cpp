@@ -147,7 +147,7 @@ std::optional<std::size_t> known_tenant(const StrategyCheck& c, const std::strin
   const auto it = std::find(names.begin(), names.end(), name);
   if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
   const auto hint = did_you_mean_suffix(name, names);
-  c.add(pointer, "unknown tenant \"" + name + "\"" + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
+  c.add(pointer, "unknown tenant " + quoted_excerpt(name) + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
   return std::nullopt;
 }
 

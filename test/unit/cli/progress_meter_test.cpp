@@ -79,7 +79,7 @@ TEST(ProgressMeter, TheBarSaysElapsedAndLeftAndRedrawsAtMostTenTimesASecond) {
   t.now += 1.0;
   meter.update(0.1, "0/4 strategies");
   EXPECT_EQ(err.str(),
-            "\rsimulating [###                           ]  10 %, 0/4 strategies, 1 s elapsed, about 9 s left\033[K");
+            "\rsimulating [###                           ]  10 %, 0/4 strategies, 1 s elapsed, about 9 s left");
   err.str("");
   t.now += 0.05;
   meter.update(0.2, "0/4 strategies");  // 50 ms after the last draw: not redrawn
@@ -87,12 +87,29 @@ TEST(ProgressMeter, TheBarSaysElapsedAndLeftAndRedrawsAtMostTenTimesASecond) {
   t.now += 0.06;
   meter.update(0.2, "1/4 strategies");  // 110 ms after: redrawn, with the fraction kept meanwhile
   EXPECT_EQ(err.str(),
-            "\rsimulating [######                        ]  20 %, 1/4 strategies, 1 s elapsed, about 4 s left\033[K");
+            "\rsimulating [######                        ]  20 %, 1/4 strategies, 1 s elapsed, about 4 s left");
   err.str("");
   meter.update(1.0, "4/4 strategies");  // the end is always drawn
   EXPECT_NE(err.str().find("100 %, 4/4 strategies, 1 s elapsed, about 0 s left"), std::string::npos) << err.str();
   meter.close();
   EXPECT_EQ(err.str().back(), '\n');
+}
+
+TEST(ProgressMeter, AShorterLineClearsTheLongerOneWithSpacesNotAnEscape) {
+  FakeClock t;
+  std::ostringstream err;
+  ProgressMeter meter(ProgressMode::bar, err, "simulating", t.clock());
+  t.now += 1.0;
+  meter.update(0.1, "0/4 strategies, a long detail");
+  const std::string longer = err.str();
+  err.str("");
+  t.now += 0.2;
+  meter.update(0.2, "1/4");
+  const std::string shorter = err.str();
+  EXPECT_EQ(shorter.size(), longer.size());
+  EXPECT_EQ(shorter.find('\x1b'), std::string::npos);
+  EXPECT_EQ(shorter.substr(shorter.find_last_not_of(' ') + 1),
+            std::string(longer.size() - 1 - shorter.find_last_not_of(' '), ' '));
 }
 
 TEST(ProgressMeter, ASearchOfUnknownLengthMovesForwardWithEveryRun) {

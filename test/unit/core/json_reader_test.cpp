@@ -1,7 +1,12 @@
 #include "core/json_reader.hpp"
 
+#include <optional>
+#include <string>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "core/spell.hpp"
 
 namespace slicewise {
 namespace {
@@ -162,6 +167,21 @@ TEST(JsonReader, SchemaVersionIsOneCheckForEveryDocument) {
             "0 d.json: /schema_version: unsupported schema version (got 1e+300; supported: 1)");
   EXPECT_EQ(version_problems(R"({"schema_version": "1"})"), "1 d.json: /schema_version: expected number (got \"1\")");
   EXPECT_EQ(version_problems(R"([1])"), "1 d.json: /: expected object (got [1])");
+}
+
+}  // namespace
+}  // namespace slicewise
+
+namespace slicewise {
+namespace {
+
+TEST(DescribeJson, ACutKeepsWholeCharactersAndANoncharacterIsEscaped) {
+  // The quote and 35 x are bytes 0-35; the first "é" is bytes 36-37, across the cut at 37: it goes
+  // whole, not its first byte alone.
+  const std::string shown = describe_json(nlohmann::json(std::string(35, 'x') + "\xc3\xa9\xc3\xa9\xc3\xa9"));
+  EXPECT_EQ(shown, "\"" + std::string(35, 'x') + "...");
+  EXPECT_EQ(invalid_utf8_at(shown), std::nullopt);
+  EXPECT_EQ(describe_json(nlohmann::json("chat\xef\xbf\xbe")), "\"chat\\ufffe\"");
 }
 
 }  // namespace

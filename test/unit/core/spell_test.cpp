@@ -114,6 +114,39 @@ TEST(Excerpt, QuotesAtMostEightyBytesWithControlCharactersEscaped) {
   EXPECT_EQ(excerpt("caf\xc3\xa9"), "caf\xc3\xa9");
 }
 
+TEST(Excerpt, BytesThatAreNotUtf8AndNoncharactersAreEscaped) {
+  EXPECT_EQ(excerpt("caf\xe9 lab"), "caf\\xe9 lab");      // Latin-1
+  EXPECT_EQ(excerpt("\xc0\xaf"), "\\xc0\\xaf");           // an overlong "/"
+  EXPECT_EQ(excerpt("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(excerpt("a\xef\xbf\xbe"
+                    "b\xef\xbf\xbf"),
+            "a\\ufffeb\\uffff");                                                       // U+FFFE, U+FFFF
+  EXPECT_EQ(excerpt("\xf4\x8f\xbf\xbf"), "\\u10ffff");                                 // the last plane's U+10FFFF
+  EXPECT_EQ(excerpt("\xe6\x99\x82\xf0\x9f\x99\x82"), "\xe6\x99\x82\xf0\x9f\x99\x82");  // 時 and an emoji pass
+}
+
+TEST(Utf8, InvalidSequencesAreFoundAtTheirFirstByte) {
+  EXPECT_EQ(invalid_utf8_at("caf\xc3\xa9 \xe6\x99\x82 \xf0\x9f\x99\x82"), std::nullopt);
+  EXPECT_EQ(invalid_utf8_at(""), std::nullopt);
+  EXPECT_EQ(invalid_utf8_at("caf\xe9 lab"), 3u);        // Latin-1 e-acute
+  EXPECT_EQ(invalid_utf8_at("ab\x80"), 2u);             // a stray continuation byte
+  EXPECT_EQ(invalid_utf8_at("ab\xe6\x99"), 2u);         // truncated
+  EXPECT_EQ(invalid_utf8_at("\xc1\xbf"), 0u);           // overlong
+  EXPECT_EQ(invalid_utf8_at("x\xed\xbf\xbf"), 1u);      // the surrogate U+DFFF
+  EXPECT_EQ(invalid_utf8_at("x\xf4\x90\x80\x80"), 1u);  // beyond U+10FFFF
+  EXPECT_EQ(invalid_utf8_at("x\xff"), 1u);
+}
+
+TEST(Utf8, NoncharactersAreFoundInEveryPlane) {
+  EXPECT_TRUE(has_noncharacter("a\xef\xbf\xbe"));     // U+FFFE
+  EXPECT_TRUE(has_noncharacter("\xef\xbf\xbf"));      // U+FFFF
+  EXPECT_TRUE(has_noncharacter("\xef\xb7\x90"));      // U+FDD0
+  EXPECT_TRUE(has_noncharacter("\xf0\x9f\xbf\xbe"));  // U+1FFFE
+  EXPECT_FALSE(has_noncharacter("\xef\xbf\xbd"));     // U+FFFD, the replacement character
+  EXPECT_FALSE(has_noncharacter("\xef\xb7\xb0"));     // U+FDF0
+  EXPECT_FALSE(has_noncharacter("caf\xe9"));          // not UTF-8: skipped, not a noncharacter
+}
+
 TEST(Spell, LineBreaksAreEveryControlAndEveryLineBreakingCodePoint) {
   EXPECT_EQ(line_break_at("\n"), 1u);
   EXPECT_EQ(line_break_at("\x7f"), 1u);
