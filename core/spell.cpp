@@ -140,53 +140,66 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+bool is_noncharacter(char32_t point) { return (point >= 0xfdd0 && point <= 0xfdef) || (point & 0xfffe) == 0xfffe; }
+
+/// "\\u0085", "\\u10ffff": a code point as an escape, 4 hex digits or 6 beyond U+FFFF.
+void append_code_point_escape(char32_t point, std::string& out) {
+  out += "\\u";
+  for (int shift = point > 0xffff ? 20 : 12; shift >= 0; shift -= 4) out += kHex[(point >> shift) & 15];
+}
+
+/// Appends the character at the start of `text` as excerpt() shows it; returns its bytes.
+std::size_t append_excerpt_character(std::string_view text, std::string& out) {
+  const auto c = static_cast<unsigned char>(text[0]);
+  // A C1 control (U+009B is a terminal's CSI) or U+2028/U+2029, as \u0085.
+  if (const std::size_t n = line_break_at(text); n > 1) {
+    const auto second = static_cast<unsigned char>(text[1]);
+    append_code_point_escape(n == 2 ? second : 0x2000u + static_cast<unsigned char>(text[2]) - 0x80u, out);
+    return n;
+  }
+  switch (c) {
+    case '\n': out += "\\n"; return 1;
+    case '\r': out += "\\r"; return 1;
+    case '\t': out += "\\t"; return 1;
+    case '"': out += "\\\""; return 1;
+    case '\\': out += "\\\\"; return 1;
+    default: break;
+  }
+  if (c >= 0x20 && c < 0x7f) {
+    out += static_cast<char>(c);
+    return 1;
+  }
+  const auto [point, length] = c < 0x80 ? std::pair<char32_t, std::size_t>{c, 0} : decode_utf8(text);
+  if (length == 0) {
+    // A control character, or a byte that is not UTF-8 (a Latin-1 file): the byte, not a
+    // replacement character.
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+    return 1;
+  }
+  if (is_noncharacter(point)) {
+    append_code_point_escape(point, out);  // which no output should carry
+  } else {
+    out.append(text.substr(0, length));
+  }
+  return length;
+}
+
+}  // namespace
+
 std::string excerpt(std::string_view text, std::size_t max_chars) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   const bool cut = text.size() > max_chars;
   // Cut at a character's start, never inside a UTF-8 sequence (its continuation bytes are 10xxxxxx).
   std::size_t end = std::min(max_chars, text.size());
   while (cut && end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
   const std::string_view shown = text.substr(0, end);
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    const char ch = shown[i];
-    const auto c = static_cast<unsigned char>(ch);
-    // A C1 control (U+009B is a terminal's CSI) or U+2028/U+2029, as \u0085.
-    if (const std::size_t n = line_break_at(shown.substr(i)); n > 1) {
-      const unsigned code = n == 2 ? static_cast<unsigned char>(shown[i + 1])
-                                   : 0x2000u + static_cast<unsigned char>(shown[i + 2]) - 0x80u;
-      out += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
-      i += n - 1;
-      continue;
-    }
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else if (c < 0x80) {
-          out += ch;
-        } else if (const auto [point, length] = decode_utf8(shown.substr(i)); length == 0) {
-          out += "\\x";  // not UTF-8 (a Latin-1 file): the byte, not a replacement character
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else if ((point >= 0xfdd0 && point <= 0xfdef) || (point & 0xfffe) == 0xfffe) {
-          out += "\\u";  // a noncharacter, which no output should carry
-          for (int shift = point > 0xffff ? 20 : 12; shift >= 0; shift -= 4) out += kHex[(point >> shift) & 15];
-          i += length - 1;
-        } else {
-          out.append(shown.substr(i, length));
-          i += length - 1;
-        }
-    }
-  }
+  for (std::size_t i = 0; i < shown.size();) i += append_excerpt_character(shown.substr(i), out);
   return cut ? out + "..." : out;
 }
 
@@ -236,7 +249,7 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
 bool has_noncharacter(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto [point, length] = decode_utf8(text.substr(i));
-    if ((point >= 0xfdd0 && point <= 0xfdef) || (point & 0xfffe) == 0xfffe) return true;
+    if (is_noncharacter(point)) return true;
     i += std::max<std::size_t>(length, 1);
   }
   return false;
