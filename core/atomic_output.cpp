@@ -37,19 +37,47 @@ void check_output_target(const std::filesystem::path& target) {
   }
 }
 
-AtomicOutput::AtomicOutput(std::filesystem::path target) : target_(std::move(target)) {
-  check_output_target(target_);
-  const auto folder = target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
-  std::string name = (folder / ("." + target_.filename().string() + ".tmp-XXXXXX")).string();
+namespace {
+
+/// The file a write to `target` replaces: `target` itself, or where its symbolic links lead (a
+/// link to a file that does not exist yet included), so that the rename keeps the links. Throws
+/// Error for a link loop or a link one cannot follow.
+std::filesystem::path written_path(const std::filesystem::path& target) {
+  // Followed link by link, not with weakly_canonical(), which stops at a link to a missing file.
+  constexpr int kMaxLinks = 40;  // Linux's own limit before ELOOP
+  std::filesystem::path path = target;
+  std::error_code ec;
+  for (int links = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)); ++links) {
+    if (links == kMaxLinks) throw Error(target.string() + ": cannot write: " + std::strerror(ELOOP));
+    const std::filesystem::path next = std::filesystem::read_symlink(path, ec);
+    if (ec) throw Error(target.string() + ": cannot write: " + ec.message());
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
+  return path;
+}
+
+}  // namespace
+
+AtomicOutput::AtomicOutput(std::filesystem::path target) : target_(std::move(target)), written_(written_path(target_)) {
+  check_output_target(written_);
+  const auto folder = written_.has_parent_path() ? written_.parent_path() : std::filesystem::path(".");
+  std::string name = (folder / ("." + written_.filename().string() + ".tmp-XXXXXX")).string();
   std::vector<char> buffer(name.begin(), name.end());
   buffer.push_back('\0');
   fd_ = ::mkstemp(buffer.data());
   if (fd_ < 0) throw Error(target_.string() + ": cannot write: " + std::strerror(errno));
   temporary_ = buffer.data();
-  // mkstemp creates 0600; an output is an ordinary file of the user's (0666 less the umask).
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);
+  // mkstemp creates 0600. A file rewritten keeps its permissions (a 0600 result stays private); a
+  // new one is an ordinary file of the user's, 0666 less the umask.
+  struct stat existing {};
+  if (::stat(written_.c_str(), &existing) == 0) {
+    mode_ = existing.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode_ = 0666 & ~mask;
+  }
+  ::fchmod(fd_, mode_);
 }
 
 AtomicOutput::~AtomicOutput() {
@@ -96,9 +124,11 @@ void AtomicOutput::commit() {
     fd_ = -1;
     if (closed != 0) fail(std::strerror(errno));
   }
-  check_output_target(target_);  // it may have become something else meanwhile
+  check_output_target(written_);  // it may have become something else meanwhile
+  // A library writing by name may have made the file anew, with its own permissions.
+  if (::chmod(temporary_.c_str(), mode_) != 0) fail(std::strerror(errno));
   std::error_code ec;
-  std::filesystem::rename(temporary_, target_, ec);
+  std::filesystem::rename(temporary_, written_, ec);
   if (ec) fail(ec.message());
   committed_ = true;
 }

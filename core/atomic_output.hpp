@@ -4,6 +4,8 @@
 // the previous target as it was and no temporary file behind.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -12,9 +14,11 @@ namespace slicewise {
 
 class AtomicOutput {
  public:
-  /// Checks the target (an existing target must be a regular file; a symlink is followed) and
-  /// creates a unique temporary file beside it (mkstemp). Throws Error
-  /// ("TARGET: cannot write: REASON").
+  /// Checks the target (an existing target must be a regular file) and creates a unique
+  /// temporary file beside it (mkstemp). A target that is a symbolic link is written through: the
+  /// file it leads to is replaced and the link kept (a link loop is an error). A target rewritten
+  /// keeps its permissions; a new one gets 0666 less the umask. Throws Error ("TARGET: cannot
+  /// write: REASON").
   explicit AtomicOutput(std::filesystem::path target);
   ~AtomicOutput();  ///< removes the temporary file unless committed
   AtomicOutput(const AtomicOutput&) = delete;
@@ -37,7 +41,9 @@ class AtomicOutput {
 
  private:
   std::filesystem::path target_;
+  std::filesystem::path written_;  ///< the target, or the file its symbolic links lead to
   std::filesystem::path temporary_;
+  mode_t mode_ = 0644;  ///< the permissions the written file gets
   int fd_ = -1;
   bool committed_ = false;
 };

@@ -30,11 +30,19 @@ pricing::PriceTable resolve_price_table(const Scenario& scenario, const Catalogs
     names.push_back(table.name);
   }
   const std::string file = scenario.source_file.string();
-  if (looks_like_path(name)) {
-    const auto path = resolve_relative_path(scenario, name);
+  const auto path = resolve_relative_path(scenario, name);
+  // Something at that path (a file, a link, a link loop) is a table file, whatever its name.
+  std::error_code entry_ec;
+  const bool entry = std::filesystem::symlink_status(path, entry_ec).type() != std::filesystem::file_type::not_found;
+  if (looks_like_path(name) || (entry && !entry_ec)) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found) {
       throw ConfigError(file, "/pricing/table", "price table file not found: " + path.string());
+    }
+    if (ec) throw ConfigError(file, "/pricing/table", "price table file " + path.string() + ": " + ec.message());
+    if (status.type() != std::filesystem::file_type::regular) {
+      throw ConfigError(file, "/pricing/table", "price table file " + path.string() + ": not a regular file");
     }
     return pricing::PriceTable::load(path, catalogs.gpus->ids());
   }

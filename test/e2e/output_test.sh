@@ -5,7 +5,7 @@
 #  - a special file at --out (a FIFO standing in for /dev/null) is refused and left as it was, for
 #    report, simulate and trace convert;
 #  - a path the system refuses (a symlink loop, a name too long) exits 1 with the path and the
-#    reason, never "internal error".
+#    reason, never "internal error"; a price table that is a link loop is named as one.
 # Usage: output_test.sh SLICEWISE_EXE SOURCE_DIR
 set -euo pipefail
 exe=$1
@@ -61,4 +61,16 @@ for command in "simulate examples/seed-l40s-timeslicing.json --progress none --o
   grep -qE "^slicewise: $work/(loop|n+).*: (Too many levels of symbolic links|File name too long)$" "$work/path.err" \
     || fail "'$command': $(cat "$work/path.err")"
 done
+
+# --- a price table that is a link loop is named as one, not as an unknown table ------------------
+ln -s prices.json "$work/prices.json"
+sed 's|"table": "aws"|"table": "prices.json"|' examples/seed-l40s-timeslicing.json > "$work/looped.json"
+grep -q '"table": "prices.json"' "$work/looped.json" || fail "the example no longer names the aws table"
+set +e
+"$exe" validate "$work/looped.json" >/dev/null 2>"$work/table.err"
+code=$?
+set -e
+[ "$code" -eq 1 ] || fail "a looped price table exited $code ($(cat "$work/table.err"))"
+grep -qx "$work/looped.json: /pricing/table: price table file $work/prices.json: Too many levels of symbolic links" \
+  "$work/table.err" || fail "looped price table: $(cat "$work/table.err")"
 echo "output tests passed"

@@ -202,3 +202,78 @@ TEST(AtomicOutput, AWriteThatFailsHalfWayKeepsTheOldFileAndSaysWhy) {
 
 }  // namespace
 }  // namespace slicewise
+
+namespace slicewise {
+namespace {
+
+/// A fresh folder under the temporary directory, removed by the test.
+std::filesystem::path fresh_folder(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+mode_t mode_of(const std::filesystem::path& path) {
+  struct stat info {};
+  EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
+  return info.st_mode & 07777;
+}
+
+TEST(AtomicOutput, ARewrittenFileKeepsItsPermissions) {
+  // A 0600 result rewritten became 0644: a private file made readable by every user.
+  const auto dir = fresh_folder("sw_atomic_mode");
+  const auto target = dir / "private.json";
+  write_file_atomically(target, "old");
+  ASSERT_EQ(::chmod(target.c_str(), 0600), 0);
+  write_file_atomically(target, "new");
+  EXPECT_EQ(read_text_file(target), "new");
+  EXPECT_EQ(mode_of(target), 0600u);
+  // Also when a library rewrites the temporary file by name, with permissions of its own.
+  ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
+  AtomicOutput by_name(target);
+  by_name.close_for_library();
+  std::filesystem::remove(by_name.temporary());
+  std::ofstream(by_name.temporary()) << "by name";
+  ASSERT_EQ(::chmod(by_name.temporary().c_str(), 0644), 0);
+  by_name.commit();
+  EXPECT_EQ(read_text_file(target), "by name");
+  EXPECT_EQ(mode_of(target), 0640u);
+  // A new file: 0666 less the umask.
+  const mode_t mask = ::umask(022);
+  write_file_atomically(dir / "new.json", "x");
+  ::umask(mask);
+  EXPECT_EQ(mode_of(dir / "new.json"), 0644u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicOutput, ASymlinkIsWrittenThroughAndKept) {
+  // `--out latest.json`, a link to the dated file: the link was replaced by a regular file
+  // without a word. The file it leads to is rewritten, and the link stays.
+  const auto dir = fresh_folder("sw_atomic_link");
+  std::filesystem::create_directories(dir / "runs");
+  write_file_atomically(dir / "runs" / "2026-11-29.json", "old");
+  std::filesystem::create_symlink("runs/2026-11-29.json", dir / "latest.json");
+  write_file_atomically(dir / "latest.json", "new");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "latest.json"));
+  EXPECT_EQ(read_text_file(dir / "runs" / "2026-11-29.json"), "new");
+  // A link to a file not yet there makes the file.
+  std::filesystem::create_symlink("runs/next.json", dir / "next.json");
+  write_file_atomically(dir / "next.json", "first");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "next.json"));
+  EXPECT_EQ(read_text_file(dir / "runs" / "next.json"), "first");
+  // A link loop is an error naming the path and the reason.
+  std::filesystem::create_symlink("loop.json", dir / "loop.json");
+  try {
+    write_file_atomically(dir / "loop.json", "x");
+    FAIL() << "wrote through a link loop";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (dir / "loop.json").string() + ": cannot write: Too many levels of symbolic links");
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "loop.json"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace slicewise
