@@ -10,6 +10,7 @@
 
 #include "calibration/calibrate.hpp"
 #include "cli/commands.hpp"
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "report/text_table.hpp"
@@ -69,6 +70,7 @@ void check_out(const std::string& out, const std::vector<std::string>& files) {
   if (path.has_parent_path() && !std::filesystem::is_directory(path.parent_path(), ec)) {
     throw ConfigError(kCommand, "--out", "no folder " + path.parent_path().string() + " to write " + out + " in");
   }
+  check_writable_output(path);  // a read-only folder, found before the fit and not after it
 }
 
 /// "the 1 measurement", "the 4 measurements".

@@ -10,6 +10,7 @@
 #include "cli/child_pool.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate_run.hpp"
+#include "core/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"
 #include "report/costing.hpp"
@@ -55,6 +56,7 @@ int simulate_and_report(const SimulateOptions& given, Io io) {
     if (out.has_parent_path() && !std::filesystem::is_directory(out.parent_path())) {
       throw ConfigError("--out", "", "folder does not exist: " + out.parent_path().string());
     }
+    check_writable_output(out);  // a read-only folder, found now and not after the run
   }
 
   const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);

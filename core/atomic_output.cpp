@@ -80,6 +80,8 @@ AtomicOutput::AtomicOutput(std::filesystem::path target) : target_(std::move(tar
   ::fchmod(fd_, mode_);
 }
 
+void check_writable_output(const std::filesystem::path& target) { const AtomicOutput probe(target); }
+
 AtomicOutput::~AtomicOutput() {
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temporary_.empty()) {

@@ -48,6 +48,11 @@ class AtomicOutput {
   bool committed_ = false;
 };
 
+/// Whether `target` can be written, found out before a long run rather than after it: makes and
+/// removes the temporary file a write would make beside it. Throws Error as AtomicOutput does
+/// ("TARGET: cannot write: Permission denied").
+void check_writable_output(const std::filesystem::path& target);
+
 /// Refuses a target that exists and is not a regular file (a device, a FIFO, a folder): writing
 /// one through a rename would replace it. Throws Error ("TARGET: cannot write: not a regular file
 /// (a character device)").

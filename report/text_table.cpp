@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "core/error.hpp"
 
@@ -100,45 +101,76 @@ std::string TextTable::to_csv() const {
 }
 
 std::string TextTable::to_markdown() const {
-  // A cell stays one cell of one row and shows its text as written: pipes and backslashes are
-  // escaped, markup characters become entities, line breaks become spaces.
-  auto escape = [](const std::string& cell) {
-    std::string out;
-    for (char c : cell) {
-      switch (c) {
-        case '|': out += "\\|"; break;
-        case '\\': out += "\\\\"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '&': out += "&amp;"; break;
-        case '\n':
-        case '\r': out += ' '; break;
-        default: out += c;
-      }
-    }
-    return out;
-  };
   std::string out = "|";
-  for (const auto& column : columns_) out += " " + escape(column.title) + " |";
+  for (const auto& column : columns_) out += " " + markdown_cell(column.title) + " |";
   out += "\n|";
   for (const auto& column : columns_) out += column.align == Align::right ? "---:|" : "---|";
   out += "\n";
   for (const auto& row : rows_) {
     out += "|";
-    for (const auto& cell : row) out += " " + escape(cell) + " |";
+    for (const auto& cell : row) out += " " + markdown_cell(cell) + " |";
     out += "\n";
   }
   return out;
 }
 
+namespace {
+
+/// Appends `text` as Markdown shows it as written, never as markup, a link or an image: '<', '>'
+/// and '&' as entities (no HTML); '\\', '[' and ']' backslash-escaped (no link, image or link
+/// reference: a tenant named "![x](https://tracker/p.png)" fetched a remote image when the report
+/// was viewed); '@' escaped, and "://" and "www." broken by an escape, so that GitHub's bare
+/// autolinks do not make a link of an address. In a table cell `in_cell` also escapes '|' and
+/// turns line breaks into spaces, so the cell stays one cell of one row.
+void append_markdown_text(std::string_view text, bool in_cell, std::string& out) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const std::string_view rest = text.substr(i);
+    switch (c) {
+      case '<': out += "&lt;"; continue;
+      case '>': out += "&gt;"; continue;
+      case '&': out += "&amp;"; continue;
+      case '\\':
+      case '[':
+      case ']':
+      case '@':
+        out += '\\';
+        out += c;
+        continue;
+      default: break;
+    }
+    if (rest.starts_with("://")) {
+      out += "\\:";
+      continue;
+    }
+    if ((c == 'w' || c == 'W') && rest.size() >= 4 && (rest[1] | 0x20) == 'w' && (rest[2] | 0x20) == 'w' &&
+        rest[3] == '.') {
+      out.append(rest.substr(0, 3));
+      out += "\\.";
+      i += 3;
+      continue;
+    }
+    if (in_cell && c == '|') {
+      out += "\\|";
+    } else if (in_cell && (c == '\n' || c == '\r')) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+}
+
+}  // namespace
+
 std::string markdown_text(const std::string& text) {
   std::string out;
-  for (const char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
+  append_markdown_text(text, false, out);
+  return out;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  append_markdown_text(text, true, out);
   return out;
 }
 

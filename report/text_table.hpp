@@ -28,8 +28,8 @@ class TextTable {
   std::string to_text() const;
   /// RFC 4180 CSV (cells quoted when they hold a comma, quote or newline), header first.
   std::string to_csv() const;
-  /// GitHub-flavoured Markdown table; in cells '|' and backslashes are backslash-escaped, '<', '>' and '&'
-  /// written as entities and line breaks as spaces, so that any text stays in its cell.
+  /// GitHub-flavoured Markdown table, its cells through markdown_cell(): any text stays in its cell,
+  /// shown as written.
   std::string to_markdown() const;
 
  private:
@@ -41,9 +41,15 @@ class TextTable {
 /// control characters XML 1.0 forbids (all below 0x20 but tab, newline, carriage return) as spaces.
 std::string escape_markup(const std::string& text);
 
-/// Text for Markdown prose: '<', '>' and '&' as entities, so that names are shown as written and
-/// never read as HTML.
+/// Text for Markdown prose, shown as written and never read as markup: '<', '>' and '&' as
+/// entities (no HTML); '\\', '[', ']' and '@' backslash-escaped, and "://" and "www." broken by an
+/// escape (no link, image or autolink: a tenant named "![x](https://tracker/p.png)" became a remote
+/// image in the Markdown report).
 std::string markdown_text(const std::string& text);
+
+/// markdown_text() for a table cell: also '|' escaped and line breaks as spaces, so that any text
+/// stays in its cell of its row.
+std::string markdown_cell(const std::string& text);
 
 /// Fixed-point formatting: format_fixed(3273.4368, 2) == "3273.44". Never prints "-0.00".
 std::string format_fixed(double value, int decimals);

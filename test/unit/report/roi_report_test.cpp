@@ -499,12 +499,37 @@ TEST(RoiReport, MarkdownShowsNamesAsWrittenNeverAsMarkup) {
   const auto md = roi_report_markdown(
       build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
   for (const char* text : {"# ROI report: seed &lt;i&gt;\n",
-                           "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\ (time-slicing",
+                           "**Recommended strategy: ts &lt;b&gt;bold&lt;/b&gt; &amp; | co\\\\ (time-slicing",
                            "| ts &lt;b&gt;bold&lt;/b&gt; &amp; \\| co\\\\ (recommended) |"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
   }
   EXPECT_EQ(md.find("<b>"), std::string::npos);
   EXPECT_EQ(md.find("<i>"), std::string::npos);
+}
+
+TEST(RoiReport, MarkdownNeverMakesALinkOrAnImageOfAName) {
+  // A strategy named as a remote image (fetched whenever the report is viewed), a link and bare
+  // addresses that GitHub links by itself.
+  auto result = scenario::load_result(std::string(SW_TEST_DATA_DIR) + "/results/seed-report.json");
+  const std::string name =
+      "![x](https://tracker.example/p.png) [pay](http://evil.example) www.evil.example a@b.example";
+  result.strategies[1].name = name;
+  result.input.strategies[1].name = name;
+  const auto table = scenario::resolve_price_table(result.input, scenario::Catalogs::shipped());
+  const auto md = roi_report_markdown(
+      build_roi_report(result, cost_result(result, result.input, table, result.input.pricing.option)), {});
+  const std::string shown =
+      "!\\[x\\](https\\://tracker.example/p.png) \\[pay\\](http\\://evil.example) www\\.evil.example a\\@b.example";
+  EXPECT_NE(md.find("**Recommended strategy: " + shown), std::string::npos) << md;
+  EXPECT_NE(md.find("| " + shown + " (recommended) |"), std::string::npos) << md;
+  // No "](" but an escaped one: the name's brackets are text.
+  for (std::size_t at = md.find("]("); at != std::string::npos; at = md.find("](", at + 1)) {
+    EXPECT_EQ(md[at - 1], '\\') << md.substr(at > 40 ? at - 40 : 0, 80);
+  }
+  EXPECT_EQ(md.find("https://"), std::string::npos);
+  EXPECT_EQ(md.find("http://"), std::string::npos);
+  EXPECT_EQ(md.find("www.evil"), std::string::npos);
+  EXPECT_EQ(md.find("a@b"), std::string::npos);
 }
 
 // ---- Availability, MIG layout schedule, workload sources ----
