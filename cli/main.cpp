@@ -8,8 +8,11 @@
 
 #include "cli/app.hpp"
 #include "cli/terminal_output.hpp"
+#include "core/atomic_output.hpp"
 
 int main(int argc, char** argv) {
+  // A command stopped by Ctrl-C or SIGTERM leaves no hidden ".NAME.tmp-" file behind.
+  slicewise::remove_temporaries_on_signals();
   slicewise::cli::TerminalSafeBuf out_buf(std::cout.rdbuf(), 0);
   slicewise::cli::TerminalSafeBuf err_buf(std::cerr.rdbuf(), slicewise::cli::kMaxErrorLineBytes);
   std::ostream out(&out_buf);

@@ -2,11 +2,17 @@
 #include "core/atomic_output.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "core/error.hpp"
@@ -39,6 +45,66 @@ void check_output_target(const std::filesystem::path& target) {
 
 namespace {
 
+/// The temporary files being written now, for a signal handler to remove: fixed slots of plain
+/// characters, each with a lock-free flag, so that the handler only reads memory and unlinks.
+constexpr std::size_t kMaxLiveTemporaries = 64;
+constexpr std::size_t kMaxLivePathBytes = 4096;
+struct LiveTemporary {
+  std::atomic<bool> used{false};
+  std::array<char, kMaxLivePathBytes> path{};
+};
+std::array<LiveTemporary, kMaxLiveTemporaries> live_temporaries;
+std::mutex live_mutex;  // between writers' threads; never taken by the handler
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+/// The slot `path` is kept in while it is written; -1 when none is free (then only the next
+/// writer's sweep of stale files removes it after a signal).
+int register_live(const std::string& path) {
+  if (path.size() >= kMaxLivePathBytes) return -1;
+  const std::lock_guard lock(live_mutex);
+  for (std::size_t i = 0; i < live_temporaries.size(); ++i) {
+    auto& slot = live_temporaries[i];
+    if (slot.used.load(std::memory_order_acquire)) continue;
+    std::memcpy(slot.path.data(), path.c_str(), path.size() + 1);
+    slot.used.store(true, std::memory_order_release);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void unregister_live(int slot) {
+  if (slot >= 0) live_temporaries[static_cast<std::size_t>(slot)].used.store(false, std::memory_order_release);
+}
+
+extern "C" void remove_then_reraise(int signal_number) {
+  remove_live_temporaries();
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+/// How long a temporary file must have been left untouched before another writer removes it.
+constexpr auto kStaleAfter = std::chrono::seconds(10);
+
+/// Removes what earlier writers of the same file left when they died (SIGKILL, a power cut):
+/// "<prefix>XXXXXX" beside it that no live process holds its lock on, untouched for kStaleAfter.
+void remove_stale_temporaries(const std::filesystem::path& folder, const std::string& prefix) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(folder, ec);
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() != prefix.size() + 6 || !name.starts_with(prefix)) continue;
+    std::error_code entry_ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(it->path(), entry_ec))) continue;
+    const auto modified = std::filesystem::last_write_time(it->path(), entry_ec);
+    if (entry_ec || now - modified < kStaleAfter) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(it->path().c_str());  // its writer is gone
+    ::close(fd);
+  }
+}
+
 /// The file a write to `target` replaces: `target` itself, or where its symbolic links lead (a
 /// link to a file that does not exist yet included), so that the rename keeps the links. Throws
 /// Error for a link loop or a link one cannot follow.
@@ -58,15 +124,35 @@ std::filesystem::path written_path(const std::filesystem::path& target) {
 
 }  // namespace
 
+void remove_live_temporaries() noexcept {
+  for (auto& slot : live_temporaries) {
+    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path.data());
+  }
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = remove_then_reraise;
+  sigemptyset(&action.sa_mask);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
+}
+
 AtomicOutput::AtomicOutput(std::filesystem::path target) : target_(std::move(target)), written_(written_path(target_)) {
   check_output_target(written_);
   const auto folder = written_.has_parent_path() ? written_.parent_path() : std::filesystem::path(".");
-  std::string name = (folder / ("." + written_.filename().string() + ".tmp-XXXXXX")).string();
+  const std::string prefix = "." + written_.filename().string() + ".tmp-";
+  remove_stale_temporaries(folder, prefix);
+  std::string name = (folder / (prefix + "XXXXXX")).string();
   std::vector<char> buffer(name.begin(), name.end());
   buffer.push_back('\0');
-  fd_ = ::mkstemp(buffer.data());
+  fd_ = ::mkostemp(buffer.data(), O_CLOEXEC);
   if (fd_ < 0) throw Error(target_.string() + ": cannot write: " + std::strerror(errno));
   temporary_ = buffer.data();
+  live_slot_ = register_live(temporary_.string());
+  // Held while this writer lives (a second descriptor: a library may close the first), so that no
+  // other writer's sweep takes the file for a dead one's.
+  lock_fd_ = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_EX | LOCK_NB);
   // mkstemp creates 0600. A file rewritten keeps its permissions (a 0600 result stays private); a
   // new one is an ordinary file of the user's, 0666 less the umask.
   struct stat existing {};
@@ -88,6 +174,8 @@ AtomicOutput::~AtomicOutput() {
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
   }
+  unregister_live(live_slot_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 void AtomicOutput::fail(const std::string& reason) {
@@ -95,6 +183,8 @@ void AtomicOutput::fail(const std::string& reason) {
   fd_ = -1;
   std::error_code ignored;
   std::filesystem::remove(temporary_, ignored);
+  unregister_live(live_slot_);
+  live_slot_ = -1;
   committed_ = true;  // nothing left to remove
   throw Error(target_.string() + ": cannot write: " + reason);
 }
@@ -133,6 +223,8 @@ void AtomicOutput::commit() {
   std::filesystem::rename(temporary_, written_, ec);
   if (ec) fail(ec.message());
   committed_ = true;
+  unregister_live(live_slot_);  // the name is the target's now: a signal must not remove it
+  live_slot_ = -1;
 }
 
 }  // namespace slicewise

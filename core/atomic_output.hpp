@@ -18,7 +18,7 @@ class AtomicOutput {
   /// temporary file beside it (mkstemp). A target that is a symbolic link is written through: the
   /// file it leads to is replaced and the link kept (a link loop is an error). A target rewritten
   /// keeps its permissions; a new one gets 0666 less the umask. Throws Error ("TARGET: cannot
-  /// write: REASON").
+  /// write: REASON"). What earlier writers of the same file left when killed is removed first.
   explicit AtomicOutput(std::filesystem::path target);
   ~AtomicOutput();  ///< removes the temporary file unless committed
   AtomicOutput(const AtomicOutput&) = delete;
@@ -44,9 +44,20 @@ class AtomicOutput {
   std::filesystem::path written_;  ///< the target, or the file its symbolic links lead to
   std::filesystem::path temporary_;
   mode_t mode_ = 0644;  ///< the permissions the written file gets
+  int lock_fd_ = -1;    ///< holds the temporary file's lock while this writer lives
+  int live_slot_ = -1;  ///< its slot among the files a signal removes; -1 when none
   int fd_ = -1;
   bool committed_ = false;
 };
+
+/// Removes every temporary file being written now. Async-signal-safe: for a signal handler.
+void remove_live_temporaries() noexcept;
+
+/// On SIGINT, SIGTERM and SIGHUP: removes the temporary files being written, then dies of the
+/// signal as it would have. A writer killed outright (SIGKILL) cannot; its temporary file is
+/// removed by the next writer of the same file, once no process holds its lock and it has been
+/// untouched for 10 s. The CLI's main() installs this.
+void remove_temporaries_on_signals();
 
 /// Whether `target` can be written, found out before a long run rather than after it: makes and
 /// removes the temporary file a write would make beside it. Throws Error as AtomicOutput does

@@ -1,10 +1,13 @@
 #include "core/json_file.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -272,6 +275,50 @@ TEST(AtomicOutput, ASymlinkIsWrittenThroughAndKept) {
               (dir / "loop.json").string() + ": cannot write: Too many levels of symbolic links");
   }
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "loop.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicOutput, ASignalRemovesTheTemporaryFileBeingWritten) {
+  // A trace conversion stopped by Ctrl-C left a hidden ".NAME.tmp-" file (155 MB after 2 s).
+  const auto dir = fresh_folder("sw_atomic_signal");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    remove_temporaries_on_signals();
+    AtomicOutput out(dir / "converted.csv");
+    out.write("half of a trace");
+    ::raise(SIGTERM);
+    ::_exit(0);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicOutput, TheNextWriterRemovesWhatAKilledOneLeft) {
+  // SIGKILL cannot be caught: the file's next writer removes the temporary files that no live
+  // writer holds, once untouched for 10 s; a live writer's file and a fresh one stay.
+  const auto dir = fresh_folder("sw_atomic_stale");
+  const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(60);
+  for (const char* name :
+       {".out.json.tmp-AAAAAA", ".out.json.tmp-BBBBBB", ".out.json.tmp-CCCCCC", ".other.json.tmp-DDDDDD"}) {
+    std::ofstream(dir / name) << "left";
+  }
+  for (const char* name : {".out.json.tmp-AAAAAA", ".out.json.tmp-BBBBBB", ".other.json.tmp-DDDDDD"}) {
+    std::filesystem::last_write_time(dir / name, old);
+  }
+  const int held = ::open((dir / ".out.json.tmp-BBBBBB").c_str(), O_RDONLY);  // a live writer's lock
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  write_file_atomically(dir / "out.json", "new");
+  ::close(held);
+  EXPECT_FALSE(std::filesystem::exists(dir / ".out.json.tmp-AAAAAA"));   // dead and old: removed
+  EXPECT_TRUE(std::filesystem::exists(dir / ".out.json.tmp-BBBBBB"));    // locked: a writer lives
+  EXPECT_TRUE(std::filesystem::exists(dir / ".out.json.tmp-CCCCCC"));    // fresh: maybe just made
+  EXPECT_TRUE(std::filesystem::exists(dir / ".other.json.tmp-DDDDDD"));  // another file's
+  EXPECT_EQ(read_text_file(dir / "out.json"), "new");
   std::filesystem::remove_all(dir);
 }
 
