@@ -7,10 +7,10 @@ namespace slicewise::cli {
 
 namespace {
 
-/// "\x1b" for a C0 control or DEL.
-std::string byte_escape(unsigned char byte) {
+/// `prefix` and `byte` in two hex digits: "\x1b" for a C0 control or DEL, "\u009b" for a C1 control.
+std::string byte_escape(const char* prefix, unsigned char byte) {
   static constexpr char kHex[] = "0123456789abcdef";
-  return std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xf];
+  return std::string(prefix) + kHex[byte >> 4] + kHex[byte & 0xf];
 }
 
 bool is_c0_control(unsigned char byte) {
@@ -54,8 +54,7 @@ void TerminalSafeBuf::take(unsigned char byte) {
   if (held_c2_) {
     held_c2_ = false;
     if (byte >= 0x80 && byte <= 0x9f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      emit(std::string("\\u00") + kHex[byte >> 4] + kHex[byte & 0xf], true);
+      emit(byte_escape("\\u00", byte), true);
       return;
     }
     emit("\xc2", true);
@@ -70,7 +69,7 @@ void TerminalSafeBuf::take(unsigned char byte) {
     return;
   }
   if (is_c0_control(byte)) {
-    emit(byte_escape(byte), true);
+    emit(byte_escape("\\x", byte), true);
     return;
   }
   // A UTF-8 continuation byte (10xxxxxx) never starts a character: a cut keeps whole characters.

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "core/error.hpp"
@@ -51,6 +52,7 @@ constexpr std::size_t kMaxLiveTemporaries = 64;
 constexpr std::size_t kMaxLivePathBytes = 4096;
 struct LiveTemporary {
   std::atomic<bool> used{false};
+  pid_t owner = 0;  ///< the process writing it: a forked child inherits the table, not the files
   std::array<char, kMaxLivePathBytes> path{};
 };
 std::array<LiveTemporary, kMaxLiveTemporaries> live_temporaries;
@@ -66,6 +68,7 @@ int register_live(const std::string& path) {
     auto& slot = live_temporaries[i];
     if (slot.used.load(std::memory_order_acquire)) continue;
     std::memcpy(slot.path.data(), path.c_str(), path.size() + 1);
+    slot.owner = ::getpid();
     slot.used.store(true, std::memory_order_release);
     return static_cast<int>(i);
   }
@@ -87,7 +90,14 @@ constexpr auto kStaleAfter = std::chrono::seconds(10);
 
 /// Removes what earlier writers of the same file left when they died (SIGKILL, a power cut):
 /// "<prefix>XXXXXX" beside it that no live process holds its lock on, untouched for kStaleAfter.
+/// Once per file and process: what a killed process left predates this one, and a file rewritten
+/// often (a sweep's state after every point) must not list its folder every time.
 void remove_stale_temporaries(const std::filesystem::path& folder, const std::string& prefix) {
+  static std::set<std::string> swept;  // guarded by live_mutex
+  {
+    const std::lock_guard lock(live_mutex);
+    if (!swept.insert((folder / prefix).string()).second) return;
+  }
   std::error_code ec;
   std::filesystem::directory_iterator it(folder, ec);
   const auto now = std::filesystem::file_time_type::clock::now();
@@ -125,8 +135,9 @@ std::filesystem::path written_path(const std::filesystem::path& target) {
 }  // namespace
 
 void remove_live_temporaries() noexcept {
+  const pid_t self = ::getpid();
   for (auto& slot : live_temporaries) {
-    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path.data());
+    if (slot.used.load(std::memory_order_acquire) && slot.owner == self) ::unlink(slot.path.data());
   }
 }
 

@@ -57,12 +57,8 @@ std::string describe_json(const json& value) {
   // A noncharacter (U+FFFE) shown as its escape, which every output can hold.
   std::string text = value.dump();
   if (has_noncharacter(text)) text = value.dump(-1, ' ', true);
-  if (text.size() > 40) {
-    // Cut at a character's start: the message goes on into JSON outputs, which hold UTF-8 only.
-    std::size_t end = 37;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
-    text = text.substr(0, end) + "...";
-  }
+  // Cut at a character's start: the message goes on into JSON outputs, which hold UTF-8 only.
+  if (text.size() > 40) text = text.substr(0, utf8_cut(text, 37)) + "...";
   return text;
 }
 

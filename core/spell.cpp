@@ -192,13 +192,17 @@ std::size_t append_excerpt_character(std::string_view text, std::string& out) {
 
 }  // namespace
 
+std::size_t utf8_cut(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text.size();
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+  return end;
+}
+
 std::string excerpt(std::string_view text, std::size_t max_chars) {
   std::string out;
   const bool cut = text.size() > max_chars;
-  // Cut at a character's start, never inside a UTF-8 sequence (its continuation bytes are 10xxxxxx).
-  std::size_t end = std::min(max_chars, text.size());
-  while (cut && end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
-  const std::string_view shown = text.substr(0, end);
+  const std::string_view shown = text.substr(0, utf8_cut(text, max_chars));
   for (std::size_t i = 0; i < shown.size();) i += append_excerpt_character(shown.substr(i), out);
   return cut ? out + "..." : out;
 }

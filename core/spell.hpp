@@ -50,6 +50,10 @@ std::string unknown_choice(std::string_view value, const std::vector<std::string
 /// file's line, raw terminal escapes, nor text the XML outputs cannot hold. Without quotes.
 std::string excerpt(std::string_view text, std::size_t max_chars = 80);
 
+/// The most bytes of `text`, up to `max_bytes`, that end at a character's start: a cut there never
+/// splits a UTF-8 sequence (its continuation bytes are 10xxxxxx). text.size() when it is shorter.
+std::size_t utf8_cut(std::string_view text, std::size_t max_bytes);
+
 /// excerpt() in double quotes: "\"root:x:0...\"".
 std::string quoted_excerpt(std::string_view text, std::size_t max_chars = 80);
 

@@ -297,6 +297,26 @@ TEST(AtomicOutput, ASignalRemovesTheTemporaryFileBeingWritten) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(AtomicOutput, AForkedChildRemovesOnlyItsOwnTemporaryFiles) {
+  // A child inherits the table of files being written, not the writing: a signal in a sweep's
+  // child must not remove the parent's half-written file.
+  const auto dir = fresh_folder("sw_atomic_fork");
+  AtomicOutput parent(dir / "parent.json");
+  parent.write("parent's");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    remove_live_temporaries();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_TRUE(std::filesystem::exists(parent.temporary()));
+  parent.commit();
+  EXPECT_EQ(read_text_file(dir / "parent.json"), "parent's");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(AtomicOutput, TheNextWriterRemovesWhatAKilledOneLeft) {
   // SIGKILL cannot be caught: the file's next writer removes the temporary files that no live
   // writer holds, once untouched for 10 s; a live writer's file and a fresh one stay.
