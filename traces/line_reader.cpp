@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include <zlib.h>
 #include <zstd.h>
@@ -17,6 +19,31 @@ namespace {
 
 constexpr std::size_t kChunk = 1 << 20;
 constexpr std::size_t kMaxLine = 64u << 20;
+// A file held decoded is at most half the line limit, so none of its lines can reach the limit a
+// streamed file's would (no behaviour differs between the two), and the whole process holds at most
+// kKeepTotal.
+constexpr std::size_t kKeepMax = kMaxLine / 2;
+constexpr std::size_t kKeepTotal = 256u << 20;
+
+/// The files keep_decoded() holds, by path.
+struct KeptFiles {
+  std::mutex mutex;
+  std::map<std::string, std::string, std::less<>> bytes;
+  std::size_t total = 0;
+};
+
+KeptFiles& kept_files() {
+  static KeptFiles files;
+  return files;
+}
+
+/// The held bytes of `path`, or null. They never move or change once held.
+const std::string* kept_bytes(const std::string& path) {
+  auto& kept = kept_files();
+  const std::lock_guard<std::mutex> lock(kept.mutex);
+  const auto it = kept.bytes.find(path);
+  return it == kept.bytes.end() ? nullptr : &it->second;
+}
 
 }  // namespace
 
@@ -189,10 +216,39 @@ class DecodedBuffer final : public std::streambuf {
 
 std::unique_ptr<std::streambuf> open_decoded(const std::string& path) { return std::make_unique<DecodedBuffer>(path); }
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kChunk) {
-  decoder_ = std::make_unique<Decoder>(path_, open_file(path_));
-  fill();
-  if (end_ >= 3 && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
+bool keep_decoded(const std::string& path) {
+  if (kept_bytes(path) != nullptr) return true;
+  std::string bytes;
+  try {
+    LineReader::Decoder decoder(path, open_file(path));
+    std::vector<char> chunk(kChunk);
+    while (const std::size_t n = decoder.read(chunk.data(), chunk.size())) {
+      if (bytes.size() + n > kKeepMax) return false;
+      bytes.append(chunk.data(), n);
+    }
+  } catch (const TraceError&) {
+    return false;  // the reader that opens it says what is wrong, with its location
+  }
+  auto& kept = kept_files();
+  const std::lock_guard<std::mutex> lock(kept.mutex);
+  if (kept.total + bytes.size() > kKeepTotal) return false;
+  kept.total += bytes.size();
+  kept.bytes.emplace(path, std::move(bytes));
+  return true;
+}
+
+LineReader::LineReader(std::string path) : path_(std::move(path)) {
+  if (const std::string* held = kept_bytes(path_)) {
+    data_ = held->data();
+    end_ = held->size();
+    eof_ = true;
+  } else {
+    buffer_.resize(kChunk);
+    data_ = buffer_.data();
+    decoder_ = std::make_unique<Decoder>(path_, open_file(path_));
+    fill();
+  }
+  if (end_ >= 3 && std::memcmp(data_, "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
 }
 
 LineReader::~LineReader() = default;
@@ -209,6 +265,7 @@ bool LineReader::fill() {
       throw TraceError(path_, line_number_ + 1, "", "line longer than 64 MiB; is this a text trace?");
     }
     buffer_.resize(buffer_.size() * 2);
+    data_ = buffer_.data();
   }
   const std::size_t n = decoder_->read(buffer_.data() + end_, buffer_.size() - end_);
   if (n == 0) eof_ = true;
@@ -219,12 +276,12 @@ bool LineReader::fill() {
 bool LineReader::next(std::string_view& line) {
   std::size_t scanned = begin_;
   while (true) {
-    const void* hit = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    const void* hit = std::memchr(data_ + scanned, '\n', end_ - scanned);
     if (hit != nullptr) {
-      const auto newline = static_cast<std::size_t>(static_cast<const char*>(hit) - buffer_.data());
+      const auto newline = static_cast<std::size_t>(static_cast<const char*>(hit) - data_);
       std::size_t stop = newline;
-      if (stop > begin_ && buffer_[stop - 1] == '\r') --stop;
-      line = std::string_view(buffer_.data() + begin_, stop - begin_);
+      if (stop > begin_ && data_[stop - 1] == '\r') --stop;
+      line = std::string_view(data_ + begin_, stop - begin_);
       begin_ = newline + 1;
       ++line_number_;
       return true;
@@ -233,8 +290,8 @@ bool LineReader::next(std::string_view& line) {
     if (!fill()) {
       if (begin_ == end_) return false;
       std::size_t stop = end_;
-      if (buffer_[stop - 1] == '\r') --stop;
-      line = std::string_view(buffer_.data() + begin_, stop - begin_);
+      if (data_[stop - 1] == '\r') --stop;
+      line = std::string_view(data_ + begin_, stop - begin_);
       begin_ = end_;
       ++line_number_;
       return true;

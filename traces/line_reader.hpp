@@ -14,7 +14,8 @@ enum class Compression { none, gzip, zstd };
 
 /// Streams the lines of one file. Line endings (\n or \r\n) are stripped; a last line without a
 /// newline is returned like any other; a UTF-8 byte-order mark at the start is skipped. Memory is
-/// a 1 MiB buffer plus the longest line; lines over 64 MiB are refused. Throws TraceError.
+/// a 1 MiB buffer plus the longest line, or nothing for a file keep_decoded() holds; lines over 64
+/// MiB are refused. Throws TraceError.
 class LineReader {
  public:
   explicit LineReader(std::string path);
@@ -34,13 +35,22 @@ class LineReader {
   bool fill();  // appends decoded bytes after the unread tail; false at end of input
 
   std::string path_;
-  std::unique_ptr<Decoder> decoder_;
+  std::unique_ptr<Decoder> decoder_;  // null for a file keep_decoded() holds
   std::vector<char> buffer_;
-  std::size_t begin_ = 0;  // first unread byte
-  std::size_t end_ = 0;    // one past the last decoded byte
+  const char* data_ = nullptr;  // buffer_'s bytes, or the held file's
+  std::size_t begin_ = 0;       // first unread byte
+  std::size_t end_ = 0;         // one past the last decoded byte
   bool eof_ = false;
   long line_number_ = 0;
 };
+
+/// Decodes `path` whole and holds its bytes for the rest of the process, so that every LineReader
+/// of it reads them in place: no file, no decoder, no buffer. For a process that forks a child per
+/// simulation (`simulate`, `advise`, `sweep` over several strategies), called before forking, each
+/// child reads the parent's bytes instead of decoding the trace again into pages of its own. True
+/// when held; false, holding nothing, for a file that cannot be read or decoded (its reader then
+/// reports why, located), one over 32 MiB decoded, or once 256 MiB are held: those stream.
+bool keep_decoded(const std::string& path);
 
 /// The compression of a file from its first bytes (gzip 1f 8b, zstd 28 b5 2f fd).
 Compression detect_compression(std::string_view first_bytes);

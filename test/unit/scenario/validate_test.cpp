@@ -24,7 +24,7 @@ using test::validate_error;
 json on_a100(const json& strategy, int count = 1) {
   auto doc = minimal_document();
   doc["fleet"] = {{{"gpu", "A100-80GB"}, {"count", count}}};
-  doc["strategies"] = {strategy};
+  doc["strategies"] = json::array({strategy});  // not {strategy}: clang copies a lone element
   return doc;
 }
 
@@ -74,7 +74,7 @@ TEST(ScenarioValidate, SizingForSlaNeedsOneGpuTypeAndASizedDedicatedBaseline) {
       "fleet is a number of them; pools reserved for named tenants may be of others); this fleet shares A100-80GB, "
       "H100-SXM-80GB: compare GPU types with `slicewise advise --gpus`");
   // A pool of another type reserved for a named tenant is not shared: the fleet can be sized.
-  doc["fleet"][1]["tenants"] = {doc["tenants"][0]["name"]};
+  doc["fleet"][1]["tenants"] = json::array({doc["tenants"][0]["name"]});
   EXPECT_EQ(validate_error(doc), "");
 }
 
