@@ -122,8 +122,9 @@ void take_child_line(std::size_t index, const std::string& line, std::vector<std
 }
 
 /// Every trace the jobs replay, decoded once here: the children forked below read these bytes in
-/// place instead of each decoding its traces into fresh pages (a quarter of an advise's time on the
-/// 13-tenant fleet went to page faults in the children's decoders).
+/// place instead of each decoding its traces into fresh pages (in a profile of `advise` on
+/// examples/fleet-13-tenants.json, 28 % of the time went to the children's LineReader constructors,
+/// most of it page faults).
 void keep_traces_decoded(const std::vector<SimJob>& jobs) {
   const scenario::Scenario* last = nullptr;
   for (const auto& job : jobs) {
