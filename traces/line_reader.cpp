@@ -231,6 +231,7 @@ bool keep_decoded(const std::string& path) {
   }
   auto& kept = kept_files();
   const std::lock_guard<std::mutex> lock(kept.mutex);
+  if (kept.bytes.count(path) != 0) return true;  // another thread held it meanwhile: count it once
   if (kept.total + bytes.size() > kKeepTotal) return false;
   kept.total += bytes.size();
   kept.bytes.emplace(path, std::move(bytes));
