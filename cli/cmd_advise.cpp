@@ -302,7 +302,6 @@ scenario::SimResult answer_result(const scenario::Scenario& scenario, const repo
 /// written on stdout.
 void write_advice(const std::filesystem::path& out, const report::Advice& advice, const scenario::SimResult& result,
                   Io io) {
-  std::filesystem::create_directories(out);
   const std::vector<std::pair<std::string, std::string>> files = {
       {"advice.json", report::advice_to_json_text(advice)},
       {"advice.md", report::advice_markdown(advice)},
@@ -310,7 +309,10 @@ void write_advice(const std::filesystem::path& out, const report::Advice& advice
       {"pareto.csv", report::advice_pareto_csv(advice)},
       {"pareto.svg", pareto_svg(advice)},
       {"result.json", scenario::result_to_text(result)}};
-  for (const auto& [name, text] : files) write_file_atomically(out / name, text);
+  std::vector<OutputFile> outputs;
+  outputs.reserve(files.size());
+  for (const auto& [name, text] : files) outputs.push_back({out / name, text});
+  write_files_atomically(outputs);
 
   io.out << report::advice_summary_text(advice);
   for (const auto& [name, text] : files) io.out << "wrote " << (out / name).string() << "\n";

@@ -54,16 +54,10 @@ int run_export_config(const ExportConfigOptions& options, Io io) {
   if (std::filesystem::exists(out) && !std::filesystem::is_directory(out)) {
     throw ConfigError("--out", "", "is not a folder: " + out.string());
   }
-  std::filesystem::create_directories(out);
-  for (const auto& file : files) {
-    write_file_atomically(out / file.name, file.text);
-    if (file.name.ends_with(".sh")) {
-      std::filesystem::permissions(
-          out / file.name,
-          std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec | std::filesystem::perms::others_exec,
-          std::filesystem::perm_options::add);
-    }
-  }
+  std::vector<OutputFile> outputs;
+  outputs.reserve(files.size());
+  for (const auto& file : files) outputs.push_back({out / file.name, file.text, file.name.ends_with(".sh")});
+  write_files_atomically(outputs);
   for (const auto& file : files) io.out << "wrote " << (out / file.name).string() << "\n";
   return 0;
 }

@@ -34,9 +34,9 @@ std::vector<report::Gate> parse_gates(const std::vector<std::string>& texts, con
 
 int write_sweep_outputs(const fs::path& folder, const report::SweepTable& table, const std::vector<report::Gate>& gates,
                         Io io) {
-  write_file_atomically(folder / "results.csv", report::sweep_results_csv(table));
-  write_file_atomically(folder / "results.json", report::sweep_results_json(table));
-  write_file_atomically(folder / "junit.xml", report::sweep_junit_xml(table, gates));
+  write_files_atomically({{folder / "results.csv", report::sweep_results_csv(table)},
+                          {folder / "results.json", report::sweep_results_json(table)},
+                          {folder / "junit.xml", report::sweep_junit_xml(table, gates)}});
   const auto trips = report::evaluate_gates(table, gates);
   for (const auto& trip : trips) io.err << "gate tripped: " << report::gate_trip_text(table, gates, trip) << "\n";
   return trips.empty() ? 0 : kExitGate;

@@ -220,7 +220,7 @@ void AtomicOutput::close_for_library() {
   fd_ = -1;
 }
 
-void AtomicOutput::commit() {
+void AtomicOutput::finish() {
   if (fd_ >= 0) {
     if (::fsync(fd_) != 0 && errno != EINVAL) fail(std::strerror(errno));
     const int closed = ::close(fd_);
@@ -230,6 +230,10 @@ void AtomicOutput::commit() {
   check_output_target(written_);  // it may have become something else meanwhile
   // A library writing by name may have made the file anew, with its own permissions.
   if (::chmod(temporary_.c_str(), mode_) != 0) fail(std::strerror(errno));
+}
+
+void AtomicOutput::commit() {
+  finish();
   std::error_code ec;
   std::filesystem::rename(temporary_, written_, ec);
   if (ec) fail(ec.message());

@@ -33,7 +33,13 @@ class AtomicOutput {
   void write(std::string_view data);
   /// Closes this object's descriptor so that a library can write the temporary file by name.
   void close_for_library();
-  /// Flushes to disk, closes (checked), and renames the temporary file over the target.
+  /// Adds permission bits (an executable script: 0111) to those the written file gets.
+  void add_permissions(mode_t bits) { mode_ |= bits; }
+  /// Everything commit() does short of the rename: flushes to disk, closes (checked), checks the
+  /// target again and sets the permissions. What is left, the rename, fails only when the target
+  /// changed meanwhile.
+  void finish();
+  /// finish(), then renames the temporary file over the target.
   void commit();
 
   /// Throws Error naming the target and `reason`, after removing the temporary file.

@@ -2,11 +2,13 @@
 #include "core/json_file.hpp"
 #include "core/atomic_output.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -198,6 +200,52 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   AtomicOutput out(path);
   out.write(text);
   out.commit();
+}
+
+namespace {
+
+/// Makes the folders `file` needs that do not exist, outermost first, adding each to `made`.
+void make_folders_for(const std::filesystem::path& file, std::vector<std::filesystem::path>& made) {
+  std::vector<std::filesystem::path> missing;
+  std::error_code ec;
+  auto folder = file.parent_path();
+  for (; !folder.empty() && !std::filesystem::exists(folder, ec); folder = folder.parent_path()) {
+    missing.push_back(folder);
+    if (folder == folder.parent_path()) break;
+  }
+  if (!folder.empty() && std::filesystem::exists(folder, ec) && !std::filesystem::is_directory(folder, ec)) {
+    throw Error(file.string() + ": cannot write: " + folder.string() + " is in the way: a file, not a folder");
+  }
+  std::reverse(missing.begin(), missing.end());  // outermost first
+  for (const auto& create : missing) {
+    if (!std::filesystem::create_directory(create, ec) && !std::filesystem::is_directory(create)) {
+      throw Error(file.string() + ": cannot write: cannot create the folder " + create.string() + ": " +
+                  (ec ? ec.message() : std::string("a file of that name is in the way")));
+    }
+    made.push_back(create);
+  }
+}
+
+}  // namespace
+
+void write_files_atomically(const std::vector<OutputFile>& files) {
+  std::vector<std::filesystem::path> made;  // so that a failure can take them away again
+  try {
+    for (const auto& file : files) make_folders_for(file.path, made);
+    std::vector<std::unique_ptr<AtomicOutput>> outputs;
+    outputs.reserve(files.size());
+    for (const auto& file : files) {
+      outputs.push_back(std::make_unique<AtomicOutput>(file.path));
+      outputs.back()->write(file.text);
+      if (file.executable) outputs.back()->add_permissions(0111);
+    }
+    for (auto& output : outputs) output->finish();
+    for (auto& output : outputs) output->commit();
+  } catch (...) {
+    std::error_code ignored;
+    for (; !made.empty(); made.pop_back()) std::filesystem::remove(made.back(), ignored);  // innermost first; if empty
+    throw;
+  }
 }
 
 }  // namespace slicewise

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,5 +32,20 @@ std::string read_text_file(const std::filesystem::path& path);
 /// Throws Error on failure ("PATH: cannot write: REASON"), leaving no temporary file and any older
 /// PATH as it was.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+/// One file of a set written together.
+struct OutputFile {
+  std::filesystem::path path;
+  std::string text;
+  bool executable = false;  ///< a script: gets the execute bits (0111)
+};
+
+/// Writes `files` as one output (an export-config folder, a sweep's results, a report and its
+/// figures): each to a temporary file beside its target, all of them flushed and closed, and only
+/// then renamed over their targets in order. A failure writing any leaves every target as it was,
+/// no temporary file, and no folder that it created for them (the missing folders of each path
+/// are created first). Throws Error as write_file_atomically does. Between the renames, a few
+/// system calls long, a kill -9 can leave some files new and the rest old.
+void write_files_atomically(const std::vector<OutputFile>& files);
 
 }  // namespace slicewise

@@ -224,6 +224,15 @@ SlaTargets read_sla(JsonReader& parent, const json& value, WorkloadKind kind, bo
   return s;
 }
 
+OverloadSpec read_overload(JsonReader& parent, const json& value) {
+  JsonReader r(value, parent.pointer("overload"), parent.diagnostics(), parent.file());
+  OverloadSpec o;
+  if (r.has("queue_limit")) o.queue_limit = read_count(r, "queue_limit", 0, 0);
+  o.timeout_s = r.maybe_number("timeout_s", NumberRange::non_negative());
+  r.finish();
+  return o;
+}
+
 }  // namespace
 
 Tenant read_tenant(const json& value, const std::string& pointer, Diagnostics& out, const std::string& file,
@@ -240,6 +249,7 @@ Tenant read_tenant(const json& value, const std::string& pointer, Diagnostics& o
   t.router = r.optional_enum("router", RouterPolicy::round_robin, router_policy_table());
   t.priority = r.optional_enum("priority", Priority::normal, priority_table());
   if (r.has("revenue_bearing")) t.revenue_bearing = r.optional_bool("revenue_bearing", true);
+  if (const json* o = r.optional_object("overload")) t.overload = read_overload(r, *o);
   r.finish();
   return t;
 }

@@ -138,6 +138,12 @@ ordered_json tenant_json(const Tenant& t) {
   // Written only when set, so that results of scenarios without priorities keep their bytes.
   if (t.priority != Priority::normal) out["priority"] = name_of(priority_table(), t.priority);
   if (t.revenue_bearing) out["revenue_bearing"] = *t.revenue_bearing;
+  if (t.overload != OverloadSpec{}) {
+    ordered_json overload = ordered_json::object();
+    put_if(overload, "queue_limit", t.overload.queue_limit);
+    put_if(overload, "timeout_s", t.overload.timeout_s);
+    out["overload"] = overload;
+  }
   return out;
 }
 

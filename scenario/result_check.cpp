@@ -447,6 +447,7 @@ class ResultChecker {
     required_bool(r, "sla_met");
     // Faults and re-partitions: absent from results written before they were modelled.
     for (const char* key : {"num_failed", "num_retried", "num_interruptions"}) r.maybe_integer(key, kNonNegative);
+    for (const char* key : {"num_shed", "num_timed_out"}) r.maybe_integer(key, kNonNegative);  // only when not 0
     r.maybe_number("downtime_s", kNonNegative);
     r.maybe_number("availability", NumberRange::fraction());
     r.maybe_number("prefix_cache_hit_frac", NumberRange::fraction());

@@ -50,6 +50,8 @@ void to_json(nlohmann::json& out, const TenantResult& t) {
   out = nlohmann::json::object();
   tenant_fields(t, [&](const char* key, const auto& value) { out[key] = value; });
   if (t.prefix_cache_hit_frac) out["prefix_cache_hit_frac"] = *t.prefix_cache_hit_frac;
+  if (t.num_shed > 0) out["num_shed"] = t.num_shed;
+  if (t.num_timed_out > 0) out["num_timed_out"] = t.num_timed_out;
 }
 
 void from_json(const nlohmann::json& in, TenantResult& t) {
@@ -58,6 +60,8 @@ void from_json(const nlohmann::json& in, TenantResult& t) {
     if (const auto it = in.find(key); it != in.end()) it->get_to(value);
   });
   if (const auto it = in.find("prefix_cache_hit_frac"); it != in.end()) t.prefix_cache_hit_frac = it->get<double>();
+  if (const auto it = in.find("num_shed"); it != in.end()) it->get_to(t.num_shed);
+  if (const auto it = in.find("num_timed_out"); it != in.end()) it->get_to(t.num_timed_out);
 }
 // A device's gpu_count is written only for a tensor-parallel group, so that every other result keeps
 // its bytes.

@@ -158,6 +158,23 @@ struct SlaTargets {
 
 enum class RouterPolicy { round_robin, least_loaded };
 
+/// What a tenant's service does when its load outruns its contexts (docs/overload.md): a server
+/// queue that refuses arrivals once full, and clients that give up on a request not done in time.
+/// Absent values take the defaults below; 0 means none (Triton's convention for both).
+struct OverloadSpec {
+  std::optional<int> queue_limit;   ///< requests waiting per context (beyond those in service), >= 0
+  std::optional<double> timeout_s;  ///< the client's timeout from arrival, >= 0
+  bool operator==(const OverloadSpec&) const = default;
+};
+
+/// Requests one context holds waiting by default: Slurm's MaxJobCount (10,000 jobs), the one
+/// scheduler among those we model that bounds its queue by default (vLLM, Triton and Ray Serve
+/// do not; TorchServe holds 100).
+inline constexpr int kDefaultQueueLimit = 10000;
+/// A client's timeout by default: the OpenAI and Anthropic Python clients' 600 s. Batch jobs wait
+/// for their turn however long: none.
+inline constexpr double kDefaultTimeoutS = 600.0;
+
 /// How urgently a tenant's work runs next to others' (Orion/REEF-style co-location of a
 /// latency-critical tenant with a best-effort one). Strategies that schedule by priority: the
 /// time-sliced ones (a higher class preempts at the next quantum boundary) and MPS (a low-priority
@@ -177,8 +194,17 @@ struct Tenant {
   /// Whether its latency puts revenue at risk (the business view): unset, every tenant but batch and
   /// development ones (revenue_bearing()).
   std::optional<bool> revenue_bearing;
+  OverloadSpec overload;
   bool operator==(const Tenant&) const = default;
 };
+
+/// The tenant's queue limit per context; 0 = none.
+inline int queue_limit(const Tenant& t) { return t.overload.queue_limit.value_or(kDefaultQueueLimit); }
+
+/// The tenant's client timeout in seconds; 0 = none (the default of a batch tenant).
+inline double timeout_s(const Tenant& t) {
+  return t.overload.timeout_s.value_or(t.sla.environment == Environment::batch ? 0.0 : kDefaultTimeoutS);
+}
 
 /// True when the tenant's latency counts in the revenue at risk: as set, else all but batch and
 /// development tenants (a nightly fine-tune's slower run loses no customer).

@@ -52,7 +52,9 @@ struct TenantResult {
   double sla_max_violation_frac = 0.0;  ///< the tenant's allowed fraction
   bool sla_met = true;
   // Faults and re-partitions (docs/faults.md); all 0 (availability 1) in a run without them.
-  std::int64_t num_failed = 0;         ///< lost when their context went down and not re-sent (SLA violations)
+  /// Lost for good (SLA violations): their context went down and they were not re-sent, or they
+  /// were shed or timed out (num_shed, num_timed_out).
+  std::int64_t num_failed = 0;
   std::int64_t num_retried = 0;        ///< re-sent after their context went down
   std::int64_t num_interruptions = 0;  ///< times one of its contexts went down
   double downtime_s = 0.0;             ///< measured time with none of its contexts up
@@ -60,6 +62,9 @@ struct TenantResult {
   /// LLM with prefix caching and a trace of block hashes: the share of its measured requests'
   /// prompt tokens that its engines' prefix caches served; absent otherwise.
   std::optional<double> prefix_cache_hit_frac;
+  // Overload (docs/overload.md), in num_failed too; written only when not 0.
+  std::int64_t num_shed = 0;       ///< refused on arrival: the context's queue was full
+  std::int64_t num_timed_out = 0;  ///< not done within the client's timeout (dropped waiting, or late)
   bool operator==(const TenantResult&) const = default;
 };
 

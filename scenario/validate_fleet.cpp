@@ -148,6 +148,13 @@ void ScenarioChecker::tenant(std::size_t i) {
     add(pointer + "/load/gpu_frac_demand", problem);
   }
   if (t.load.kind == LoadKind::trace && !t.load.trace_file.empty()) trace_file(t.load, pointer + "/load");
+  // The JSON reader checks both; a scenario built in memory (the GUI) is checked here.
+  if (const auto limit = t.overload.queue_limit; limit && (*limit < 0 || *limit > 1000000)) {
+    add(pointer + "/overload/queue_limit", *limit < 0 ? "must be >= 0 (got " + std::to_string(*limit) + ")"
+                                                      : "must be <= 1000000 (got " + std::to_string(*limit) + ")");
+  }
+  if (t.overload.timeout_s)
+    in_range(pointer + "/overload/timeout_s", *t.overload.timeout_s, NumberRange::non_negative());
 }
 
 /// Tenant `i` must fit the largest fleet GPU; one that does not is left out of the MIG checks.

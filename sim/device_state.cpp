@@ -48,6 +48,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
     Context context;
     context.tenant = placed.tenant;
     const auto& tenant = tenants_[placed.tenant];
+    has_timeouts_ = has_timeouts_ || tenant.timeout_s < kNever;
     context.norm_sm = (tenant.ref_tflops > 0.0 && !device_.compute_in_sms) ? tenant.ref_tflops / device_.compute
                                                                            : tenant.ref_sms / device_.num_sms;
     context.norm_bw = tenant.ref_bandwidth_gbps / device_.bandwidth_gbps;
@@ -95,6 +96,7 @@ void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
 std::size_t DeviceState::allocate(const Request& request) {
   if (free_requests_.empty()) {
     requests_.push_back(request);
+    if (allocated_) ++*allocated_;
     return requests_.size() - 1;
   }
   const std::size_t index = free_requests_.back();
@@ -192,6 +194,11 @@ void DeviceState::start_waiting(Context& context, double now) {
 }
 
 void DeviceState::arrive_at_engine(Context& context, const Request& request, double now) {
+  const auto& info = tenants_[context.tenant];
+  if (info.queue_limit > 0 && context.engine->num_waiting() >= info.queue_limit) {
+    lose(context, request, true, now);
+    return;
+  }
   const std::size_t index = allocate(request);
   const auto& record = requests_[index].record;
   outcomes_.clear();
@@ -218,8 +225,22 @@ void DeviceState::arrive_at_engine(Context& context, const Request& request, dou
 void DeviceState::arrive(std::size_t slot, const Request& request, double now) {
   SW_CHECK(now >= now_, "arrival in the past");
   Context& context = contexts_[slot];
+  if (has_timeouts_) {
+    // One re-sent after its context went down may arrive past its deadline (docs/faults.md).
+    if (deadline(context, request) <= now) {
+      lose(context, request, false, now);
+      return;
+    }
+    expire_waiting(context, now);
+  }
   if (context.engine) {
     arrive_at_engine(context, request, now);
+    return;
+  }
+  const auto& info = tenants_[context.tenant];
+  if (info.queue_limit > 0 && num_waiting(context) >= info.queue_limit &&
+      context.heap.size() >= static_cast<std::size_t>(info.max_concurrency)) {
+    lose(context, request, true, now);
     return;
   }
   context.waiting.push_back(allocate(request));
@@ -232,6 +253,7 @@ bool DeviceState::complete_due(double now) {
   bool changed = false;
   for_each_loaded([&](std::size_t slot) {
     auto& context = contexts_[slot];
+    if (has_timeouts_ && num_waiting(context) > 0) expire_waiting(context, now);
     if (context.engine) {
       outcomes_.clear();
       context.engine->complete_due(outcomes_);
@@ -264,11 +286,78 @@ void DeviceState::finish_phase(Context& context, std::size_t index, double now) 
 void DeviceState::finish_request(Context& context, std::size_t index, double now) {
   const auto& tenant = tenants_[context.tenant];
   const Request& request = requests_[index];
-  if (measured(tenant, request)) record_completion(tenant, request, now);
+  if (measured(tenant, request)) {
+    if (now > deadline(context, request)) {
+      // Its client gave up before the reply; the server did the work (docs/overload.md).
+      ++tenant.stats->num_timed_out;
+      ++tenant.stats->num_failed;
+      ++tenant.stats->sla_violations;
+      if (!tenant.reference_engine)
+        tenant.stats->gpu_work_s += tenant.shape->duty * tenant.shape->solo_s(request.record);
+    } else {
+      record_completion(tenant, request, now);
+    }
+  }
   const int user = request.user;
   free_requests_.push_back(index);
   note_load(context);
   if (user >= 0 && on_complete) on_complete(context.tenant, user, now);
+}
+
+void DeviceState::lose(const Context& context, const Request& request, bool shed, double now) {
+  const auto& tenant = tenants_[context.tenant];
+  if (measured(tenant, request)) {
+    ++(shed ? tenant.stats->num_shed : tenant.stats->num_timed_out);
+    ++tenant.stats->num_failed;
+    ++tenant.stats->sla_violations;
+  }
+  if (request.user >= 0 && on_fail) on_fail(context.tenant, request.user, now);
+}
+
+void DeviceState::expire_waiting(Context& context, double now) {
+  const std::size_t before = load(context);
+  if (context.engine) {
+    // Its queue holds preempted sequences (started) ahead of the requests never admitted, which
+    // wait in arrival order: the expired ones are the oldest of those.
+    expired_.clear();
+    for (std::size_t i = 0; i < context.engine->num_waiting(); ++i) {
+      const std::size_t index = context.engine->waiting_request(i);
+      if (requests_[index].started) continue;
+      if (deadline(context, requests_[index]) > now) break;
+      expired_.push_back(index);
+    }
+    if (expired_.empty()) return;
+    context.engine->drop_waiting(expired_);
+    for (const std::size_t index : expired_) {
+      lose(context, requests_[index], false, now);
+      free_requests_.push_back(index);
+    }
+  } else {
+    while (num_waiting(context) > 0) {
+      const std::size_t index = context.waiting[context.waiting_head];
+      if (deadline(context, requests_[index]) > now) break;
+      ++context.waiting_head;
+      --num_waiting_;
+      lose(context, requests_[index], false, now);
+      free_requests_.push_back(index);
+    }
+    if (context.waiting_head == context.waiting.size()) {
+      context.waiting.clear();
+      context.waiting_head = 0;
+    }
+  }
+  if (load(context) != before) note_load(context);
+}
+
+double DeviceState::first_deadline(const Context& context) const {
+  if (context.engine) {
+    for (std::size_t i = 0; i < context.engine->num_waiting(); ++i) {
+      const Request& request = requests_[context.engine->waiting_request(i)];
+      if (!request.started) return deadline(context, request);
+    }
+    return kNever;
+  }
+  return num_waiting(context) > 0 ? deadline(context, requests_[context.waiting[context.waiting_head]]) : kNever;
 }
 
 void DeviceState::note_prefix_hits(const Context& context, const Request& request, double cached_tokens) {
@@ -592,6 +681,9 @@ double DeviceState::next_completion(double now) const {
     const double remaining = context.engine ? context.engine->next_event_s()
                                             : std::max(0.0, context.heap.front().finish_v - context.virtual_s);
     next = std::min(next, now + remaining / rates_[i].progress_rate);
+  }
+  if (has_timeouts_) {
+    for_each_loaded([&](std::size_t slot) { next = std::min(next, first_deadline(contexts_[slot])); });
   }
   return next;
 }

@@ -41,7 +41,9 @@ struct TenantStats {
   std::int64_t num_unfinished = 0;
   std::int64_t sla_violations = 0;
   // Faults and re-partitions (docs/faults.md)
-  std::int64_t num_failed = 0;         ///< measured requests lost for good
+  std::int64_t num_failed = 0;         ///< measured requests lost for good (also shed and timed out)
+  std::int64_t num_shed = 0;           ///< measured requests refused by a full queue (docs/overload.md)
+  std::int64_t num_timed_out = 0;      ///< measured requests not done within the client's timeout
   std::int64_t num_retried = 0;        ///< measured requests re-sent after their context went down
   std::int64_t num_interruptions = 0;  ///< faults or re-partitions in the measured window that took one of its contexts
   std::int64_t num_held = 0;           ///< requests still waiting for a context at the end (unfinished)
@@ -71,6 +73,10 @@ struct TenantInfo {
   int max_concurrency = 1;
   double warmup_s = 0.0;
   std::optional<double> sla_latency_s, sla_ttft_s, sla_tpot_s;
+  /// Overload (docs/overload.md): requests one context holds waiting (0 = no limit), and the time
+  /// from its arrival after which a request has failed its client (kNever = none).
+  std::size_t queue_limit = 0;
+  double timeout_s = std::numeric_limits<double>::infinity();
   TenantStats* stats = nullptr;
 };
 
@@ -100,6 +106,10 @@ class DeviceState {
 
   /// Called when a closed-loop user's request finishes: (tenant, user, now).
   std::function<void(std::size_t, int, double)> on_complete;
+  /// Called when a closed-loop user's request is shed or times out waiting: (tenant, user, now).
+  std::function<void(std::size_t, int, double)> on_fail;
+  /// Counts every request slot the device allocates into `*counter` (the run's memory bound).
+  void count_requests_in(std::int64_t* counter) { allocated_ = counter; }
 
   /// Moves the clock to `now`: progresses every context and integrates the metrics.
   void advance(double now);
@@ -111,8 +121,8 @@ class DeviceState {
   bool complete_due(double now);
   /// Recomputes every context's progress rate from the rate model.
   void recompute_rates();
-  /// Absolute time of the next event: a phase completion or, in exact time-slicing, the end of
-  /// the current quantum or switch; kNever when nothing is pending.
+  /// Absolute time of the next event: a phase completion, a waiting request's timeout or, in exact
+  /// time-slicing, the end of the current quantum or switch; kNever when nothing is pending.
   double next_completion(double now) const;
 
   bool idle() const;
@@ -167,6 +177,17 @@ class DeviceState {
   };
 
   std::size_t allocate(const Request& request);
+  /// Overload (docs/overload.md). The time at which a request has failed its client.
+  double deadline(const Context& context, const Request& request) const {
+    return request.record.arrived_at_s + tenants_[context.tenant].timeout_s;
+  }
+  /// A request lost to overload (shed, or timed out while waiting): counted, its user told.
+  void lose(const Context& context, const Request& request, bool shed, double now);
+  /// Takes the waiting requests whose deadline is past out of `context`'s queue (oldest first).
+  void expire_waiting(Context& context, double now);
+  /// The earliest deadline of a request waiting on `context` (its oldest not yet started); kNever
+  /// when none or the tenant has no timeout.
+  double first_deadline(const Context& context) const;
   void start(Context& context, std::size_t request, double now);
   /// The request whose phase ends first on `context`, taken off its heap.
   std::size_t pop_due(Context& context);
@@ -296,6 +317,9 @@ class DeviceState {
   std::mt19937_64 rng_;
   std::vector<LlmEngine::Outcome> outcomes_;  ///< an engine's, at one call
   bool has_engines_ = false;
+  bool has_timeouts_ = false;          ///< some context's tenant has a client timeout
+  std::int64_t* allocated_ = nullptr;  ///< the run's count of request slots, when counted
+  std::vector<std::size_t> expired_;   ///< expire_waiting(): an engine's requests to drop
 };
 
 }  // namespace slicewise::sim

@@ -3,6 +3,7 @@
 // catches up with and the progress monitor (docs/architecture.md, "The event loop").
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -11,6 +12,8 @@
 #include <simgrid/s4u.hpp>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
+#include "core/spell.hpp"
 #include "scenario/energy.hpp"
 #include "sim/device_state.hpp"
 #include "sim/event_loop.hpp"
@@ -219,6 +222,10 @@ void scheduler(Run* run, double sync_s) {
       next_sync = loop.now() + sync_s;
     }
     step(*run, *actor);
+    if (run->request_slots > run->max_request_slots) {
+      run->overflow_s = loop.now();  // the run stops here and fails (overload_error)
+      break;
+    }
   }
   sg4::this_actor::sleep_until(loop.now());
 }
@@ -328,6 +335,8 @@ void init_tenants(Run& run, const std::vector<FleetGpu>& fleet, const scenario::
     info.sla_latency_s = tenant.sla.latency_s;
     info.sla_ttft_s = tenant.sla.ttft_s;
     info.sla_tpot_s = tenant.sla.tpot_s;
+    info.queue_limit = static_cast<std::size_t>(scenario::queue_limit(tenant));
+    if (const double timeout = scenario::timeout_s(tenant); timeout > 0.0) info.timeout_s = timeout;
     info.stats = &run.stats[t];
     run.tenants.push_back(info);
   }
@@ -351,6 +360,12 @@ void build_devices(Run& run, const Placement& placement, std::size_t num_interva
     run.devices.back()->on_complete = [&run](std::size_t tenant, int user, double now) {
       user_done(run, tenant, user, now);
     };
+    // A user whose request was shed or timed out waiting tries again after a back-off, as after a
+    // fault (a client without think time would otherwise retry in a loop at one instant).
+    run.devices.back()->on_fail = [&run](std::size_t tenant, int user, double now) {
+      user_done(run, tenant, user, now + kFailureBackoffS);
+    };
+    run.devices.back()->count_requests_in(&run.request_slots);
   }
   for (auto& refs : run.contexts_of) {
     std::stable_sort(refs.begin(), refs.end(), [&](const ContextRef& a, const ContextRef& b) {
@@ -504,6 +519,31 @@ std::optional<Scenario> sized_run_scenario(const Scenario& scenario, const RunOp
   return out;
 }
 
+/// A time of the run to the tenth of a second.
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", seconds);
+  return text;
+}
+
+/// The error of a run whose requests in the system outgrew RunOptions::max_requests_in_system: it
+/// names the tenant with the most of them, and what bounds them.
+ConfigError overload_error(const Run& run) {
+  std::vector<std::int64_t> in_system(run.scenario.tenants.size(), 0);
+  for (const auto& device : run.devices) device->count_in_system(in_system);
+  const auto worst = static_cast<std::size_t>(std::max_element(in_system.begin(), in_system.end()) - in_system.begin());
+  const auto& tenant = run.scenario.tenants[worst];
+  return ConfigError(
+      run.scenario.source_file.string(), "/tenants/" + std::to_string(worst) + "/overload",
+      "tenant " + quoted_excerpt(tenant.name) + " had " + std::to_string(in_system[worst]) +
+          " requests waiting or in service at " + seconds_text(*run.overflow_s) + " s, and the run " +
+          std::to_string(run.request_slots) + " in all, more than a run may hold (" +
+          std::to_string(run.max_request_slots) +
+          "): its load outruns its contexts and nothing sheds it (queue_limit " +
+          std::to_string(scenario::queue_limit(tenant)) + ", timeout_s " + format_number(scenario::timeout_s(tenant)) +
+          "; 0 is none). Set a smaller overload.queue_limit or timeout_s, or give it more contexts (docs/overload.md)");
+}
+
 /// The operations actor's state for a run with faults or a layout schedule.
 void start_operations(Run& run, const scenario::StrategySpec& strategy, const PlacedRun& placed) {
   std::vector<PhasePlacement> phases;
@@ -545,8 +585,10 @@ scenario::SimResult run_simulation(const Scenario& scenario, const RunOptions& o
   hosts.push_back({"frontend"});
   build_platform(hosts);
   start_actors(run, options);
+  run.max_request_slots = options.max_requests_in_system;
   engine.run();
   if (run.source_error) std::rethrow_exception(run.source_error);
+  if (run.overflow_s) throw overload_error(run);
   const double end_s = run.loop->now();
   if (options.progress) options.progress(std::max(end_s, run.horizon_s), run.horizon_s);
 

@@ -413,6 +413,18 @@ bool LlmEngine::complete_due(std::vector<Outcome>& out) {
   return out.size() != before;
 }
 
+void LlmEngine::drop_waiting(std::span<const std::size_t> requests) {
+  std::size_t next = 0;
+  const auto kept = std::remove_if(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
+    if (next == requests.size() || w.request != requests[next]) return false;
+    ++next;
+    forget_prefix_list(w.prefix);
+    return true;
+  });
+  SW_CHECK(next == requests.size(), "dropped a request that does not wait, or out of queue order");
+  waiting_.erase(kept, waiting_.end());
+}
+
 std::vector<std::size_t> LlmEngine::take_all() {
   std::vector<std::size_t> taken;
   taken.reserve(num_in_system());

@@ -114,6 +114,10 @@ class LlmEngine {
   bool has_work() const { return !running_.empty() || prefill_step_; }
   std::size_t num_running() const { return running_.size(); }
   std::size_t num_waiting() const { return waiting_.size(); }
+  /// The request of the i-th waiting entry (preempted sequences first, then arrivals in order).
+  std::size_t waiting_request(std::size_t i) const { return waiting_[i].request; }
+  /// Takes `requests` (waiting, in queue order) out of the queue: their clients gave up.
+  void drop_waiting(std::span<const std::size_t> requests);
   std::size_t num_in_system() const { return running_.size() + waiting_.size(); }
   std::int64_t num_preemptions() const { return preemptions_; }
   double kv_blocks_used() const { return blocks_used_; }

@@ -411,7 +411,6 @@ void operations_results(const Run& run, scenario::StrategyResult& out) {
   for (std::size_t t = 0; t < out.tenants.size(); ++t) {
     auto& r = out.tenants[t];
     const auto& stats = run.stats[t];
-    r.num_failed = stats.num_failed;
     r.num_retried = stats.num_retried;
     r.num_interruptions = stats.num_interruptions;
     r.downtime_s = run.contexts_of[t].empty() ? window_s : stats.downtime_s;

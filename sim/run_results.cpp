@@ -57,6 +57,21 @@ std::string engine_issue(const scenario::Tenant& tenant, const TenantStats& stat
   return text;
 }
 
+/// A tenant whose load outran its contexts: how many requests were shed or timed out, and why.
+std::string overload_issue(const scenario::Tenant& tenant, const TenantStats& stats) {
+  if (stats.num_shed == 0 && stats.num_timed_out == 0) return "";
+  std::string text = tenant.name + ": ";
+  if (stats.num_shed > 0) {
+    text += std::to_string(stats.num_shed) + " requests shed (a context's queue held its limit of " +
+            std::to_string(scenario::queue_limit(tenant)) + ")";
+  }
+  if (stats.num_timed_out > 0) {
+    text += std::string(stats.num_shed > 0 ? ", " : "") + std::to_string(stats.num_timed_out) +
+            " timed out (not done within its clients' " + format_number(scenario::timeout_s(tenant)) + " s)";
+  }
+  return text + ": its load outruns its contexts; counted failed and SLA violations (docs/overload.md)";
+}
+
 }  // namespace
 
 void tenant_results(const Scenario& scenario, const Placement& placement, const Devices& devices,
@@ -77,6 +92,9 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
     r.num_unfinished = unfinished[t] + stats.num_held;  // still on a device, or waiting for one to come up
     r.throughput_per_s = window_s > 0.0 ? static_cast<double>(stats.num_completed) / window_s : 0.0;
     r.gpu_work_s = stats.gpu_work_s;
+    r.num_failed = stats.num_failed;
+    r.num_shed = stats.num_shed;
+    r.num_timed_out = stats.num_timed_out;
     if (stats.prefix_prompt_tokens > 0.0)
       r.prefix_cache_hit_frac = stats.prefix_cached_tokens / stats.prefix_prompt_tokens;
     r.latency_s = stats.latency.summary();
@@ -94,6 +112,7 @@ void tenant_results(const Scenario& scenario, const Placement& placement, const 
     r.sla_met = r.sla_violation_frac <= r.sla_max_violation_frac && r.num_contexts_unplaced == 0;
     if (auto issue = nothing_arrived_issue(scenario, tenant, r); !issue.empty()) out.issues.push_back(issue);
     if (auto issue = engine_issue(tenant, stats); !issue.empty()) out.issues.push_back(issue);
+    if (auto issue = overload_issue(tenant, stats); !issue.empty()) out.issues.push_back(issue);
     out.tenants.push_back(std::move(r));
   }
 }

@@ -104,6 +104,11 @@ struct Run {
   int sources_running = 0;
   std::int64_t events = 0;
   std::exception_ptr source_error;  ///< a bad trace row met during the run, rethrown after it
+  /// Request slots the devices allocated (each holds a request waiting or in service, or a free
+  /// one for reuse), against the run's bound; when it was exceeded, the time the run stopped.
+  std::int64_t request_slots = 0;
+  std::int64_t max_request_slots = 0;
+  std::optional<double> overflow_s;
   // Faults and layout schedule; `ops` absent in a run without either.
   std::optional<Operations> ops;
   bool ops_running = false;

@@ -16,6 +16,9 @@
 
 namespace slicewise::sim {
 
+/// The default bound on a run's requests in the system: 16 million, about 2.4 GB.
+inline constexpr std::int64_t kMaxRequestsInSystem = 16'000'000;
+
 struct RunOptions {
   int strategy_index = 0;  ///< which of Scenario::strategies to run
   /// The run stops at horizon × drain_factor; requests still in the system then are unfinished.
@@ -29,6 +32,9 @@ struct RunOptions {
   /// A run of sizing for SLA (scenario/sizing.hpp): the fleet is `num_gpus` GPUs of the
   /// scenario's fleet type and each tenant has `contexts` contexts; absent = as the scenario says.
   std::optional<scenario::SizedRun> sized;
+  /// Requests a run may hold at once (waiting and in service, about 150 B each); beyond it the
+  /// run fails with a ConfigError that names the tenant (docs/overload.md).
+  std::int64_t max_requests_in_system = kMaxRequestsInSystem;
 };
 
 /// Runs one strategy; the result holds exactly one StrategyResult. The scenario must have passed

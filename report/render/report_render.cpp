@@ -694,17 +694,14 @@ void write_report(const RoiReport& r, ReportFormat format, const std::filesystem
       auto figures = report_figures(r);
       const std::string folder_name = out.stem().string() + "-figures";
       const auto folder = out.parent_path() / folder_name;
-      std::error_code ec;
-      std::filesystem::create_directories(folder, ec);
-      if (ec || !std::filesystem::is_directory(folder)) {
-        throw Error(out.string() + ": cannot create the figures folder " + folder.string() + ": " +
-                    (ec ? ec.message() : std::string("a file of that name is in the way")));
-      }
+      // The report and its figures as one output: all of them, or none and no figures folder.
+      std::vector<OutputFile> files;
       for (auto& f : figures) {
-        write_file_atomically(folder / (f.id + ".svg"), figure_svg(r, f, kFigureWidth, figure_height(r, f)));
+        files.push_back({folder / (f.id + ".svg"), figure_svg(r, f, kFigureWidth, figure_height(r, f))});
         f.file = folder_name + "/" + f.id + ".svg";
       }
-      write_file_atomically(out, report::roi_report_markdown(r, figures));
+      files.push_back({out, report::roi_report_markdown(r, figures)});
+      write_files_atomically(files);
       return;
     }
     case ReportFormat::html: write_file_atomically(out, report_html(r)); return;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Outputs that never destroy or lie (issue: hardening):
 #  - a report cut short by a full disk (here a file-size limit) is an error, not "report written",
-#    and leaves the old file and no temporary file;
+#    and leaves the old file and no temporary file; a Markdown report's figures with it, and no
+#    figures folder;
 #  - a special file at --out (a FIFO standing in for /dev/null) is refused and left as it was, for
 #    report, simulate and trace convert;
 #  - a path the system refuses (a symlink loop, a name too long) exits 1 with the path and the
@@ -28,6 +29,20 @@ grep -q "written" "$work/pdf.out" && fail "report on a full disk said: $(cat "$w
 grep -q "$work/r.pdf: cannot write: " "$work/pdf.err" || fail "no located message: $(cat "$work/pdf.err")"
 [ "$(cat "$work/r.pdf")" = "old" ] || fail "the old r.pdf was not kept"
 [ "$(ls -A "$work" | grep -c tmp || true)" -eq 0 ] || fail "a temporary file was left: $(ls -A "$work")"
+
+# --- a Markdown report and its figures are one output: all written, or none and no folder ------
+echo "old" > "$work/m.md"
+set +e
+(trap '' XFSZ; ulimit -f 16; exec "$exe" report "$result" --format md --out "$work/m.md") >"$work/md.out" 2>"$work/md.err"
+code=$?
+set -e
+[ "$code" -eq 1 ] || fail "a Markdown report on a full disk exited $code, expected 1 ($(cat "$work/md.err"))"
+grep -q "cannot write: File too large" "$work/md.err" || fail "no located message: $(cat "$work/md.err")"
+[ "$(cat "$work/m.md")" = "old" ] || fail "the old m.md was not kept"
+[ ! -e "$work/m-figures" ] || fail "a figures folder was left: $(ls -A "$work/m-figures")"
+[ "$(ls -A "$work" | grep -c tmp || true)" -eq 0 ] || fail "a temporary file was left: $(ls -A "$work")"
+"$exe" report "$result" --format md --out "$work/m.md" >/dev/null
+[ "$(ls "$work/m-figures" | grep -c '\.svg$')" -ge 3 ] || fail "the figures were not written: $(ls -A "$work/m-figures")"
 
 # --- a special file at --out is refused, never replaced ------------------------------------------
 mkfifo "$work/pipe"

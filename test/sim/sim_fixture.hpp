@@ -68,35 +68,56 @@ inline scenario::Scenario make_scenario(const std::string& gpu, int count, doubl
   return s;
 }
 
-/// Runs one strategy in a child process and returns its result.
-inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0,
-                                    const std::optional<scenario::SizedRun>& sized = std::nullopt,
-                                    const models::SharingDefaults& defaults = {}) {
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("sw_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(strategy_index) + ".json");
+/// What a run in a child process gave: its result, or the message of the error it threw.
+struct ChildRun {
+  std::optional<scenario::SimResult> result;
+  std::string error;
+};
+
+/// Runs one strategy with `options` in a child process.
+inline ChildRun run_in_child(const scenario::Scenario& s, const sim::RunOptions& options) {
+  const auto stem = std::filesystem::temp_directory_path() /
+                    ("sw_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(options.strategy_index));
+  const auto file = stem.string() + ".json";
+  const auto error_file = stem.string() + ".error";
   const pid_t pid = ::fork();
   if (pid == 0) {
     int code = 0;
     try {
-      sim::RunOptions options;
-      options.strategy_index = strategy_index;
-      options.drain_factor = drain_factor;
-      options.sized = sized;
-      options.defaults = defaults;
       write_file_atomically(file, scenario::result_to_text(sim::run_simulation(s, options)));
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "simulation failed: %s\n", e.what());
+      write_file_atomically(error_file, e.what());
       code = 1;
     }
-    std::fflush(stderr);
     ::_exit(code);
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child failed";
-  auto result = scenario::load_result(file);
-  std::filesystem::remove(file);
-  return result;
+  ChildRun run;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    run.result = scenario::load_result(file);
+    std::filesystem::remove(file);
+  } else if (std::filesystem::exists(error_file)) {
+    run.error = read_text_file(error_file);
+    std::filesystem::remove(error_file);
+  } else {
+    run.error = "the child died (status " + std::to_string(status) + ")";
+  }
+  return run;
+}
+
+/// Runs one strategy in a child process and returns its result.
+inline scenario::SimResult simulate(const scenario::Scenario& s, int strategy_index = 0, double drain_factor = 2.0,
+                                    const std::optional<scenario::SizedRun>& sized = std::nullopt,
+                                    const models::SharingDefaults& defaults = {}) {
+  sim::RunOptions options;
+  options.strategy_index = strategy_index;
+  options.drain_factor = drain_factor;
+  options.sized = sized;
+  options.defaults = defaults;
+  auto run = run_in_child(s, options);
+  EXPECT_TRUE(run.result) << "simulation failed: " << run.error;
+  return run.result ? std::move(*run.result) : scenario::SimResult{};
 }
 
 /// Sizes strategy `strategy_index` for SLA (scenario/sizing.hpp), each run in a child process.

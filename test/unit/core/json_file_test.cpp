@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -339,6 +340,55 @@ TEST(AtomicOutput, TheNextWriterRemovesWhatAKilledOneLeft) {
   EXPECT_TRUE(std::filesystem::exists(dir / ".out.json.tmp-CCCCCC"));    // fresh: maybe just made
   EXPECT_TRUE(std::filesystem::exists(dir / ".other.json.tmp-DDDDDD"));  // another file's
   EXPECT_EQ(read_text_file(dir / "out.json"), "new");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace slicewise
+
+namespace slicewise {
+namespace {
+
+/// The names in `dir`, sorted, folders with a trailing "/".
+std::vector<std::string> listing(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    names.push_back(std::filesystem::relative(entry.path(), dir).string() + (entry.is_directory() ? "/" : ""));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(OutputSet, AFailureWritingOneFileOfASetReplacesNoneAndLeavesNoFolderItMade) {
+  // export-config, advise, sweep results and a report with figures were written file by file: a
+  // failure part-way left old and new files mixed, and an empty figures folder behind.
+  const auto dir = fresh_folder("sw_output_set");
+  write_file_atomically(dir / "a.txt", "old a");
+  write_file_atomically(dir / "b.txt", "old b");
+  std::filesystem::create_directory(dir / "c.txt");  // a folder where the last file goes: refused
+  const std::vector<OutputFile> set = {{dir / "a.txt", "new a"},
+                                       {dir / "report-figures" / "cost.svg", "<svg/>"},
+                                       {dir / "b.txt", "new b"},
+                                       {dir / "c.txt", "new c"}};
+  try {
+    write_files_atomically(set);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "c.txt").string() + ": cannot write: not a regular file (a folder)");
+  }
+  EXPECT_EQ(read_text_file(dir / "a.txt"), "old a");
+  EXPECT_EQ(read_text_file(dir / "b.txt"), "old b");
+  EXPECT_EQ(listing(dir), (std::vector<std::string>{"a.txt", "b.txt", "c.txt/"}));  // no figures folder, no temporary
+  // Once it can be written, every file is new, scripts executable.
+  std::filesystem::remove(dir / "c.txt");
+  auto whole = set;
+  whole[3].executable = true;
+  write_files_atomically(whole);
+  EXPECT_EQ(read_text_file(dir / "a.txt"), "new a");
+  EXPECT_EQ(read_text_file(dir / "report-figures" / "cost.svg"), "<svg/>");
+  EXPECT_EQ(read_text_file(dir / "c.txt"), "new c");
+  EXPECT_EQ(mode_of(dir / "c.txt") & 0111, 0111u);
+  EXPECT_EQ(mode_of(dir / "a.txt") & 0111, 0u);
   std::filesystem::remove_all(dir);
 }
 

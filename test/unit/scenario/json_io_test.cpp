@@ -123,6 +123,7 @@ Scenario rich_scenario() {
   batch.load.num_users = 4;
   batch.load.think_time_s = 0.5;
   batch.sla.environment = Environment::batch;
+  batch.overload = OverloadSpec{0, 3600.0};
 
   Tenant poisson;
   poisson.name = "p";
@@ -130,6 +131,7 @@ Scenario rich_scenario() {
   poisson.workload.memory_gib = 1;
   poisson.load.rate_per_s = 3.5;
   poisson.load.multiplier = 0.5;
+  poisson.overload.queue_limit = 64;
   s.tenants = {llm, batch, poisson};
 
   StrategySpec dedicated;

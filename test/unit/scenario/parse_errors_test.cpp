@@ -71,6 +71,21 @@ TEST(ScenarioParseErrors, BadPriority) {
                                   doc["strategies"][0]["kind"].get<std::string>() + "\" (applies to mps)");
 }
 
+TEST(ScenarioParseErrors, BadOverload) {
+  auto doc = minimal_document();
+  doc["tenants"][0]["overload"] = {{"queue_limit", -1}, {"timeout_s", "1m"}, {"timout_s", 3}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/overload/queue_limit: must be >= 0 (got -1)\n"
+            "s.json: /tenants/0/overload/timeout_s: expected number (got \"1m\")\n"
+            "s.json: /tenants/0/overload/timout_s: unknown key (did you mean \"timeout_s\"?)");
+  doc["tenants"][0]["overload"] = {{"queue_limit", 2.5}, {"timeout_s", -3}};
+  EXPECT_EQ(parse_error(doc),
+            "s.json: /tenants/0/overload/queue_limit: expected integer (got 2.5)\n"
+            "s.json: /tenants/0/overload/timeout_s: must be >= 0 (got -3)");
+  doc["tenants"][0]["overload"] = 5;
+  EXPECT_EQ(parse_error(doc), "s.json: /tenants/0/overload: expected object (got 5)");
+}
+
 TEST(ScenarioParseErrors, BadIsolationLevel) {
   auto doc = minimal_document();
   doc["tenants"][0]["isolation"] = "hardwre";

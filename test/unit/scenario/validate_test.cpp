@@ -508,6 +508,16 @@ TEST(ScenarioValidate, GpuFaultOnAGpuBeyondTheFleet) {
             "counting its GPUs (got 9)");
 }
 
+TEST(ScenarioValidate, InMemoryOverloadOutOfRange) {
+  Scenario s = parse_scenario(minimal_document(), "s.json");
+  s.tenants[0].overload = {-2, std::numeric_limits<double>::quiet_NaN()};
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())),
+            "s.json: /tenants/0/overload/queue_limit: must be >= 0 (got -2)\n"
+            "s.json: /tenants/0/overload/timeout_s: must be a finite number (got nan)");
+  s.tenants[0].overload = {0, 0.0};  // none of either
+  EXPECT_EQ(format_all(validate_scenario(s, Catalogs::shipped())), "");
+}
+
 TEST(ScenarioValidate, InMemoryFaultsOutOfRange) {
   Scenario s = parse_scenario(with_faults(), "s.json");
   s.faults->gpu_failure_per_gpu_hour = std::numeric_limits<double>::infinity();

@@ -142,6 +142,20 @@ TEST(LlmEngine, AFaultTakesEveryRequestRunningThenWaiting) {
   EXPECT_EQ(engine.next_event_s(), LlmEngine::kNever);
 }
 
+TEST(LlmEngine, ClientsThatGaveUpLeaveTheQueueAndTheOthersKeepTheirOrder) {
+  // 10 blocks hold three 40-token prompts (3 blocks each): requests 3, 4 and 5 wait.
+  LlmEngine engine(h100_step(), config(10));
+  for (std::size_t r = 0; r < 6; ++r) ASSERT_TRUE(engine.arrive(r, 40, 10));
+  ASSERT_EQ(engine.num_waiting(), 3u);
+  const std::vector<std::size_t> gone = {3, 5};
+  engine.drop_waiting(gone);
+  ASSERT_EQ(engine.num_waiting(), 1u);
+  EXPECT_EQ(engine.waiting_request(0), 4u);
+  EXPECT_EQ(engine.num_running(), 3u);
+  EXPECT_EQ(engine.kv_blocks_used(), 9.0);  // the running sequences' blocks are untouched
+  EXPECT_EQ(engine.take_all(), (std::vector<std::size_t>{0, 1, 2, 4}));
+}
+
 // Prefix caching with hashed blocks of 64 tokens (4 KV blocks of 16): a 200-token prompt has
 // ceil(200 / 64) = 4 hashes, of which its 3 whole blocks (192 tokens) can be shared.
 EngineConfig caching(double kv_blocks) {
