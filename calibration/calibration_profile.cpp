@@ -37,7 +37,8 @@ CalibratedConstant read_constant(JsonReader& r, const models::GpuCatalog& gpus) 
     if (const auto* gpu = gpus.find(c.gpu)) {
       c.gpu = gpu->id;  // an alias names the catalog id the simulator looks up
     } else {
-      r.error("gpu", "unknown GPU \"" + c.gpu + "\"; expected \"*\" (every GPU) or a catalog id (`slicewise gpus`)" +
+      r.error("gpu", "unknown GPU " + quoted_excerpt(c.gpu) +
+                         "; expected \"*\" (every GPU) or a catalog id (`slicewise gpus`)" +
                          gpus.did_you_mean_suffix(c.gpu));
     }
   }

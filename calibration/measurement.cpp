@@ -416,7 +416,8 @@ class Loader {
     const models::GpuSpec* gpu = gpus_.find(text);
     if (gpu == nullptr) {
       fail(reader_.path(), reader_.line_number(), "gpu",
-           "unknown GPU \"" + std::string(text) + "\"; see `slicewise gpus`" + gpus_.did_you_mean_suffix(text));
+           "unknown GPU " + quoted_excerpt(std::string(text)) + "; see `slicewise gpus`" +
+               gpus_.did_you_mean_suffix(text));
     }
     return gpu->id;
   }

@@ -32,8 +32,9 @@ const models::MigGpu& mig_gpu_or_throw(const std::string& name) {
   const auto& gpus = models::GpuCatalog::shipped();
   const auto* gpu = gpus.find(name);
   if (!gpu) {
-    throw ConfigError("slicewise mig", "",
-                      "unknown GPU \"" + name + "\"" + gpus.did_you_mean_suffix(name) + "; see `slicewise gpus`");
+    throw ConfigError(
+        "slicewise mig", "",
+        "unknown GPU " + quoted_excerpt(name) + gpus.did_you_mean_suffix(name) + "; see `slicewise gpus`");
   }
   const auto& catalog = models::MigCatalog::shipped();
   const auto* mig = catalog.find(gpu->id);

@@ -47,9 +47,9 @@ std::string gpu_filter(const PricesOptions& options) {
   const auto& gpus = models::GpuCatalog::shipped();
   const auto* gpu = gpus.find(options.gpu);
   if (!gpu) {
-    throw ConfigError(
-        "slicewise prices", "--gpu",
-        "unknown GPU \"" + options.gpu + "\"" + gpus.did_you_mean_suffix(options.gpu) + "; see `slicewise gpus`");
+    throw ConfigError("slicewise prices", "--gpu",
+                      "unknown GPU " + quoted_excerpt(options.gpu) + gpus.did_you_mean_suffix(options.gpu) +
+                          "; see `slicewise gpus`");
   }
   return gpu->id;
 }

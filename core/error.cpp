@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "core/spell.hpp"
+
 namespace slicewise {
 
 std::string Diagnostic::format() const {
@@ -13,7 +15,7 @@ std::string Diagnostic::format() const {
     if (column > 0) out += ':' + std::to_string(column);
   }
   out += ": ";
-  if (!pointer.empty()) out += pointer + ": ";
+  if (!pointer.empty()) out += printable(pointer) + ": ";  // its keys are the input's
   out += message;
   return out;
 }
@@ -47,7 +49,7 @@ ConfigError::ConfigError(std::string file, std::string pointer, std::string mess
 
 TraceError::TraceError(std::string file, long line, const std::string& column, const std::string& message)
     : Error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
-            (column.empty() ? "" : column + ": ") + message),
+            (column.empty() ? "" : printable(column) + ": ") + message),
       file_(std::move(file)),
       line_(line) {}
 

@@ -5,18 +5,21 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
 
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
+#include "core/spell.hpp"
 
 namespace slicewise {
 
@@ -41,9 +44,11 @@ std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
 }
 
 /// Strips nlohmann's "[json.exception.parse_error.101] parse error at line 3, column 5: " prefix.
+/// The bytes nlohmann quotes as "last read" are the input's: a control character it leaves as it
+/// is (DEL, a C1 control) is escaped, and a long token is cut, as excerpt() quotes file text.
 std::string parse_problem(const std::string& what) {
   const auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  return printable(colon == std::string::npos ? std::string_view(what) : std::string_view(what).substr(colon + 2));
 }
 
 /// Strips nlohmann's "[json.exception.out_of_range.406] " prefix.

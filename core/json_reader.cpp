@@ -54,9 +54,13 @@ std::string NumberRange::violation(double value) const {
 }
 
 std::string describe_json(const json& value) {
-  // A noncharacter (U+FFFE) shown as its escape, which every output can hold.
+  // A noncharacter (U+FFFE), a C1 control or a line separator shown as its escape, which every
+  // output can hold and no terminal obeys; dump() escapes the C0 controls but not DEL.
   std::string text = value.dump();
-  if (has_noncharacter(text)) text = value.dump(-1, ' ', true);
+  if (has_noncharacter(text) || has_line_break(text)) {
+    text.clear();
+    for (const char c : value.dump(-1, ' ', true)) text += c == '\x7f' ? std::string("\\u007f") : std::string(1, c);
+  }
   // Cut at a character's start: the message goes on into JSON outputs, which hold UTF-8 only.
   if (text.size() > 40) text = text.substr(0, utf8_cut(text, 37)) + "...";
   return text;

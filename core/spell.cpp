@@ -207,6 +207,20 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
   return cut ? out + "..." : out;
 }
 
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size() && out.size() < max_bytes) {
+    if (text[i] == '"' || text[i] == '\\') {
+      out += text[i++];
+    } else {
+      i += append_excerpt_character(text.substr(i), out);
+    }
+  }
+  if (i < text.size()) out = out.substr(0, utf8_cut(out, max_bytes)) + "...";
+  return out;
+}
+
 std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
   return "\"" + excerpt(text, max_chars) + "\"";
 }

@@ -54,6 +54,11 @@ std::string excerpt(std::string_view text, std::size_t max_chars = 80);
 /// splits a UTF-8 sequence (its continuation bytes are 10xxxxxx). text.size() when it is shorter.
 std::size_t utf8_cut(std::string_view text, std::size_t max_bytes);
 
+/// Text a message carries whole but a terminal must not obey (a JSON pointer built from the input's
+/// keys, a parser's own quote of the input): excerpt() without escaping quotes and backslashes, at
+/// most `max_bytes` bytes (then "...").
+std::string printable(std::string_view text, std::size_t max_bytes = 400);
+
 /// excerpt() in double quotes: "\"root:x:0...\"".
 std::string quoted_excerpt(std::string_view text, std::size_t max_chars = 80);
 

@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     slicewise::calibration::load_measurements(input.write(slicewise::fuzz::bytes_of(data, size)).string(),
                                               slicewise::models::GpuCatalog::shipped(),
                                               slicewise::models::MigCatalog::shipped());
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   return 0;
 }

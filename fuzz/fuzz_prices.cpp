@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 2: import_prices({path}, ImportFormat::aws_offer, "fuzz", known_instance_gpu); break;
       default: import_prices({path}, ImportFormat::azure_retail, "fuzz", known_instance_gpu);
     }
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   return 0;
 }

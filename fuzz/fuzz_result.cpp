@@ -7,7 +7,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static slicewise::fuzz::InputFile input("result.json");
   try {
     slicewise::scenario::load_result(input.write(slicewise::fuzz::bytes_of(data, size)));
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   return 0;
 }

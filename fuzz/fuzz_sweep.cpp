@@ -25,7 +25,8 @@ slicewise::fuzz::InputFile& input() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     slicewise::scenario::load_sweep(input().write(slicewise::fuzz::bytes_of(data, size)));
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   return 0;
 }

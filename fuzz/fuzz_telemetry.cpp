@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         slicewise::calibration::estimate_tenants(telemetry, {}, slicewise::models::GpuCatalog::shipped());
     (void)slicewise::calibration::to_json(telemetry, profiles)
         .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   return 0;
 }

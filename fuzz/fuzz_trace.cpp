@@ -22,12 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TraceRow row;
     while (reader->next(row)) {
     }
-  } catch (const slicewise::Error&) {
+  } catch (const slicewise::Error& e) {
+    slicewise::fuzz::check_message(e.what());
   }
   if (format == TraceFormat::openb_nodes) {
     try {
       read_node_inventory(path, format, policy);
-    } catch (const slicewise::Error&) {
+    } catch (const slicewise::Error& e) {
+      slicewise::fuzz::check_message(e.what());
     }
   }
   return 0;

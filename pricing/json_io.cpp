@@ -97,7 +97,7 @@ void check_gpu(JsonReader& r, const InstancePrice& row, bool num_gpus_read, cons
     r.error("gpu", "given for an instance with num_gpus 0 (leave it out for CPU-only instances)");
   } else if (!known.empty() && std::find(known.begin(), known.end(), *row.gpu) == known.end()) {
     const std::string hint = did_you_mean_suffix(*row.gpu, known);
-    r.error("gpu", "unknown GPU \"" + *row.gpu + "\"" +
+    r.error("gpu", "unknown GPU " + quoted_excerpt(*row.gpu) +
                        (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint));
   }
 }

@@ -28,7 +28,7 @@ OnPremServer read_server(JsonReader& r, const std::vector<std::string>& known_gp
   if (r.diagnostics().size() == before && r.valid() && !known_gpu_ids.empty() &&
       std::find(known_gpu_ids.begin(), known_gpu_ids.end(), s.gpu) == known_gpu_ids.end()) {
     const std::string hint = did_you_mean_suffix(s.gpu, known_gpu_ids);
-    r.error("gpu", "unknown GPU \"" + s.gpu + "\"" +
+    r.error("gpu", "unknown GPU " + quoted_excerpt(s.gpu) +
                        (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint));
   }
   s.num_gpus = static_cast<int>(r.required_integer("num_gpus", NumberRange::between(1, 1000000)));

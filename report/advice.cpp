@@ -81,7 +81,8 @@ std::vector<std::string> searched_gpus(const scenario::Catalogs& catalogs, const
   }
   for (const auto& id : selection.gpus) {
     const auto* gpu = catalogs.gpus->find(id);
-    if (!gpu) throw ConfigError("--gpus", "", "unknown GPU \"" + id + "\"" + catalogs.gpus->did_you_mean_suffix(id));
+    if (!gpu)
+      throw ConfigError("--gpus", "", "unknown GPU " + quoted_excerpt(id) + catalogs.gpus->did_you_mean_suffix(id));
     if (!sells(table, gpu->id, region, options)) {
       throw ConfigError("--gpus", "",
                         "price table \"" + table.name + "\" sells no " + gpu->id +

@@ -268,7 +268,7 @@ class ResultChecker {
     JsonReader r(value, pointer, out_, file_);
     const std::string gpu = r.required_string("gpu");
     if (r.valid() && !gpu.empty() && !models::GpuCatalog::shipped().find(gpu)) {
-      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
+      r.error("gpu", "unknown GPU " + quoted_excerpt(gpu) + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
     }
     r.required_integer("count", NumberRange::between(0, 1e9));
     strings(r, "tenants");
@@ -296,7 +296,7 @@ class ResultChecker {
     const std::size_t before = out_.size();
     const std::string gpu = r.required_string("gpu");
     if (out_.size() == before && r.valid() && !models::GpuCatalog::shipped().find(gpu)) {
-      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
+      r.error("gpu", "unknown GPU " + quoted_excerpt(gpu) + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
     }
     r.required_number("util_frac", NumberRange::fraction());
     const std::size_t watts_before = out_.size();
@@ -461,7 +461,7 @@ class ResultChecker {
     const std::size_t before = out_.size();
     const std::string gpu = r.required_string("gpu");
     if (out_.size() == before && r.valid() && !models::GpuCatalog::shipped().find(gpu)) {
-      r.error("gpu", "unknown GPU \"" + gpu + "\"" + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
+      r.error("gpu", "unknown GPU " + quoted_excerpt(gpu) + models::GpuCatalog::shipped().did_you_mean_suffix(gpu));
     }
     r.required_string("mig_profile");
     r.required_integer("gpu_index", kNonNegative);

@@ -18,7 +18,8 @@ namespace {
 /// "unknown GPU "x" (did you mean "y"?)", or a pointer to `slicewise gpus` when nothing is close.
 std::string unknown_gpu(const std::string& id, const models::GpuCatalog& gpus) {
   const auto hint = gpus.did_you_mean_suffix(id);
-  return "unknown GPU \"" + id + "\"" + (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint);
+  return "unknown GPU " + quoted_excerpt(id) +
+         (hint.empty() ? "; run \"slicewise gpus\" to list the known ones" : hint);
 }
 
 }  // namespace

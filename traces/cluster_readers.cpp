@@ -208,7 +208,7 @@ class PhillyReader final : public TraceReader {
   double time_of(const nlohmann::json& v, const std::string& pointer) {
     if (!v.is_string()) throw TraceError(path_, 0, pointer, "expected a time string, got " + v.dump());
     const auto ns = parse_datetime_ns(v.get<std::string>());
-    if (!ns) throw TraceError(path_, 0, pointer, "expected YYYY-MM-DD HH:MM:SS, got " + v.dump());
+    if (!ns) throw TraceError(path_, 0, pointer, "expected YYYY-MM-DD HH:MM:SS, got " + describe_json(v));
     return since_epoch_s(*ns);
   }
 

@@ -294,8 +294,8 @@ class PaiSensorReader {
     const FieldContext at{&out_.path(), lines_.line_number()};
     if (!split_csv(line, fields_, scratch_)) bad_line(at, "unclosed quote (a quoted field must end on its own line)");
     if (fields_.size() != header_.size()) {
-      bad_line(at, "expected " + std::to_string(header_.size()) + " fields (" + header_.joined() + "), got " +
-                       std::to_string(fields_.size()));
+      bad_line(at, "expected " + std::to_string(header_.size()) + " fields (" + excerpt(header_.joined(), 400) +
+                       "), got " + std::to_string(fields_.size()));
     }
     const auto util = fields_[static_cast<std::size_t>(util_)];
     const auto memory = fields_[static_cast<std::size_t>(memory_)];

@@ -60,9 +60,9 @@ void CsvTraceReader::start(std::optional<std::vector<std::string>> fixed_header)
   if (!options_.key_column.empty()) {
     key_index_ = header_.find(options_.key_column);
     if (key_index_ < 0) {
-      throw TraceError(
-          path_, header_line_, "",
-          "no column \"" + options_.key_column + "\" to split by (the header has: " + excerpt(header_.joined()) + ")");
+      throw TraceError(path_, header_line_, "",
+                       "no column \"" + options_.key_column +
+                           "\" to split by (the header has: " + excerpt(header_.joined(), 400) + ")");
     }
   }
 }
@@ -78,8 +78,8 @@ bool CsvTraceReader::read_row(TraceRow& row) {
   }
   if (fields_.size() < min_fields_ || fields_.size() > header_.size()) {
     throw TraceError(path_, at.line, "",
-                     "expected " + std::to_string(header_.size()) + " fields (" + header_.joined() + "), got " +
-                         std::to_string(fields_.size()));
+                     "expected " + std::to_string(header_.size()) + " fields (" + excerpt(header_.joined(), 400) +
+                         "), got " + std::to_string(fields_.size()));
   }
   row = TraceRow{};
   row.line = at.line;

@@ -38,6 +38,23 @@ TEST(JsonFile, ParseErrorsCarryLineAndColumn) {
             "s.json:1:9: parse error: syntax error while parsing object key - unexpected '}'; expected string literal");
 }
 
+TEST(JsonFile, AParseErrorQuotesTheInputItLastReadEscapedAndCut) {
+  try {
+    parse_json_text("{\"a\x7f\x01\": 1}", "f.json");
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "f.json:1:5: parse error: syntax error while parsing object key - invalid string: control character "
+              "U+0001 (SOH) must be escaped to \\u0001; last read: '\"a\\x7f<U+0001>'; expected string literal");
+  }
+  try {
+    parse_json_text("{\"" + std::string(100000, 'x') + "\x01\": 1}", "f.json");
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 450u);
+  }
+}
+
 TEST(JsonFile, DuplicateKeysAreRejectedWithTheirPointer) {
   EXPECT_EQ(error_of(R"({"tenants": [{"name": "a"}, {"name": "b", "name": "c"}]})"),
             "s.json: /tenants/1/name: duplicate key (each key may appear once)");

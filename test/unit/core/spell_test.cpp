@@ -1,6 +1,10 @@
 #include "core/spell.hpp"
 
+#include <string>
+
 #include <gtest/gtest.h>
+
+#include "core/error.hpp"
 
 namespace slicewise {
 namespace {
@@ -166,6 +170,26 @@ TEST(Spell, LineBreaksAreEveryControlAndEveryLineBreakingCodePoint) {
                      "d\xc3\xa9"),
             "a b c d\xc3\xa9");
   EXPECT_EQ(excerpt("abcdef", 3), "abc...");
+}
+
+TEST(Printable, EscapesWhatATerminalWouldObeyAndCutsButKeepsQuotes) {
+  // The fuzzers found a JSON pointer built from a key with DEL and ESC, and nlohmann's "last read"
+  // quote of the input, reaching messages raw (issue 41, item 11).
+  EXPECT_EQ(printable("/tenants/0/ma\x7fx\x1b]52;c;x\x07"), "/tenants/0/ma\\x7fx\\x1b]52;c;x\\x07");
+  EXPECT_EQ(printable("last read: '\"a\\b\xc2\x9b'"), "last read: '\"a\\b\\u009b'");
+  EXPECT_EQ(printable(std::string(500, 'k'), 10), "kkkkkkkkkk...");
+  EXPECT_EQ(printable("/a/b"), "/a/b");
+}
+
+TEST(Printable, ADiagnosticsPointerAndATraceErrorsColumnArePrintable) {
+  const Diagnostic d{"s.json", 0, 0, "/tenants/0/na\x1bme", "unknown key"};
+  EXPECT_EQ(d.format(), "s.json: /tenants/0/na\\x1bme: unknown key");
+  EXPECT_EQ(std::string(TraceError("t.json", 0,
+                                   "/0/st\x7f"
+                                   "art",
+                                   "bad")
+                            .what()),
+            "t.json: /0/st\\x7fart: bad");
 }
 
 }  // namespace
