@@ -184,6 +184,10 @@ void DeviceState::start_waiting(Context& context, double now) {
     start(context, context.waiting[context.waiting_head++], now);
     --num_waiting_;
   }
+  compact_waiting(context);
+}
+
+void DeviceState::compact_waiting(Context& context) {
   if (context.waiting_head == context.waiting.size()) {
     context.waiting.clear();
     context.waiting_head = 0;
@@ -341,10 +345,7 @@ void DeviceState::expire_waiting(Context& context, double now) {
       lose(context, requests_[index], false, now);
       free_requests_.push_back(index);
     }
-    if (context.waiting_head == context.waiting.size()) {
-      context.waiting.clear();
-      context.waiting_head = 0;
-    }
+    compact_waiting(context);
   }
   if (load(context) != before) note_load(context);
 }

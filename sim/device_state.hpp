@@ -197,6 +197,8 @@ class DeviceState {
   static void record_completion(const TenantInfo& tenant, const Request& request, double now);
   /// Starts waiting requests (there is at least one) while the context has free slots.
   void start_waiting(Context& context, double now);
+  /// Drops the taken entries of `context.waiting` once they are all of it, or most of a long one.
+  void compact_waiting(Context& context);
   std::size_t slot_of(const Context& context) const { return static_cast<std::size_t>(&context - contexts_.data()); }
   std::size_t num_waiting(const Context& context) const {
     return context.engine ? context.engine->num_waiting() : context.waiting.size() - context.waiting_head;
