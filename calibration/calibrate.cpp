@@ -25,8 +25,8 @@ namespace {
 std::set<std::string> mig_gpus(const std::vector<Measurement>& rows) {
   std::set<std::string> out;
   for (const auto& m : rows) {
-    const bool green = m.strategy == models::StrategyKind::dedicated && m.params.count("sm_count") != 0;
-    if (m.strategy == models::StrategyKind::mig || green) out.insert(m.gpu);
+    const bool green = m.facts().baseline && m.params.count("sm_count") != 0;
+    if (m.alone_in_mig_instance() || green) out.insert(m.gpu);
   }
   return out;
 }
@@ -366,8 +366,7 @@ double bandwidth_error(const std::vector<BandwidthPoint>& points, double s) {
 /// every SM.
 std::vector<BandwidthPoint> bandwidth_points(const std::vector<Measurement>& rows, const models::GpuSpec& gpu) {
   const auto streaming = [&](const Measurement& m) {
-    return m.gpu == gpu.id && m.strategy == models::StrategyKind::dedicated && m.params.contains("sm_count") &&
-           is_streaming(m);
+    return m.gpu == gpu.id && m.facts().baseline && m.params.contains("sm_count") && is_streaming(m);
   };
   const bool any_bandwidth = std::any_of(rows.begin(), rows.end(), [&](const Measurement& m) {
     return streaming(m) && m.metric == Metric::mem_bandwidth;

@@ -154,15 +154,25 @@ std::map<std::string, double> parse_params(std::string_view text, const std::str
   return params;
 }
 
+/// The kinds whose devices are MIG instances: "mig", "mig_time_slicing".
+std::vector<std::string> mig_kinds() {
+  std::vector<std::string> names;
+  for (const auto& [name, kind] : models::strategy_kind_table()) {
+    if (models::facts_of(kind).mig_instances) names.push_back(name);
+  }
+  return names;
+}
+
 /// Checks that hold between columns: MIG profile vs strategy and GPU, contexts vs strategy.
 void check_consistency(const Measurement& m, const models::MigCatalog& mig) {
-  const bool is_mig = m.strategy == StrategyKind::mig || m.strategy == StrategyKind::mig_time_slicing;
+  const bool is_mig = m.facts().mig_instances;
   if (is_mig && m.mig_profile.empty()) {
     fail(m.file, m.line, "mig_profile", "strategy " + models::to_string(m.strategy) + " needs a MIG profile");
   }
   if (!is_mig && !m.mig_profile.empty()) {
     fail(m.file, m.line, "mig_profile",
-         "a MIG profile is only allowed with strategy mig or mig_time_slicing, not " + models::to_string(m.strategy));
+         "a MIG profile is only allowed with strategy " + join(mig_kinds(), " or ") + ", not " +
+             models::to_string(m.strategy));
   }
   if (is_mig) {
     const models::MigGpu* gpu = mig.find(m.gpu);
@@ -173,7 +183,7 @@ void check_consistency(const Measurement& m, const models::MigCatalog& mig) {
                join(gpu->profile_names(), ", ") + did_you_mean_suffix(m.mig_profile, gpu->profile_names()));
     }
   }
-  if ((m.strategy == StrategyKind::dedicated || m.strategy == StrategyKind::mig) && m.n_contexts != 1) {
+  if (m.facts().own_device && m.n_contexts != 1) {
     fail(m.file, m.line, "n_contexts",
          "strategy " + models::to_string(m.strategy) + " runs one context per device, got " +
              std::to_string(m.n_contexts));
@@ -369,8 +379,9 @@ class Loader {
     if (gpu.starts_with("NVIDIA ")) gpu.erase(0, 7);
     m.gpu = gpu_id(gpu);
     m.strategy = choose(field("mechanism"), models::strategy_kind_table(), file, line, "mechanism");
-    if (m.strategy != StrategyKind::dedicated && m.strategy != StrategyKind::time_slicing &&
-        m.strategy != StrategyKind::mps) {
+    // The probes' colocation loops run alone, time-sliced or under MPS: the file's mechanisms.
+    static const std::vector<std::string> kMechanisms = {"dedicated", "time_slicing", "mps"};
+    if (std::find(kMechanisms.begin(), kMechanisms.end(), models::to_string(m.strategy)) == kMechanisms.end()) {
       fail(file, line, "mechanism", "must be dedicated, time_slicing or mps, got " + std::string(field("mechanism")));
     }
     m.n_contexts = context_count("n_processes");
@@ -395,7 +406,7 @@ class Loader {
       if (!allows(rule, value)) fail(file, line, demand, "must be " + rule.allowed + ", got " + std::string(text));
       m.params[demand] = value;
     }
-    if (m.strategy == StrategyKind::mps && threads < 100.0) m.params["active_thread_pct"] = threads;
+    if (!m.facts().cap_param.empty() && threads < 100.0) m.params[m.facts().cap_param] = threads;
     m.metric = Metric::throughput;
     m.value = iters;
     m.source = "co-location runs (" + std::filesystem::path(file).filename().string() + ")";

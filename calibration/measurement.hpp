@@ -39,6 +39,14 @@ struct Measurement {
   std::string workload_key() const;
   /// A parameter, or `fallback` when absent.
   double param(const std::string& key, double fallback) const;
+  /// What its strategy kind is (models/strategy_kind.hpp): MIG instances, a device per context, ...
+  const models::StrategyKindFacts& facts() const { return models::facts_of(strategy); }
+  /// One context alone on a whole GPU of its own: the baseline rows co-runs are scaled by.
+  bool solo_on_whole_gpu() const { return facts().baseline && n_contexts == 1; }
+  /// One context alone in a MIG instance: the rows MIG slice capacity is fitted on.
+  bool alone_in_mig_instance() const { return facts().mig_instances && facts().own_device && n_contexts == 1; }
+  /// The context's cap on its share of the SMs, in percent (100 = none).
+  double cap_pct() const { return facts().cap_param.empty() ? 100.0 : param(facts().cap_param, 100.0); }
 };
 
 /// Reads one measurement file: the CSV of docs/measurement-format.md, or the MISO MIG step table

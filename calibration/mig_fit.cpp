@@ -82,13 +82,13 @@ std::vector<MigPoint> mig_points(const std::vector<Measurement>& rows, const std
   // Per instance, the median if any row has it, else the mean.
   std::set<std::string> with_median;
   for (const auto& m : rows) {
-    if (m.gpu == gpu && m.strategy == models::StrategyKind::mig && m.metric == Metric::time_median) {
+    if (m.gpu == gpu && m.alone_in_mig_instance() && m.metric == Metric::time_median) {
       with_median.insert(m.workload_key());
     }
   }
   std::vector<MigPoint> points;
   for (const auto& m : rows) {
-    if (m.gpu != gpu || m.strategy != models::StrategyKind::mig || m.n_contexts != 1) continue;
+    if (m.gpu != gpu || !m.alone_in_mig_instance()) continue;
     const Metric wanted = with_median.count(m.workload_key()) != 0 ? Metric::time_median : Metric::time_mean;
     if (m.metric != wanted) continue;
     const models::MigProfile* profile = mig_gpu->find(m.mig_profile);
@@ -110,8 +110,7 @@ std::vector<MigPoint> sm_scaling_points(const std::vector<Measurement>& rows, co
   if (spec == nullptr || spec->num_sms <= 0) return {};
   std::vector<MigPoint> points;
   for (const auto& m : rows) {
-    if (m.gpu != gpu || m.strategy != models::StrategyKind::dedicated || m.n_contexts != 1 ||
-        m.metric != Metric::throughput || m.params.count("sm_count") == 0) {
+    if (m.gpu != gpu || !m.solo_on_whole_gpu() || m.metric != Metric::throughput || m.params.count("sm_count") == 0) {
       continue;
     }
     Measurement whole = m;

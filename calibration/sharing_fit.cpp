@@ -41,9 +41,7 @@ models::ContextDemand demand_of(const Measurement& m) {
   c.demand_bw = m.param("mem_bw_frac", 0.0);
   c.ref_sm = c.demand_sm;
   c.ref_bw = c.demand_bw;
-  const double cap_pct =
-      m.strategy == StrategyKind::mps ? m.param("active_thread_pct", 100.0) : m.param("gpucores", 100.0);
-  c.cap = cap_pct / 100.0;
+  c.cap = m.cap_pct() / 100.0;
   c.burst_s = m.param("kernel_ms", 0.0) * 1e-3;  // a probe or loop that synchronises after each kernel
   c.kernel_s = c.burst_s;
   return c;
@@ -104,7 +102,7 @@ using Runs = std::map<RunKey, std::vector<const Measurement*>>;    // every metr
 Baselines dedicated_baselines(const std::vector<Measurement>& rows) {
   Baselines baselines;
   for (const auto& m : rows) {
-    if (m.strategy == StrategyKind::dedicated && m.n_contexts == 1) {
+    if (m.solo_on_whole_gpu()) {
       baselines.emplace(BaselineKey{m.file, m.gpu, baseline_key(m), m.metric}, &m);
       baselines.emplace(BaselineKey{"", m.gpu, baseline_key(m), m.metric}, &m);
     }

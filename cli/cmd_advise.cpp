@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "advisor/advice.hpp"
 #include "calibration/calibration_profile.hpp"
 #include "calibration/sharing_defaults.hpp"
 #include "cli/app.hpp"
@@ -22,7 +23,6 @@
 #include "core/json_file.hpp"
 #include "core/spell.hpp"
 #include "pricing/roi.hpp"
-#include "report/advice.hpp"
 #include "report/render/scatter_chart.hpp"
 #include "report/text_table.hpp"
 #include "scenario/json_io.hpp"
@@ -144,7 +144,7 @@ class AdviceProgress {
   std::vector<int> rounds_;
 };
 
-std::string pareto_svg(const report::Advice& advice) {
+std::string pareto_svg(const advisor::Advice& advice) {
   render::ScatterChartSpec spec;
   spec.title = "Monthly cost against the worst tenant's SLA margin";
   spec.x_axis_title = "USD per month";
@@ -176,12 +176,12 @@ void check_out_folder(const std::filesystem::path& out) {
 
 /// One scenario per candidate, each checked: the first with problems throws them as a ConfigError.
 std::vector<scenario::Scenario> candidate_variants(const scenario::Scenario& scenario,
-                                                   const std::vector<report::AdviceCandidate>& candidates, int max_gpus,
-                                                   const scenario::Catalogs& catalogs) {
+                                                   const std::vector<advisor::AdviceCandidate>& candidates,
+                                                   int max_gpus, const scenario::Catalogs& catalogs) {
   std::vector<scenario::Scenario> variants;
   variants.reserve(candidates.size());
   for (const auto& candidate : candidates) {
-    variants.push_back(report::candidate_scenario(scenario, candidate, max_gpus));
+    variants.push_back(advisor::candidate_scenario(scenario, candidate, max_gpus));
     if (auto problems = scenario::validate_scenario(variants.back(), catalogs); !problems.empty()) {
       throw ConfigError(std::move(problems));
     }
@@ -232,7 +232,7 @@ struct PruneInputs {
   const scenario::Scenario& scenario;
   const scenario::Catalogs& catalogs;
   const pricing::PriceTable& table;
-  const report::AdviceSelection& selection;
+  const advisor::AdviceSelection& selection;
   double baseline_monthly = 0.0;  ///< 0 (unpriced): nothing is pruned for its cost
   bool no_prune = false;
 };
@@ -240,13 +240,13 @@ struct PruneInputs {
 /// The candidates after the baseline worth sizing, in order; each other one gets in `outcomes` the
 /// reason it was pruned. Every candidate's outcome gets its lower bound.
 std::vector<std::size_t> candidates_to_size(const PruneInputs& in,
-                                            const std::vector<report::AdviceCandidate>& candidates,
-                                            std::vector<report::CandidateOutcome>& outcomes) {
+                                            const std::vector<advisor::AdviceCandidate>& candidates,
+                                            std::vector<advisor::CandidateOutcome>& outcomes) {
   const int max_gpus = in.selection.max_gpus;
-  const auto searched = report::advice_options(in.scenario, in.selection);
+  const auto searched = advisor::advice_options(in.scenario, in.selection);
   std::vector<std::size_t> to_size;
   for (std::size_t c = 1; c < candidates.size(); ++c) {
-    const int lower = report::candidate_lower_bound(in.scenario, candidates[c], in.catalogs);
+    const int lower = advisor::candidate_lower_bound(in.scenario, candidates[c], in.catalogs);
     outcomes[c].lower_bound_gpus = lower;
     if (lower > max_gpus) {
       outcomes[c].pruned = "needs at least " + scenario::gpus_text(lower) +
@@ -254,7 +254,7 @@ std::vector<std::size_t> candidates_to_size(const PruneInputs& in,
       continue;
     }
     const double cheapest =
-        report::candidate_floor_monthly_usd(in.scenario, candidates[c], in.catalogs, in.table, searched);
+        advisor::candidate_floor_monthly_usd(in.scenario, candidates[c], in.catalogs, in.table, searched);
     if (!in.no_prune && in.baseline_monthly > 0.0 && cheapest >= in.baseline_monthly) {
       outcomes[c].pruned = "its " + scenario::gpus_text(lower) + " at least (memory, contexts per device) cost $" +
                            report::format_fixed(cheapest, 2) + " per month, no less than the baseline";
@@ -267,9 +267,9 @@ std::vector<std::size_t> candidates_to_size(const PruneInputs& in,
 
 /// The answer's sized run as a result, for `report` and `export-config`; the baseline's after it
 /// (for the savings) unless the answer is the baseline.
-scenario::SimResult answer_result(const scenario::Scenario& scenario, const report::Advice& advice,
+scenario::SimResult answer_result(const scenario::Scenario& scenario, const advisor::Advice& advice,
                                   const std::vector<scenario::Scenario>& variants,
-                                  const std::vector<report::CandidateOutcome>& outcomes,
+                                  const std::vector<advisor::CandidateOutcome>& outcomes,
                                   const calibration::CalibrationProfile& profile) {
   const auto& answer = advice.rows[*advice.answer];
   scenario::SimResult result;
@@ -300,13 +300,13 @@ scenario::SimResult answer_result(const scenario::Scenario& scenario, const repo
 
 /// Writes the advice files and the answer's result into `out`, then the summary and the files
 /// written on stdout.
-void write_advice(const std::filesystem::path& out, const report::Advice& advice, const scenario::SimResult& result,
+void write_advice(const std::filesystem::path& out, const advisor::Advice& advice, const scenario::SimResult& result,
                   Io io) {
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"advice.json", report::advice_to_json_text(advice)},
-      {"advice.md", report::advice_markdown(advice)},
-      {"candidates.csv", report::advice_candidates_csv(advice)},
-      {"pareto.csv", report::advice_pareto_csv(advice)},
+      {"advice.json", advisor::advice_to_json_text(advice)},
+      {"advice.md", advisor::advice_markdown(advice)},
+      {"candidates.csv", advisor::advice_candidates_csv(advice)},
+      {"pareto.csv", advisor::advice_pareto_csv(advice)},
       {"pareto.svg", pareto_svg(advice)},
       {"result.json", scenario::result_to_text(result)}};
   std::vector<OutputFile> outputs;
@@ -314,7 +314,7 @@ void write_advice(const std::filesystem::path& out, const report::Advice& advice
   for (const auto& [name, text] : files) outputs.push_back({out / name, text});
   write_files_atomically(outputs);
 
-  io.out << report::advice_summary_text(advice);
+  io.out << advisor::advice_summary_text(advice);
   for (const auto& [name, text] : files) io.out << "wrote " << (out / name).string() << "\n";
 }
 
@@ -327,19 +327,19 @@ int advise(const AdviseOptions& given, Io io) {
   check_out_folder(out);
   const auto scenario = scenario::load_scenario(options.file);
   const auto catalogs = scenario::Catalogs::shipped();
-  report::AdviceSelection selection;
+  advisor::AdviceSelection selection;
   selection.kinds = parse_names(options.strategies, models::strategy_kind_table(), "--strategies");
   selection.options = parse_names(options.options, pricing::purchase_option_table(), "--options");
   selection.gpus = options.gpus;
   selection.max_gpus = options.max_gpus;
   const auto table = scenario::resolve_price_table(scenario, catalogs);
-  auto candidates = report::advice_candidates(scenario, catalogs, table, selection);
+  auto candidates = advisor::advice_candidates(scenario, catalogs, table, selection);
   const auto profile = calibration::CalibrationProfile::load_or_shipped(options.calibration);
 
   AdviceProgress progress(options.progress, io.err, candidates.size());
   SizingDriver driver(calibration::sharing_defaults(profile), options.jobs, io);
   // The baseline first: what a candidate must beat to be worth sizing, and whose tenants' SLA slack
-  // sets the per-tenant settings (report::with_baseline_settings).
+  // sets the per-tenant settings (advisor::with_baseline_settings).
   const auto baseline_variants = candidate_variants(scenario, {candidates.front()}, selection.max_gpus, catalogs);
   std::vector<scenario::SizingSearch> baseline_search;
   baseline_search.emplace_back(baseline_variants[0], 0, selection.max_gpus, catalogs);
@@ -348,19 +348,19 @@ int advise(const AdviseOptions& given, Io io) {
     return 1;
   }
   const auto baseline = baseline_search[0].result();
-  candidates = report::with_baseline_settings(std::move(candidates), scenario, baseline);
+  candidates = advisor::with_baseline_settings(std::move(candidates), scenario, baseline);
   progress.resize(candidates.size());
 
   // One scenario per candidate (kept alive: the runs point into them), each checked.
   const auto variants = candidate_variants(scenario, candidates, selection.max_gpus, catalogs);
-  std::vector<report::CandidateOutcome> outcomes(candidates.size());
+  std::vector<advisor::CandidateOutcome> outcomes(candidates.size());
   outcomes[0].result = baseline;
   std::vector<scenario::SizingSearch> searches;
   searches.reserve(candidates.size());
   for (std::size_t c = 0; c < candidates.size(); ++c)
     searches.emplace_back(variants[c], 0, selection.max_gpus, catalogs);
 
-  const auto baseline_cost = report::price_candidate(variants[0], baseline, table, scenario.pricing.option);
+  const auto baseline_cost = advisor::price_candidate(variants[0], baseline, table, scenario.pricing.option);
   const double baseline_monthly = baseline_cost ? baseline_cost->monthly_usd : 0.0;  // unpriced: nothing is pruned
   const PruneInputs prune{scenario, catalogs, table, selection, baseline_monthly, options.no_prune};
   const auto to_size = candidates_to_size(prune, candidates, outcomes);
@@ -375,10 +375,10 @@ int advise(const AdviseOptions& given, Io io) {
   progress.close();
   for (std::size_t c : to_size) outcomes[c].result = searches[c].result();
 
-  auto advice = report::build_advice(scenario, table, selection, candidates, outcomes, driver.num_simulations(),
-                                     driver.num_reused());
+  auto advice = advisor::build_advice(scenario, table, selection, candidates, outcomes, driver.num_simulations(),
+                                      driver.num_reused());
   if (!advice.answer) {
-    throw ConfigError("slicewise advise", "", report::no_answer_message(advice, scenario, outcomes));
+    throw ConfigError("slicewise advise", "", advisor::no_answer_message(advice, scenario, outcomes));
   }
   // With diurnal loads: the answer and the baseline once more per hour of day (an autoscaled fleet).
   const std::size_t chosen = advice.rows[*advice.answer].candidate;
@@ -386,7 +386,7 @@ int advise(const AdviseOptions& given, Io io) {
       (chosen != 0 && !size_every_hour(variants[0], {{0, &*outcomes[0].result}}, driver))) {
     return 1;
   }
-  report::add_autoscaled(advice, variants[chosen], *outcomes[chosen].result, table);
+  advisor::add_autoscaled(advice, variants[chosen], *outcomes[chosen].result, table);
   InterruptScope::throw_if_received();  // nothing is written once interrupted
   write_advice(out, advice, answer_result(scenario, advice, variants, outcomes, profile), io);
   return 0;

@@ -10,6 +10,7 @@
 #include "core/spell.hpp"
 #include "report/deploy_config.hpp"
 #include "scenario/result_json.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::cli {
 
@@ -37,7 +38,7 @@ int run_export_config(const ExportConfigOptions& options, Io io) {
     // An advice's result lists the answer first; a result of several strategies must say which.
     std::vector<std::string> shared;
     for (const auto& s : result.strategies) {
-      if (s.kind != "dedicated") shared.push_back(s.name);
+      if (!scenario::is_baseline(s.kind)) shared.push_back(s.name);
     }
     if (std::filesystem::is_directory(options.input) || result.strategies.size() == 1) {
       strategy = result.strategies.front().name;

@@ -1,5 +1,5 @@
 // Error types thrown by the slicewise libraries. Libraries never print or exit; only the two
-// main()s catch these, print what() to stderr and choose the exit code (STYLE.md §6).
+// main()s catch these, print what() to stderr and choose the exit code (CONTRIBUTING.md, "House rules").
 #pragma once
 
 #include <stdexcept>

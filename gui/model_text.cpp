@@ -5,6 +5,7 @@
 
 #include "core/json_reader.hpp"
 #include "scenario/enum_tables.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::gui {
 
@@ -56,12 +57,13 @@ std::vector<std::string> strategy_parameters(const StrategySpec& s) {
     }
     p.add("layout_schedule", join(phases, " / "));
   }
-  if (s.kind == models::StrategyKind::mps && s.mps_daemon != scenario::MpsDaemon::device_plugin) {
+  const auto& policy = scenario::policy_of(s.kind);
+  if (policy.reads_key("mps_daemon") && s.mps_daemon != scenario::MpsDaemon::device_plugin) {
     p.add("mps_daemon", scenario::name_of(scenario::mps_daemon_table(), s.mps_daemon));
   }
   p.add("gpucores_pct", s.gpucores_pct);
   p.add("gpumem_gib", s.gpumem_gib);
-  if (s.kind == models::StrategyKind::vgpu) {
+  if (policy.reads_key("vgpu_scheduler")) {
     p.add("vgpu_scheduler", scenario::name_of(scenario::vgpu_scheduler_table(), s.vgpu_scheduler));
   }
   p.add("timeslice_ms", s.timeslice_ms);

@@ -28,6 +28,7 @@
 #include "gui/strategy_tenant_model.hpp"
 #include "gui/tenant_model.hpp"
 #include "models/mig_layout.hpp"
+#include "scenario/strategies/policy.hpp"
 #include "scenario/validate.hpp"
 
 namespace slicewise::gui {
@@ -396,7 +397,8 @@ void ScenarioEditor::refresh_strategy_extras() {
   const int row = selected_strategy();
   const std::string base = "/strategies/" + std::to_string(row);
   const Json* kind = row >= 0 ? document_->value_at(base + "/kind") : nullptr;
-  const bool mig = kind && kind->is_string() && (*kind == "mig" || *kind == "mig_time_slicing");
+  const auto* policy = kind && kind->is_string() ? scenario::policy_named(kind->get<std::string>()) : nullptr;
+  const bool mig = policy && policy->partitions_gpus();
   mig_box_->setVisible(mig);
   for (int column = StrategyTenantModel::kMigProfile; column < StrategyTenantModel::kNumColumns; ++column) {
     strategy_tenant_view_->setColumnHidden(column, !strategy_tenant_model_->column_applies(column));

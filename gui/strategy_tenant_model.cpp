@@ -2,7 +2,7 @@
 #include "gui/strategy_tenant_model.hpp"
 
 #include "core/json_reader.hpp"
-#include "scenario/kind_keys.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::gui {
 
@@ -58,10 +58,10 @@ bool StrategyTenantModel::column_applies(int column) const {
   static const char* const keys[kNumColumns] = {"",           "mig_profile", "active_thread_pct", "gpucores_pct",
                                                 "gpumem_gib", "weight"};
   if (column <= kTenant || column >= kNumColumns) return true;
+  // The policy of the strategy's kind (dedicated, the reader's default, while it has none) says.
   const Json* kind = document()->value_at("/strategies/" + std::to_string(strategy_) + "/kind");
-  return kinds_using_key(scenario::tenant_setting_keys(), keys[column], models::strategy_kind_table())
-      .contains(kind && kind->is_string() ? QString::fromStdString(kind->get<std::string>())
-                                          : QStringLiteral("dedicated"));
+  const auto* policy = scenario::policy_named(kind && kind->is_string() ? kind->get<std::string>() : "dedicated");
+  return policy && policy->reads_tenant_key(keys[column]);
 }
 
 Qt::ItemFlags StrategyTenantModel::flags(const QModelIndex& index) const {

@@ -1,4 +1,4 @@
-// Price table ↔ JSON. Reading is strict (STYLE.md §5-6): unknown keys rejected with a did-you-mean
+// Price table ↔ JSON. Reading is strict (CONTRIBUTING.md, "House rules"): unknown keys rejected with a did-you-mean
 // hint, numbers range-checked, GPU ids checked against the catalog, every problem reported at once.
 #pragma once
 

@@ -17,6 +17,7 @@
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/energy.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 
@@ -39,25 +40,13 @@ double gpu_fraction(const scenario::DeviceResult& device) {
   return std::clamp(slices / 7.0, 0.0, 1.0);
 }
 
-/// What one context of `tenant` holds of a device it shares, relative to the others there: its MPS
-/// thread percentage, its HAMi core cap, its time-slicing (or fixed-share vGPU) weight; 1 where the
-/// strategy sets none, so that sharers hold equal parts.
+/// What one context of `tenant` holds of a device it shares, relative to the others there, as the
+/// strategy's policy says (its thread or core cap, its weight); 1 for every context without a spec.
 double context_weight(const scenario::StrategySpec* spec, const std::string& tenant) {
   if (!spec) return 1.0;
   const auto it = spec->tenants.find(tenant);
   const scenario::TenantStrategySettings* own = it == spec->tenants.end() ? nullptr : &it->second;
-  switch (spec->kind) {
-    case models::StrategyKind::mps:
-      if (own && own->active_thread_pct) return *own->active_thread_pct;
-      return spec->active_thread_pct.value_or(100.0);
-    case models::StrategyKind::hami:
-      if (own && own->gpucores_pct) return *own->gpucores_pct;
-      return spec->gpucores_pct.value_or(100.0);
-    case models::StrategyKind::time_slicing: return own && own->weight ? *own->weight : 1.0;
-    case models::StrategyKind::vgpu:
-      return spec->vgpu_scheduler == scenario::VgpuScheduler::fixed_share && own && own->weight ? *own->weight : 1.0;
-    default: return 1.0;
-  }
+  return scenario::policy_of(spec->kind).chargeback_weight(*spec, own);
 }
 
 /// Adds what each device of `strategy` reserves to its tenants' usage (same order as the strategy's
@@ -162,10 +151,10 @@ struct Baseline {
   std::size_t index = 0;                       ///< its strategy in the result; the number of strategies if none
 };
 
-/// The result's first dedicated strategy; the number of strategies when it has none.
+/// The result's first baseline strategy (dedicated); the number of strategies when it has none.
 std::size_t dedicated_index(const scenario::SimResult& result) {
   for (std::size_t i = 0; i < result.strategies.size(); ++i) {
-    if (result.strategies[i].kind == "dedicated") return i;
+    if (scenario::is_baseline(result.strategies[i].kind)) return i;
   }
   return result.strategies.size();
 }

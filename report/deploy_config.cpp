@@ -33,9 +33,14 @@
 
 namespace slicewise::report {
 
-using models::StrategyKind;
+using Sharer = scenario::DeploySharer;
 
 namespace {
+
+/// True when NVIDIA's device plugin shares the devices (its config then has a sharing section).
+bool plugin_shares(Sharer sharer) {
+  return sharer == Sharer::device_plugin_time_slicing || sharer == Sharer::device_plugin_mps;
+}
 
 constexpr const char* kConfigName = "slicewise";
 constexpr const char* kAllDisabled = "all-disabled";              // the GPU operator's default mig.config label
@@ -114,8 +119,9 @@ bool pinned(const scenario::StrategyResult& result, const scenario::StrategySpec
   const bool mixed = std::any_of(result.devices.begin(), result.devices.end(), [&](const scenario::DeviceResult& d) {
     return d.reserved || d.gpu != result.devices.front().gpu;
   });
-  return mixed || !spec.layouts.empty() || spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
-         spec.kind == StrategyKind::hami || spec.kind == StrategyKind::mig_time_slicing;
+  const auto sharer = scenario::policy_of(spec.kind).deploy_sharer();
+  return mixed || !spec.layouts.empty() || sharer == Sharer::device_plugin_time_slicing ||
+         sharer == Sharer::device_plugin_mps || sharer == Sharer::hami;
 }
 
 /// A pool's GPU: its tenant's own, on the node that carries it, with no sharing config there.
@@ -213,14 +219,15 @@ std::string undeployable(const scenario::Scenario& scenario, const scenario::Str
 std::string device_plugin_config(const scenario::StrategySpec& spec, const Placed& placed) {
   YAML::Emitter y;
   y << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
-  const bool mig = scenario::policy_of(spec.kind).partitions_gpus();
+  const auto& policy = scenario::policy_of(spec.kind);
+  const bool mig = policy.partitions_gpus();
+  const auto sharer = policy.deploy_sharer();
   y << YAML::Key << "flags" << YAML::Value << YAML::BeginMap << YAML::Key << "migStrategy" << YAML::Value
     << (mig ? "mixed" : "none") << YAML::EndMap;
   // The shared resources and their replicas: per MIG profile (not one a tenant holds alone), or
   // the whole GPU.
   std::vector<std::pair<std::string, int>> shared;
-  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mig_time_slicing ||
-      spec.kind == StrategyKind::mps) {
+  if (plugin_shares(sharer)) {
     if (mig) {
       for (const auto& [profile, most] : placed.most_per_instance) {
         if (!placed.unshared_profiles.count(profile))
@@ -229,14 +236,14 @@ std::string device_plugin_config(const scenario::StrategySpec& spec, const Place
     } else {
       // Under MPS the R the simulation split each GPU by; time-slicing replicas only bound packing,
       // so the most contexts on one GPU, as simulated.
-      shared.emplace_back("nvidia.com/gpu", spec.kind == StrategyKind::mps
+      shared.emplace_back("nvidia.com/gpu", policy.splits_by_replicas(spec)
                                                 ? scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu)
                                                 : std::max(2, placed.most_contexts_per_gpu));
     }
   }
   if (!shared.empty()) {
     y << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << (spec.kind == StrategyKind::mps ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << (sharer == Sharer::device_plugin_mps ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "renameByDefault" << YAML::Value << false;
     y << YAML::Key << "failRequestsGreaterThanOne" << YAML::Value << true;
     y << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq;
@@ -356,7 +363,8 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
   const int gpus = profile.empty() ? scenario::tensor_parallel_of(tenant.workload) : 1;
   y << YAML::Key << (profile.empty() ? std::string("nvidia.com/gpu") : "nvidia.com/mig-" + profile) << YAML::Value
     << gpus;
-  if (spec.kind == StrategyKind::hami && pool) {
+  const bool hami = scenario::policy_of(spec.kind).deploy_sharer() == Sharer::hami;
+  if (hami && pool) {
     // A pool's GPU is its pod's alone: HAMi admits a pod that reserves 100 % of the cores only on a
     // GPU no other pod holds, and keeps every other pod off it.
     const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);
@@ -365,7 +373,7 @@ void emit_limits(YAML::Emitter& y, const scenario::Tenant& tenant, const scenari
         << static_cast<long>(std::floor(spec_gpu->memory_gib * 1024.0 + 1e-9));
     }
     y << YAML::Key << "nvidia.com/gpucores" << YAML::Value << 100;
-  } else if (spec.kind == StrategyKind::hami) {
+  } else if (hami) {
     // Unset, the memory the simulation reserved: the workload's, or an LLM engine's share of the GPU.
     const auto* spec_gpu = models::GpuCatalog::shipped().find(gpu);
     const double held = spec_gpu ? scenario::memory_on_gib(tenant.workload, gpu, spec_gpu->memory_gib)
@@ -387,7 +395,8 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
                    const std::string& gpu) {
   const std::string& profile = group.profile;
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  if (spec.kind == StrategyKind::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
+  const auto sharer = scenario::policy_of(spec.kind).deploy_sharer();
+  if (sharer == Sharer::hami) y << YAML::Key << "schedulerName" << YAML::Value << "hami-scheduler";
   if (group.gpu >= 0) {
     // The node that carries the simulated GPU (the runbook labels it): the pods share what they shared.
     y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kGpuLabel << YAML::Value
@@ -402,7 +411,8 @@ void emit_pod_spec(YAML::Emitter& y, const scenario::Tenant& tenant, const scena
   // The daemon gives every client the device plugin's share; a client's own setting (its tenant's,
   // the strategy's, a low-priority client's cap) is written only where it lowers that share.
   const double thread_pct = 100.0 * scenario::policy_of(spec.kind).context_cap(spec, own, tenant.priority);
-  if (spec.kind == StrategyKind::mps && !group.pool && thread_pct < scenario::device_plugin_thread_pct(spec.replicas)) {
+  if (sharer == Sharer::device_plugin_mps && !group.pool &&
+      thread_pct < scenario::device_plugin_thread_pct(spec.replicas)) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
       << "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" << YAML::Key << "value"
       << YAML::Value
@@ -752,12 +762,14 @@ std::string assumptions(const scenario::SimResult& result, const scenario::Strat
   for (const auto& t : strategy.tenants) md += " " + markdown_text(t.name) + " " + std::to_string(t.num_contexts) + ",";
   md.back() = '.';
   md += "\n";
-  if (spec.kind == StrategyKind::time_slicing) {
+  const auto& policy = scenario::policy_of(spec.kind);
+  const auto sharer = policy.deploy_sharer();
+  if (sharer == Sharer::device_plugin_time_slicing && !policy.partitions_gpus()) {
     md += "- At most " + std::to_string(placed.most_contexts_per_gpu) +
           " contexts share one GPU in the simulation; the device plugin advertises that many replicas per GPU (2 at "
           "least), and the scheduler, not slicewise, decides which pods share.\n";
   }
-  if (spec.kind == StrategyKind::mps) {
+  if (sharer == Sharer::device_plugin_mps) {
     const auto* catalog_gpu = models::GpuCatalog::shipped().find(gpu);
     const std::string memory =
         catalog_gpu ? " (" + format_number(catalog_gpu->memory_gib / spec.replicas) + " GiB of " + gpu + ")" : "";
@@ -770,7 +782,7 @@ std::string assumptions(const scenario::SimResult& result, const scenario::Strat
                                           : ", and the Deployments lower it for " + mps_caps(result, spec) + ".") +
           "\n";
   }
-  if (spec.kind == StrategyKind::hami) {
+  if (sharer == Sharer::hami) {
     md +=
         "- HAMi's `nvidia.com/gpumem` is each tenant's memory in MiB (its `gpumem_gib` where set), "
         "`nvidia.com/gpucores` its core cap, which HAMi's scheduler also reserves (at most 100 % a GPU), "
@@ -786,7 +798,7 @@ std::string assumptions(const scenario::SimResult& result, const scenario::Strat
           "simulated (its fraction of the whole GPU), which `nvidia.com/gpumem` is.\n";
     }
   }
-  if (spec.kind == StrategyKind::vgpu) {
+  if (sharer == Sharer::hypervisor_vgpu) {
     md += "- vGPU profiles are created on the hypervisor, not in Kubernetes: " + std::to_string(spec.replicas) +
           " vGPUs per GPU, one per VM node; each VM needs an NVIDIA AI Enterprise licence.\n";
   }
@@ -811,9 +823,10 @@ std::string readme(const scenario::SimResult& result, const scenario::StrategySp
         "; this runbook sets up that configuration on a Kubernetes cluster with the NVIDIA GPU operator, "
         "step by step, each with the check that it took effect. NODE stands for each GPU node that is to run "
         "it.\n\n";
+  const auto& policy = scenario::policy_of(spec.kind);
   Runbook book{has("mig-config.yaml"),
                has("device-plugin-config.yaml"),
-               spec.kind == StrategyKind::hami ? scenario::policy_of(spec.kind).context_limit(spec) : 0,
+               policy.deploy_sharer() == Sharer::hami ? policy.context_limit(spec) : 0,
                {},
                {},
                {},
@@ -870,24 +883,20 @@ std::vector<ConfigFile> deploy_configs(const scenario::SimResult& result, const 
   }
   // The spec as simulated: under the device plugin's MPS, the replicas it advertises per GPU.
   scenario::StrategySpec spec = *spec_it;
-  if (spec.kind == StrategyKind::mps) {
-    if (spec.mps_daemon == scenario::MpsDaemon::own) {
-      throw ConfigError("--strategy", "",
-                        "\"" + one_line(strategy) +
-                            "\" was simulated under an MPS daemon of your own (mps_daemon own): NVIDIA's device plugin "
-                            "cannot deploy that, as it splits each GPU's memory and threads among its replicas. Run "
-                            "the daemon yourself, or simulate mps_daemon device_plugin (the default) and export that");
-    }
+  const auto& policy = scenario::policy_of(spec.kind);
+  if (const auto problem = policy.not_deployable(spec); !problem.empty()) {
+    throw ConfigError("--strategy", "", "\"" + one_line(strategy) + "\" " + problem);
+  }
+  if (policy.splits_by_replicas(spec)) {
     spec.replicas = scenario::device_plugin_replicas(spec, placed.most_contexts_per_gpu);
   }
   std::vector<ConfigFile> files;
-  if (scenario::policy_of(spec.kind).partitions_gpus()) {
+  if (policy.partitions_gpus()) {
     const std::string parted = mig_parted_config(spec);
     files.push_back({"mig-parted-config.yaml", parted});
     files.push_back({"mig-config.yaml", config_map("slicewise-mig-config", namespace_name, "config.yaml", parted)});
   }
-  if (spec.kind == StrategyKind::time_slicing || spec.kind == StrategyKind::mps ||
-      scenario::policy_of(spec.kind).partitions_gpus()) {
+  if (plugin_shares(policy.deploy_sharer()) || policy.partitions_gpus()) {
     files.push_back({"device-plugin-config.yaml", config_map("slicewise-device-plugin", namespace_name, kConfigName,
                                                              device_plugin_config(spec, placed))});
   }

@@ -16,6 +16,7 @@
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
 #include "scenario/enum_tables.hpp"
+#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 
@@ -210,23 +211,8 @@ ReportTable tenant_availability_table(const RoiReport& r) {
 
 /// What the mechanism of strategy kind `kind` keeps a tenant's crash from, in a clause.
 std::string crash_isolation(const std::string& kind, double co_tenant_kill_frac) {
-  const std::string kill = " (co_tenant_kill_frac " + format_number(co_tenant_kill_frac) + ")";
-  if (kind == "dedicated")
-    return "each context has a GPU of its own, so a tenant's crash takes down its own context only";
-  if (kind == "mig") return "MIG instances are hardware partitions, so a tenant's crash stays in its own instance";
-  if (kind == "mig_time_slicing") {
-    return "a tenant's crash stays in its MIG instance, but can take the co-tenants time-sliced in that instance "
-           "with it" +
-           kill;
-  }
-  if (kind == "time_slicing" || kind == "hami")
-    return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
-           "with it" +
-           kill;
-  if (kind == "mps") return "a client's fatal fault, or the MPS server's, ends every client on the GPU";
-  if (kind == "vgpu")
-    return "each context runs in a VM of its own with its own guest driver, so a tenant's crash stays in its VM";
-  return "slicewise knows no fault isolation of this kind";
+  const auto* policy = scenario::policy_named(kind);
+  return policy ? policy->crash_isolation(co_tenant_kill_frac) : "slicewise knows no fault isolation of this kind";
 }
 
 /// One sentence per strategy with a fault record: what its mechanism isolates.
@@ -329,7 +315,8 @@ const scenario::StrategyResult* static_mig_of(const RoiReport& r, const scenario
     if (is_static(s) && s.kind == scheduled.kind) return &s;
   }
   for (const auto& s : r.result.strategies) {
-    if (is_static(s) && (s.kind == "mig" || s.kind == "mig_time_slicing")) return &s;
+    const auto* policy = scenario::policy_named(s.kind);
+    if (is_static(s) && policy && policy->partitions_gpus()) return &s;
   }
   return nullptr;
 }

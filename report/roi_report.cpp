@@ -17,7 +17,6 @@
 #include "models/strategy_kind.hpp"
 #include "pricing/licences.hpp"
 #include "report/report_answer.hpp"
-#include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
@@ -884,6 +883,12 @@ std::string recommended_headline(const RoiReport& r) {
     if (row.point == r.sweep->detail_point) point += " (" + axis_values(r.sweep->axes, row.labels) + ")";
   }
   return "Recommended strategy at point " + point + ": " + name;
+}
+
+std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0; a < axes.size() && a < labels.size(); ++a) parts.push_back(axes[a] + "=" + labels[a]);
+  return join(parts, ", ");
 }
 
 std::vector<double> sweep_axis_numbers(const SweepSection& sweep, std::size_t axis) {

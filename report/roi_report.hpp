@@ -172,6 +172,8 @@ void add_sweep(RoiReport& report, SweepSection sweep);
 /// The numbers of axis `axis`'s labels, one per row of `sweep` (a failed row's too); empty when a
 /// label is not a plain number ("2", "0.5", "1e3"), so that the axis is categorical.
 std::vector<double> sweep_axis_numbers(const SweepSection& sweep, std::size_t axis);
+/// "load=2, gpus=4": a point's value on each axis, as many as there are both axes and labels.
+std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels);
 
 /// build_roi_report of `result` priced the way `scenario` says: its price table (a shipped one, or
 /// a file relative to Scenario::source_file), region and option. Throws ConfigError when the table

@@ -351,12 +351,6 @@ std::vector<GateTrip> evaluate_gates(const SweepTable& table, const std::vector<
   return trips;
 }
 
-std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels) {
-  std::vector<std::string> parts;
-  for (std::size_t a = 0; a < axes.size() && a < labels.size(); ++a) parts.push_back(axes[a] + "=" + labels[a]);
-  return join(parts, ", ");
-}
-
 std::string gate_trip_text(const SweepTable& table, const std::vector<Gate>& gates, const GateTrip& trip) {
   std::string label;
   for (const auto& point : table.points) {

@@ -70,8 +70,6 @@ struct GateTrip {
   double value = 0.0;
 };
 std::vector<GateTrip> evaluate_gates(const SweepTable& table, const std::vector<Gate>& gates);
-/// "load=2, gpus=4": a point's value on each axis, as many as there are both axes and labels.
-std::string axis_values(const std::vector<std::string>& axes, const std::vector<std::string>& labels);
 /// "sla_violation_rate > 0.01: p0003 (load=2) time_slicing: 0.0341".
 std::string gate_trip_text(const SweepTable& table, const std::vector<Gate>& gates, const GateTrip& trip);
 

@@ -1,4 +1,4 @@
-// Scenario ↔ JSON. Loading is strict (STYLE.md §5-6): unknown keys rejected with a did-you-mean
+// Scenario ↔ JSON. Loading is strict (CONTRIBUTING.md, "House rules"): unknown keys rejected with a did-you-mean
 // hint, enums read from explicit tables, numbers range-checked, every problem reported at once.
 #pragma once
 

@@ -1,4 +1,5 @@
-// SimResult JSON (output-only structs: the nlohmann macros are fine here, STYLE.md §5).
+// SimResult JSON. slicewise writes these structs, so the nlohmann macros map them; a result file
+// read back is checked key by key first (scenario/result_check.cpp).
 #include "scenario/result_json.hpp"
 
 #include <nlohmann/json.hpp>

@@ -20,8 +20,8 @@
 #include "models/gpu_catalog.hpp"
 #include "models/mig_layout.hpp"
 #include "pricing/price_table.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::scenario::detail {
 

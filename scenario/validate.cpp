@@ -43,10 +43,6 @@ void ScenarioChecker::add(std::string pointer, std::string message) {
 
 }  // namespace detail
 
-Catalogs Catalogs::shipped() {
-  return Catalogs{&models::GpuCatalog::shipped(), &models::MigCatalog::shipped(), &pricing::shipped_price_tables()};
-}
-
 Diagnostics validate_scenario(const Scenario& scenario, const Catalogs& catalogs) {
   SW_CHECK(catalogs.gpus && catalogs.mig && catalogs.prices, "validate_scenario needs every catalog");
   return detail::ScenarioChecker(scenario, catalogs).run();

@@ -10,9 +10,8 @@
 #include <string>
 
 #include "core/diagnostic.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/mig_catalog.hpp"
 #include "pricing/price_table.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
 
 namespace slicewise::scenario {
@@ -20,15 +19,6 @@ namespace slicewise::scenario {
 /// Most times a request lost to a fault is re-sent (FaultSpec::max_retries): each retry is a new
 /// request, so more would let one fault multiply the load without bound.
 inline constexpr int kMaxFaultRetries = 10;
-
-/// The catalogs a scenario is checked against.
-struct Catalogs {
-  const models::GpuCatalog* gpus = nullptr;
-  const models::MigCatalog* mig = nullptr;
-  const std::vector<pricing::PriceTable>* prices = nullptr;
-  /// The shipped catalogs (data_dir()).
-  static Catalogs shipped();
-};
 
 /// Every semantic problem of `scenario`, in document order, each with the JSON pointer of the
 /// offending value and the scenario file's name. Empty when the scenario can be simulated.

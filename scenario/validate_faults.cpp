@@ -7,6 +7,7 @@
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 #include "scenario/scenario_checker.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::scenario::detail {
 

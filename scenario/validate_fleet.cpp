@@ -9,6 +9,7 @@
 #include "core/spell.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/scenario_checker.hpp"
+#include "scenario/validate.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace slicewise::scenario::detail {

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/spell.hpp"
 #include "scenario/scenario_checker.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::scenario {
 

@@ -120,9 +120,8 @@ void ScenarioChecker::sizing() {
         "pools reserved for named tenants may be of others); this fleet shares " +
             join(ids, ", ") + ": compare GPU types with `slicewise advise --gpus`");
   }
-  const auto dedicated = std::find_if(s_.strategies.begin(), s_.strategies.end(), [](const StrategySpec& st) {
-    return st.kind == models::StrategyKind::dedicated;
-  });
+  const auto dedicated = std::find_if(s_.strategies.begin(), s_.strategies.end(),
+                                      [](const StrategySpec& st) { return policy_of(st.kind).is_baseline(); });
   if (dedicated == s_.strategies.end()) {
     add(at, "strategy \"" + sized->name +
                 "\" is sized for SLA, so the dedicated baseline must be too (savings compare sized fleets); add "

@@ -41,9 +41,10 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
       model_(sharing_of(device)),
       interval_s_(interval_s),
       horizon_s_(horizon_s),
+      variance_(seed, device.exact_quanta ? 0.0 : device.round_s,
+                device.sharing.discipline == models::SharingDiscipline::time_sliced),
       busy_series_(num_intervals, 0.0),
-      sm_series_(num_intervals, 0.0),
-      rng_(seed) {
+      sm_series_(num_intervals, 0.0) {
   for (const auto& placed : device_.contexts) {
     Context context;
     context.tenant = placed.tenant;
@@ -73,8 +74,7 @@ DeviceState::DeviceState(const PlacedDevice& device, const std::vector<TenantInf
   }
   rates_.resize(contexts_.size());
   loaded_.assign((contexts_.size() + 63) / 64, 0);
-  tokens_.resize(contexts_.size());
-  for (std::size_t i = 0; i < tokens_.size(); ++i) tokens_[i] = std::min(1.0, demands_[i].cap) * kCapWindowS;
+  if (device_.exact_quanta) slicer_.emplace(device_.quantum_s, device_.switch_cost_s, demands_);
 }
 
 void DeviceState::build_engine(Context& context, const TenantInfo& tenant) {
@@ -152,16 +152,7 @@ void DeviceState::advance(double now) {
   } else {
     for (const std::size_t i : rated_) contexts_[i].virtual_s += rates_[i].progress_rate * dt;
   }
-  if (device_.exact_quanta) {
-    // Core caps' token buckets: a capped context earns cap seconds of GPU per second and spends
-    // what it holds, up to cap × the sampling window.
-    for (std::size_t i = 0; i < tokens_.size(); ++i) {
-      const double cap = demands_[i].cap;
-      if (cap >= 1.0) continue;
-      const bool holds = !switching_ && holder_ == i;
-      tokens_[i] = std::min(cap * kCapWindowS, tokens_[i] + cap * dt - (holds ? dt : 0.0));
-    }
-  }
+  if (slicer_) slicer_->advance(dt);
   integrate(now_, now, busy_now_, sm_now_);
   now_ = now;
 }
@@ -173,7 +164,7 @@ void DeviceState::start(Context& context, std::size_t index, double now) {
   const double work_s = shape.solo_s(request.record);
   context.heap.push_back({context.virtual_s + work_s, index});
   std::push_heap(context.heap.begin(), context.heap.end(), later);
-  started(slot_of(context), index, work_s);
+  variance_.started(slot_of(context), index, work_s);
   ++context.num_prefill;
   context.prefill_scale += request.record.demand_scale;
 }
@@ -437,73 +428,11 @@ void DeviceState::record_completion(const TenantInfo& tenant, const Request& req
   }
 }
 
-std::optional<std::size_t> DeviceState::next_holder() const {
-  // Round robin after the holder (from the first context when there is none), within the highest
-  // priority class that has work; a context that used up its core cap counts only when every
-  // context with work has.
-  const std::size_t n = contexts_.size();
-  const std::size_t from = holder_.value_or(n - 1);
-  std::optional<std::size_t> best;
-  bool best_throttled = true;
-  for (std::size_t step = 1; step <= n; ++step) {
-    const std::size_t c = (from + step) % n;
-    if (!in_service(contexts_[c])) continue;
-    const bool throttled = demands_[c].cap < 1.0 && tokens_[c] <= kMinSliceS;
-    const bool better = !best || (best_throttled && !throttled) ||
-                        (best_throttled == throttled && demands_[c].priority < demands_[*best].priority);
-    if (better) {
-      best = c;
-      best_throttled = throttled;
-    }
-  }
-  return best;
-}
-
-double DeviceState::turn_length(std::size_t holder) const {
-  // A quantum, or what a capped holder has left of its cap while others have work.
-  if (demands_[holder].cap >= 1.0 || tokens_[holder] <= kMinSliceS) return device_.quantum_s;
-  for (std::size_t c = 0; c < contexts_.size(); ++c) {
-    if (c != holder && in_service(contexts_[c])) return std::min(device_.quantum_s, tokens_[holder]);
-  }
-  return device_.quantum_s;
-}
-
-void DeviceState::rotate_quantum(double now) {
-  // Called at every event: hand the GPU on when the quantum or switch is over, or when the holder
-  // has nothing left to run. A higher priority class takes the GPU at the next quantum boundary
-  // and keeps it while it has work. A context that used up its core cap (HAMi gpucores) waits
-  // while another has work; alone, or when every context with work is capped out, it runs (the cap
-  // is not enforced alone).
-  const bool holder_busy = holder_ && in_service(contexts_[*holder_]);
-  if (switching_) {
-    if (now < slice_end_s_) return;
-    switching_ = false;  // the switch was paid for holder_; it runs now unless it has gone idle
-    if (!holder_busy) holder_ = next_holder();
-    slice_end_s_ = holder_ ? now + turn_length(*holder_) : kNever;
-    return;
-  }
-  if (holder_busy && now < slice_end_s_) return;
-  const auto next = next_holder();
-  if (!next) {  // nothing to run
-    holder_.reset();
-    slice_end_s_ = kNever;
-  } else if (next == holder_) {  // alone (or the only one within its cap): keep the GPU
-    slice_end_s_ = now + turn_length(*next);
-  } else if (holder_ && device_.switch_cost_s > 0.0) {  // the next holder pays the switch first
-    holder_ = next;
-    switching_ = true;
-    slice_end_s_ = now + device_.switch_cost_s;
-  } else {
-    holder_ = next;
-    slice_end_s_ = now + turn_length(*next);
-  }
-}
-
 void DeviceState::exact_rates() {
   double sm = 0.0;
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     rates_[i] = models::ContextRate{};
-    const bool holds = !switching_ && holder_ == i && demands_[i].active;
+    const bool holds = slicer_->running() == i && demands_[i].active;
     if (!holds) continue;
     auto& rate = rates_[i];
     rate.gpu_rate = models::RateModel::solo_gpu_rate(demands_[i], device_.sharing.roofline_sharpness) /
@@ -513,10 +442,11 @@ void DeviceState::exact_rates() {
     rate.sm_usage_frac = std::min(1.0, rate.gpu_rate * demands_[i].demand_sm);
     sm += rate.sm_usage_frac;
   }
-  busy_now_ = holder_ >= 0 && !switching_ ? 1.0 : 0.0;
+  busy_now_ = slicer_->running() ? 1.0 : 0.0;
   sm_now_ = sm;
   rated_.clear();
-  if (holder_ && rates_[*holder_].progress_rate > 0.0) rated_.push_back(*holder_);
+  const auto holder = slicer_->holder();
+  if (holder && rates_[*holder].progress_rate > 0.0) rated_.push_back(*holder);
 }
 
 void DeviceState::set_demand(std::size_t slot, models::ContextDemand& demand) const {
@@ -585,9 +515,9 @@ void DeviceState::solve_active_contexts() {
 }
 
 void DeviceState::recompute_rates() {
-  if (device_.exact_quanta) {
+  if (slicer_) {
     set_every_demand();
-    rotate_quantum(now_);
+    slicer_->rotate(now_, demands_);
     exact_rates();
     return;
   }
@@ -599,7 +529,7 @@ void DeviceState::recompute_rates() {
   } else {
     solve_active_contexts();
   }
-  if (!pending_.empty()) apply_sharing_variance();
+  if (variance_.has_pending()) apply_sharing_variance();
   double idle_probability = 1.0;  // an idle context's factor is 1 and its term 0
   double sm = 0.0;
   for (const std::size_t slot : rated_) {
@@ -610,44 +540,6 @@ void DeviceState::recompute_rates() {
   sm_now_ = std::min(1.0, sm);
 }
 
-void DeviceState::started(std::size_t slot, std::size_t request, double work_s) {
-  if (device_.round_s > 0.0 && !device_.exact_quanta && work_s > 0.0) pending_.push_back({slot, request, work_s});
-}
-
-double DeviceState::standard_normal() {
-  // Box–Muller on the generator's raw bits (std::normal_distribution is not the same everywhere).
-  const double u1 = 1.0 - traces::unit_interval(rng_());  // (0, 1]
-  const double u2 = traces::unit_interval(rng_());
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-}
-
-double DeviceState::relative_deviation(std::size_t slot, double work_s) {
-  // The fluid share is the mean over scheduling rounds of round_s. The phase's GPU time spans
-  // N = GPU time / round_s of them; in each, the context runs alone (probability p = alone_frac,
-  // at alone_gpu_rate) or beside others (at the rate that keeps the mean). Over N independent
-  // rounds its GPU time deviates from the mean by cv / √N, cv the coefficient of variation of the
-  // time per round. Contexts that take turns also start at a random point of the others' turns:
-  // a uniform offset of ±½ of their expected number × round_s. Both have mean 0.
-  const auto& r = rates_[slot];
-  if (r.gpu_rate <= 0.0 || r.alone_gpu_rate <= 0.0) return 0.0;
-  const double gpu_s = demands_[slot].duty * work_s / r.gpu_rate;
-  if (gpu_s <= 0.0) return 0.0;
-  const double rounds = std::max(1.0, gpu_s / device_.round_s);
-  const double p = r.alone_frac;
-  double cv = 0.0;
-  if (p > 0.0 && p < 1.0) {
-    const double t_mean = 1.0 / r.gpu_rate;
-    const double t_alone = 1.0 / r.alone_gpu_rate;
-    const double t_shared = (t_mean - p * t_alone) / (1.0 - p);
-    cv = std::sqrt(p * (1.0 - p)) * std::abs(t_shared - t_alone) / t_mean;
-  }
-  double deviation = cv > 0.0 ? cv / std::sqrt(rounds) * standard_normal() : 0.0;
-  if (device_.sharing.discipline == models::SharingDiscipline::time_sliced && r.others_busy > 0.0) {
-    deviation += (traces::unit_interval(rng_()) - 0.5) * r.others_busy * device_.round_s / gpu_s;
-  }
-  return deviation;
-}
-
 void DeviceState::apply_sharing_variance() {
   std::optional<std::size_t> last_slot;  // phases start in slot order runs: re-heap a context once per run
   auto reheap = [&] {
@@ -655,27 +547,20 @@ void DeviceState::apply_sharing_variance() {
     auto& heap = contexts_[*last_slot].heap;
     std::make_heap(heap.begin(), heap.end(), later);
   };
-  for (const auto& started : pending_) {
-    const double deviation = relative_deviation(started.slot, started.work_s);
-    if (deviation == 0.0) continue;
-    if (started.slot != last_slot) {
+  for (const auto& shift : variance_.draw(rates_, demands_)) {
+    if (shift.slot != last_slot) {
       reheap();
-      last_slot = started.slot;
+      last_slot = shift.slot;
     }
-    // A deviation ε of the GPU time is ε × (share of wall time in GPU phases) × work of solo time;
-    // never less than a tenth of the phase (a phase much shorter than a round is exact mode's job).
-    const double x = rates_[started.slot].gpu_phase_frac;
-    const double delta = std::max(-0.9 * started.work_s, deviation * x * started.work_s);
-    for (auto& entry : contexts_[started.slot].heap) {
-      if (entry.request == started.request) entry.finish_v += delta;
+    for (auto& entry : contexts_[shift.slot].heap) {
+      if (entry.request == shift.request) entry.finish_v += shift.delta_s;
     }
   }
   reheap();
-  pending_.clear();
 }
 
 double DeviceState::next_completion(double now) const {
-  double next = device_.exact_quanta ? slice_end_s_ : kNever;
+  double next = slicer_ ? slicer_->slice_end_s() : kNever;
   for (const std::size_t i : rated_) {  // every other context's rate is 0
     const auto& context = contexts_[i];
     if (!in_service(context) || rates_[i].progress_rate <= 0.0) continue;
@@ -734,7 +619,7 @@ std::vector<Request> DeviceState::take_down(std::size_t slot) {
   context.num_prefill = 0;
   context.prefill_scale = 0.0;
   context.up = false;
-  std::erase_if(pending_, [&](const Pending& p) { return p.slot == slot; });
+  variance_.forget(slot);
   note_load(context);
   return lost;
 }

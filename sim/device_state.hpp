@@ -9,20 +9,20 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <random>
 #include <vector>
 
 #include "models/rate_model.hpp"
+#include "sim/exact_time_slicing.hpp"
 #include "sim/least_loaded_index.hpp"
 #include "sim/llm_engine.hpp"
 #include "sim/log_histogram.hpp"
 #include "sim/placement.hpp"
+#include "sim/sharing_variance.hpp"
+#include "sim/sim_time.hpp"
 #include "sim/workload_shape.hpp"
 #include "traces/request_source.hpp"
 
 namespace slicewise::sim {
-
-inline constexpr double kNever = std::numeric_limits<double>::infinity();
 
 /// Per-tenant measurements, shared by the tenant's contexts on every device.
 struct TenantStats {
@@ -127,7 +127,7 @@ class DeviceState {
 
   bool idle() const;
   /// True when rates change with time alone (exact time-slicing quanta), not only on events.
-  bool time_driven() const { return device_.exact_quanta; }
+  bool time_driven() const { return slicer_.has_value(); }
   /// Requests still queued or in service (counted unfinished at the end of a run).
   std::int64_t num_in_system() const;
   /// Keeps `index` at `position` equal to the load of local context `slot` (its requests waiting
@@ -287,36 +287,17 @@ class DeviceState {
   double sm_now_ = 0.0;
   double interval_s_;
   double horizon_s_;
-  // Exact time-slicing: which context holds the GPU, and until when.
-  std::optional<std::size_t> holder_;  ///< none before the first turn
-  bool switching_ = false;
-  double slice_end_s_ = kNever;
-  void rotate_quantum(double now);
-  /// The context that gets the GPU next; none when no context has work.
-  std::optional<std::size_t> next_holder() const;
-  /// How long `holder` keeps the GPU from now.
-  double turn_length(std::size_t holder) const;
+  /// Exact time slicing (`"exact": true`): which context holds the GPU, and until when; none in
+  /// the fluid model.
+  std::optional<ExactTimeSlicer> slicer_;
+  /// The rates of exact time slicing: the running context alone at its solo rate.
   void exact_rates();
-  /// Exact time-slicing with core caps (HAMi gpucores): each context's token bucket, in seconds of
-  /// GPU time, refilled at its cap and holding at most cap × kCapWindowS.
-  std::vector<double> tokens_;
-  static constexpr double kCapWindowS = 0.12;  ///< HAMi-core samples utilisation about every 120 ms
-  static constexpr double kMinSliceS = 1e-6;   ///< below this a capped context has used its cap
-  // Sharing variance (docs/model.md §4): a phase started on a shared device gets its own draw of
-  // how its scheduling rounds went, applied once the rates that it starts under are known.
-  struct Pending {
-    std::size_t slot;
-    std::size_t request;
-    double work_s;  ///< the phase's solo time
-  };
-  void started(std::size_t slot, std::size_t request, double work_s);
+  /// Each phase started on a shared device gets its own draw of how its scheduling rounds went.
+  SharingVariance variance_;
+  /// Moves the finish of each phase the variance drew for.
   void apply_sharing_variance();
-  double relative_deviation(std::size_t slot, double work_s);
-  double standard_normal();
   std::vector<double> busy_series_;
   std::vector<double> sm_series_;
-  std::vector<Pending> pending_;
-  std::mt19937_64 rng_;
   std::vector<LlmEngine::Outcome> outcomes_;  ///< an engine's, at one call
   bool has_engines_ = false;
   bool has_timeouts_ = false;          ///< some context's tenant has a client timeout

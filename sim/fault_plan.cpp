@@ -17,8 +17,6 @@ namespace slicewise::sim {
 using scenario::FaultKind;
 using scenario::FaultSpec;
 
-CrashReach crash_reach(models::StrategyKind kind) { return scenario::policy_of(kind).crash_reach(); }
-
 FaultSettings fault_settings(const scenario::Scenario& scenario) {
   FaultSettings settings;
   if (scenario.faults) {
@@ -77,20 +75,16 @@ Layout layout_of(const Placement& placement) {
   return layout;
 }
 
-/// The chance each context of the placement goes down when context `origin` crashes.
+/// The chance each context of the placement goes down when context (`od`, `os`) crashes, as the
+/// strategy's policy says.
 std::vector<std::vector<double>> crash_reach_of(const Placement& placement, std::size_t od, std::size_t os,
-                                                CrashReach reach, double co_kill) {
+                                                const scenario::StrategyPolicy& policy, double co_kill) {
   std::vector<std::vector<double>> p(placement.devices.size());
   for (std::size_t d = 0; d < placement.devices.size(); ++d) {
     p[d].assign(placement.devices[d].contexts.size(), 0.0);
+    const bool same_gpu = share_a_gpu(placement.devices[d], placement.devices[od]);
     for (std::size_t s = 0; s < p[d].size(); ++s) {
-      const bool origin = d == od && s == os;
-      const bool same_gpu = share_a_gpu(placement.devices[d], placement.devices[od]);
-      if (origin || (reach == CrashReach::whole_gpu && same_gpu)) {
-        p[d][s] = 1.0;
-      } else if (reach == CrashReach::own_device && d == od) {
-        p[d][s] = co_kill;
-      }
+      p[d][s] = d == od && s == os ? 1.0 : policy.crash_kill_chance(d == od, same_gpu, co_kill);
     }
   }
   return p;
@@ -149,9 +143,10 @@ std::vector<std::vector<double>> gpu_reach_of(const Placement& placement, std::s
 
 /// One kind of fault over every phase: its expectation, and each tenant's interruptions and
 /// outage hours added to `interruptions` and `outage_h`.
-scenario::FaultExposure kind_exposure(const FaultSettings& settings, CrashReach reach, FaultKind fault, double rate,
-                                      const std::vector<PhasePlacement>& phases, std::size_t num_tenants,
-                                      std::vector<double>& interruptions, std::vector<double>& outage_h) {
+scenario::FaultExposure kind_exposure(const FaultSettings& settings, const scenario::StrategyPolicy& policy,
+                                      FaultKind fault, double rate, const std::vector<PhasePlacement>& phases,
+                                      std::size_t num_tenants, std::vector<double>& interruptions,
+                                      std::vector<double>& outage_h) {
   scenario::FaultExposure exposure;
   exposure.kind = scenario::name_of(scenario::fault_kind_table(), fault);
   exposure.outage_s = outage_s(settings.spec, fault);
@@ -170,7 +165,7 @@ scenario::FaultExposure kind_exposure(const FaultSettings& settings, CrashReach 
     };
     if (fault == FaultKind::tenant_crash) {
       for (const auto& ref : layout.contexts) {
-        add(crash_reach_of(placement, ref.first, ref.second, reach, settings.spec.co_tenant_kill_frac));
+        add(crash_reach_of(placement, ref.first, ref.second, policy, settings.spec.co_tenant_kill_frac));
       }
     } else {
       for (const auto& entry : layout.by_gpu) add(gpu_reach_of(placement, entry.first));
@@ -199,7 +194,7 @@ void expected_exposure(const FaultSettings& settings, models::StrategyKind kind,
     const double rate = rate_of(settings, kind, fault);
     if (!(rate > 0.0)) continue;
     out.expected.push_back(
-        kind_exposure(settings, crash_reach(kind), fault, rate, phases, num_tenants, interruptions, outage_h));
+        kind_exposure(settings, scenario::policy_of(kind), fault, rate, phases, num_tenants, interruptions, outage_h));
   }
   std::vector<bool> placed(num_tenants, false);
   for (const auto& phase : phases) {

@@ -23,10 +23,6 @@ inline constexpr double kHoursPerMonth = 730.0;
 /// sends again, as clients back off after an error (docs/faults.md).
 inline constexpr double kFailureBackoffS = 1.0;
 
-/// What a tenant's crash takes down under a strategy: its policy says (scenario/strategies/).
-using scenario::CrashReach;
-CrashReach crash_reach(models::StrategyKind kind);
-
 /// The faults' settings the run uses: the scenario's, or the defaults (no random faults) for a run
 /// with a layout schedule only. The GPU failure rate left unset is models::kGpuFailurePerGpuHour.
 struct FaultSettings {

@@ -148,18 +148,16 @@ std::optional<ContextRef> find_context(const Run& run, std::size_t tenant, int r
 std::vector<ContextRef> crash_targets(Run& run, const ContextRef& origin) {
   auto& ops = *run.ops;
   std::vector<ContextRef> targets{origin};
-  const CrashReach reach = crash_reach(ops.kind);
+  const auto& policy = scenario::policy_of(ops.kind);
+  const double co_kill = ops.settings.spec.co_tenant_kill_frac;
   const std::size_t gpu = run.devices[origin.device]->placed().gpu_index;
   for (const std::size_t d : ops.gpu_devices[gpu]) {
     const auto& device = *run.devices[d];
     for (std::size_t slot = 0; slot < device.placed().contexts.size(); ++slot) {
       if ((d == origin.device && slot == origin.slot) || !device.is_up(slot)) continue;
-      if (reach == CrashReach::whole_gpu) {
-        targets.push_back({d, slot});
-      } else if (reach == CrashReach::own_device && d == origin.device) {
-        const double frac = ops.settings.spec.co_tenant_kill_frac;
-        if (frac >= 1.0 || (frac > 0.0 && traces::unit_interval(ops.rng()) < frac)) targets.push_back({d, slot});
-      }
+      // Every device listed shares the origin's GPU.
+      const double chance = policy.crash_kill_chance(d == origin.device, true, co_kill);
+      if (chance >= 1.0 || (chance > 0.0 && traces::unit_interval(ops.rng()) < chance)) targets.push_back({d, slot});
     }
   }
   return targets;

@@ -1,4 +1,4 @@
-// The one entry point of the simulator (STYLE.md §4): run one strategy of a scenario on SimGrid.
+// The one entry point of the simulator (docs/architecture.md): run one strategy of a scenario on SimGrid.
 // No printing, no exit(). One simulation per process: SimGrid allows one Engine per process, so
 // callers that run several strategies do so in child processes (cli/ forks one per strategy).
 #pragma once

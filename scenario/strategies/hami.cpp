@@ -20,16 +20,32 @@ class Hami final : public DriverTimeSlicingPolicy {
            "overhead";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
+  std::string crash_isolation(double co_tenant_kill_frac) const override {
+    return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
+           "with it (co_tenant_kill_frac " +
+           format_number(co_tenant_kill_frac) + ")";
+  }
+  /// Its core cap in percent.
+  double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    return settings && settings->gpucores_pct ? *settings->gpucores_pct : spec.gpucores_pct.value_or(100.0);
+  }
   std::string configuration(const StrategySpec& spec) const override {
     return spec.gpucores_pct ? "HAMi fractional GPUs with " + format_number(*spec.gpucores_pct) + " % of the cores each"
                              : "HAMi fractional GPUs";
   }
   std::vector<std::string> calibration_constants() const override { return {"hami_", "time_slicing_efficiency"}; }
+  DeploySharer deploy_sharer() const override { return DeploySharer::hami; }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "quantum_ms", "switch_cost_ms", "exact", "gpucores_pct", "gpumem_gib"};
   }
   std::vector<std::string> tenant_keys() const override { return {"gpucores_pct", "gpumem_gib", "weight"}; }
+  /// As it comes, and with every pod capped at half the cores.
+  std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const override {
+    auto capped = sized_for_sla(kind());
+    capped.gpucores_pct = 50.0;
+    return {{"", sized_for_sla(kind()), gpu.gpu.memory_gib}, {" 50 % cores", capped, gpu.gpu.memory_gib}};
+  }
 
   /// HAMi's deviceSplitCount: at most this many pods share a GPU (its Helm chart's default, 10),
   /// unless `replicas` says otherwise (then set devicePlugin.deviceSplitCount to it).

@@ -15,7 +15,9 @@ class Mig final : public OwnDevicePolicy {
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::hardware; }
   std::string configuration(const StrategySpec& spec) const override { return mig_configuration("MIG", spec); }
-  CrashReach crash_reach() const override { return CrashReach::own_context; }  // the instance contains it
+  std::string crash_isolation(double /*co_tenant_kill_frac*/) const override {
+    return "MIG instances are hardware partitions, so a tenant's crash stays in its own instance";
+  }
 
   std::vector<std::string> strategy_keys() const override { return {"layout", "layouts", "layout_schedule"}; }
   std::vector<std::string> tenant_keys() const override { return {"mig_profile"}; }
@@ -23,8 +25,9 @@ class Mig final : public OwnDevicePolicy {
     return mig_tenant_key_problem(spec, key);
   }
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
-
-  bool partitions_gpus() const override { return true; }
+  std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const override {
+    return mig_advisor_settings(kind(), gpu);
+  }
 };
 
 }  // namespace

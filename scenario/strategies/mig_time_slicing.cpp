@@ -2,6 +2,8 @@
 // replicas per instance). Hardware isolation between instances, none inside one.
 #include "scenario/strategies/mig_checks.hpp"
 
+#include "core/json_reader.hpp"
+
 namespace slicewise::scenario {
 
 namespace {
@@ -25,10 +27,18 @@ class MigTimeSlicing final : public DriverTimeSlicingPolicy {
     return mig_tenant_key_problem(spec, key);
   }
   void check(const StrategySpec& spec, const StrategyCheck& c) const override { check_mig_layout(spec, c); }
+  std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const override {
+    return mig_advisor_settings(kind(), gpu);
+  }
 
-  bool partitions_gpus() const override { return true; }
+  std::string crash_isolation(double co_tenant_kill_frac) const override {
+    return "a tenant's crash stays in its MIG instance, but can take the co-tenants time-sliced in that instance "
+           "with it (co_tenant_kill_frac " +
+           format_number(co_tenant_kill_frac) + ")";
+  }
   bool shares_by_profile() const override { return true; }
   std::string priority_not_deployable() const override { return kDevicePluginHasNoPriority; }
+  DeploySharer deploy_sharer() const override { return DeploySharer::device_plugin_time_slicing; }
 };
 
 }  // namespace

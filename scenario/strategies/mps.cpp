@@ -45,11 +45,33 @@ class Mps final : public StrategyPolicy {
     return CrashReach::whole_gpu;
   }  // CUDA MPS docs: a client's fatal fault reaches every client
   bool has_gpu_server() const override { return true; }
+  DeploySharer deploy_sharer() const override { return DeploySharer::device_plugin_mps; }
+  std::string not_deployable(const StrategySpec& spec) const override {
+    if (spec.mps_daemon != MpsDaemon::own) return "";
+    return "was simulated under an MPS daemon of your own (mps_daemon own): NVIDIA's device plugin cannot deploy "
+           "that, as it splits each GPU's memory and threads among its replicas. Run the daemon yourself, or "
+           "simulate mps_daemon device_plugin (the default) and export that";
+  }
+  std::string crash_isolation(double /*co_tenant_kill_frac*/) const override {
+    return "a client's fatal fault, or the MPS server's, ends every client on the GPU";
+  }
+  /// Its thread cap in percent.
+  double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    return settings && settings->active_thread_pct ? *settings->active_thread_pct
+                                                   : spec.active_thread_pct.value_or(100.0);
+  }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "active_thread_pct", "pinned_memory_limit_gib", "low_priority_thread_pct", "mps_daemon"};
   }
   std::vector<std::string> tenant_keys() const override { return {"active_thread_pct"}; }
+  /// As it comes, and with every client capped at half the threads.
+  std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const override {
+    auto capped = sized_for_sla(kind());
+    capped.active_thread_pct = 50.0;
+    return {{"", sized_for_sla(kind()), gpu.gpu.memory_gib}, {" 50 % threads", capped, gpu.gpu.memory_gib}};
+  }
+  AdvisorTuning advisor_tuning() const override { return AdvisorTuning::thread_caps_by_slack; }
 
   void check(const StrategySpec& spec, const StrategyCheck& c) const override {
     if (spec.replicas == 1 && spec.mps_daemon == MpsDaemon::device_plugin) {

@@ -17,14 +17,16 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
 #include "models/rate_model.hpp"
 #include "models/sharing_defaults.hpp"
 #include "models/strategy_kind.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::scenario {
 
@@ -86,6 +88,47 @@ inline std::vector<std::string> time_slicing_constants() {
   return {"time_slicing_efficiency", "timeslice_ms", "yield_switch_ms", "preempt_switch_ms"};
 }
 
+/// What shares a device when the strategy is deployed on Kubernetes (report/deploy_config.cpp
+/// writes its files and runbook for each).
+enum class DeploySharer {
+  none,                        ///< nothing: each pod has its GPU or MIG instance
+  device_plugin_time_slicing,  ///< NVIDIA's device plugin advertises time-sliced replicas
+  device_plugin_mps,           ///< NVIDIA's device plugin runs an MPS daemon per GPU
+  hami,                        ///< HAMi's scheduler and device plugin (core and memory limits per pod)
+  hypervisor_vgpu,             ///< the hypervisor's vGPU manager, outside Kubernetes (a VM per node)
+};
+
+/// A strategy of `kind` under its own name, sized for SLA: what `slicewise advise` starts from.
+inline StrategySpec sized_for_sla(models::StrategyKind kind) {
+  StrategySpec s;
+  s.kind = kind;
+  s.name = models::to_string(kind);
+  s.sizing = Sizing::sla;
+  return s;
+}
+
+/// The GPU `slicewise advise` sizes candidates on.
+struct AdvisorGpu {
+  const models::GpuSpec& gpu;
+  const models::MigGpu* geometry = nullptr;  ///< its MIG geometry; null when it has none
+  bool own_gpu = false;                      ///< the scenario's own GPU (the baseline's)
+  double largest_sharing_gib = 0.0;          ///< the largest tenant that shares (half a GPU or less)
+};
+
+/// One setting of a strategy worth sizing on a GPU.
+struct AdvisorSetting {
+  std::string suffix;       ///< what the candidate's label adds (" 50 % threads", " 3g.40gb+4g.40gb")
+  StrategySpec spec;        ///< sized for SLA
+  double device_gib = 0.0;  ///< the memory of its largest device: what a tenant must fit to share it
+};
+
+/// How `slicewise advise` tunes a strategy's plain candidate to the baseline's SLA slack.
+enum class AdvisorTuning {
+  none,
+  thread_caps_by_slack,  ///< a thread cap per tenant, tighter for tenants with more slack (MPS)
+  tightest_first,        ///< the tenants with the least slack get high priority (time slicing)
+};
+
 /// The quantum events of exact time slicing on one device.
 struct ExactQuanta {
   double quantum_ms = 0.0;
@@ -107,6 +150,16 @@ class StrategyPolicy {
   virtual std::vector<std::string> strategy_keys() const { return {}; }
   /// TenantStrategySettings keys this kind reads.
   virtual std::vector<std::string> tenant_keys() const { return {}; }
+  /// True when `key` is one of its strategy keys.
+  bool reads_key(const std::string& key) const {
+    const auto keys = strategy_keys();
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  }
+  /// True when `key` is one of its per-tenant keys.
+  bool reads_tenant_key(const std::string& key) const {
+    const auto keys = tenant_keys();
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  }
   /// Why a per-tenant key this kind reads cannot apply with these strategy settings; "" when it can.
   virtual std::string tenant_key_problem(const StrategySpec& /*spec*/, const std::string& /*key*/) const { return ""; }
   /// Checks beyond the keys' types and ranges (layouts, client limits, ...).
@@ -114,7 +167,9 @@ class StrategyPolicy {
 
   // --- Placement ------------------------------------------------------------------------------
   /// True when the devices are the MIG instances of the strategy's layout, not whole GPUs.
-  virtual bool partitions_gpus() const { return false; }
+  bool partitions_gpus() const { return models::facts_of(kind()).mig_instances; }
+  /// True when every context has a whole GPU of its own: the baseline that savings compare against.
+  bool is_baseline() const { return models::facts_of(kind()).baseline; }
   /// Most contexts one device carries (0 = no limit).
   virtual int context_limit(const StrategySpec& spec) const { return spec.replicas; }
   /// True when, as NVIDIA's device plugin deploys it, a device advertised as `replicas` shares
@@ -162,6 +217,32 @@ class StrategyPolicy {
   virtual CrashReach crash_reach() const { return CrashReach::own_device; }
   /// True when each GPU runs a server whose fault ends every client on it (mps_server_fault).
   virtual bool has_gpu_server() const { return false; }
+  /// The chance that a crash of one context takes down another: on the same device or not, on the
+  /// same GPU or not, where a co-tenant on a time-sliced device dies with `co_tenant_kill_frac`.
+  /// The simulation's faults and the expected exposure both ask this (docs/faults.md).
+  double crash_kill_chance(bool same_device, bool same_gpu, double co_tenant_kill_frac) const;
+  /// What the mechanism keeps a tenant's crash from, as a clause of the report's sentence
+  /// ("MIG instances are hardware partitions, so a tenant's crash stays in its own instance").
+  virtual std::string crash_isolation(double co_tenant_kill_frac) const = 0;
+
+  // --- Deployment -----------------------------------------------------------------------------
+  /// What shares its devices when it is deployed (export-config).
+  virtual DeploySharer deploy_sharer() const { return DeploySharer::none; }
+  /// Why the strategy, as `spec` sets it, cannot be deployed that way, as what follows its name
+  /// ("was simulated under an MPS daemon of your own ..."); "" when it can.
+  virtual std::string not_deployable(const StrategySpec& /*spec*/) const { return ""; }
+
+  // --- Advisor --------------------------------------------------------------------------------
+  /// The settings worth sizing on `gpu` (none: the strategy cannot run there, or is the baseline
+  /// already): by default the strategy as it comes.
+  virtual std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const {
+    return {{"", sized_for_sla(kind()), gpu.gpu.memory_gib}};
+  }
+  /// True when its devices have sizes fixed ahead of placement (MIG instances, vGPU profiles): a
+  /// tenant over half a GPU then gets a pool of whole GPUs rather than shape the layout.
+  virtual bool fixed_device_sizes() const { return partitions_gpus(); }
+  /// How the advisor tunes a plain candidate of it to the baseline's slack.
+  virtual AdvisorTuning advisor_tuning() const { return AdvisorTuning::none; }
 
   // --- Reports --------------------------------------------------------------------------------
   /// The strategy as its mechanism and the settings that define it, for the report's answer and
@@ -174,6 +255,12 @@ class StrategyPolicy {
   // --- Money ----------------------------------------------------------------------------------
   /// The software licence every GPU of the strategy needs (an id of data/licences.json); "" = none.
   virtual std::string licence_id() const { return ""; }
+  /// What one context of a tenant holds of a device it shares, relative to the other contexts
+  /// there, for chargeback: its thread or core cap in percent, its time-slicing weight; 1 where
+  /// the strategy sets none, so that sharers pay equal parts.
+  virtual double chargeback_weight(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/) const {
+    return 1.0;
+  }
 
   // --- Rates ----------------------------------------------------------------------------------
   /// How a device carrying `contexts_on_device` contexts shares itself.
@@ -213,6 +300,7 @@ class StrategyPolicy {
 /// device's memory; nothing is shared.
 class OwnDevicePolicy : public StrategyPolicy {
  public:
+  CrashReach crash_reach() const override { return CrashReach::own_context; }
   int context_limit(const StrategySpec& /*spec*/) const override { return 1; }
   MemoryRule memory_rule(const StrategySpec& /*spec*/, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double /*device_gib*/) const override {
@@ -227,6 +315,10 @@ class OwnDevicePolicy : public StrategyPolicy {
 /// priority class goes first; `exact` simulates the quanta one by one.
 class DriverTimeSlicingPolicy : public StrategyPolicy {
  public:
+  /// Its time-slicing weight.
+  double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    return context_weight(spec, settings);
+  }
   std::vector<std::string> calibration_constants() const override { return time_slicing_constants(); }
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,
@@ -239,6 +331,13 @@ class DriverTimeSlicingPolicy : public StrategyPolicy {
 
 /// The policy of a strategy kind.
 const StrategyPolicy& policy_of(models::StrategyKind kind);
+/// The policy of the kind a result or a form names ("mps"); null for a name no kind has.
+const StrategyPolicy* policy_named(std::string_view kind);
+/// True when `kind` names the baseline (dedicated).
+inline bool is_baseline(std::string_view kind) {
+  const auto* policy = policy_named(kind);
+  return policy && policy->is_baseline();
+}
 
 /// The tenants that have a priority or a weight under `spec`, where its policy cannot deploy them
 /// (priority_not_deployable); empty when it can or none has.

@@ -51,6 +51,11 @@ const StrategyPolicy& policy_of(models::StrategyKind kind) {
   throw Error("no policy for strategy kind " + models::to_string(kind));
 }
 
+const StrategyPolicy* policy_named(std::string_view kind) {
+  const auto named = models::strategy_kind_named(kind);
+  return named ? &policy_of(*named) : nullptr;
+}
+
 std::vector<std::string> tenants_with_undeployable_priority(const Scenario& scenario, const StrategySpec& spec) {
   std::vector<std::string> out;
   if (policy_of(spec.kind).priority_not_deployable().empty()) return out;
@@ -60,6 +65,15 @@ std::vector<std::string> tenants_with_undeployable_priority(const Scenario& scen
     if (tenant.priority != Priority::normal || weighted) out.push_back(tenant.name);
   }
   return out;
+}
+
+double StrategyPolicy::crash_kill_chance(bool same_device, bool same_gpu, double co_tenant_kill_frac) const {
+  switch (crash_reach()) {
+    case CrashReach::whole_gpu: return same_gpu ? 1.0 : 0.0;
+    case CrashReach::own_device: return same_device ? co_tenant_kill_frac : 0.0;
+    case CrashReach::own_context: return 0.0;
+  }
+  return 0.0;
 }
 
 std::int64_t StrategyCheck::total_contexts() const {

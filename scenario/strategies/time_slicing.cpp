@@ -2,6 +2,8 @@
 // turns of one quantum each, paying a context switch between turns. Memory is not isolated.
 #include "scenario/strategies/policy.hpp"
 
+#include "core/json_reader.hpp"
+
 namespace slicewise::scenario {
 
 namespace {
@@ -9,6 +11,7 @@ namespace {
 class TimeSlicing final : public DriverTimeSlicingPolicy {
  public:
   std::string priority_not_deployable() const override { return kDevicePluginHasNoPriority; }
+  DeploySharer deploy_sharer() const override { return DeploySharer::device_plugin_time_slicing; }
   models::StrategyKind kind() const override { return models::StrategyKind::time_slicing; }
   std::string summary() const override {
     return "busy contexts take turns on the GPU (quantum q, switch cost c, share η·w/Σw); memory not isolated";
@@ -17,11 +20,17 @@ class TimeSlicing final : public DriverTimeSlicingPolicy {
     return spec.replicas > 0 ? "time-slicing, " + std::to_string(spec.replicas) + " replicas per GPU" : "time-slicing";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
+  std::string crash_isolation(double co_tenant_kill_frac) const override {
+    return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
+           "with it (co_tenant_kill_frac " +
+           format_number(co_tenant_kill_frac) + ")";
+  }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "quantum_ms", "switch_cost_ms", "exact"};
   }
   std::vector<std::string> tenant_keys() const override { return {"weight"}; }
+  AdvisorTuning advisor_tuning() const override { return AdvisorTuning::tightest_first; }
 };
 
 }  // namespace

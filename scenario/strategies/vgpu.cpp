@@ -21,6 +21,13 @@ class Vgpu final : public StrategyPolicy {
   std::string configuration(const StrategySpec& /*spec*/) const override { return "vGPU"; }
   std::vector<std::string> calibration_constants() const override { return time_slicing_constants(); }
   CrashReach crash_reach() const override { return CrashReach::own_context; }  // the VM contains it
+  std::string crash_isolation(double /*co_tenant_kill_frac*/) const override {
+    return "each context runs in a VM of its own with its own guest driver, so a tenant's crash stays in its VM";
+  }
+  /// Its weight under fixed_share, where slots are weighted; else equal parts.
+  double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
+    return spec.vgpu_scheduler == VgpuScheduler::fixed_share ? context_weight(spec, settings) : 1.0;
+  }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "switch_cost_ms", "vgpu_scheduler", "timeslice_ms"};
@@ -41,6 +48,18 @@ class Vgpu final : public StrategyPolicy {
 
   /// vGPU for compute (C-series profiles) is licensed through NVIDIA AI Enterprise, per GPU.
   std::string licence_id() const override { return "nvidia-ai-enterprise"; }
+  DeploySharer deploy_sharer() const override { return DeploySharer::hypervisor_vgpu; }
+  /// 2, 4 and 8 profiles per GPU.
+  std::vector<AdvisorSetting> advisor_settings(const AdvisorGpu& gpu) const override {
+    std::vector<AdvisorSetting> out;
+    for (int profiles : {2, 4, 8}) {
+      auto spec = sized_for_sla(kind());
+      spec.replicas = profiles;
+      out.push_back({" " + std::to_string(profiles) + " per GPU", spec, gpu.gpu.memory_gib / profiles});
+    }
+    return out;
+  }
+  bool fixed_device_sizes() const override { return true; }
 
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* /*settings*/, double /*need_gib*/,
                          double device_gib) const override {

@@ -205,6 +205,10 @@ class ScenarioDocumentTest : public QObject {
     QVERIFY(document.is_valid());
     model.set_strategy(0);  // dedicated: no per-tenant setting applies
     QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEnabled));
+    // mig reads mig_profile and not weight, though its name is part of mig_time_slicing's, which does.
+    document.set_value("/strategies/0/kind", Json("mig"));
+    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEnabled));
+    QVERIFY(model.flags(model.index(0, StrategyTenantModel::kMigProfile)) & Qt::ItemIsEnabled);
   }
 
   void renamingATenantRenamesItsStrategySettings() {

@@ -3,7 +3,7 @@
 // what was simulated.
 #include <gtest/gtest.h>
 
-#include "report/advice.hpp"
+#include "advisor/advice.hpp"
 #include "scenario/json_io.hpp"
 #include "test/sim/sim_fixture.hpp"
 #include "test/unit/report/k8s_consumers.hpp"
@@ -36,15 +36,16 @@ TEST(ExportExamples, TheThirteenTenantFleetsAdvisedAnswerDeploysWhatWasSimulated
   // sizes it, then exported through what reads each file.
   const auto s = scenario::load_scenario(std::string(SW_SOURCE_DIR) + "/examples/fleet-13-tenants.json");
   const auto catalogs = scenario::Catalogs::shipped();
-  report::AdviceSelection selection;
+  advisor::AdviceSelection selection;
   selection.kinds = {models::StrategyKind::time_slicing};
   selection.gpus = {"L40S"};
-  const auto candidates = report::advice_candidates(s, catalogs, scenario::resolve_price_table(s, catalogs), selection);
-  const auto answer = std::find_if(candidates.begin(), candidates.end(), [](const report::AdviceCandidate& c) {
+  const auto candidates =
+      advisor::advice_candidates(s, catalogs, scenario::resolve_price_table(s, catalogs), selection);
+  const auto answer = std::find_if(candidates.begin(), candidates.end(), [](const advisor::AdviceCandidate& c) {
     return c.label == "time_slicing on L40S; pools: llm-70b on 4 L40S";
   });
   ASSERT_NE(answer, candidates.end());
-  const auto variant = report::candidate_scenario(s, *answer, 16);
+  const auto variant = advisor::candidate_scenario(s, *answer, 16);
   const auto search = size_for_sla(variant, 0, 16);
   ASSERT_TRUE(search.record().feasible) << search.record().shortfall;
   EXPECT_EQ(search.record().pools, (std::vector<scenario::SizedPool>{{"L40S", 4, {"llm-70b"}}}));

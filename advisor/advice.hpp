@@ -16,7 +16,7 @@
 #include "scenario/sim_result.hpp"
 #include "scenario/validate.hpp"
 
-namespace slicewise::report {
+namespace slicewise::advisor {
 
 /// What the advisor may search; empty lists mean "everything that applies".
 struct AdviceSelection {
@@ -197,4 +197,4 @@ std::string advice_markdown(const Advice& advice);
 /// The answer and the baseline in a few terminal lines.
 std::string advice_summary_text(const Advice& advice);
 
-}  // namespace slicewise::report
+}  // namespace slicewise::advisor

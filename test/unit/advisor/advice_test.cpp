@@ -6,10 +6,10 @@
 #include <limits>
 #include <map>
 
-#include "report/advice.hpp"
+#include "advisor/advice.hpp"
 #include "scenario/sizing.hpp"
 
-namespace slicewise::report {
+namespace slicewise::advisor {
 namespace {
 
 using models::StrategyKind;
@@ -450,4 +450,4 @@ TEST(Advice, NoPerTenantCandidateDuplicatesAnotherOrOverridesTheScenariosPriorit
 }
 
 }  // namespace
-}  // namespace slicewise::report
+}  // namespace slicewise::advisor
