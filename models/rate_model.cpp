@@ -2,45 +2,18 @@
 #include "models/rate_model.hpp"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <utility>
+
+#include "models/time_slice_shares.hpp"
 
 namespace slicewise::models {
 
 namespace {
 constexpr int kMaxIterations = 200;
 constexpr double kTolerance = 1e-12;
-/// Above this many active contexts the time-slicing share uses the expected number of busy
-/// others instead of their exact (Poisson-binomial) distribution: O(n) instead of O(n³).
-constexpr std::size_t kExactDistributionLimit = 24;
-/// Up to this many active contexts each one's view of the others is built on its own (O(n²) per
-/// context, as cheap as the class-wide route below this size, and the model's reference form);
-/// above, from totals per class (time_sliced_shares_by_class).
-constexpr std::size_t kDirectLimit = 4;
-static_assert(kDirectLimit <= kExactDistributionLimit, "the direct route builds every class's exact distribution");
-constexpr std::size_t kPriorityClasses = 3;
 /// MPS: a client keeps SMs of its own when its reach exceeds its overlap with the others by more.
 constexpr double kOwnSms = 1e-12;
-
-/// The active contexts as the share helpers read them: active context a is contexts[index[a]],
-/// in a GPU phase with probability phase[index[a]].
-struct ActiveContexts {
-  std::span<const ContextDemand> contexts;
-  std::span<const int> index;
-  std::span<const double> phase;
-};
-
-/// Π (1 − x_j) over a set less one member in a GPU phase with probability x, from the set's
-/// product over its members below 1 (`idle`) and its count of members at 1 (`always_busy`): O(1),
-/// and exact where a member at 1 makes the product 0.
-double idle_without(double idle, int always_busy, double x) {
-  const int others_always_busy = always_busy - (x >= 1.0 ? 1 : 0);
-  return others_always_busy > 0 ? 0.0 : (x >= 1.0 ? idle : idle / (1.0 - x));
-}
 
 /// Speed of a context on a fraction `sms` of the device's SMs, on the hard roofline: its SM need
 /// scales with the SMs it has, its bandwidth need does not (docs/model.md §2, "MPS: thread blocks").
@@ -76,73 +49,27 @@ double RateModel::progress_rate(double duty, double gpu_rate) {
   return 1.0 / ((1.0 - duty) + duty / gpu_rate);
 }
 
-namespace {
-
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
-
-/// The key of a solve's input, never 0 (an empty slot's key): what changes from event to event,
-/// each context's demands and starting phase (0 when idle). recall() compares every field.
-std::uint64_t input_key(std::span<const ContextDemand> contexts, std::span<const double> start) {
-  std::uint64_t h = contexts.size();
-  for (std::size_t i = 0; i < contexts.size(); ++i) {
-    h = (h ^ bits(contexts[i].demand_sm)) * 0x9e3779b97f4a7c15ULL;
-    h = (h ^ bits(contexts[i].demand_bw)) * 0xff51afd7ed558ccdULL;
-    h = (h ^ bits(start[i])) * 0xc4ceb9fe1a85ec53ULL;
-  }
-  h ^= h >> 29;
-  return h == 0 ? 1 : h;
-}
-
-bool same_demand(const ContextDemand& a, const ContextDemand& b) {
-  if (a.active != b.active) return false;
-  if (!a.active) return true;
-  return bits(a.demand_sm) == bits(b.demand_sm) && bits(a.demand_bw) == bits(b.demand_bw) &&
-         bits(a.duty) == bits(b.duty) && bits(a.weight) == bits(b.weight) && bits(a.cap) == bits(b.cap) &&
-         bits(a.ref_sm) == bits(b.ref_sm) && bits(a.ref_bw) == bits(b.ref_bw) && a.priority == b.priority &&
-         bits(a.burst_s) == bits(b.burst_s) && bits(a.occupancy) == bits(b.occupancy) &&
-         bits(a.kernel_s) == bits(b.kernel_s);
-}
-
-}  // namespace
-
 void RateModel::compute(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
   const std::size_t n = contexts.size();
   if (!keep_answers_ || n == 0 || n > kMemoMaxContexts) {
     solve(contexts, out);
     return;
   }
-  if (++memo_calls_ == kMemoWindow) {
+  if (!memo_.count_call()) {
     // A device whose inputs seldom recur (many contexts, each in a state of its own) gains
     // nothing from kept answers and would only hold their memory: stop keeping them.
-    if (memo_hits_ < kMemoWindow / 4) {
-      keep_answers_ = false;
-      memo_size_ = 0;
-      std::vector<std::uint64_t>().swap(memo_key_);
-      std::vector<std::uint8_t>().swap(memo_count_);
-      std::vector<ContextDemand>().swap(memo_demands_);
-      std::vector<double>().swap(memo_start_);
-      std::vector<ContextRate>().swap(memo_rates_);
-      std::vector<double>().swap(memo_end_);
-      solve(contexts, out);
-      return;
-    }
-    memo_calls_ = memo_hits_ = 0;
+    keep_answers_ = false;
+    solve(contexts, out);
+    return;
   }
   starting_phases(contexts, start_);
-  const std::uint64_t key = input_key(contexts, start_);
-  if (const std::size_t slot = recall(key, contexts); slot != kNoSlot) {
-    ++memo_hits_;
-    ++replays_;
-    out.resize(n);
-    phase_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {  // n is a handful: loops, not memmove calls
-      out[i] = memo_rates_[slot * kMemoMaxContexts + i];
-      phase_[i] = memo_end_[slot * kMemoMaxContexts + i];
-    }
+  const std::uint64_t key = RateMemo::key_of(contexts, start_);
+  if (const std::size_t slot = memo_.recall(key, contexts, start_); slot != RateMemo::kNoSlot) {
+    memo_.replay(slot, n, out, phase_);
     return;
   }
   solve(contexts, out);
-  keep(key, contexts, out);
+  memo_.keep(key, contexts, start_, out, phase_);
 }
 
 void RateModel::compute(std::span<const ContextDemand> active, std::span<const double> from,
@@ -152,70 +79,6 @@ void RateModel::compute(std::span<const ContextDemand> active, std::span<const d
   // duty at the first solve.
   phase_.assign(from.begin(), from.end());
   compute(active, out);
-}
-
-std::size_t RateModel::recall(std::uint64_t key, std::span<const ContextDemand> contexts) const {
-  const std::size_t n = contexts.size();
-  constexpr std::size_t w = kMemoMaxContexts;
-  if (memo_key_.empty()) return kNoSlot;
-  const std::size_t mask = memo_key_.size() - 1;
-  for (std::size_t slot = key & mask;; slot = (slot + 1) & mask) {  // linear probing; never full
-    if (memo_key_[slot] == 0) return kNoSlot;
-    if (memo_key_[slot] != key || memo_count_[slot] != n) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < n && same; ++i) {
-      same =
-          same_demand(memo_demands_[slot * w + i], contexts[i]) && bits(memo_start_[slot * w + i]) == bits(start_[i]);
-    }
-    if (same) return slot;
-  }
-}
-
-void RateModel::keep(std::uint64_t key, std::span<const ContextDemand> contexts,
-                     const std::vector<ContextRate>& rates) {
-  if (2 * (memo_size_ + 1) > memo_key_.size()) {  // keep the table at most half full
-    if (2 * memo_key_.size() * kMemoMaxContexts > kMemoContextSlots) {
-      memo_size_ = 0;  // as large as allowed: start over
-      std::fill(memo_key_.begin(), memo_key_.end(), 0);
-    } else {
-      grow_memo(std::max<std::size_t>(8, 2 * memo_key_.size()));
-    }
-  }
-  insert_kept(key, contexts, start_, rates, phase_);
-}
-
-void RateModel::insert_kept(std::uint64_t key, std::span<const ContextDemand> demands, std::span<const double> start,
-                            std::span<const ContextRate> rates, std::span<const double> end) {
-  const std::size_t n = demands.size();
-  constexpr std::size_t w = kMemoMaxContexts;
-  const std::size_t mask = memo_key_.size() - 1;
-  std::size_t slot = key & mask;
-  while (memo_key_[slot] != 0) slot = (slot + 1) & mask;
-  memo_key_[slot] = key;
-  memo_count_[slot] = static_cast<std::uint8_t>(n);
-  ++memo_size_;
-  for (std::size_t i = 0; i < n; ++i) {
-    memo_demands_[slot * w + i] = demands[i];
-    memo_start_[slot * w + i] = start[i];
-    memo_rates_[slot * w + i] = rates[i];
-    memo_end_[slot * w + i] = end[i];
-  }
-}
-
-void RateModel::grow_memo(std::size_t slots) {
-  constexpr std::size_t w = kMemoMaxContexts;
-  const std::vector<std::uint64_t> keys = std::exchange(memo_key_, std::vector<std::uint64_t>(slots, 0));
-  const std::vector<std::uint8_t> counts = std::exchange(memo_count_, std::vector<std::uint8_t>(slots, 0));
-  const std::vector<ContextDemand> demands = std::exchange(memo_demands_, std::vector<ContextDemand>(slots * w));
-  const std::vector<double> start = std::exchange(memo_start_, std::vector<double>(slots * w));
-  const std::vector<ContextRate> rates = std::exchange(memo_rates_, std::vector<ContextRate>(slots * w));
-  const std::vector<double> end = std::exchange(memo_end_, std::vector<double>(slots * w));
-  memo_size_ = 0;
-  for (std::size_t old = 0; old < keys.size(); ++old) {
-    if (keys[old] == 0) continue;
-    const auto of = [&](const auto& kept) { return std::span(kept).subspan(old * w, counts[old]); };
-    insert_kept(keys[old], of(demands), of(start), of(rates), of(end));
-  }
 }
 
 void RateModel::solve(std::span<const ContextDemand> contexts, std::vector<ContextRate>& out) {
@@ -312,217 +175,6 @@ void RateModel::fill_rates(std::span<const ContextDemand> contexts, double overh
   }
 }
 
-namespace {
-
-/// What active context `a` sees of the others under time slicing.
-struct ClassLoad {
-  double busy_weight = 0.0;  // Σ x_j w_j over the others of its class
-  double busy_mass = 0.0;    // Σ x_j over the others of its class
-  double higher_idle = 1.0;  // Π (1 − x_j) over the contexts of higher classes
-};
-
-ClassLoad class_load(const ActiveContexts& set, std::size_t a) {
-  const std::size_t m = set.index.size();
-  const int priority = set.contexts[static_cast<std::size_t>(set.index[a])].priority;
-  ClassLoad load;
-  for (std::size_t b = 0; b < m; ++b) {
-    if (b == a) continue;
-    const auto j = static_cast<std::size_t>(set.index[b]);
-    if (set.contexts[j].priority < priority) load.higher_idle *= 1.0 - set.phase[j];
-    if (set.contexts[j].priority != priority) continue;
-    load.busy_weight += set.phase[j] * set.contexts[j].weight;
-    load.busy_mass += set.phase[j];
-  }
-  return load;
-}
-
-/// Time share of active context `a` within its class (efficiency `eta`), over the exact
-/// (Poisson-binomial) distribution of K, the number of other contexts of its class in a GPU phase.
-double exact_time_share(const ActiveContexts& set, std::size_t a, double eta, double mean_weight,
-                        std::vector<double>& scratch) {
-  const std::size_t m = set.index.size();
-  const auto i = static_cast<std::size_t>(set.index[a]);
-  const double w = set.contexts[i].weight;
-  const int priority = set.contexts[i].priority;
-  scratch.assign(m, 0.0);
-  scratch[0] = 1.0;
-  std::size_t size = 1;
-  for (std::size_t b = 0; b < m; ++b) {
-    const auto j = static_cast<std::size_t>(set.index[b]);
-    if (b == a || set.contexts[j].priority != priority) continue;
-    const double x = set.phase[j];
-    for (std::size_t k = size; k > 0; --k) scratch[k] = scratch[k] * (1.0 - x) + scratch[k - 1] * x;
-    scratch[0] *= (1.0 - x);
-    ++size;
-  }
-  double share = scratch[0];
-  for (std::size_t k = 1; k < size; ++k) {
-    share += scratch[k] * eta * w / (w + static_cast<double>(k) * mean_weight);
-  }
-  return share;
-}
-
-/// A class's totals over its active contexts: what each member's view of the others is made of.
-struct ClassTotals {
-  double busy_weight = 0.0;  // Σ x w
-  double busy_mass = 0.0;    // Σ x
-  double idle = 1.0;         // Π (1 − x) over the members with x < 1
-  int always_busy = 0;       // members with x >= 1
-  std::size_t size = 0;
-};
-
-std::size_t priority_class(const ContextDemand& context) {
-  // The scheduling classes are 0, 1 and 2 (high, normal, low: scenario::Priority).
-  return static_cast<std::size_t>(std::clamp(context.priority, 0, static_cast<int>(kPriorityClasses) - 1));
-}
-
-/// The members of one class whose shares come from its whole distribution, side by side: member
-/// a is in a GPU phase with probability x[a] and gets η[a] w / (w + K w̄) when K others are, where
-/// ratio[a] = w̄ / w.
-struct ExactMembers {
-  std::array<double, kExactDistributionLimit> x, ratio, eta, share;  // the first `size` are set
-  std::array<std::size_t, kExactDistributionLimit> context;          ///< index into the device's contexts
-  std::size_t size = 0;
-};
-
-/// The division forward from Q[0] for members with x <= 1/2; `f(k, a)` is member a's f(k), k >= 1.
-template <typename F>
-void forward_shares(std::span<const double> whole, ExactMembers& members, F f) {
-  const std::size_t n = whole.size() - 1;                // entries of each member's Q: 0 .. n-1 others busy
-  std::array<double, kExactDistributionLimit> q, scale;  // per member: Q[k] so far, and 1 / (1 − x)
-  for (std::size_t a = 0; a < members.size; ++a) {
-    scale[a] = 1.0 / (1.0 - members.x[a]);
-    q[a] = whole[0] * scale[a];
-    members.share[a] = std::max(0.0, q[a]);
-  }
-  for (std::size_t k = 1; k < n; ++k) {
-    for (std::size_t a = 0; a < members.size; ++a) {
-      q[a] = (whole[k] - members.x[a] * q[a]) * scale[a];
-      members.share[a] += std::max(0.0, q[a]) * f(k, a);
-    }
-  }
-}
-
-/// The division backward from Q[n − 1] for members with x > 1/2.
-template <typename F>
-void backward_shares(std::span<const double> whole, ExactMembers& members, F f) {
-  const std::size_t n = whole.size() - 1;
-  std::array<double, kExactDistributionLimit> q, scale;  // per member: Q[k] so far, and 1 / x
-  for (std::size_t a = 0; a < members.size; ++a) {
-    scale[a] = 1.0 / members.x[a];
-    q[a] = whole[n] * scale[a];
-    members.share[a] = std::max(0.0, q[a]) * (n > 1 ? f(n - 1, a) : 1.0);
-  }
-  for (std::size_t k = n - 1; k > 1; --k) {  // Q[k − 1] from Q[k]
-    for (std::size_t a = 0; a < members.size; ++a) {
-      q[a] = (whole[k] - (1.0 - members.x[a]) * q[a]) * scale[a];
-      members.share[a] += std::max(0.0, q[a]) * f(k - 1, a);
-    }
-  }
-  if (n < 2) return;
-  for (std::size_t a = 0; a < members.size; ++a) {  // Q[0], with f(0) = 1
-    members.share[a] += std::max(0.0, (whole[1] - (1.0 - members.x[a]) * q[a]) * scale[a]);
-  }
-}
-
-/// Each member's time share over the distribution of the others of its class in a GPU phase: the
-/// class's `whole` distribution (size + 1 entries) divided by the member's own factor
-/// (1 − x + x z), with the others' distribution Q summed into Σ_k Q[k] f(k) on the way, f(0) = 1,
-/// f(k) = η[a] / (1 + k ratio[a]). The division runs from the end where it is stable (each step scales
-/// the error by at most 1): forward from Q[0] when x <= 1/2, backward from Q[n−1] otherwise.
-/// The members' recurrences are independent, so they run side by side, k by k.
-void exact_shares(std::span<const double> whole, ExactMembers& forward, ExactMembers& backward) {
-  const std::size_t n = whole.size() - 1;
-  // With equal weights and efficiencies (the usual case) every member has the same f(k): one table.
-  const double ratio = forward.size > 0 ? forward.ratio[0] : backward.ratio[0];
-  const double eta = forward.size > 0 ? forward.eta[0] : backward.eta[0];
-  bool uniform = true;
-  for (const auto* members : {&forward, &backward}) {
-    for (std::size_t a = 0; a < members->size; ++a) {
-      uniform = uniform && members->ratio[a] == ratio && members->eta[a] == eta;
-    }
-  }
-  if (uniform) {
-    std::array<double, kExactDistributionLimit> table;
-    for (std::size_t k = 1; k < n; ++k) table[k] = eta / (1.0 + static_cast<double>(k) * ratio);
-    auto f = [&table](std::size_t k, std::size_t) { return table[k]; };
-    forward_shares(whole, forward, f);
-    backward_shares(whole, backward, f);
-    return;
-  }
-  auto f_of = [](const ExactMembers& members) {
-    return [&members](std::size_t k, std::size_t a) {
-      return members.eta[a] / (1.0 + static_cast<double>(k) * members.ratio[a]);
-    };
-  };
-  forward_shares(whole, forward, f_of(forward));
-  backward_shares(whole, backward, f_of(backward));
-}
-
-/// Every class's totals over the active contexts, and per class the probability that no context
-/// of a higher class is in a GPU phase.
-struct Classes {
-  std::array<ClassTotals, kPriorityClasses> totals{};
-  std::array<double, kPriorityClasses> higher_idle{};
-};
-
-Classes class_totals(const ActiveContexts& set) {
-  Classes classes;
-  for (int index : set.index) {
-    const auto i = static_cast<std::size_t>(index);
-    auto& t = classes.totals[priority_class(set.contexts[i])];
-    const double x = set.phase[i];
-    t.busy_weight += x * set.contexts[i].weight;
-    t.busy_mass += x;
-    if (x >= 1.0) ++t.always_busy;
-    else t.idle *= 1.0 - x;
-    ++t.size;
-  }
-  double idle_above = 1.0;
-  for (std::size_t c = 0; c < kPriorityClasses; ++c) {
-    classes.higher_idle[c] = idle_above;
-    idle_above = classes.totals[c].always_busy > 0 ? 0.0 : idle_above * classes.totals[c].idle;
-  }
-  return classes;
-}
-
-/// The distribution of the number of members in a GPU phase of each class of at most
-/// kExactDistributionLimit members (size + 1 entries), one after the other in `out`; returns
-/// where each class's starts.
-std::array<std::size_t, kPriorityClasses> class_distributions(const ActiveContexts& set, const Classes& classes,
-                                                              std::vector<double>& out) {
-  std::array<std::size_t, kPriorityClasses> offset{};
-  std::size_t length = 0;
-  for (std::size_t c = 0; c < kPriorityClasses; ++c) {
-    offset[c] = length;
-    if (classes.totals[c].size <= kExactDistributionLimit) length += classes.totals[c].size + 1;
-  }
-  out.assign(length, 0.0);
-  for (std::size_t c = 0; c < kPriorityClasses; ++c) out[offset[c]] = 1.0;
-  std::array<std::size_t, kPriorityClasses> built{};  // members folded in so far
-  for (int index : set.index) {
-    const auto i = static_cast<std::size_t>(index);
-    const std::size_t c = priority_class(set.contexts[i]);
-    if (classes.totals[c].size > kExactDistributionLimit) continue;
-    double* p = out.data() + offset[c];
-    const double x = set.phase[i];
-    for (std::size_t k = ++built[c]; k > 0; --k) p[k] = p[k] * (1.0 - x) + p[k - 1] * x;
-    p[0] *= 1.0 - x;
-  }
-  return offset;
-}
-
-/// The time share of a member of a class past kExactDistributionLimit, in O(1) from the class's
-/// totals: alone with probability Π (1 − x_j) over its class mates, else sharing with the
-/// expected number of busy ones (at least one). Member x of weight w, its others' busy mass and
-/// mean weight.
-double expected_share(const ClassTotals& t, double x, double eta, double w, double busy_mass, double mean_weight) {
-  const double p_alone = idle_without(t.idle, t.always_busy, x);
-  return p_alone + (1.0 - p_alone) * eta * w / (w + std::max(1.0, busy_mass) * mean_weight);
-}
-
-}  // namespace
-
 std::span<const ContextDemand> RateModel::turns(std::span<const ContextDemand> contexts) {
   // The weights do not depend on the phases: set once per solve.
   const double slice = params_.timeslice_s;
@@ -556,57 +208,16 @@ void RateModel::time_sliced_shares(std::span<const ContextDemand> given) {
   // class. With one class (the default) this is the plain time-sliced share.
   const std::span<const ContextDemand> contexts = turns(given);
   const std::size_t m = active_.size();
+  const ActiveContexts set{contexts, active_, phase_};
   if (m > kDirectLimit) {
-    time_sliced_shares_by_class(contexts);
+    time_shares_by_class(set, eta_, share_, class_distributions_);
   } else {
-    const ActiveContexts set{contexts, active_, phase_};
     for (std::size_t a = 0; a < m; ++a) {
       const auto i = static_cast<std::size_t>(active_[a]);
-      const double w = contexts[i].weight;
-      const ClassLoad load = class_load(set, a);
-      const double mean_weight = load.busy_mass > 0.0 ? load.busy_weight / load.busy_mass : w;
-      share_[i] = load.higher_idle * exact_time_share(set, a, eta_[i], mean_weight, scratch_);
+      share_[i] = direct_time_share(set, a, eta_[i], distribution_);
     }
   }
   if (m > 1 || params_.cap_when_alone) cap_time_shares(contexts);
-}
-
-void RateModel::time_sliced_shares_by_class(std::span<const ContextDemand> contexts) {
-  // The same shares in O(n) per context: each class's totals and (up to kExactDistributionLimit
-  // members) its whole Poisson-binomial distribution are built once, and each member's view of
-  // the others is the class's less its own part.
-  const ActiveContexts set{contexts, active_, phase_};
-  const Classes classes = class_totals(set);
-  const auto offset = class_distributions(set, classes, scratch_);
-  std::array<ExactMembers, kPriorityClasses> forward, backward;
-  for (int index : active_) {
-    const auto i = static_cast<std::size_t>(index);
-    const std::size_t c = priority_class(contexts[i]);
-    const auto& t = classes.totals[c];
-    const double x = phase_[i];
-    const double w = contexts[i].weight;
-    const double busy_mass = t.size > 1 ? std::max(0.0, t.busy_mass - x) : 0.0;
-    const double mean_weight = busy_mass > 0.0 ? std::max(0.0, t.busy_weight - x * w) / busy_mass : w;
-    if (t.size > kExactDistributionLimit) {
-      share_[i] = classes.higher_idle[c] * expected_share(t, x, eta_[i], w, busy_mass, mean_weight);
-      continue;
-    }
-    auto& members = x <= 0.5 ? forward[c] : backward[c];
-    members.x[members.size] = x;
-    members.ratio[members.size] = mean_weight / w;
-    members.eta[members.size] = eta_[i];
-    members.context[members.size++] = i;
-  }
-  for (std::size_t c = 0; c < kPriorityClasses; ++c) {
-    const std::size_t size = classes.totals[c].size;
-    if (size == 0 || size > kExactDistributionLimit) continue;
-    exact_shares({scratch_.data() + offset[c], size + 1}, forward[c], backward[c]);
-    for (const auto* members : {&forward[c], &backward[c]}) {
-      for (std::size_t a = 0; a < members->size; ++a) {
-        share_[members->context[a]] = classes.higher_idle[c] * members->share[a];
-      }
-    }
-  }
 }
 
 void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
@@ -618,11 +229,11 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
   const std::size_t m = active_.size();
   double freed = 0.0;            // Σ over capped i of x_i (s_i − cap_i): GPU time handed on
   double uncapped_weight = 0.0;  // Σ over uncapped l of x_l w_l
-  scratch_.assign(m, 0.0);       // 1 for a capped context
+  capped_.assign(m, 0);
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     if (share_[i] > contexts[i].cap) {
-      scratch_[a] = 1.0;
+      capped_[a] = 1;
       freed += phase_[i] * (share_[i] - contexts[i].cap);
       share_[i] = contexts[i].cap;
     } else {
@@ -631,7 +242,7 @@ void RateModel::cap_time_shares(std::span<const ContextDemand> contexts) {
   }
   if (freed <= 0.0 || m < 2) return;
   for (std::size_t a = 0; a < m; ++a) {
-    if (scratch_[a] != 0.0) continue;
+    if (capped_[a] != 0) continue;
     const auto j = static_cast<std::size_t>(active_[a]);
     const double w = contexts[j].weight;
     const double others = uncapped_weight - phase_[j] * w;
@@ -650,15 +261,15 @@ void RateModel::concurrent_shares(std::span<const ContextDemand> contexts) {
   // turn it keeps the SMs nobody else reaches, o_i − ov_i. When the clients then want more
   // bandwidth than the device has, it is split max-min fair (water filling).
   const std::size_t m = active_.size();
-  scratch_.resize(5 * m);
-  const std::span<double> scratch(scratch_);
-  const std::span<double> reach = scratch.first(m);
-  const std::span<double> kernel = scratch.subspan(m, m);
-  const std::span<double> hard = scratch.subspan(2 * m, m);     // speed on its reach, hard roofline
-  const std::span<double> overlap = scratch.subspan(3 * m, m);  // ov_i
-  const std::span<double> speed = scratch.subspan(4 * m, m);    // g_i
-  double busy_reach = 0.0;                                      // Σ_j x_j o_j
-  double busy_kernel = 0.0;                                     // Σ_j x_j k_j
+  mps_terms_.resize(5 * m);
+  const std::span<double> terms(mps_terms_);
+  const std::span<double> reach = terms.first(m);             // o_i
+  const std::span<double> kernel = terms.subspan(m, m);       // k_i
+  const std::span<double> hard = terms.subspan(2 * m, m);     // speed on its reach, hard roofline
+  const std::span<double> overlap = terms.subspan(3 * m, m);  // ov_i
+  const std::span<double> speed = terms.subspan(4 * m, m);    // g_i
+  double busy_reach = 0.0;                                    // Σ_j x_j o_j
+  double busy_kernel = 0.0;                                   // Σ_j x_j k_j
   for (std::size_t a = 0; a < m; ++a) {
     const auto i = static_cast<std::size_t>(active_[a]);
     const auto& c = contexts[i];

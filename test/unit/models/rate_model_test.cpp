@@ -181,7 +181,7 @@ TEST(RateModel, AModelWhoseInputsNeverRecurStopsKeepingAnswers) {
   RateModel model(params);
   std::vector<ContextDemand> contexts = {busy(0.5, 0.2), busy(0.5, 0.2)};
   std::vector<ContextRate> out;
-  for (std::size_t call = 0; call + 1 < RateModel::kMemoWindow; ++call) {
+  for (std::size_t call = 0; call + 1 < RateMemo::kWindow; ++call) {
     contexts[0].demand_sm = 0.3 + 1e-4 * static_cast<double>(call);  // a demand never seen before
     model.compute(contexts, out);
   }
