@@ -8,7 +8,7 @@
 
 #include "core/spell.hpp"
 #include "report/cost_lines.hpp"
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 #include "report/text_table.hpp"
 #include "scenario/strategies/policy.hpp"
 

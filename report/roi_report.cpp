@@ -776,19 +776,6 @@ std::string like_for_like_text(const SweepSection& sw, const std::string& baseli
 
 }  // namespace
 
-std::string format_usd(double value, int decimals) {
-  const std::string digits = format_fixed(std::abs(value), decimals);
-  const auto point = digits.find('.');
-  const std::string whole = digits.substr(0, point);
-  std::string grouped;
-  for (std::size_t i = 0; i < whole.size(); ++i) {
-    if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
-    grouped += whole[i];
-  }
-  const bool negative = value < 0.0 && digits.find_first_not_of("0.") != std::string::npos;
-  return (negative ? "-$" : "$") + grouped + (point == std::string::npos ? "" : digits.substr(point));
-}
-
 int recommend(const std::vector<StrategySummary>& strategies) {
   // Most savings among the strategies that meet every SLA and have no rejection; ties (within half a
   // cent) go to fewer GPUs.

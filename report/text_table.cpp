@@ -208,4 +208,17 @@ std::string escape_markup(const std::string& text) {
   return out;
 }
 
+std::string format_usd(double value, int decimals) {
+  const std::string digits = format_fixed(std::abs(value), decimals);
+  const auto point = digits.find('.');
+  const std::string whole = digits.substr(0, point);
+  std::string grouped;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
+    grouped += whole[i];
+  }
+  const bool negative = value < 0.0 && digits.find_first_not_of("0.") != std::string::npos;
+  return (negative ? "-$" : "$") + grouped + (point == std::string::npos ? "" : digits.substr(point));
+}
+
 }  // namespace slicewise::report

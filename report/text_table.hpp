@@ -56,6 +56,8 @@ std::string format_fixed(double value, int decimals);
 
 /// A fraction as a percentage with its unit: format_percent(0.4630, 1) == "46.3 %".
 std::string format_percent(double frac, int decimals = 1);
+/// Money in the reports' style: format_usd(1515.25) == "$1,515.25".
+std::string format_usd(double value, int decimals = 2);
 /// The same without the unit, for a column whose header carries it: percent_number(0.4630) == "46.3".
 std::string percent_number(double frac, int decimals = 1);
 

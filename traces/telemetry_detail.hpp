@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "traces/fields.hpp"
 #include "traces/line_reader.hpp"
-#include "traces/telemetry_readers.hpp"
+#include "traces/telemetry_data.hpp"
 
 namespace slicewise::traces::detail {
 

@@ -40,6 +40,7 @@
 #include "report/render/bar_chart.hpp"
 #include "report/render/mig_layout_figure.hpp"
 #include "report/sweep_results.hpp"
+#include "report/text_table.hpp"
 #include "scenario/utilisation.hpp"
 
 namespace slicewise::render {

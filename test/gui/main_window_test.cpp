@@ -31,6 +31,7 @@
 #include "gui/simulation_runner.hpp"
 #include "gui_test.hpp"
 #include "report/roi_report.hpp"
+#include "report/text_table.hpp"
 
 namespace slicewise::gui::test {
 

@@ -34,6 +34,7 @@
 #include "gui/scenario_editor.hpp"
 #include "gui_test.hpp"
 #include "report/roi_report.hpp"
+#include "report/text_table.hpp"
 
 namespace slicewise::gui::test {
 
