@@ -12,9 +12,9 @@
 
 #include "pricing/price_table.hpp"
 #include "pricing/roi.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::advisor {
 

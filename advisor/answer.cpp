@@ -4,38 +4,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
-#include <set>
 
-#include <nlohmann/json.hpp>
-
+#include "advisor/explanation.hpp"
 #include "advisor/pools.hpp"
 #include "core/error.hpp"
-#include "core/json_reader.hpp"
-#include "core/spell.hpp"
-#include "core/units.hpp"
-#include "models/mig_layout.hpp"
 #include "report/autoscale_cost.hpp"
 #include "report/cost_lines.hpp"
 #include "report/costing.hpp"
-#include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
-#include "scenario/enum_tables.hpp"
-#include "scenario/json_io.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
-#include "advisor/explanation.hpp"
 
 namespace slicewise::advisor {
 
 using report::autoscaled_note;
 using report::cost_result;
-using report::format_fixed;
 using report::format_percent;
 using report::instances_text;
-using report::spot_note;
 using scenario::gpus_text;
 
 namespace {
@@ -346,4 +333,3 @@ std::string no_answer_message(const Advice& advice, const scenario::Scenario& ba
 }
 
 }  // namespace slicewise::advisor
-

@@ -8,24 +8,14 @@
 #include <map>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "advisor/pools.hpp"
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "core/units.hpp"
-#include "models/mig_layout.hpp"
-#include "report/autoscale_cost.hpp"
-#include "report/cost_lines.hpp"
-#include "report/costing.hpp"
-#include "report/spot_exposure.hpp"
-#include "report/text_table.hpp"
-#include "scenario/enum_tables.hpp"
-#include "scenario/json_io.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/strategies/policy.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::advisor {
 

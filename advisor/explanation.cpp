@@ -3,36 +3,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
-#include <set>
-
-#include <nlohmann/json.hpp>
 
 #include "advisor/pools.hpp"
-#include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "core/units.hpp"
-#include "models/mig_layout.hpp"
-#include "report/autoscale_cost.hpp"
-#include "report/cost_lines.hpp"
-#include "report/costing.hpp"
 #include "report/spot_exposure.hpp"
 #include "report/text_table.hpp"
-#include "scenario/enum_tables.hpp"
-#include "scenario/json_io.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/sizing.hpp"
-#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::advisor {
 
-using report::autoscaled_note;
-using report::cost_result;
 using report::format_fixed;
 using report::format_percent;
-using report::instances_text;
 using report::spot_note;
 using scenario::gpus_text;
 
@@ -83,7 +66,6 @@ std::string minimal_text(const Advice& advice, const AdviceRow& a) {
          "memory and the contexts per device need " +
          gpus_text(record->lower_bound_gpus) + " at least.";
 }
-
 
 }  // namespace
 
@@ -149,6 +131,5 @@ void explain(Advice& advice, const scenario::Scenario& s, const scenario::Strate
     }
   }
 }
-
 
 }  // namespace slicewise::advisor

@@ -10,6 +10,7 @@
 #include "calibration/nonlinear_fit.hpp"
 #include "core/error.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/rate_model.hpp"
 
 namespace slicewise::calibration {
 

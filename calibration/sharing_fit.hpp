@@ -8,7 +8,7 @@
 
 #include "calibration/fit_report.hpp"
 #include "calibration/measurement.hpp"
-#include "models/rate_model.hpp"
+#include "models/rate_types.hpp"
 
 namespace slicewise::calibration {
 

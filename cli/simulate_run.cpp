@@ -14,9 +14,9 @@
 #include "cli/progress_meter.hpp"
 #include "cli/sim_batch.hpp"
 #include "report/costing.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/sizing.hpp"
 #include "scenario/uncertainty.hpp"
-#include "scenario/validate.hpp"
 #include "sim/simulation.hpp"
 
 namespace slicewise::cli {

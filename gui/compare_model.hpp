@@ -8,7 +8,7 @@
 
 #include <QAbstractTableModel>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::gui {
 

@@ -10,7 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::gui {
 

@@ -10,7 +10,7 @@
 
 #include <QAbstractTableModel>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::gui {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::gui {

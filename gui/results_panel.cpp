@@ -28,6 +28,7 @@
 #include "gui/result_model.hpp"
 #include "gui/result_text.hpp"
 #include "gui/strategy_detail_models.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::gui {

@@ -23,6 +23,7 @@
 #include "gui/results_panel.hpp"
 #include "gui/simulation_runner.hpp"
 #include "report/render/report_render.hpp"
+#include "report/roi_report.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
 

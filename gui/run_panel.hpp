@@ -9,7 +9,7 @@
 #include <QWidget>
 
 #include "gui/scenario_document.hpp"
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

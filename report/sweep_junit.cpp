@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "report/roi_report.hpp"
 #include "report/sweep_results.hpp"
 #include "report/text_table.hpp"
 

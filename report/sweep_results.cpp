@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::report {

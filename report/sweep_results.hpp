@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::report {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::report::xlsx {
 

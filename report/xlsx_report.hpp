@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::report {
 

@@ -12,7 +12,7 @@
 #include "core/spell.hpp"
 #include "core/units.hpp"
 #include "report/energy_summary.hpp"
-#include "report/sweep_results.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::report::xlsx {

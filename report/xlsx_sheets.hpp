@@ -5,7 +5,7 @@
 // sw_report.
 #pragma once
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 #include "report/xlsx_model.hpp"
 #include "report/xlsx_sheet.hpp"
 

@@ -12,6 +12,7 @@
 #include "scenario/layout_schedule.hpp"
 #include "scenario/strategies/policy.hpp"
 #include "scenario/trace_window.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::scenario {
 

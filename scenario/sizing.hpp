@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "models/mig_catalog.hpp"
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
-#include "scenario/validate.hpp"
 
 namespace slicewise::scenario {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "scenario/validate.hpp"
+#include "scenario/catalogs.hpp"
 
 namespace slicewise::scenario {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "sim/sim_time.hpp"
 
 namespace slicewise::sim {
 

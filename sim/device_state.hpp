@@ -18,7 +18,6 @@
 #include "sim/log_histogram.hpp"
 #include "sim/placement.hpp"
 #include "sim/sharing_variance.hpp"
-#include "sim/sim_time.hpp"
 #include "sim/workload_shape.hpp"
 #include "traces/request_source.hpp"
 

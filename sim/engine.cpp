@@ -15,6 +15,7 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "scenario/energy.hpp"
+#include "scenario/validate.hpp"
 #include "sim/device_state.hpp"
 #include "sim/event_loop.hpp"
 #include "sim/fault_plan.hpp"

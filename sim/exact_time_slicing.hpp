@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "models/rate_model.hpp"
+#include "models/rate_types.hpp"
 #include "sim/sim_time.hpp"
 
 namespace slicewise::sim {

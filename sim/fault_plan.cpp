@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "models/fault_rates.hpp"
 #include "scenario/enum_tables.hpp"
+#include "scenario/strategies/policy.hpp"
 #include "traces/request_source.hpp"
 
 namespace slicewise::sim {

@@ -11,7 +11,6 @@
 #include "models/strategy_kind.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
-#include "scenario/strategies/policy.hpp"
 #include "sim/placement.hpp"
 
 namespace slicewise::sim {

@@ -10,6 +10,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "scenario/enum_tables.hpp"
+#include "scenario/strategies/policy.hpp"
 #include "sim/run_state.hpp"
 
 namespace sg4 = simgrid::s4u;

@@ -7,7 +7,7 @@
 
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
-#include "models/rate_model.hpp"
+#include "models/rate_types.hpp"
 #include "models/sharing_defaults.hpp"
 #include "scenario/scenario.hpp"
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "models/rate_model.hpp"
+#include "models/rate_types.hpp"
 
 namespace slicewise::sim {
 

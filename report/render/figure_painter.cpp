@@ -39,7 +39,7 @@
 #include "core/error.hpp"
 #include "report/render/bar_chart.hpp"
 #include "report/render/mig_layout_figure.hpp"
-#include "report/sweep_results.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/utilisation.hpp"
 

@@ -37,6 +37,7 @@
 #include "core/spell.hpp"
 #include "report/render/bar_chart.hpp"
 #include "report/render/figure_painter.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 #include "report/xlsx_report.hpp"
 

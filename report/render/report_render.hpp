@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 namespace slicewise::render {
 

@@ -24,6 +24,7 @@
 #include "gui/result_model.hpp"
 #include "gui/results_panel.hpp"
 #include "gui_test.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 #include "test_results.hpp"
 

@@ -1,6 +1,7 @@
 // Fixtures of the result tests (see test_results.hpp).
 #include "test_results.hpp"
 
+#include "report/roi_report.hpp"
 #include "scenario/result_json.hpp"
 
 namespace slicewise::gui::test {

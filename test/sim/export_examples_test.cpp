@@ -5,6 +5,7 @@
 
 #include "advisor/advice.hpp"
 #include "scenario/json_io.hpp"
+#include "scenario/validate.hpp"
 #include "test/sim/sim_fixture.hpp"
 #include "test/unit/report/k8s_consumers.hpp"
 

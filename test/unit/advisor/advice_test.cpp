@@ -8,6 +8,7 @@
 
 #include "advisor/advice.hpp"
 #include "scenario/sizing.hpp"
+#include "scenario/validate.hpp"
 
 namespace slicewise::advisor {
 namespace {

@@ -22,6 +22,7 @@
 
 #include "report/render/figure_painter.hpp"
 #include "report/render/mig_layout_figure.hpp"
+#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"

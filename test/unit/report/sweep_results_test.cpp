@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/roi_report.hpp"
 #include "test/test_util.hpp"
 
 namespace slicewise::report {
