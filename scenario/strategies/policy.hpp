@@ -88,7 +88,7 @@ inline std::vector<std::string> time_slicing_constants() {
   return {"time_slicing_efficiency", "timeslice_ms", "yield_switch_ms", "preempt_switch_ms"};
 }
 
-/// What shares a device when the strategy is deployed on Kubernetes (report/deploy_config.cpp
+/// What shares a device when the strategy is deployed on Kubernetes (report/deploy_*.cpp
 /// writes its files and runbook for each).
 enum class DeploySharer {
   none,                        ///< nothing: each pod has its GPU or MIG instance
