@@ -8,7 +8,7 @@
 
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "traces/telemetry_readers.hpp"
+#include "traces/telemetry_data.hpp"
 
 namespace slicewise::calibration {
 

@@ -14,6 +14,7 @@
 #include "report/costing.hpp"
 #include "report/energy_summary.hpp"
 #include "report/money_tables.hpp"
+#include "report/onprem_cost.hpp"
 #include "report/simulate_text.hpp"
 #include "scenario/result_json.hpp"
 #include "scenario/validate.hpp"

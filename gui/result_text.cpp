@@ -4,7 +4,6 @@
 #include <cmath>
 #include <string>
 
-#include "report/roi_content.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::gui {

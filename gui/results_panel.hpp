@@ -9,7 +9,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "report/roi_report.hpp"
+#include "report/roi_content.hpp"
 
 class QComboBox;
 class QLabel;

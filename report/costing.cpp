@@ -2,100 +2,22 @@
 #include "report/costing.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "core/units.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/mig_catalog.hpp"
-#include "models/power_model.hpp"
 #include "pricing/spot_interruptions.hpp"
 #include "report/autoscale_cost.hpp"
 #include "report/cost_lines.hpp"
 #include "report/spot_exposure.hpp"
+#include "report/tenant_usage.hpp"
 #include "report/text_table.hpp"
-#include "scenario/energy.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::report {
 
 namespace {
-
-/// The part of its GPU a device is: 1 for a whole GPU; a MIG instance's compute slices over the
-/// GPU's (3g.40gb on an H100: 3/7). A profile the catalog lacks counts by the digits before its "g"
-/// over 7, the slices of every 7-slice GPU.
-double gpu_fraction(const scenario::DeviceResult& device) {
-  if (device.mig_profile.empty()) return 1.0;
-  if (const auto* gpu = models::MigCatalog::shipped().find(device.gpu)) {
-    if (const auto* profile = gpu->find(device.mig_profile); profile && gpu->compute_slices > 0)
-      return static_cast<double>(profile->compute_slices) / gpu->compute_slices;
-  }
-  int slices = 0;
-  for (const char c : device.mig_profile) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) break;
-    slices = slices * 10 + (c - '0');
-  }
-  return std::clamp(slices / 7.0, 0.0, 1.0);
-}
-
-/// What one context of `tenant` holds of a device it shares, relative to the others there, as the
-/// strategy's policy says (its thread or core cap, its weight); 1 for every context without a spec.
-double context_weight(const scenario::StrategySpec* spec, const std::string& tenant) {
-  if (!spec) return 1.0;
-  const auto it = spec->tenants.find(tenant);
-  const scenario::TenantStrategySettings* own = it == spec->tenants.end() ? nullptr : &it->second;
-  return scenario::policy_of(spec->kind).chargeback_weight(*spec, own);
-}
-
-/// Adds what each device of `strategy` reserves to its tenants' usage (same order as the strategy's
-/// tenants): the device's part of its GPU, split over the contexts on it by their weights, in
-/// GPU-equivalents and at `usd_per_gpu_hour` of its GPU model. A device with no context, a MIG slice
-/// with no instance and a GPU of an instance that carries no device are reserved for nobody.
-void add_reservations(const scenario::StrategyResult& strategy, const scenario::StrategySpec* spec,
-                      const std::map<std::string, double>& usd_per_gpu_hour, std::vector<pricing::TenantUsage>& usage) {
-  for (const auto& device : strategy.devices) {
-    double total_weight = 0.0;
-    for (const auto& context : device.contexts)
-      total_weight += context_weight(spec, scenario::tenant_of_context(context));
-    if (total_weight <= 0.0) continue;
-    const auto price = usd_per_gpu_hour.find(device.gpu);
-    const double gpu_usd_per_hour = price == usd_per_gpu_hour.end() ? 0.0 : price->second;
-    const double fraction = gpu_fraction(device);
-    for (const auto& context : device.contexts) {
-      const std::string tenant = scenario::tenant_of_context(context);
-      const double gpus = fraction * context_weight(spec, tenant) / total_weight;
-      for (auto& u : usage) {
-        if (u.name != tenant) continue;
-        u.reserved_gpus += gpus;
-        u.reserved_usd_per_hour += gpus * gpu_usd_per_hour;
-      }
-    }
-  }
-}
-
-/// Per tenant of `strategy`, what it used and what it holds (`usd_per_gpu_hour`: by GPU model, the
-/// price of one GPU of the instances that carry it; empty for what the baseline needs: latency).
-std::vector<pricing::TenantUsage> usage_of(const scenario::Scenario& scenario, const scenario::StrategyResult& strategy,
-                                           const scenario::StrategySpec* spec = nullptr,
-                                           const std::map<std::string, double>& usd_per_gpu_hour = {}) {
-  std::vector<pricing::TenantUsage> out;
-  for (const auto& t : strategy.tenants) {
-    pricing::TenantUsage u;
-    u.name = t.name;
-    const auto* tenant = scenario::find_tenant(scenario, t.name);
-    u.revenue_bearing = !tenant || scenario::revenue_bearing(*tenant);
-    u.gpu_work_s = t.gpu_work_s;
-    u.throughput_per_s = t.throughput_per_s;
-    // Requests served within the SLA: its violations (late, dropped, unfinished) taken out.
-    u.in_sla_per_s = t.throughput_per_s * std::clamp(1.0 - t.sla_violation_frac, 0.0, 1.0);
-    u.p95_latency_s = t.latency_s.p95;
-    out.push_back(std::move(u));
-  }
-  add_reservations(strategy, spec, usd_per_gpu_hour, out);
-  return out;
-}
 
 /// The GPUs of a cost line as instances that its GPUs in use (`gpus`, by index) fill in turn.
 InstanceGroup instance_group(const pricing::PriceTable& table, const pricing::CostLine& line, const std::string& gpu_id,
@@ -399,121 +321,5 @@ nlohmann::json cost_report_json(const CostReport& report) {
 }
 
 std::string cost_report_to_text(const CostReport& report) { return cost_report_json(report).dump(1) + "\n"; }
-
-}  // namespace slicewise::report
-
-namespace slicewise::report {
-
-namespace {
-
-/// What the strategy's GPUs of model `gpu_id` draw on `server`: each on its power curve up to the
-/// server's own gpu_tdp_w (the catalog's idle power below it), at its simulated SM utilisation; and
-/// their mean utilisation. Without any measured idle power in the catalog, idle counts 0.
-std::pair<pricing::OnPremGpuPower, double> onprem_gpu_power(const std::vector<scenario::GpuUtilisation>& gpus,
-                                                            const std::string& gpu_id,
-                                                            const pricing::OnPremServer& server) {
-  const auto& catalog = models::GpuCatalog::shipped();
-  const models::PowerCurve curve = models::power_curve_at(catalog.find(gpu_id), server.gpu_tdp_w, catalog)
-                                       .value_or(models::PowerCurve{0.0, server.gpu_tdp_w, true});
-  pricing::OnPremGpuPower power;
-  power.idle_gpu_w = curve.idle_w;
-  double util_sum = 0.0;
-  int count = 0;
-  for (const auto& gpu : gpus) {
-    if (gpu.gpu != gpu_id) continue;
-    power.used_w += curve.watts(gpu.util_frac);
-    util_sum += gpu.util_frac;
-    ++count;
-  }
-  return {power, count > 0 ? util_sum / count : 0.0};
-}
-
-}  // namespace
-
-std::vector<OnPremRow> cost_onprem(const scenario::SimResult& result, const pricing::OnPremTable& table,
-                                   const CostReport& cloud) {
-  std::vector<OnPremRow> rows;
-  for (std::size_t i = 0; i < result.strategies.size(); ++i) {
-    const auto& strategy = result.strategies[i];
-    const auto utilisation = scenario::gpu_utilisation(strategy);
-    std::map<std::string, int> gpus;  // used GPUs per model
-    for (const auto& gpu : utilisation) ++gpus[gpu.gpu];
-    for (const auto& [gpu_id, count] : gpus) {
-      OnPremRow row;
-      row.strategy = strategy.name;
-      row.gpu = gpu_id;
-      row.cloud_monthly_usd = i < cloud.strategies.size() ? cloud.strategies[i].monthly_usd : 0.0;
-      if (const auto* server = table.server_for(gpu_id)) {
-        row.server = server->name;
-        const auto [power, util] = onprem_gpu_power(utilisation, gpu_id, *server);
-        row.cost = pricing::onprem_cost(*server, count, util, power);
-        row.payback_months = pricing::payback_months(row.cost, row.cloud_monthly_usd);
-      }
-      rows.push_back(std::move(row));
-    }
-  }
-  return rows;
-}
-
-namespace {
-/// Why a row has no on-prem figures: the text table's line below it and the JSON's "note".
-std::string no_server_note(const OnPremRow& row, const pricing::OnPremTable& table) {
-  return "no server model with " + row.gpu + " in table \"" + table.name + "\"";
-}
-}  // namespace
-
-std::string onprem_table_text(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
-  TextTable out({{"strategy"},
-                 {"servers"},
-                 {"capex $", Align::right},
-                 {"opex $/month", Align::right},
-                 {"$/month", Align::right},
-                 {"3-year TCO $", Align::right},
-                 {"cloud $/month", Align::right},
-                 {"payback months", Align::right}});
-  std::string missing;
-  for (const auto& row : rows) {
-    if (row.server.empty()) {
-      missing += row.strategy + ": " + no_server_note(row, table) + "\n";
-      continue;
-    }
-    out.add_row({row.strategy, std::to_string(row.cost.num_servers) + " x " + row.server,
-                 format_fixed(row.cost.capex_usd, 0), format_fixed(row.cost.opex_monthly_usd, 2),
-                 format_fixed(row.cost.monthly_usd, 2), format_fixed(row.cost.three_year_usd, 0),
-                 format_fixed(row.cloud_monthly_usd, 2),
-                 row.payback_months ? format_fixed(*row.payback_months, 1) : "never"});
-  }
-  std::string text =
-      "On-prem (" + table.name + ", prices as of " + table.as_of +
-      "; power: each GPU from idle to TDP at its simulated SM utilisation, the servers' other GPUs idle, "
-      "the hosts, times PUE; depreciation straight-line):\n\n";
-  if (out.num_rows() > 0) text += out.to_text();
-  return text + missing;
-}
-
-nlohmann::json onprem_json(const std::vector<OnPremRow>& rows, const pricing::OnPremTable& table) {
-  nlohmann::json out = {{"table", table.name},
-                        {"currency", table.currency},
-                        {"source", table.source},
-                        {"as_of", table.as_of},
-                        {"strategies", nlohmann::json::array()}};
-  for (const auto& row : rows) {
-    nlohmann::json item = nlohmann::json::object();
-    if (row.server.empty()) {
-      item["server"] = nullptr;
-      item["note"] = no_server_note(row, table);
-    } else {
-      item = row.cost;
-      item["server"] = row.server;
-      // null: the on-prem opex is not below the cloud bill, so buying never pays back ("never").
-      item["payback_months"] = row.payback_months ? nlohmann::json(*row.payback_months) : nlohmann::json(nullptr);
-    }
-    item["strategy"] = row.strategy;
-    item["gpu"] = row.gpu;
-    item["cloud_monthly_usd"] = row.cloud_monthly_usd;
-    out["strategies"].push_back(std::move(item));
-  }
-  return out;
-}
 
 }  // namespace slicewise::report

@@ -1,7 +1,7 @@
 // Each strategy's energy as the reports show it (docs/energy.md): the result's GPU energy, a month
 // of it, and what it would cost in electricity at a site's price and PUE (the on-prem table's).
 // Information for a cloud run (its prices already include power); the on-prem TCO prices the same
-// power (report/costing.hpp cost_onprem). Shared by `simulate`, `roi`, the ROI report and the GUI.
+// power (report/onprem_cost.hpp cost_onprem). Shared by `simulate`, `roi`, the ROI report and the GUI.
 #pragma once
 
 #include <optional>
