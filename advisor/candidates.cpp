@@ -125,7 +125,7 @@ std::optional<AdviceCandidate> each_on_its_cheapest(const scenario::Scenario& s,
   if (types.size() < 2) return std::nullopt;
   return with_plan(AdviceCandidate{"dedicated, each tenant on the cheapest GPU that holds it",
                                    own_gpu,
-                                   sized(StrategyKind::dedicated),
+                                   scenario::sized_for_sla(StrategyKind::dedicated),
                                    false,
                                    {},
                                    {},
@@ -172,10 +172,14 @@ std::vector<AdviceCandidate> advice_candidates(const scenario::Scenario& scenari
   const auto* own = catalogs.gpus->find(own_gpu);
   const auto baseline_plans = pool_plans(scenario, market, own_gpu, own->memory_gib, true);
   SW_CHECK(!baseline_plans.empty(), "the scenario's tenants fit its fleet (validate first)");
-  out.push_back(with_plan(
-      AdviceCandidate{
-          "dedicated on " + own_gpu + " (baseline)", own_gpu, sized(StrategyKind::dedicated), true, {}, {}, {}},
-      baseline_plans.front()));
+  out.push_back(with_plan(AdviceCandidate{"dedicated on " + own_gpu + " (baseline)",
+                                          own_gpu,
+                                          scenario::sized_for_sla(StrategyKind::dedicated),
+                                          true,
+                                          {},
+                                          {},
+                                          {}},
+                          baseline_plans.front()));
   for (const auto& gpu_id : gpus) {
     for (StrategyKind kind : kinds)
       add_kind_candidates(out, scenario, market, *catalogs.gpus->find(gpu_id), kind, own_gpu);
@@ -294,7 +298,7 @@ std::optional<AdviceCandidate> derived_candidate(
     case scenario::AdvisorTuning::thread_caps_by_slack:
       if (!caps) return std::nullopt;
       c.label = candidate_label(name, caps->first, " on " + base.gpu) + pools_suffix(base);
-      c.strategy = sized(base.strategy.kind);
+      c.strategy = scenario::sized_for_sla(base.strategy.kind);
       c.strategy.tenants = caps->second;
       return c;
     case scenario::AdvisorTuning::tightest_first: {
@@ -390,7 +394,7 @@ scenario::Scenario candidate_scenario(const scenario::Scenario& base, const Advi
   // against (a scenario with a sized strategy needs one).
   s.strategies = {candidate.strategy};
   if (!scenario::policy_of(candidate.strategy.kind).is_baseline()) {
-    s.strategies.push_back(sized(StrategyKind::dedicated));
+    s.strategies.push_back(scenario::sized_for_sla(StrategyKind::dedicated));
   }
   // A strategy's sidecars (the CPU instances it needs) come with every candidate of its kind.
   for (auto& strategy : s.strategies) {

@@ -14,12 +14,9 @@
 #include "report/text_table.hpp"
 #include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/strategies/policy.hpp"
 
 namespace slicewise::advisor {
 
-/// A strategy of `kind` under its own name, sized for SLA.
-inline scenario::StrategySpec sized(models::StrategyKind kind) { return scenario::sized_for_sla(kind); }
 /// "$1234.50"
 inline std::string usd(double value) { return "$" + report::format_fixed(value, 2); }
 

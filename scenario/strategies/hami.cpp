@@ -12,6 +12,11 @@ namespace {
 
 constexpr int kDeviceSplitCount = 10;  // HAMi's Helm chart: devicePlugin.deviceSplitCount
 
+/// A context's gpucores: its tenant's own, else the strategy's; none when neither sets one.
+std::optional<double> cores_pct(const StrategySpec& spec, const TenantStrategySettings* settings) {
+  return settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
+}
+
 class Hami final : public DriverTimeSlicingPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::hami; }
@@ -20,14 +25,9 @@ class Hami final : public DriverTimeSlicingPolicy {
            "overhead";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::software; }
-  std::string crash_isolation(double co_tenant_kill_frac) const override {
-    return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
-           "with it (co_tenant_kill_frac " +
-           format_number(co_tenant_kill_frac) + ")";
-  }
   /// Its core cap in percent.
   double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
-    return settings && settings->gpucores_pct ? *settings->gpucores_pct : spec.gpucores_pct.value_or(100.0);
+    return cores_pct(spec, settings).value_or(100.0);
   }
   std::string configuration(const StrategySpec& spec) const override {
     return spec.gpucores_pct ? "HAMi fractional GPUs with " + format_number(*spec.gpucores_pct) + " % of the cores each"
@@ -55,8 +55,7 @@ class Hami final : public DriverTimeSlicingPolicy {
   /// HAMi's scheduler reserves a pod's nvidia.com/gpucores on the GPU it admits it to
   /// (pkg/device/nvidia/device.go, Fit): a cap that is also a reservation.
   double core_reservation(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
-    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
-    return pct.value_or(0.0) / 100.0;
+    return cores_pct(spec, settings).value_or(0.0) / 100.0;
   }
   MemoryRule memory_rule(const StrategySpec& spec, const TenantStrategySettings* settings, double /*need_gib*/,
                          double /*device_gib*/) const override {
@@ -65,8 +64,7 @@ class Hami final : public DriverTimeSlicingPolicy {
   }
   double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings,
                      Priority /*priority*/) const override {
-    const auto pct = settings && settings->gpucores_pct ? settings->gpucores_pct : spec.gpucores_pct;
-    return pct.value_or(100.0) / 100.0;
+    return cores_pct(spec, settings).value_or(100.0) / 100.0;
   }
   models::SharingParams sharing(const StrategySpec& spec, const models::SharingDefaults& defaults,
                                 int contexts_on_device) const override {

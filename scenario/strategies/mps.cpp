@@ -18,6 +18,12 @@ constexpr int kMaxMpsClients = 48;  // CUDA MPS clients per GPU (Volta and later
 /// (no public default exists): set low_priority_thread_pct to the share the best-effort tenant may take.
 constexpr double kDefaultLowPriorityPct = 50.0;
 
+/// A client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE: its tenant's own, else the strategy's; none when
+/// neither sets one.
+std::optional<double> thread_pct(const StrategySpec& spec, const TenantStrategySettings* settings) {
+  return settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
+}
+
 class Mps final : public StrategyPolicy {
  public:
   models::StrategyKind kind() const override { return models::StrategyKind::mps; }
@@ -57,8 +63,7 @@ class Mps final : public StrategyPolicy {
   }
   /// Its thread cap in percent.
   double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
-    return settings && settings->active_thread_pct ? *settings->active_thread_pct
-                                                   : spec.active_thread_pct.value_or(100.0);
+    return thread_pct(spec, settings).value_or(100.0);
   }
 
   std::vector<std::string> strategy_keys() const override {
@@ -117,8 +122,7 @@ class Mps final : public StrategyPolicy {
   /// a latency-critical co-tenant always finds SMs.
   double context_cap(const StrategySpec& spec, const TenantStrategySettings* settings,
                      Priority priority) const override {
-    const auto pct = settings && settings->active_thread_pct ? settings->active_thread_pct : spec.active_thread_pct;
-    double cap = pct.value_or(100.0);
+    double cap = thread_pct(spec, settings).value_or(100.0);
     if (spec.replicas > 0 && splits_by_replicas(spec)) cap = std::min(cap, device_plugin_thread_pct(spec.replicas));
     if (priority != Priority::low) return cap / 100.0;
     return std::min(cap, spec.low_priority_thread_pct.value_or(kDefaultLowPriorityPct)) / 100.0;

@@ -319,6 +319,8 @@ class DriverTimeSlicingPolicy : public StrategyPolicy {
   double chargeback_weight(const StrategySpec& spec, const TenantStrategySettings* settings) const override {
     return context_weight(spec, settings);
   }
+  /// The driver's time slicing isolates no fault: a crash can take the device's co-tenants.
+  std::string crash_isolation(double co_tenant_kill_frac) const override;
   std::vector<std::string> calibration_constants() const override { return time_slicing_constants(); }
   bool schedules_by_priority(const StrategySpec& /*spec*/) const override { return true; }
   double scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 #include "scenario/strategies/policy.hpp"
 
 namespace slicewise::scenario {
@@ -91,6 +92,12 @@ models::SharingParams OwnDevicePolicy::sharing(const StrategySpec& spec, const m
   p.efficiency = models::SharingDefaults::efficiency(quantum_ms(spec, defaults), switch_cost_ms(spec, defaults));
   set_time_slices(spec, defaults, p);
   return p;
+}
+
+std::string DriverTimeSlicingPolicy::crash_isolation(double co_tenant_kill_frac) const {
+  return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
+         "with it (co_tenant_kill_frac " +
+         format_number(co_tenant_kill_frac) + ")";
 }
 
 double DriverTimeSlicingPolicy::scheduling_round_ms(const StrategySpec& spec, const models::SharingDefaults& defaults,

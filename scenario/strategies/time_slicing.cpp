@@ -2,8 +2,6 @@
 // turns of one quantum each, paying a context switch between turns. Memory is not isolated.
 #include "scenario/strategies/policy.hpp"
 
-#include "core/json_reader.hpp"
-
 namespace slicewise::scenario {
 
 namespace {
@@ -20,11 +18,6 @@ class TimeSlicing final : public DriverTimeSlicingPolicy {
     return spec.replicas > 0 ? "time-slicing, " + std::to_string(spec.replicas) + " replicas per GPU" : "time-slicing";
   }
   models::IsolationLevel isolation() const override { return models::IsolationLevel::none; }
-  std::string crash_isolation(double co_tenant_kill_frac) const override {
-    return "contexts share the GPU without fault isolation, so a tenant's crash can take the co-tenants on its GPU "
-           "with it (co_tenant_kill_frac " +
-           format_number(co_tenant_kill_frac) + ")";
-  }
 
   std::vector<std::string> strategy_keys() const override {
     return {"replicas", "quantum_ms", "switch_cost_ms", "exact"};
