@@ -194,6 +194,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   ValidateOptions validate;
   GpusOptions gpus;
   ModelsOptions models;
+  StrategiesOptions strategies;
   MigOptions mig;
   PricesOptions prices;
   SimulateOptions simulate;
@@ -217,6 +218,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       {setup_roi(app, roi), [&] { return run_roi(roi, io); }},
       {setup_gpus(app, gpus), [&] { return run_gpus(gpus, io); }},
       {setup_models(app, models), [&] { return run_models(models, io); }},
+      {setup_strategies(app, strategies), [&] { return run_strategies(strategies, io); }},
       {setup_mig(app, mig), [&] { return run_mig(mig, io); }},
       {setup_prices(app, prices), [&] { return run_prices(prices, io); }},
       {setup_trace(app, trace), [&] { return run_trace(trace, io); }},

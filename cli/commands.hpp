@@ -39,6 +39,14 @@ struct ModelsOptions {
 CLI::App* setup_models(CLI::App& app, ModelsOptions& options);
 int run_models(const ModelsOptions& options, Io io);
 
+struct StrategiesOptions {
+  std::string kind;  ///< "" = every kind
+  bool markdown = false;
+  bool example = false;
+};
+CLI::App* setup_strategies(CLI::App& app, StrategiesOptions& options);
+int run_strategies(const StrategiesOptions& options, Io io);
+
 struct MigOptions {
   std::string gpu;
   std::string layout;

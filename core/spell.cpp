@@ -273,6 +273,10 @@ bool has_noncharacter(std::string_view text) {
   return false;
 }
 
+std::string plural(long n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -85,6 +85,9 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view text);
 /// skipped.
 bool has_noncharacter(std::string_view text);
 
+/// A count and its noun: plural(1, "GPU", "GPUs") == "1 GPU", plural(3, ...) == "3 GPUs".
+std::string plural(long n, const std::string& one, const std::string& many);
+
 /// Joins with a separator: join({"a","b"}, "|") == "a|b".
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 

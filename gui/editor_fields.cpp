@@ -3,10 +3,12 @@
 
 #include <QObject>
 
+#include "gui/param_fields.hpp"
 #include "models/fault_rates.hpp"
 #include "models/model_catalog.hpp"
 #include "scenario/enum_tables.hpp"
 #include "scenario/kind_keys.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::gui {
 
@@ -164,35 +166,18 @@ std::vector<FieldSpec> tenant_fields() {
 }
 
 std::vector<FieldSpec> strategy_fields() {
-  return {
-      strategy_field(QObject::tr("Placement"), "placement", FieldType::choice)
-          .with_choices(choice_names(scenario::placement_policy_table()))
-          .with_placeholder("pack"),
-      strategy_field(QObject::tr("Replicas per GPU"), "replicas", FieldType::integer)
-          .with_placeholder(QObject::tr("no limit")),
-      strategy_field(QObject::tr("Quantum (ms)"), "quantum_ms", FieldType::number)
-          .with_placeholder(QObject::tr("calibrated")),
-      strategy_field(QObject::tr("Switch cost (ms)"), "switch_cost_ms", FieldType::number)
-          .with_placeholder(QObject::tr("calibrated")),
-      strategy_field(QObject::tr("Exact quanta"), "exact", FieldType::boolean).with_placeholder("false"),
-      strategy_field(QObject::tr("Active threads (%)"), "active_thread_pct", FieldType::number),
-      strategy_field(QObject::tr("Pinned memory limit (GiB)"), "pinned_memory_limit_gib", FieldType::number),
-      strategy_field(QObject::tr("Low-priority threads (%)"), "low_priority_thread_pct", FieldType::number),
-      strategy_field(QObject::tr("MPS daemon"), "mps_daemon", FieldType::choice)
-          .with_choices(choice_names(scenario::mps_daemon_table()))
-          .with_placeholder("device_plugin")
-          .with_tooltip(QObject::tr("device_plugin: each of a GPU's replicas gets 1/R of its memory and threads, as "
-                                    "NVIDIA's device plugin deploys it; own: a daemon you run, no split")),
-      strategy_field(QObject::tr("GPU cores (%)"), "gpucores_pct", FieldType::number),
-      strategy_field(QObject::tr("GPU memory (GiB)"), "gpumem_gib", FieldType::number),
-      strategy_field(QObject::tr("vGPU scheduler"), "vgpu_scheduler", FieldType::choice)
-          .with_choices(choice_names(scenario::vgpu_scheduler_table()))
-          .with_placeholder("best_effort"),
-      strategy_field(QObject::tr("vGPU time slice (ms)"), "timeslice_ms", FieldType::number),
-      strategy_field(QObject::tr("Sidecars"), "sidecars", FieldType::json)
-          .with_tooltip(QObject::tr(
-              "JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU instances the strategy pays for")),
-  };
+  std::vector<FieldSpec> fields = {strategy_field(QObject::tr("Placement"), "placement", FieldType::choice)
+                                       .with_choices(choice_names(scenario::placement_policy_table()))
+                                       .with_placeholder("pack")};
+  // The keys of the kinds, as strategy_params.cpp declares them; the MIG layouts have their own editor.
+  for (const auto& param : scenario::strategy_params()) {
+    const auto kinds = scenario::kinds_reading_strategy_key(param.key);
+    if (auto field = param_field(param, kinds)) fields.push_back(field->when("/kind", kind_names(kinds), "dedicated"));
+  }
+  fields.push_back(strategy_field(QObject::tr("Sidecars"), "sidecars", FieldType::json)
+                       .with_tooltip(QObject::tr("JSON: [{\"instance_type\": \"t3.large\", \"count\": 2}]: CPU "
+                                                 "instances the strategy pays for")));
+  return fields;
 }
 
 std::vector<FieldSpec> fault_fields() {

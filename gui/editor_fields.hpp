@@ -1,6 +1,7 @@
 // The fields of the editor's forms: the scenario's settings and pricing, a tenant (workload, load,
-// SLA), a strategy and the faults, each shown only for the kinds that use it (scenario/kind_keys.hpp, the table
-// the loader checks against).
+// SLA), a strategy and the faults, each shown only for the kinds that use it (scenario/kind_keys.hpp
+// and, for a strategy's keys, the declarations of scenario/strategy_params.cpp, as the loader reads
+// them).
 #pragma once
 
 #include <vector>

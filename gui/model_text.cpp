@@ -5,7 +5,7 @@
 
 #include "core/json_reader.hpp"
 #include "scenario/enum_tables.hpp"
-#include "scenario/strategies/policy.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::gui {
 
@@ -23,65 +23,32 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
-/// Collects `key=value` items, skipping unset optionals.
-class ParameterList {
- public:
-  void add(const char* key, const std::string& value) { items_.push_back(std::string(key) + "=" + value); }
-  void add(const char* key, const std::optional<double>& value) {
-    if (value) add(key, format_number(*value));
+/// `key=value` for each declared key set on `owner` (away from its default), in declaration order.
+template <class Owner>
+void add_set_params(const std::vector<scenario::ParamDecl<Owner>>& params, const Owner& owner,
+                    std::vector<std::string>& items) {
+  for (const auto& param : params) {
+    if (param.is_set(owner)) items.push_back(param.key + "=" + param.value_text(owner));
   }
-  const std::vector<std::string>& items() const { return items_; }
-
- private:
-  std::vector<std::string> items_;
-};
+}
 
 std::vector<std::string> strategy_parameters(const StrategySpec& s) {
-  ParameterList p;
+  std::vector<std::string> items;
   if (s.placement != scenario::PlacementPolicy::pack) {
-    p.add("placement", scenario::name_of(scenario::placement_policy_table(), s.placement));
+    items.push_back("placement=" + scenario::name_of(scenario::placement_policy_table(), s.placement));
   }
-  if (s.replicas > 0) p.add("replicas", std::to_string(s.replicas));
-  p.add("quantum_ms", s.quantum_ms);
-  p.add("switch_cost_ms", s.switch_cost_ms);
-  if (s.exact) p.add("exact", "true");
-  p.add("active_thread_pct", s.active_thread_pct);
-  p.add("pinned_memory_limit_gib", s.pinned_memory_limit_gib);
-  p.add("low_priority_thread_pct", s.low_priority_thread_pct);
-  if (!s.layout.empty()) p.add("layout", s.layout);
-  if (!s.layouts.empty()) p.add("layouts", join(s.layouts, " / "));
-  if (s.layout_schedule) {
-    std::vector<std::string> phases;  // "day from 8 h: 3g.40gb+4g.40gb"
-    for (const auto& phase : s.layout_schedule->phases) {
-      phases.push_back(phase.name + " from " + format_number(phase.from_hour) + " h: " + phase.layout);
-    }
-    p.add("layout_schedule", join(phases, " / "));
-  }
-  const auto& policy = scenario::policy_of(s.kind);
-  if (policy.reads_key("mps_daemon") && s.mps_daemon != scenario::MpsDaemon::device_plugin) {
-    p.add("mps_daemon", scenario::name_of(scenario::mps_daemon_table(), s.mps_daemon));
-  }
-  p.add("gpucores_pct", s.gpucores_pct);
-  p.add("gpumem_gib", s.gpumem_gib);
-  if (policy.reads_key("vgpu_scheduler")) {
-    p.add("vgpu_scheduler", scenario::name_of(scenario::vgpu_scheduler_table(), s.vgpu_scheduler));
-  }
-  p.add("timeslice_ms", s.timeslice_ms);
+  add_set_params(scenario::strategy_params(), s, items);
   std::vector<std::string> sidecars;
   for (const auto& sidecar : s.sidecars)
     sidecars.push_back(std::to_string(sidecar.count) + "×" + sidecar.instance_type);
-  if (!sidecars.empty()) p.add("sidecars", join(sidecars, "+"));
-  return p.items();
+  if (!sidecars.empty()) items.push_back("sidecars=" + join(sidecars, "+"));
+  return items;
 }
 
 std::string tenant_settings_text(const TenantStrategySettings& t) {
-  ParameterList p;
-  if (!t.mig_profile.empty()) p.add("mig_profile", t.mig_profile);
-  p.add("active_thread_pct", t.active_thread_pct);
-  p.add("gpucores_pct", t.gpucores_pct);
-  p.add("gpumem_gib", t.gpumem_gib);
-  p.add("weight", t.weight);
-  return join(p.items(), ", ");
+  std::vector<std::string> items;
+  add_set_params(scenario::tenant_params(), t, items);
+  return join(items, ", ");
 }
 
 /// The generic parameters as one item, then one item per tenant override.

@@ -400,7 +400,7 @@ void ScenarioEditor::refresh_strategy_extras() {
   const auto* policy = kind && kind->is_string() ? scenario::policy_named(kind->get<std::string>()) : nullptr;
   const bool mig = policy && policy->partitions_gpus();
   mig_box_->setVisible(mig);
-  for (int column = StrategyTenantModel::kMigProfile; column < StrategyTenantModel::kNumColumns; ++column) {
+  for (int column = StrategyTenantModel::kTenant + 1; column < strategy_tenant_model_->columnCount(); ++column) {
     strategy_tenant_view_->setColumnHidden(column, !strategy_tenant_model_->column_applies(column));
   }
   if (!mig) return;

@@ -2,26 +2,29 @@
 #include "gui/strategy_tenant_model.hpp"
 
 #include "core/json_reader.hpp"
+#include "gui/param_fields.hpp"
 #include "scenario/strategies/policy.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::gui {
 
 StrategyTenantModel::StrategyTenantModel(ScenarioDocument* document, QObject* parent)
     : JsonTableModel(document, "/strategies", parent) {
   add_derived(tr("Tenant"), [this](int row) { return tenant_name(row); });
-  add_field(FieldSpec(tr("MIG profile"), "/mig_profile", FieldType::choice)
-                .with_tooltip(tr("mig, mig_time_slicing: the GPU instance profile the tenant's contexts get")));
-  add_field(FieldSpec(tr("Active threads (%)"), "/active_thread_pct", FieldType::number)
-                .with_tooltip(tr("mps: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, (0, 100]")),
-            {}, true);
-  add_field(
-      FieldSpec(tr("GPU cores (%)"), "/gpucores_pct", FieldType::number).with_tooltip(tr("hami: core cap, (0, 100]")),
-      {}, true);
-  add_field(FieldSpec(tr("GPU memory (GiB)"), "/gpumem_gib", FieldType::number).with_tooltip(tr("hami: memory limit")),
-            {}, true);
-  add_field(FieldSpec(tr("Weight"), "/weight", FieldType::number)
-                .with_tooltip(tr("time_slicing, vgpu fixed_share: relative share, > 0")),
-            {}, true);
+  for (const auto& param : scenario::tenant_params()) {
+    const bool numeric = param.type == scenario::ParamType::number || param.type == scenario::ParamType::count;
+    if (auto field = param_field(param, scenario::kinds_reading_tenant_key(param.key))) {
+      add_field(*field, {}, numeric);
+    }
+  }
+}
+
+int StrategyTenantModel::column_of(std::string_view key) {
+  const auto& params = scenario::tenant_params();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i].key == key) return kTenant + 1 + static_cast<int>(i);
+  }
+  return -1;
 }
 
 void StrategyTenantModel::set_strategy(int index) {
@@ -55,13 +58,12 @@ std::string StrategyTenantModel::row_pointer(int row) const {
 }
 
 bool StrategyTenantModel::column_applies(int column) const {
-  static const char* const keys[kNumColumns] = {"",           "mig_profile", "active_thread_pct", "gpucores_pct",
-                                                "gpumem_gib", "weight"};
-  if (column <= kTenant || column >= kNumColumns) return true;
+  const auto& params = scenario::tenant_params();
+  if (column <= kTenant || column > static_cast<int>(params.size())) return true;
   // The policy of the strategy's kind (dedicated, the reader's default, while it has none) says.
   const Json* kind = document()->value_at("/strategies/" + std::to_string(strategy_) + "/kind");
   const auto* policy = scenario::policy_named(kind && kind->is_string() ? kind->get<std::string>() : "dedicated");
-  return policy && policy->reads_tenant_key(keys[column]);
+  return policy && policy->reads_tenant_key(params[static_cast<std::size_t>(column - kTenant - 1)].key);
 }
 
 Qt::ItemFlags StrategyTenantModel::flags(const QModelIndex& index) const {
@@ -71,7 +73,12 @@ Qt::ItemFlags StrategyTenantModel::flags(const QModelIndex& index) const {
 }
 
 QVariant StrategyTenantModel::data(const QModelIndex& index, int role) const {
-  if (role == kChoicesRole && index.isValid() && index.column() == kMigProfile) return mig_profiles_;
+  const auto& params = scenario::tenant_params();
+  const int setting = index.column() - kTenant - 1;
+  if (role == kChoicesRole && index.isValid() && setting >= 0 && setting < static_cast<int>(params.size()) &&
+      params[static_cast<std::size_t>(setting)].type == scenario::ParamType::mig_profile) {
+    return mig_profiles_;
+  }
   return JsonTableModel::data(index, role);
 }
 

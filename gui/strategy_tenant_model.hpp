@@ -1,6 +1,9 @@
 // Per-tenant settings of one strategy (/strategies/i/tenants/<name>): one row per tenant of the
-// scenario, whether or not the strategy overrides anything for it, with the fields its kind uses.
+// scenario, whether or not the strategy overrides anything for it, with a column per setting
+// scenario/strategy_params.cpp declares, enabled where the strategy's kind reads it.
 #pragma once
+
+#include <string_view>
 
 #include "gui/json_table_model.hpp"
 
@@ -10,7 +13,8 @@ class StrategyTenantModel : public JsonTableModel {
   Q_OBJECT
 
  public:
-  enum Column : int { kTenant, kMigProfile, kActiveThreadPct, kGpucoresPct, kGpumemGib, kWeight, kNumColumns };
+  /// The tenant's name; then the settings, in declaration order (column_of()).
+  static constexpr int kTenant = 0;
 
   explicit StrategyTenantModel(ScenarioDocument* document, QObject* parent = nullptr);
 
@@ -20,6 +24,8 @@ class StrategyTenantModel : public JsonTableModel {
   /// The MIG profiles offered in the profile column (those of the strategy's layout).
   void set_mig_profiles(const QStringList& profiles);
 
+  /// The column of per-tenant setting `key`; -1 when none has it.
+  static int column_of(std::string_view key);
   /// Whether `column` is used by the strategy's kind (validate.cpp rejects the others).
   bool column_applies(int column) const;
 

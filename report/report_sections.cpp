@@ -22,10 +22,6 @@ namespace slicewise::report {
 
 namespace {
 
-std::string plural(long n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 /// A whole number with thousands separators: "82,944".
 std::string grouped(double value) {
   const std::string text = format_usd(value, 0);  // "$82,944", "-$5"

@@ -26,6 +26,17 @@ std::string appendix_intro(const RoiReport& report);
 RoiReport build_roi_report(const scenario::SimResult& result, const CostReport& costs,
                            const pricing::PriceTable* table = nullptr);
 
+/// The report's assumptions, a line each: the prices (`prices` says which), the simulation, each
+/// tenant's load and SLA, the calibration and its constants, each strategy's issues.
+std::vector<std::string> assumptions_of(const RoiReport& r, const scenario::SimResult& result, const CostReport& costs,
+                                        const std::string& prices);
+/// How the report's figures were made, a paragraph each.
+std::vector<std::string> methodology();
+
+/// Every price `costs` used, once each, in order of first use, each with its own date and source
+/// from `table` (or the shipped table of the costs' name when its price is the one used).
+std::vector<PricedItem> priced_items_of(const CostReport& costs, const pricing::PriceTable* table);
+
 /// "Where these figures come from", one line each: every priced item with its price, option,
 /// table, region, date and source; the calibration profile; the seed; and per strategy whether its
 /// fleet was taken as given or sized to the SLA, with its GPUs.

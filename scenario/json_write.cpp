@@ -6,6 +6,7 @@
 #include "scenario/enum_tables.hpp"
 #include "scenario/json_io.hpp"
 #include "scenario/kind_keys.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::scenario {
 
@@ -147,52 +148,19 @@ ordered_json tenant_json(const Tenant& t) {
   return out;
 }
 
+/// The declared keys `kind` reads, each as its declaration writes it.
+template <class Owner>
+void put_params(ordered_json& out, const std::vector<ParamDecl<Owner>>& params,
+                const KeyKinds<models::StrategyKind>& table, models::StrategyKind kind, const Owner& owner) {
+  for (const auto& param : params) {
+    if (uses(table, param.key, kind)) param.write(out, owner);
+  }
+}
+
 ordered_json setting_json(const TenantStrategySettings& t, models::StrategyKind kind) {
   ordered_json out = ordered_json::object();
-  auto use = [&](const char* key) { return uses(tenant_setting_keys(), key, kind); };
-  if (use("mig_profile")) put_if(out, "mig_profile", t.mig_profile);
-  if (use("active_thread_pct")) put_if(out, "active_thread_pct", t.active_thread_pct);
-  if (use("gpucores_pct")) put_if(out, "gpucores_pct", t.gpucores_pct);
-  if (use("gpumem_gib")) put_if(out, "gpumem_gib", t.gpumem_gib);
-  if (use("weight")) put_if(out, "weight", t.weight);
+  put_params(out, tenant_params(), tenant_setting_keys(), kind, t);
   return out;
-}
-
-ordered_json layout_schedule_json(const LayoutSchedule& schedule) {
-  ordered_json phases = ordered_json::array();
-  for (const auto& p : schedule.phases) {
-    ordered_json tenants = ordered_json::object();
-    for (const auto& [name, t] : p.tenants) {
-      ordered_json entry;
-      entry["mig_profile"] = t.mig_profile;
-      if (t.num_contexts != 0) entry["num_contexts"] = t.num_contexts;  // absent: the tenant's num_contexts
-      tenants[name] = entry;
-    }
-    ordered_json phase;
-    phase["name"] = p.name;
-    phase["from_hour"] = p.from_hour;
-    phase["layout"] = p.layout;
-    phase["tenants"] = tenants;
-    phases.push_back(phase);
-  }
-  ordered_json out;
-  out["start_hour"] = schedule.start_hour;
-  out["repartition_s"] = schedule.repartition_s;
-  out["rolling"] = schedule.rolling;
-  out["phases"] = phases;
-  return out;
-}
-
-/// A MIG strategy's one of `layout`, `layouts` and `layout_schedule` (the others are empty and not
-/// written).
-void put_layouts(ordered_json& out, const StrategySpec& s) {
-  if (s.layout_schedule) {
-    out["layout_schedule"] = layout_schedule_json(*s.layout_schedule);
-  } else if (!s.layouts.empty()) {
-    out["layouts"] = s.layouts;
-  } else {
-    out["layout"] = s.layout;
-  }
 }
 
 ordered_json strategy_json(const StrategySpec& s) {
@@ -201,22 +169,7 @@ ordered_json strategy_json(const StrategySpec& s) {
   out["kind"] = models::to_string(s.kind);
   out["placement"] = name_of(placement_policy_table(), s.placement);
   if (s.sizing != Sizing::as_given) out["sizing"] = name_of(sizing_table(), s.sizing);  // absent: as given
-  auto use = [&](const char* key) { return uses(strategy_keys(), key, s.kind); };
-  if (use("replicas")) out["replicas"] = s.replicas;
-  if (use("quantum_ms")) put_if(out, "quantum_ms", s.quantum_ms);
-  if (use("switch_cost_ms")) put_if(out, "switch_cost_ms", s.switch_cost_ms);
-  if (use("exact")) out["exact"] = s.exact;
-  if (use("active_thread_pct")) put_if(out, "active_thread_pct", s.active_thread_pct);
-  if (use("pinned_memory_limit_gib")) put_if(out, "pinned_memory_limit_gib", s.pinned_memory_limit_gib);
-  if (use("low_priority_thread_pct")) put_if(out, "low_priority_thread_pct", s.low_priority_thread_pct);
-  if (use("mps_daemon") && s.mps_daemon != MpsDaemon::device_plugin) {
-    out["mps_daemon"] = name_of(mps_daemon_table(), s.mps_daemon);
-  }
-  if (use("layout")) put_layouts(out, s);
-  if (use("gpucores_pct")) put_if(out, "gpucores_pct", s.gpucores_pct);
-  if (use("gpumem_gib")) put_if(out, "gpumem_gib", s.gpumem_gib);
-  if (use("vgpu_scheduler")) out["vgpu_scheduler"] = name_of(vgpu_scheduler_table(), s.vgpu_scheduler);
-  if (use("timeslice_ms")) put_if(out, "timeslice_ms", s.timeslice_ms);
+  put_params(out, strategy_params(), strategy_keys(), s.kind, s);
   if (!s.tenants.empty()) {
     ordered_json tenants = ordered_json::object();
     for (const auto& [name, settings] : s.tenants) tenants[name] = setting_json(settings, s.kind);

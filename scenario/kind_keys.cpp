@@ -1,46 +1,7 @@
 // Which kinds use which keys (see kind_keys.hpp).
 #include "scenario/kind_keys.hpp"
 
-#include "scenario/strategies/policy.hpp"
-
 namespace slicewise::scenario {
-
-using models::StrategyKind;
-
-namespace {
-
-/// The kinds whose policies read each of `keys` (in the order of the registry), as a KeyKinds table.
-KeyKinds<StrategyKind> kinds_reading(const std::vector<std::string>& keys,
-                                     std::vector<std::string> (StrategyPolicy::*keys_of)() const) {
-  KeyKinds<StrategyKind> table;
-  for (const auto& key : keys) {
-    std::vector<StrategyKind> kinds;
-    for (const auto* policy : strategy_policies()) {
-      const auto read = (policy->*keys_of)();
-      if (std::find(read.begin(), read.end(), key) != read.end()) kinds.push_back(policy->kind());
-    }
-    table.emplace_back(key, std::move(kinds));
-  }
-  return table;
-}
-
-}  // namespace
-
-const KeyKinds<StrategyKind>& strategy_keys() {
-  // Every kind-specific StrategySpec key, in the order of the struct; the policies say who reads it.
-  static const KeyKinds<StrategyKind> table =
-      kinds_reading({"replicas", "quantum_ms", "switch_cost_ms", "exact", "active_thread_pct",
-                     "pinned_memory_limit_gib", "low_priority_thread_pct", "mps_daemon", "layout", "layouts",
-                     "layout_schedule", "gpucores_pct", "gpumem_gib", "vgpu_scheduler", "timeslice_ms"},
-                    &StrategyPolicy::strategy_keys);
-  return table;
-}
-
-const KeyKinds<StrategyKind>& tenant_setting_keys() {
-  static const KeyKinds<StrategyKind> table = kinds_reading(
-      {"mig_profile", "active_thread_pct", "gpucores_pct", "gpumem_gib", "weight"}, &StrategyPolicy::tenant_keys);
-  return table;
-}
 
 const KeyKinds<LoadKind>& load_keys() {
   static const KeyKinds<LoadKind> table = {

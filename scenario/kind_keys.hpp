@@ -1,8 +1,8 @@
-// Keys that only some kinds accept: strategy keys per strategy kind, per-tenant strategy settings
-// per strategy kind, load keys per load kind, workload and SLA keys per workload kind, scheduled
-// fault keys per fault kind. One table drives the reader (a key on the wrong kind is rejected), the
-// writer (only the kind's keys are written), validate_scenario (in-memory scenarios) and
-// docs/scenario-format.md.
+// Keys that only some kinds accept: load keys per load kind, workload and SLA keys per workload
+// kind, engine keys per serving engine, scheduled fault keys per fault kind (strategy keys per
+// strategy kind are strategy_params.hpp's). One table drives the reader (a key on the wrong kind is
+// rejected), the writer (only the kind's keys are written), validate_scenario (in-memory
+// scenarios) and docs/scenario-format.md.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/strategy_kind.hpp"
 #include "scenario/scenario.hpp"
 
 namespace slicewise::scenario {
@@ -20,13 +19,11 @@ namespace slicewise::scenario {
 template <class K>
 using KeyKinds = std::vector<std::pair<std::string, std::vector<K>>>;
 
-const KeyKinds<models::StrategyKind>& strategy_keys();        ///< StrategySpec fields
-const KeyKinds<models::StrategyKind>& tenant_setting_keys();  ///< TenantStrategySettings fields
-const KeyKinds<LoadKind>& load_keys();                        ///< LoadSpec fields
-const KeyKinds<WorkloadKind>& workload_keys();                ///< Workload fields
-const KeyKinds<WorkloadKind>& sla_keys();                     ///< SlaTargets fields
-const KeyKinds<FaultKind>& fault_keys();                      ///< ScheduledFault fields
-const KeyKinds<ServingEngine>& engine_keys();                 ///< EngineSpec fields
+const KeyKinds<LoadKind>& load_keys();          ///< LoadSpec fields
+const KeyKinds<WorkloadKind>& workload_keys();  ///< Workload fields
+const KeyKinds<WorkloadKind>& sla_keys();       ///< SlaTargets fields
+const KeyKinds<FaultKind>& fault_keys();        ///< ScheduledFault fields
+const KeyKinds<ServingEngine>& engine_keys();   ///< EngineSpec fields
 
 /// True when `kind` uses `key` (also for keys the table does not list).
 template <class K>

@@ -8,46 +8,20 @@
 #include "scenario/kind_keys.hpp"
 #include "scenario/scenario_checker.hpp"
 #include "scenario/strategies/policy.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::scenario::detail {
 
 namespace {
 
-/// The JSON keys of the fields that `is_set` marks, in table order.
-std::vector<std::string> set_keys(const std::vector<std::pair<std::string, bool>>& is_set) {
+/// The declared keys set on `owner` (away from their defaults), in declaration order.
+template <class Owner>
+std::vector<std::string> set_keys(const std::vector<ParamDecl<Owner>>& params, const Owner& owner) {
   std::vector<std::string> set;
-  for (const auto& [key, set_here] : is_set) {
-    if (set_here) set.push_back(key);
+  for (const auto& param : params) {
+    if (param.is_set(owner)) set.push_back(param.key);
   }
   return set;
-}
-
-/// The StrategySpec fields that differ from their defaults, by JSON key.
-std::vector<std::string> set_strategy_fields(const StrategySpec& s) {
-  return set_keys({{"replicas", s.replicas != 0},
-                   {"quantum_ms", s.quantum_ms.has_value()},
-                   {"switch_cost_ms", s.switch_cost_ms.has_value()},
-                   {"exact", s.exact},
-                   {"active_thread_pct", s.active_thread_pct.has_value()},
-                   {"pinned_memory_limit_gib", s.pinned_memory_limit_gib.has_value()},
-                   {"low_priority_thread_pct", s.low_priority_thread_pct.has_value()},
-                   {"mps_daemon", s.mps_daemon != MpsDaemon::device_plugin},
-                   {"layout", !s.layout.empty()},
-                   {"layouts", !s.layouts.empty()},
-                   {"layout_schedule", s.layout_schedule.has_value()},
-                   {"gpucores_pct", s.gpucores_pct.has_value()},
-                   {"gpumem_gib", s.gpumem_gib.has_value()},
-                   {"vgpu_scheduler", s.vgpu_scheduler != VgpuScheduler::best_effort},
-                   {"timeslice_ms", s.timeslice_ms.has_value()}});
-}
-
-/// The TenantStrategySettings fields that are set, by JSON key.
-std::vector<std::string> set_setting_fields(const TenantStrategySettings& t) {
-  return set_keys({{"mig_profile", !t.mig_profile.empty()},
-                   {"active_thread_pct", t.active_thread_pct.has_value()},
-                   {"gpucores_pct", t.gpucores_pct.has_value()},
-                   {"gpumem_gib", t.gpumem_gib.has_value()},
-                   {"weight", t.weight.has_value()}});
 }
 
 }  // namespace
@@ -71,7 +45,7 @@ void ScenarioChecker::strategy(std::size_t j) {
 /// Fields set on a strategy whose kind does not use them (an in-memory scenario can have them).
 void ScenarioChecker::unused_strategy_fields(const StrategySpec& st, const std::string& pointer) {
   const std::string kind = models::to_string(st.kind);
-  for (const auto& key : set_strategy_fields(st)) {
+  for (const auto& key : set_keys(strategy_params(), st)) {
     if (!uses(strategy_keys(), key, st.kind)) {
       std::string at = pointer + "/";
       at += key;
@@ -92,7 +66,7 @@ void ScenarioChecker::tenant_settings(const StrategySpec& st, const std::string&
       const auto hint = did_you_mean_suffix(name, names);
       add(at, "unknown tenant " + quoted_excerpt(name) + (hint.empty() ? "; tenants: " + join(names, ", ") : hint));
     }
-    for (const auto& key : set_setting_fields(settings)) {
+    for (const auto& key : set_keys(tenant_params(), settings)) {
       std::string key_at = at + "/";
       key_at += key;
       if (!uses(tenant_setting_keys(), key, st.kind)) {

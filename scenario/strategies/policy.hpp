@@ -1,7 +1,8 @@
 // A sharing strategy as one policy: everything slicewise knows about one way of sharing a GPU lives
 // in one file of this folder (dedicated.cpp, time_slicing.cpp, mps.cpp, mig.cpp,
 // mig_time_slicing.cpp, hami.cpp, vgpu.cpp), and registry.cpp lists them. A policy says
-//   - which scenario keys it reads and what it checks beyond their types (validate_scenario),
+//   - which scenario keys it reads (each declared in ../strategy_params.cpp) and what it checks
+//     beyond their types (validate_scenario),
 //   - how placement treats it: whole GPUs or MIG instances, contexts per device, which memory it
 //     enforces per context, caps and weights (sim/placement.cpp asks),
 //   - how a device of it shares itself: the rate model's discipline and constants,
@@ -146,9 +147,10 @@ class StrategyPolicy {
   virtual models::IsolationLevel isolation() const = 0;
 
   // --- Parameters -----------------------------------------------------------------------------
-  /// StrategySpec keys (JSON names) this kind reads; a key another kind reads is rejected here.
+  /// StrategySpec keys (JSON names) this kind reads beside the common ones, each declared once in
+  /// scenario/strategy_params.cpp; a key only other kinds read is rejected here.
   virtual std::vector<std::string> strategy_keys() const { return {}; }
-  /// TenantStrategySettings keys this kind reads.
+  /// TenantStrategySettings keys this kind reads (declared in scenario/strategy_params.cpp).
   virtual std::vector<std::string> tenant_keys() const { return {}; }
   /// True when `key` is one of its strategy keys.
   bool reads_key(const std::string& key) const {

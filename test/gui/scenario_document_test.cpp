@@ -1,5 +1,7 @@
 // ScenarioDocument: the CLI's checks after every edit, undo/redo, save and save-as (paths rebased),
 // and the table models editing through it.
+#include <algorithm>
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -9,11 +11,13 @@
 #include <QUndoStack>
 
 #include "core/json_file.hpp"
+#include "gui/editor_fields.hpp"
 #include "gui/json_field.hpp"
 #include "gui/scenario_document.hpp"
 #include "gui/strategy_tenant_model.hpp"
 #include "gui/tenant_model.hpp"
 #include "gui_test.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::gui::test {
 
@@ -197,18 +201,53 @@ class ScenarioDocumentTest : public QObject {
     model.set_strategy(1);  // time_slicing
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.data(model.index(1, StrategyTenantModel::kTenant)).toString(), QStringLiteral("beta"));
-    QVERIFY(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEditable);
-    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kMigProfile)) & Qt::ItemIsEnabled));
-    QVERIFY(model.setData(model.index(1, StrategyTenantModel::kWeight), QStringLiteral("3")));
+    QVERIFY(model.flags(model.index(0, StrategyTenantModel::column_of("weight"))) & Qt::ItemIsEditable);
+    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::column_of("mig_profile"))) & Qt::ItemIsEnabled));
+    QVERIFY(model.setData(model.index(1, StrategyTenantModel::column_of("weight")), QStringLiteral("3")));
     QCOMPARE(document.value_at("/strategies/1/tenants/beta/weight")->get<double>(), 3.0);
     QCOMPARE(document.scenario()->strategies[1].tenants.at("beta").weight, std::optional<double>(3.0));
     QVERIFY(document.is_valid());
     model.set_strategy(0);  // dedicated: no per-tenant setting applies
-    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEnabled));
+    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::column_of("weight"))) & Qt::ItemIsEnabled));
     // mig reads mig_profile and not weight, though its name is part of mig_time_slicing's, which does.
     document.set_value("/strategies/0/kind", Json("mig"));
-    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::kWeight)) & Qt::ItemIsEnabled));
-    QVERIFY(model.flags(model.index(0, StrategyTenantModel::kMigProfile)) & Qt::ItemIsEnabled);
+    QVERIFY(!(model.flags(model.index(0, StrategyTenantModel::column_of("weight"))) & Qt::ItemIsEnabled));
+    QVERIFY(model.flags(model.index(0, StrategyTenantModel::column_of("mig_profile"))) & Qt::ItemIsEnabled);
+    // The columns are the declared settings, their tooltips the kinds that read them (the weight's
+    // hand-written tooltip once left out hami and mig_time_slicing).
+    QCOMPARE(model.columnCount(), 1 + static_cast<int>(scenario::tenant_params().size()));
+    const int weight = StrategyTenantModel::column_of("weight");
+    QCOMPARE(model.headerData(weight, Qt::Horizontal).toString(), QStringLiteral("Weight"));
+    QVERIFY(model.headerData(weight, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("time_slicing, mig_time_slicing, hami, vgpu: relative share of GPU time")));
+    QCOMPARE(StrategyTenantModel::column_of("no_such_key"), -1);
+  }
+
+  void strategyFormHasEveryDeclaredKey() {
+    // Each declared strategy key but the MIG layouts (their own editor) is a field of the form,
+    // shown for the kinds that read it, with its default as the placeholder.
+    const auto fields = strategy_fields();
+    for (const auto& param : scenario::strategy_params()) {
+      const auto field =
+          std::find_if(fields.begin(), fields.end(), [&](const FieldSpec& f) { return f.pointer == "/" + param.key; });
+      using scenario::ParamType;
+      if (param.type == ParamType::mig_layout || param.type == ParamType::layouts ||
+          param.type == ParamType::layout_schedule) {
+        QVERIFY2(field == fields.end(), param.key.c_str());
+        continue;
+      }
+      QVERIFY2(field != fields.end(), param.key.c_str());
+      QCOMPARE(field->when_pointer, std::string("/kind"));
+      QCOMPARE(field->when_values.size(),
+               static_cast<qsizetype>(scenario::kinds_reading_strategy_key(param.key).size()));
+    }
+    const auto quantum =
+        std::find_if(fields.begin(), fields.end(), [](const FieldSpec& f) { return f.pointer == "/quantum_ms"; });
+    QCOMPARE(quantum->label, QStringLiteral("Quantum (ms)"));
+    QCOMPARE(quantum->placeholder, QStringLiteral("calibrated"));
+    QCOMPARE(quantum->when_values, QStringList({"time_slicing", "mig_time_slicing", "hami"}));
+    QCOMPARE(quantum->type, FieldType::number);
   }
 
   void renamingATenantRenamesItsStrategySettings() {

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "models/gpu_catalog.hpp"
-#include "scenario/kind_keys.hpp"
 #include "scenario/strategies/policy.hpp"
+#include "scenario/strategy_params.hpp"
 
 namespace slicewise::scenario {
 namespace {
