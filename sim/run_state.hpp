@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 #include "sim/device_state.hpp"
@@ -129,6 +130,14 @@ void arrive(Run& run, std::size_t tenant, const Request& request);
 void user_done(Run& run, std::size_t tenant, int user, double now);
 /// A request lost for good: counted failed and an SLA violation when measured.
 void fail_request(Run& run, std::size_t tenant, const Request& request);
+
+/// run_setup.cpp: each tenant's workload shape on its reference GPU (the first fleet GPU it may
+/// run on when it names none), statistics and per-request constants, into run.tenants.
+void init_tenants(Run& run, const std::vector<FleetGpu>& fleet, const scenario::Catalogs& catalogs,
+                  std::size_t num_intervals);
+/// run_setup.cpp: one DeviceState per placed device, and each tenant's contexts in replica order
+/// (so that round-robin is the same whatever the packing).
+void build_devices(Run& run, const Placement& placement, std::size_t num_intervals);
 
 /// The operations actor's state before the run: faults planned, phases' contexts down, the
 /// timeline. `phase_of_device` is -1 per device without a schedule.
