@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "calibration/calibrate.hpp"
+#include "calibration/calibration_outcome.hpp"
 #include "calibration/mig_fit.hpp"
 #include "calibration/sharing_fit.hpp"
 

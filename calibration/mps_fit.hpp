@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "calibration/calibrate.hpp"
+#include "calibration/calibration_outcome.hpp"
 #include "calibration/sharing_fit.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/sharing_defaults.hpp"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/error.hpp"
 #include "models/time_slice_shares.hpp"
 
 namespace slicewise::models {
@@ -90,11 +91,10 @@ void RateModel::solve(std::span<const ContextDemand> contexts, std::vector<Conte
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     switch (params_.discipline) {
       case SharingDiscipline::exclusive:
-        if (active_.size() == 1) {
-          share_[static_cast<std::size_t>(active_[0])] = 1.0;
-        } else {
-          time_sliced_shares(contexts);
-        }
+        // Placement never puts a second context on a device its context owns (context_limit 1).
+        SW_CHECK(active_.size() == 1, "an exclusive device with " + std::to_string(active_.size()) +
+                                          " active contexts (placement gives it one)");
+        share_[static_cast<std::size_t>(active_[0])] = 1.0;
         break;
       case SharingDiscipline::time_sliced: time_sliced_shares(contexts); break;
       case SharingDiscipline::concurrent: concurrent_shares(contexts); break;

@@ -9,7 +9,7 @@ namespace slicewise::models {
 
 /// How the contexts of one device share it; each strategy maps to one discipline.
 enum class SharingDiscipline {
-  exclusive,    ///< one context owns the device (dedicated, mig); several are time-sliced
+  exclusive,    ///< one context owns the device (dedicated, mig, a reserved GPU); never two
   time_sliced,  ///< contexts with GPU work take turns (time_slicing, mig_time_slicing, hami, vgpu best_effort)
   concurrent,   ///< contexts run at once; kernels that want the same SMs take turns, bandwidth is split (mps)
   fixed_share,  ///< each placed context owns a fixed share, used or not (vgpu equal_share / fixed_share)

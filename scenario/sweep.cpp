@@ -13,7 +13,6 @@
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "scenario/json_io.hpp"
-#include "scenario/sweep_axes.hpp"
 #include "scenario/validate.hpp"
 
 namespace slicewise::scenario {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.hpp"
 #include "scenario/scenario.hpp"
 
 namespace slicewise::scenario {
@@ -83,5 +84,16 @@ std::string point_label(const Sweep& sweep, const SweepPoint& point);
 /// 16 hex digits identifying the sweep (its document, the base scenario and the calibration
 /// profile file), so that --resume and merge refuse folders of a different sweep.
 std::string sweep_fingerprint(const Sweep& sweep);
+
+namespace detail {  // sweep_axes.cpp, for load_sweep and point_document
+
+/// One element of "axes", read strictly by `r` (its kind, pointer, tenants and values, each value
+/// of the kind's type): every problem goes to r's diagnostics.
+SweepAxis read_axis(const nlohmann::json& value, JsonReader& r);
+/// Applies one axis value to the base scenario's document (a pointer, a load multiplier, a trace
+/// window, ...); returns "" or what went wrong.
+std::string apply(const SweepAxis& axis, const nlohmann::json& value, nlohmann::json& doc);
+
+}  // namespace detail
 
 }  // namespace slicewise::scenario

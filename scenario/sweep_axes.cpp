@@ -1,6 +1,6 @@
-// A sweep's axes (see sweep_axes.hpp): reading one, and applying one of its values to the base
-// scenario's document.
-#include "scenario/sweep_axes.hpp"
+// A sweep's axes (sweep.hpp, namespace detail): reading one, and applying one of its values to
+// the base scenario's document.
+#include "scenario/sweep.hpp"
 
 #include <cmath>
 #include <string>

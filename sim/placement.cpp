@@ -30,12 +30,6 @@ using scenario::StrategyPolicy;
 using scenario::StrategySpec;
 using namespace detail;  // the slots and their admission (placement_slots.hpp)
 
-double compute_capacity(const models::GpuSpec& gpu, bool& in_sms) {
-  const auto tflops = gpu.bf16_dense_tflops ? gpu.bf16_dense_tflops : gpu.fp16_dense_tflops;
-  in_sms = !tflops.has_value();
-  return tflops ? *tflops : static_cast<double>(gpu.num_sms);
-}
-
 namespace {
 
 /// Spread: the next admissible slot after the last one chosen, round robin.

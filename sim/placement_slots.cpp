@@ -10,6 +10,16 @@
 #include "models/mig_layout.hpp"
 #include "scenario/layout_schedule.hpp"
 
+namespace slicewise::sim {
+
+double compute_capacity(const models::GpuSpec& gpu, bool& in_sms) {
+  const auto tflops = gpu.bf16_dense_tflops ? gpu.bf16_dense_tflops : gpu.fp16_dense_tflops;
+  in_sms = !tflops.has_value();
+  return tflops ? *tflops : static_cast<double>(gpu.num_sms);
+}
+
+}  // namespace slicewise::sim
+
 namespace slicewise::sim::detail {
 
 namespace {

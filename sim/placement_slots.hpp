@@ -16,7 +16,7 @@
 #include "scenario/llm_serving.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/strategies/policy.hpp"
-#include "sim/placement.hpp"
+#include "sim/placed_device.hpp"
 
 namespace slicewise::sim::detail {
 

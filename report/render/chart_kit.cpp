@@ -1,9 +1,9 @@
-// What every chart of the report's figures is drawn with (see chart_kit.hpp), and the nice ticks of
-// figure_painter.hpp.
+// What every chart of the report's figures is drawn with (see chart_kit.hpp).
 #include "report/render/chart_kit.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -17,7 +17,6 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 
-#include "report/render/figure_painter.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::render {
@@ -243,6 +242,15 @@ NiceTicks nice_ticks(double low, double high, int max_ticks) {
 
 std::string tick_label(double value, int decimals) {
   return chart_locale().toString(value, 'f', decimals).toStdString();
+}
+
+QColor series_colour(std::size_t index) {
+  // Tableau 10: distinct in print and for the common colour-vision deficiencies.
+  static const QColor colours[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+                                   QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                   QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+                                   QColor(0xba, 0xb0, 0xac)};
+  return colours[index % std::size(colours)];
 }
 
 }  // namespace slicewise::render

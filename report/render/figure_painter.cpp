@@ -318,15 +318,6 @@ void draw_utilization(const RoiReport& r, QPainter& painter, const QRectF& targe
 
 }  // namespace
 
-QColor series_colour(std::size_t index) {
-  // Tableau 10: distinct in print and for the common colour-vision deficiencies.
-  static const QColor colours[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                                   QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                                   QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                   QColor(0xba, 0xb0, 0xac)};
-  return colours[index % std::size(colours)];
-}
-
 FigureDrawn draw_figure(const RoiReport& r, const Figure& figure, QPainter& painter, const QRectF& target) {
   ensure_qt_application();
   painter.fillRect(target, Qt::white);

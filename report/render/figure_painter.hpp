@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QRectF>
 
+#include "report/render/chart_kit.hpp"
 #include "report/roi_content.hpp"
 
 namespace slicewise::render {
@@ -39,30 +40,5 @@ FigureDrawn draw_figure(const report::RoiReport& report, const report::Figure& f
 /// The figure's height in pixels at kFigureWidth: 480; the latency CDF 320 per row of two tenants;
 /// the MIG layout 60 + 90 per GPU cut into instances.
 int figure_height(const report::RoiReport& report, const report::Figure& figure);
-
-/// The ticks of a value axis: from `low` to `high` every `step`, a step of 1, 2 or 5 times a power
-/// of ten; `low` and `high` are multiples of it.
-struct NiceTicks {
-  double low = 0.0;
-  double high = 1.0;
-  double step = 1.0;
-  int decimals = 0;  ///< decimals a tick label needs: 0 for a step of 1 or more, 1 for 0.5, 2 for 0.05
-  int count() const;
-};
-
-/// The smallest step of 1, 2 or 5 × 10^k that covers `span` in at most `max_ticks` ticks
-/// (max_ticks - 1 intervals): nice_step(7.58625, 5) == 2. 1 for a span that is 0 or not finite.
-double nice_step(double span, int max_ticks);
-
-/// `low`..`high` rounded out to multiples of a nice step, with at most `max_ticks` ticks (the step
-/// grows 1 → 2 → 5 → 10 when rounding out adds one): nice_ticks(1, 8.6, 5) == {0, 10, 5}. A range
-/// of no width gets one of 1 above `low`.
-NiceTicks nice_ticks(double low, double high, int max_ticks);
-
-/// A tick label as the charts write it: thousands grouped, `decimals` decimals ("25,000", "0.05").
-std::string tick_label(double value, int decimals);
-
-/// The figures' colour for series `index` (strategy, line, bar set), repeating after ten.
-QColor series_colour(std::size_t index);
 
 }  // namespace slicewise::render

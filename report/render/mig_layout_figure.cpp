@@ -16,7 +16,7 @@
 #include <QFontMetricsF>
 
 #include "models/mig_catalog.hpp"
-#include "report/render/figure_painter.hpp"
+#include "report/render/chart_kit.hpp"
 
 namespace slicewise::render {
 

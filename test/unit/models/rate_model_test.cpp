@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
+
 namespace slicewise::models {
 namespace {
 
@@ -31,8 +33,9 @@ std::vector<ContextRate> rates(SharingParams params, const std::vector<ContextDe
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-/// One model of each discipline, off its defaults: MPS with efficiency and interference,
-/// time-slicing at a finite roofline sharpness, vGPU fixed shares of 4 slots, and exclusive.
+/// One model of each discipline that shares a device, off its defaults: MPS with efficiency and
+/// interference, time-slicing at a finite roofline sharpness, vGPU fixed shares of 4 slots (an
+/// exclusive device has one context: AnExclusiveDeviceHasOneContext).
 std::vector<SharingParams> every_discipline() {
   SharingParams mps;
   mps.discipline = SharingDiscipline::concurrent;
@@ -46,7 +49,7 @@ std::vector<SharingParams> every_discipline() {
   vgpu.discipline = SharingDiscipline::fixed_share;
   vgpu.efficiency = 0.9;
   vgpu.total_placed_weight = 4.0;
-  return {mps, sliced, vgpu, SharingParams{}};
+  return {mps, sliced, vgpu};
 }
 
 TEST(RateModel, KeptAnswersReplayTheSolveBitForBit) {
@@ -207,6 +210,15 @@ TEST(RateModel, OneContextAloneRunsAtSoloSpeedUnderEveryDiscipline) {
     EXPECT_DOUBLE_EQ(out[0].gpu_phase_frac, 0.6);
     EXPECT_DOUBLE_EQ(out[0].sm_usage_frac, 0.6 * 0.7);
   }
+}
+
+TEST(RateModel, AnExclusiveDeviceHasOneContext) {
+  // Its context owns it: a second active one is placement's bug, never silently time-sliced.
+  SharingParams params{SharingDiscipline::exclusive};
+  EXPECT_THROW(rates(params, {busy(0.7, 0.4, 0.6), busy(0.5, 0.3, 0.5)}), InternalError);
+  ContextDemand idle = busy(0.5, 0.3, 0.5);
+  idle.active = false;
+  EXPECT_DOUBLE_EQ(rates(params, {busy(0.7, 0.4, 0.6), idle})[0].gpu_rate, 1.0);
 }
 
 TEST(RateModel, InactiveContextsGetNothingAndTakeNothing) {

@@ -1,9 +1,76 @@
-// The fields of a measurement row (see measurement_fields.hpp).
-#include "calibration/measurement_fields.hpp"
+// One measurement row and the checks of its columns (see measurement_row.hpp).
+#include "calibration/measurement_row.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "traces/fields.hpp"
+
+namespace slicewise::calibration {
+
+using detail::metric_table;
+using detail::param_rules;
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  const auto number = [&](std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (text[i] - '0');
+    return v;
+  };
+  const std::chrono::year_month_day ymd{std::chrono::year{number(0, 4)},
+                                        std::chrono::month{static_cast<unsigned>(number(5, 2))},
+                                        std::chrono::day{static_cast<unsigned>(number(8, 2))}};
+  return ymd.ok();
+}
+
+std::string to_string(Metric metric) {
+  for (const auto& [name, value] : metric_table()) {
+    if (value == metric) return name;
+  }
+  return "unknown";
+}
+
+bool is_time(Metric metric) {
+  return metric == Metric::time_mean || metric == Metric::time_median || metric == Metric::time_p90 ||
+         metric == Metric::time_p99;
+}
+
+const std::vector<std::string>& workload_param_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const auto& rule : param_rules()) out.push_back(rule.key);
+    return out;
+  }();
+  return keys;
+}
+
+std::string Measurement::workload_key() const {
+  std::string key = workload;
+  if (!params.empty()) {
+    key += '[';
+    bool first = true;
+    for (const auto& [name, number] : params) {
+      if (!first) key += ';';
+      first = false;
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%g", number);
+      key += name + '=' + buffer;
+    }
+    key += ']';
+  }
+  return key;
+}
+
+double Measurement::param(const std::string& key, double fallback) const {
+  const auto it = params.find(key);
+  return it == params.end() ? fallback : it->second;
+}
+
+}  // namespace slicewise::calibration
 
 namespace slicewise::calibration::detail {
 
