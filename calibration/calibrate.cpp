@@ -13,10 +13,8 @@
 #include "calibration/fit_steps.hpp"
 #include "calibration/mig_fit.hpp"
 #include "calibration/mps_fit.hpp"
-#include "calibration/nonlinear_fit.hpp"
 #include "calibration/sharing_defaults.hpp"
 #include "calibration/sharing_fit.hpp"
-#include "core/error.hpp"
 #include "core/spell.hpp"
 
 namespace slicewise::calibration {

@@ -9,7 +9,9 @@
 
 #include "calibration/calibration_outcome.hpp"
 #include "calibration/calibration_profile.hpp"
-#include "calibration/measurement.hpp"
+#include "calibration/measurement_row.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
 
 namespace slicewise::calibration {
 

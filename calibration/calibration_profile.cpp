@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "calibration/measurement.hpp"
+#include "calibration/measurement_row.hpp"
 #include "core/data_dir.hpp"
 #include "core/error.hpp"
 #include "core/json_file.hpp"

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
 #include "traces/csv.hpp"

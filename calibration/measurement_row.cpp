@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/error.hpp"
 #include "traces/fields.hpp"
 
 namespace slicewise::calibration {

@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
 #include "core/spell.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/strategy_kind.hpp"

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "calibration/fit_report.hpp"
-#include "calibration/measurement.hpp"
+#include "calibration/measurement_row.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/mig_catalog.hpp"
 
 namespace slicewise::calibration {
 

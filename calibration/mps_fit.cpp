@@ -11,7 +11,6 @@
 #include "calibration/fit_steps.hpp"
 #include "calibration/nonlinear_fit.hpp"
 #include "calibration/sharing_defaults.hpp"
-#include "core/error.hpp"
 #include "core/spell.hpp"
 
 namespace slicewise::calibration::detail {

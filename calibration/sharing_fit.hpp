@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "calibration/fit_report.hpp"
-#include "calibration/measurement.hpp"
+#include "calibration/measurement_row.hpp"
 #include "models/rate_types.hpp"
 
 namespace slicewise::calibration {

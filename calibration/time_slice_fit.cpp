@@ -7,8 +7,6 @@
 
 #include "calibration/nonlinear_fit.hpp"
 #include "calibration/sharing_fit.hpp"
-#include "core/error.hpp"
-#include "models/rate_model.hpp"
 
 namespace slicewise::calibration {
 

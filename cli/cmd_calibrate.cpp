@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "calibration/calibrate.hpp"
+#include "calibration/measurement.hpp"
 #include "cli/commands.hpp"
 #include "core/atomic_output.hpp"
 #include "core/error.hpp"

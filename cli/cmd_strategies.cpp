@@ -44,12 +44,14 @@ std::vector<const ParamDecl<Owner>*> keys_of(const std::vector<ParamDecl<Owner>>
 template <class Owner>
 std::string key_list(const std::vector<const ParamDecl<Owner>*>& params) {
   std::vector<std::string> keys;
+  keys.reserve(params.size());
   for (const auto* param : params) keys.push_back(param->key);
   return keys.empty() ? "-" : join(keys, ", ");
 }
 
 std::vector<std::string> kind_names(const std::vector<StrategyKind>& kinds) {
   std::vector<std::string> names;
+  names.reserve(kinds.size());
   for (const auto kind : kinds) names.push_back(models::to_string(kind));
   return names;
 }
@@ -129,7 +131,7 @@ std::string strategy_keys_markdown() {
                                     param.default_text, param.allowed()};
     const auto reading = scenario::kinds_reading_strategy_key(param.key);
     for (const auto kind : kinds) {
-      row.push_back(std::find(reading.begin(), reading.end(), kind) != reading.end() ? "✓" : "");
+      row.emplace_back(std::find(reading.begin(), reading.end(), kind) != reading.end() ? "✓" : "");
     }
     row.push_back(param.help);
     table.add_row(std::move(row));

@@ -33,13 +33,11 @@
 
 #include "gui/advice_dialog.hpp"
 #include "gui/advise_runner.hpp"
-#include "gui/json_field.hpp"
 #include "gui/model_text.hpp"
 #include "gui/results_panel.hpp"
 #include "gui/run_panel.hpp"
 #include "gui/scenario_editor.hpp"
 #include "gui/simulation_runner.hpp"
-#include "gui/telemetry_import.hpp"
 #include "gui/telemetry_import_runner.hpp"
 
 namespace slicewise::gui {

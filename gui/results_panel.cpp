@@ -26,7 +26,6 @@
 #include "gui/figure_view.hpp"
 #include "gui/model_text.hpp"
 #include "gui/result_model.hpp"
-#include "gui/result_text.hpp"
 #include "gui/sortable_table.hpp"
 #include "gui/strategy_detail_models.hpp"
 #include "report/roi_report.hpp"

@@ -19,7 +19,6 @@
 #include "core/json_reader.hpp"
 #include "gui/arrival_chart.hpp"
 #include "gui/arrival_preview.hpp"
-#include "gui/choice_delegate.hpp"
 #include "gui/editor_fields.hpp"
 #include "gui/editor_panes.hpp"
 #include "gui/fleet_model.hpp"

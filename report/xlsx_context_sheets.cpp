@@ -9,10 +9,8 @@
 #include <vector>
 
 #include "core/spell.hpp"
-#include "core/units.hpp"
 #include "report/energy_summary.hpp"
 #include "report/roi_report.hpp"
-#include "report/text_table.hpp"
 #include "report/xlsx_sheets.hpp"
 
 namespace slicewise::report::xlsx {

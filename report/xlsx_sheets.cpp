@@ -9,10 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/spell.hpp"
 #include "core/units.hpp"
-#include "report/energy_summary.hpp"
-#include "report/roi_report.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::report::xlsx {

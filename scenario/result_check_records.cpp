@@ -7,7 +7,6 @@
 #include "core/spell.hpp"
 #include "models/gpu_catalog.hpp"
 #include "scenario/result_check_parts.hpp"
-#include "scenario/sim_result.hpp"
 
 namespace slicewise::scenario::detail {
 

@@ -9,8 +9,6 @@
 #include <numeric>
 
 #include "core/error.hpp"
-#include "models/mig_layout.hpp"
-#include "scenario/layout_schedule.hpp"
 #include "scenario/strategies/policy.hpp"
 #include "scenario/trace_window.hpp"
 #include "scenario/validate.hpp"

@@ -154,8 +154,9 @@ std::vector<StrategyParam> layout_params() {
   return {std::move(layout), std::move(layouts), std::move(schedule)};
 }
 
-std::vector<StrategyParam> declare_strategy_params() {
-  std::vector<StrategyParam> params = {
+/// The driver's time slicing (time_slicing, mig_time_slicing, hami), and the contexts per device.
+std::vector<StrategyParam> time_slicing_params() {
+  return {
       count(
           &StrategySpec::replicas,
           {.key = "replicas",
@@ -188,7 +189,12 @@ std::vector<StrategyParam> declare_strategy_params() {
                                   .title = "Exact quanta",
                                   .default_text = "false",
                                   .help = "exact quantum events instead of the fluid model",
-                                  .example = "true"}),
+                                  .example = "true"})};
+}
+
+/// MPS: the clients' thread caps, their pinned memory, and who runs the daemon.
+std::vector<StrategyParam> mps_params() {
+  return {
       number(&StrategySpec::active_thread_pct,
              {.key = "active_thread_pct",
               .title = "Active threads",
@@ -220,10 +226,12 @@ std::vector<StrategyParam> declare_strategy_params() {
               .help = "who runs the MPS control daemon: NVIDIA's device plugin, which splits each GPU's memory and "
                       "threads equally among its replicas (what `export-config` deploys), or one of your own without "
                       "that split (bare metal, a daemon you manage; `export-config` refuses it)",
-              .example = R"("device_plugin")"}),
-  };
-  for (auto& layout : layout_params()) params.push_back(std::move(layout));
-  const std::vector<StrategyParam> rest = {
+              .example = R"("device_plugin")"})};
+}
+
+/// HAMi: each context's core and memory limits.
+std::vector<StrategyParam> hami_params() {
+  return {
       number(&StrategySpec::gpucores_pct,
              {.key = "gpucores_pct",
               .title = "GPU cores",
@@ -239,22 +247,31 @@ std::vector<StrategyParam> declare_strategy_params() {
                                          .range = NumberRange::positive(),
                                          .default_text = "what the context needs",
                                          .help = "HAMi memory limit per context; a tenant needing more is unplaceable",
-                                         .example = "30"}),
-      choice(&StrategySpec::vgpu_scheduler, vgpu_scheduler_table(), true,
-             {.key = "vgpu_scheduler",
-              .title = "vGPU scheduler",
-              .allowed_note = "`fixed_share` needs `replicas` ≥ 1",
-              .help = "NVIDIA vGPU scheduler",
-              .example = R"("fixed_share")"}),
-      number(&StrategySpec::timeslice_ms, {.key = "timeslice_ms",
-                                           .title = "vGPU time slice",
-                                           .unit = "ms",
-                                           .range = NumberRange::positive(),
-                                           .default_text = "2 up to 8 vGPUs, 1 above",
-                                           .help = "vGPU time slice",
-                                           .example = "2"}),
-  };
-  params.insert(params.end(), rest.begin(), rest.end());
+                                         .example = "30"})};
+}
+
+/// NVIDIA vGPU: its scheduler and time slice.
+std::vector<StrategyParam> vgpu_params() {
+  return {choice(&StrategySpec::vgpu_scheduler, vgpu_scheduler_table(), true,
+                 {.key = "vgpu_scheduler",
+                  .title = "vGPU scheduler",
+                  .allowed_note = "`fixed_share` needs `replicas` ≥ 1",
+                  .help = "NVIDIA vGPU scheduler",
+                  .example = R"("fixed_share")"}),
+          number(&StrategySpec::timeslice_ms, {.key = "timeslice_ms",
+                                               .title = "vGPU time slice",
+                                               .unit = "ms",
+                                               .range = NumberRange::positive(),
+                                               .default_text = "2 up to 8 vGPUs, 1 above",
+                                               .help = "vGPU time slice",
+                                               .example = "2"})};
+}
+
+std::vector<StrategyParam> declare_strategy_params() {
+  std::vector<StrategyParam> params;
+  for (auto family : {time_slicing_params, mps_params, layout_params, hami_params, vgpu_params}) {
+    for (auto& param : family()) params.push_back(std::move(param));
+  }
   return params;
 }
 
@@ -402,28 +419,6 @@ std::vector<models::StrategyKind> kinds_reading_strategy_key(std::string_view ke
 
 std::vector<models::StrategyKind> kinds_reading_tenant_key(std::string_view key) {
   return kinds_reading(key, &StrategyPolicy::tenant_keys);
-}
-
-nlohmann::ordered_json example_strategy(models::StrategyKind kind, const std::vector<std::string>& tenants) {
-  ordered_json out;
-  out["kind"] = models::to_string(kind);
-  std::vector<std::string> skipped;  // the alternatives of a key given
-  for (const auto& param : strategy_params()) {
-    if (!uses(strategy_keys(), param.key, kind) ||
-        std::find(skipped.begin(), skipped.end(), param.key) != skipped.end()) {
-      continue;
-    }
-    out[param.key] = ordered_json::parse(param.example);
-    skipped.insert(skipped.end(), param.alternatives.begin(), param.alternatives.end());
-  }
-  ordered_json settings = ordered_json::object();
-  for (const auto& param : tenant_params()) {
-    if (uses(tenant_setting_keys(), param.key, kind)) settings[param.key] = ordered_json::parse(param.example);
-  }
-  if (!settings.empty()) {
-    for (const auto& tenant : tenants) out["tenants"][tenant] = settings;
-  }
-  return out;
 }
 
 std::string plain_help(const std::string& help) {

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
 #include "sim/device_state.hpp"
-#include "sim/sim_time.hpp"
 
 namespace slicewise::sim {
 

@@ -16,7 +16,7 @@
 #include "sim/least_loaded_index.hpp"
 #include "sim/llm_engine.hpp"
 #include "sim/log_histogram.hpp"
-#include "sim/placement.hpp"
+#include "sim/placed_device.hpp"
 #include "sim/sharing_variance.hpp"
 #include "sim/workload_shape.hpp"
 #include "traces/request_source.hpp"

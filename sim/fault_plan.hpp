@@ -11,7 +11,7 @@
 #include "models/strategy_kind.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
-#include "sim/placement.hpp"
+#include "sim/placed_device.hpp"
 
 namespace slicewise::sim {
 

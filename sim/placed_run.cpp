@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "scenario/validate.hpp"
 #include "sim/fault_plan.hpp"
+#include "sim/placement.hpp"
 
 namespace slicewise::sim {
 

@@ -9,7 +9,7 @@
 #include "scenario/catalogs.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
-#include "sim/placement.hpp"
+#include "sim/placed_device.hpp"
 #include "sim/simulation.hpp"
 
 namespace slicewise::sim {

@@ -16,8 +16,6 @@
 #include "core/error.hpp"
 #include "core/json_reader.hpp"
 #include "core/spell.hpp"
-#include "models/mig_layout.hpp"
-#include "scenario/layout_schedule.hpp"
 #include "scenario/llm_serving.hpp"
 #include "scenario/strategies/policy.hpp"
 #include "sim/placement_slots.hpp"

@@ -8,7 +8,7 @@
 #include "scenario/scenario.hpp"
 #include "scenario/sim_result.hpp"
 #include "sim/device_state.hpp"
-#include "sim/placement.hpp"
+#include "sim/placed_device.hpp"
 
 namespace slicewise::sim {
 

@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "scenario/validate.hpp"
 #include "sim/device_state.hpp"
 #include "sim/load_source.hpp"
 #include "sim/run_state.hpp"

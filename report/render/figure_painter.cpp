@@ -42,7 +42,6 @@
 #include "report/render/chart_kit.hpp"
 #include "report/render/mig_layout_figure.hpp"
 #include "report/roi_report.hpp"
-#include "report/text_table.hpp"
 #include "scenario/utilisation.hpp"
 
 namespace slicewise::render {

@@ -10,7 +10,6 @@
 #include <QPainter>
 #include <QRectF>
 
-#include "report/render/chart_kit.hpp"
 #include "report/roi_content.hpp"
 
 namespace slicewise::render {

@@ -23,7 +23,6 @@
 #include "report/render/figure_painter.hpp"
 #include "report/render/report_body.hpp"
 #include "report/roi_report.hpp"
-#include "report/text_table.hpp"
 
 namespace slicewise::render {
 

@@ -32,7 +32,6 @@ namespace slicewise::render {
 namespace {
 
 using report::Figure;
-using report::ReportTable;
 using report::RoiReport;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }

@@ -16,7 +16,7 @@
 
 #include "core/error.hpp"
 #include "report/render/bar_chart.hpp"
-#include "report/render/figure_painter.hpp"
+#include "report/render/chart_kit.hpp"
 #include "report/text_table.hpp"
 
 namespace slicewise::render {

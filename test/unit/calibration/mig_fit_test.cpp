@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "calibration/measurement.hpp"
 #include "calibration/mig_fit.hpp"
 
 namespace slicewise::calibration {

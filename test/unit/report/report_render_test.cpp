@@ -20,6 +20,7 @@
 #include <QImage>
 #include <QPainter>
 
+#include "report/render/chart_kit.hpp"
 #include "report/render/figure_painter.hpp"
 #include "report/render/mig_layout_figure.hpp"
 #include "report/roi_report.hpp"
