@@ -29,14 +29,13 @@ namespace {
 using models::StrategyKind;
 using scenario::ParamDecl;
 
-/// The keys `kinds_of` says `kind` reads, in declaration order.
+/// The keys `kind` reads by `table` (as the reader asks), in declaration order.
 template <class Owner>
 std::vector<const ParamDecl<Owner>*> keys_of(const std::vector<ParamDecl<Owner>>& params, StrategyKind kind,
-                                             std::vector<StrategyKind> (*kinds_of)(std::string_view)) {
+                                             const scenario::KeyKinds<StrategyKind>& table) {
   std::vector<const ParamDecl<Owner>*> read;
   for (const auto& param : params) {
-    const auto kinds = kinds_of(param.key);
-    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) read.push_back(&param);
+    if (scenario::uses(table, param.key, kind)) read.push_back(&param);
   }
   return read;
 }
@@ -91,8 +90,8 @@ int list_kinds(Io io) {
   for (const auto* policy : scenario::strategy_policies()) {
     const auto kind = policy->kind();
     table.add_row({models::to_string(kind),
-                   key_list(keys_of(scenario::strategy_params(), kind, &scenario::kinds_reading_strategy_key)),
-                   key_list(keys_of(scenario::tenant_params(), kind, &scenario::kinds_reading_tenant_key)),
+                   key_list(keys_of(scenario::strategy_params(), kind, scenario::strategy_keys())),
+                   key_list(keys_of(scenario::tenant_params(), kind, scenario::tenant_setting_keys())),
                    models::to_string(policy->isolation())});
   }
   io.out << table.to_text()
@@ -104,8 +103,8 @@ int list_kinds(Io io) {
 int describe_kind(const scenario::StrategyPolicy& policy, Io io) {
   const auto kind = policy.kind();
   io.out << models::to_string(kind) << ": " << policy.summary() << "\n";
-  const auto keys = keys_of(scenario::strategy_params(), kind, &scenario::kinds_reading_strategy_key);
-  const auto settings = keys_of(scenario::tenant_params(), kind, &scenario::kinds_reading_tenant_key);
+  const auto keys = keys_of(scenario::strategy_params(), kind, scenario::strategy_keys());
+  const auto settings = keys_of(scenario::tenant_params(), kind, scenario::tenant_setting_keys());
   if (keys.empty() && settings.empty()) io.out << "\nIt takes only the keys every kind takes.\n";
   if (!keys.empty()) io.out << "\nKeys:\n";
   for (const auto* param : keys) io.out << key_text(*param);
