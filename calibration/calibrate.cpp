@@ -56,7 +56,9 @@ void fit_time_slices(const std::vector<Measurement>& rows, const CalibrateOption
   std::vector<std::string> skipped;
   std::vector<CoRunPoint> points;
   for (auto& p : co_run_points(rows, models::StrategyKind::time_slicing, skipped)) {
-    const bool known = std::all_of(p.contexts.begin(), p.contexts.end(), [](const auto& c) { return c.burst_s > 0.0; });
+    // Only bursts the runs set (kernel_ms) fit the slice; bursts derived from a solo request time
+    // leave their rows out of sample (validate-model predicts them).
+    const bool known = std::all_of(p.burst_is_input.begin(), p.burst_is_input.end(), [](bool given) { return given; });
     if (known) points.push_back(std::move(p));
   }
   if (points.empty()) return;

@@ -48,13 +48,6 @@ models::ContextDemand demand_of(const Measurement& m) {
   return c;
 }
 
-/// A context of a run, with the row that describes it.
-void add_context(CoRunPoint& point, const Measurement& m) {
-  point.contexts.push_back(demand_of(m));
-  point.context_keys.push_back(m.workload_key());
-  point.offered_load.push_back(m.param("offered_load", 0.0));
-}
-
 /// How many contexts of each workload a run has: as many as the workload's rows of its
 /// most-reported metric (a context may report several metrics, one row each).
 std::map<std::string, int> contexts_per_workload(const std::vector<const Measurement*>& members) {
@@ -111,13 +104,30 @@ Baselines dedicated_baselines(const std::vector<Measurement>& rows) {
   return baselines;
 }
 
-/// The baseline of a shared row: its own file's, else another file's of the same GPU.
-const Measurement* baseline_of(const Baselines& baselines, const Measurement& m) {
+/// The baseline of `m`'s workload in `metric`: its own file's, else another file's of the same GPU.
+const Measurement* baseline_of(const Baselines& baselines, const Measurement& m, Metric metric) {
   for (const std::string& file : {m.file, std::string()}) {
-    const auto it = baselines.find(BaselineKey{file, m.gpu, baseline_key(m), m.metric});
+    const auto it = baselines.find(BaselineKey{file, m.gpu, baseline_key(m), metric});
     if (it != baselines.end()) return it->second;
   }
   return nullptr;
+}
+
+/// A context of a run, with the row that describes it. Its burst is its kernel_ms, the run's input;
+/// else, for a closed loop (one request in service at a time, each followed by the next), the GPU
+/// time of one request alone: the simulator's burst of a generic tenant (solo latency × duty). An
+/// open-loop server's dedicated time_mean holds queueing as well, so its burst stays unknown.
+void add_context(CoRunPoint& point, const Measurement& m, const Baselines& baselines) {
+  models::ContextDemand demand = demand_of(m);
+  const double load = m.param("offered_load", 0.0);
+  point.burst_is_input.push_back(demand.burst_s > 0.0);
+  if (demand.burst_s <= 0.0 && load <= 0.0) {
+    if (const Measurement* solo = baseline_of(baselines, m, Metric::time_mean))
+      demand.burst_s = solo->value * demand.duty;
+  }
+  point.contexts.push_back(demand);
+  point.context_keys.push_back(m.workload_key());
+  point.offered_load.push_back(load);
 }
 
 /// The rows of each named run of `strategy`, in file order.
@@ -132,7 +142,8 @@ Runs runs_of(const std::vector<Measurement>& rows, StrategyKind strategy) {
 /// The contexts of the run of row `m` (its rows `members`). The rows of m's metric first, in file
 /// order (m's own one is point.self); then the contexts that reported only other metrics, each
 /// described by its first such row. Throws when the rows do not describe n_contexts contexts.
-void add_run_contexts(CoRunPoint& point, const Measurement& m, const std::vector<const Measurement*>& members) {
+void add_run_contexts(CoRunPoint& point, const Measurement& m, const std::vector<const Measurement*>& members,
+                      const Baselines& baselines) {
   std::map<std::string, int> missing = contexts_per_workload(members);  // contexts not yet described
   int contexts = 0;
   for (const auto& [key, n] : missing) contexts += n;
@@ -146,13 +157,13 @@ void add_run_contexts(CoRunPoint& point, const Measurement& m, const std::vector
   for (const Measurement* member : members) {
     if (member->metric != m.metric) continue;
     if (member == &m) point.self = point.contexts.size();
-    add_context(point, *member);
+    add_context(point, *member, baselines);
     --missing[member->workload_key()];
   }
   for (const Measurement* member : members) {
     int& n = missing[member->workload_key()];
     if (member->metric == m.metric || n <= 0) continue;
-    add_context(point, *member);
+    add_context(point, *member, baselines);
     --n;
   }
 }
@@ -186,7 +197,7 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
   std::vector<CoRunPoint> points;
   for (const auto& m : rows) {
     if (m.strategy != strategy || !fits_mean_field(m.metric)) continue;
-    const Measurement* base = baseline_of(baselines, m);
+    const Measurement* base = baseline_of(baselines, m, m.metric);
     if (!base) {
       skipped.push_back(where(m) + ": no dedicated baseline for " + m.workload_key() + " " + to_string(m.metric) +
                         " on " + m.gpu);
@@ -196,9 +207,9 @@ std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, Stra
     point.row = &m;
     point.baseline = base->value;
     if (m.run.empty()) {
-      for (int i = 0; i < m.n_contexts; ++i) add_context(point, m);
+      for (int i = 0; i < m.n_contexts; ++i) add_context(point, m, baselines);
     } else {
-      add_run_contexts(point, m, runs.at({m.file, m.gpu, m.run}));
+      add_run_contexts(point, m, runs.at({m.file, m.gpu, m.run}), baselines);
     }
     points.push_back(std::move(point));
   }

@@ -34,6 +34,9 @@ struct CoRunPoint {
   double baseline = 0.0;  ///< the same metric alone on a dedicated device
   std::vector<models::ContextDemand> contexts;
   std::vector<std::string> context_keys;  ///< workload key per context
+  /// Per context: true when its burst is its run's input (workload parameter kernel_ms), false
+  /// when it was derived from its solo request time or is unknown (ContextDemand::burst_s 0).
+  std::vector<bool> burst_is_input;
   /// Per context: its offered_load (an open-loop server fed at that fraction of its solo capacity),
   /// or 0 for a closed loop that always has a request in service.
   std::vector<double> offered_load;
@@ -48,9 +51,11 @@ struct CoRunPoint {
 /// and quantum_ms, metric), with their co-runners: the other rows of the same `run`, or n_contexts − 1
 /// copies of itself when the run is empty. The contexts of a run are counted across metrics (a
 /// training job may report its throughput and the server beside it its latency): each workload
-/// counts as many times as it has rows of one metric. Rows without a baseline are listed in
-/// `skipped`, one sentence each; they still describe their context to the others. Throws
-/// CalibrationError when a run's rows contradict its n_contexts.
+/// counts as many times as it has rows of one metric. A context's burst is its kernel_ms; without
+/// one, a closed-loop context whose workload has a dedicated time_mean gets that request's GPU time
+/// (time_mean × gpu_duty_frac), as the simulator gives a generic tenant's request. Rows without a baseline are listed
+/// in `skipped`, one sentence each; they still describe their context to the others. Throws CalibrationError when a
+/// run's rows contradict its n_contexts.
 std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, models::StrategyKind strategy,
                                       std::vector<std::string>& skipped);
 

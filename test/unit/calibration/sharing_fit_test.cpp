@@ -187,6 +187,34 @@ TEST(SharingFit, TwoIdenticalSaturatedContextsPredictTwoOverEta) {
   EXPECT_NEAR(predict_co_run(points[0], params_for(SharingConstant::time_slicing_efficiency, 0.8, {})), 2.5, 1e-9);
 }
 
+TEST(SharingFit, AClosedLoopWithoutKernelMsRunsItsSoloRequestAsOneBurst) {
+  // A loop of 0.5 ms requests, one at a time (the stream probe's passes): without kernel_ms its
+  // burst is its solo request's GPU time, 0.5 ms × duty 1, as the simulator gives a generic tenant.
+  // Under 2 ms slices it runs each request in one turn and yields (0.1 ms): η = 0.5 / 0.6, and two
+  // such loops each get half the GPU at that efficiency, so a request takes 0.5 ms / (½ · 5/6).
+  const std::vector<Measurement> rows = {row(StrategyKind::dedicated, 1, "loop", {}, 0.0005),
+                                         row(StrategyKind::time_slicing, 2, "loop", {}, 0.0012),
+                                         row(StrategyKind::dedicated, 1, "spin", {{"kernel_ms", 0.25}}, 0.0005),
+                                         row(StrategyKind::time_slicing, 2, "spin", {{"kernel_ms", 0.25}}, 0.0012),
+                                         row(StrategyKind::dedicated, 1, "server", {{"offered_load", 0.5}}, 0.0005),
+                                         row(StrategyKind::time_slicing, 2, "server", {{"offered_load", 0.5}}, 0.001)};
+  std::vector<std::string> skipped;
+  const auto points = co_run_points(rows, StrategyKind::time_slicing, skipped);
+  ASSERT_EQ(points.size(), 3u);
+  models::SharingParams slices;
+  slices.discipline = models::SharingDiscipline::time_sliced;
+  slices.set_time_slices(2.0, 0.1, 0.2);
+  EXPECT_EQ(points[0].contexts[0].burst_s, 0.0005);
+  EXPECT_EQ(points[0].burst_is_input, (std::vector<bool>{false, false}));
+  EXPECT_NEAR(predict_co_run(points[0], slices), 0.0005 / (0.5 * 0.5 / 0.6), 1e-12);
+  // A burst the run sets (kernel_ms) is the run's input, and it wins over the request time.
+  EXPECT_EQ(points[1].contexts[0].burst_s, 0.00025);
+  EXPECT_EQ(points[1].burst_is_input, (std::vector<bool>{true, true}));
+  // An open-loop server's solo time_mean holds its queueing: its burst stays unknown.
+  EXPECT_EQ(points[2].contexts[0].burst_s, 0.0);
+  EXPECT_EQ(points[2].burst_is_input, (std::vector<bool>{false, false}));
+}
+
 TEST(SharingFit, TheSeedPairGivesAnEfficiencyWithItsError) {
   const auto rows = test::load(std::string(SW_SOURCE_DIR) + "/data/measurements/l40s-seed-timeslicing.csv");
   std::vector<std::string> skipped;
