@@ -53,9 +53,9 @@ struct CoRunPoint {
 /// training job may report its throughput and the server beside it its latency): each workload
 /// counts as many times as it has rows of one metric. A context's burst is its kernel_ms; without
 /// one, a closed-loop context whose workload has a dedicated time_mean gets that request's GPU time
-/// (time_mean × gpu_duty_frac), as the simulator gives a generic tenant's request. Rows without a baseline are listed
-/// in `skipped`, one sentence each; they still describe their context to the others. Throws CalibrationError when a
-/// run's rows contradict its n_contexts.
+/// (time_mean × gpu_duty_frac), as the simulator gives a generic tenant's request. Rows without a
+/// baseline are listed in `skipped`, one sentence each; they still describe their context to the
+/// others. Throws CalibrationError when a run's rows contradict its n_contexts.
 std::vector<CoRunPoint> co_run_points(const std::vector<Measurement>& rows, models::StrategyKind strategy,
                                       std::vector<std::string>& skipped);
 
