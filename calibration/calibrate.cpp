@@ -110,8 +110,17 @@ void fit_time_slices(const std::vector<Measurement>& rows, const CalibrateOption
 void fit_mig(const std::vector<Measurement>& rows, const CalibrateOptions& options, const models::GpuCatalog& gpus,
              const models::MigCatalog& mig, CalibrationOutcome& out) {
   for (const auto& gpu : mig_gpus(rows)) {
-    const auto points = scaling_points(rows, gpu, gpus, mig);
-    const FitReport fit = fit_mig_scaling(points);
+    auto points = scaling_points(rows, gpu, gpus, mig);
+    FitReport fit = fit_mig_scaling(points);
+    // Fit again without the instances no occupancy fits (one leaving can uncover another), and say
+    // which they were.
+    for (auto runaways = runaway_instances(points, fit); !runaways.empty(); runaways = runaway_instances(points, fit)) {
+      for (const auto& runaway : runaways) {
+        out.notes.push_back(gpu + ": " + runaway.why);
+        std::erase_if(points, [&](const MigPoint& p) { return p.instance == runaway.instance; });
+      }
+      fit = fit_mig_scaling(points);
+    }
     require_usable(fit, "roofline_sharpness on " + gpu);
     require_in_range("roofline_sharpness", fit, "roofline_sharpness on " + gpu);
     std::vector<const Measurement*> used;

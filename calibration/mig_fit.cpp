@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -32,6 +33,14 @@ std::vector<std::pair<std::string, std::vector<std::size_t>>> group_by_instance(
 }
 
 double abs_error(double predicted, double observed) { return std::abs(predicted - observed) / observed; }
+
+/// A point's slice as the user wrote it: its MIG profile, or its green context's SMs.
+std::string slice_name(const MigPoint& point) {
+  if (!point.row->mig_profile.empty()) return point.row->mig_profile;
+  char sms[48];
+  std::snprintf(sms, sizeof sms, "%g SMs", point.row->param("sm_count", 0.0));
+  return sms;
+}
 
 /// The workloads of `points`, in first-seen order.
 std::vector<std::string> distinct_workloads(const std::vector<MigPoint>& points) {
@@ -161,6 +170,47 @@ FitReport fit_mig_scaling(const std::vector<MigPoint>& points, std::optional<dou
     }
   };
   return fit_nonlinear(problem);
+}
+
+std::vector<RunawayInstance> runaway_instances(const std::vector<MigPoint>& points, const FitReport& fit) {
+  constexpr double kRunaway = 1e3;  // a fitted occupancy (a share of the GPU's SMs) past any meaning
+  std::vector<RunawayInstance> runaways;
+  if (fit.status != FitStatus::rank_deficient) return runaways;
+  for (const auto& group : group_by_instance(points)) {
+    const std::string& instance = group.first;
+    const std::string occupancy_name = "o[" + instance + "]";
+    const auto occupancy = std::find_if(fit.params.begin(), fit.params.end(),
+                                        [&](const FitParameter& p) { return p.name == occupancy_name; });
+    if (occupancy == fit.params.end() || !(occupancy->value > kRunaway)) continue;
+    // Its largest slice, and the point that slows most beyond the ratio of the SMs.
+    const MigPoint* largest = &points[group.second.front()];
+    for (std::size_t i : group.second) {
+      if (points[i].compute > largest->compute) largest = &points[i];
+    }
+    const MigPoint* steepest = largest;
+    double beyond = 0.0;
+    for (std::size_t i : group.second) {
+      const double excess = (points[i].observed / largest->observed) / (largest->compute / points[i].compute);
+      if (&points[i] != largest && excess > beyond) {
+        beyond = excess;
+        steepest = &points[i];
+      }
+    }
+    std::string why = largest->row->file + " lines ";
+    for (std::size_t i : group.second) {
+      if (i != group.second.front()) why += ", ";
+      why += std::to_string(points[i].row->line);
+    }
+    char ratio[160];
+    std::snprintf(ratio, sizeof ratio, "on %s, %.1f times its time on %s, where it has %.1f times the SMs",
+                  slice_name(*steepest).c_str(), steepest->observed / largest->observed, slice_name(*largest).c_str(),
+                  largest->compute / steepest->compute);
+    why.append(": ").append(instance);
+    why.append(" is left out of the roofline_sharpness fit: its smaller slices are slower than even a workload ");
+    why.append("filling every SM would be (").append(ratio).append("), so no SM occupancy fits it; check those rows");
+    runaways.push_back({instance, std::move(why)});
+  }
+  return runaways;
 }
 
 MigCvReport cross_validate_mig(const std::vector<MigPoint>& points) {

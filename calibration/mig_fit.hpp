@@ -48,6 +48,17 @@ double predict_mig(const MigPoint& point, double full_gpu_time_s, double occupan
 FitReport fit_mig_scaling(const std::vector<MigPoint>& points, std::optional<double> fixed_sharpness = {},
                           bool allow_exact = false);
 
+/// The instances whose occupancy ran off in a rank-deficient fit of fit_mig_scaling (fitted above
+/// 1,000 GPUs' worth of SMs): their smaller slices are slower than the model makes even a workload
+/// that fills every SM, so no occupancy fits them and the joint fit cannot determine it (MISO's
+/// deepspeech2 at batch 4: 10.9 times slower on 1g.5gb than on 7g.40gb). Each comes with a
+/// sentence naming it, its rows and its steepest slowdown against the SMs' ratio.
+struct RunawayInstance {
+  std::string instance;
+  std::string why;
+};
+std::vector<RunawayInstance> runaway_instances(const std::vector<MigPoint>& points, const FitReport& fit);
+
 /// Leave-one-workload-out cross-validation of one held-out workload (all its instances).
 struct MigCvFold {
   std::string workload;

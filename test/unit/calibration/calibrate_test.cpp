@@ -206,6 +206,35 @@ TEST(Calibrate, PublicRowsNoFitHasSeenArePredictedAsDocsValidationSays) {
   EXPECT_GT(per_model["deepspeech2"].first / per_model["deepspeech2"].second, 0.3);
 }
 
+TEST(Calibrate, AMigInstanceNoOccupancyFitsIsLeftOutOfTheSharpnessAndNamed) {
+  // MISO's deepspeech2 at batch 4 is slower on every smaller slice than even a workload that fills
+  // every SM would be (1g.5gb: 3.412 s against 0.3135 s on 7g.40gb, 10.9 times, with 1/7 of the
+  // SMs). Its occupancy ran off and the joint fit was rank-deficient, so calibrating both MISO
+  // files failed. Now that instance is left out, named, and the sharpness is fitted on the rest:
+  // 140 points, the 145 rows less its 5.
+  const auto rows = shipped_rows({"miso-a100-40gb-mig-steps.csv", "miso-a100-40gb-mig-steps-heldout.csv"});
+  CalibrateOptions options;
+  options.created = "2026-11-30";
+  const auto outcome =
+      calibrate(rows, {"miso", "miso-heldout"}, options, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  const auto* sharpness = outcome.profile.find("roofline_sharpness", "A100-40GB");
+  ASSERT_NE(sharpness, nullptr);
+  EXPECT_TRUE(sharpness->fitted);
+  EXPECT_EQ(sharpness->num_points, 140);
+  const auto said = std::count_if(outcome.notes.begin(), outcome.notes.end(), [](const std::string& note) {
+    return note.find("is left out") != std::string::npos;
+  });
+  EXPECT_EQ(said, 1);
+  EXPECT_NE(std::find(outcome.notes.begin(), outcome.notes.end(),
+                      "A100-40GB: " + std::string(SW_SOURCE_DIR) +
+                          "/data/measurements/miso-a100-40gb-mig-steps-heldout.csv lines 19, 20, 21, 22, 23: "
+                          "deepspeech2[batch_size=4] is left out of the roofline_sharpness fit: its smaller slices "
+                          "are slower than even a workload filling every SM would be (on 1g.5gb, 10.9 times its "
+                          "time on 7g.40gb, where it has 7.0 times the SMs), so no SM occupancy fits it; check "
+                          "those rows"),
+            outcome.notes.end());
+}
+
 TEST(Calibrate, ProfilesRoundTripAndBadOnesAreRefusedWithTheirPointer) {
   CalibrationProfile profile = uncalibrated_profile();
   profile.constants[0].fitted = true;

@@ -1,5 +1,5 @@
-// MIG slice scaling on the real MISO A100-40GB step times (../shared/calibration) and on
-// synthetic data with known parameters.
+// MIG slice scaling on the real MISO A100-40GB step times (data/measurements) and on synthetic
+// data with known parameters.
 #include <cmath>
 #include <filesystem>
 #include <random>
