@@ -1,9 +1,10 @@
 // `slicewise calibrate DATA... --out profile.json [--cv]` fits the model constants to measurements;
 // `slicewise validate-model DATA [--calibration profile.json]` shows predicted against measured.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
-
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -85,6 +86,31 @@ std::string value_text(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g", value);
   return text;
+}
+
+/// The predicted rows' error by strategy and workload, in first-seen order: which workloads the
+/// model misses. Empty when they are all one group (the MAPE line says it) or one row each (the
+/// table above says it).
+std::string error_by_workload(const calibration::ModelValidation& result) {
+  struct Group {
+    std::string strategy, workload;
+    int rows = 0;
+    double error = 0.0;
+  };
+  std::vector<Group> groups;
+  for (const auto& v : result.rows) {
+    if (v.baseline) continue;
+    const std::string strategy = models::to_string(v.row->strategy);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return g.strategy == strategy && g.workload == v.row->workload; });
+    if (it == groups.end()) it = groups.insert(groups.end(), Group{strategy, v.row->workload});
+    ++it->rows;
+    it->error += std::abs(v.error);
+  }
+  if (groups.size() < 2 || static_cast<int>(groups.size()) == result.num_predicted) return "";
+  report::TextTable table({{"strategy"}, {"workload"}, {"rows", Align::right}, {"MAPE %", Align::right}});
+  for (const auto& g : groups) table.add_row({g.strategy, g.workload, std::to_string(g.rows), pct(g.error / g.rows)});
+  return "\nby strategy and workload:\n\n" + table.to_text();
 }
 
 }  // namespace
@@ -250,7 +276,9 @@ int run_validate_model(const ValidateModelOptions& options, Io io) {
                    v.baseline ? "input" : report::format_fixed(100.0 * v.error, 1)});
   }
   io.out << "profile " << profile.id << " against " << rows.size() << " measurements\n\n" << table.to_text();
-  io.out << "\n" << result.num_predicted << " rows predicted, MAPE " << pct(result.mape) << " %\n";
+  io.out << "\n"
+         << result.num_predicted << " rows predicted, MAPE " << pct(result.mape) << " %\n"
+         << error_by_workload(result);
   io.out.flush();
   for (const auto& note : result.notes) io.err << "note: " << note << "\n";
   return 0;
