@@ -129,13 +129,12 @@ TEST(Calibrate, TimeSlicesAreFittedWhereUnequalBurstsMeasureTheSlice) {
 
 /// The shipped profile's predictions of `rows`.
 ModelValidation validate_shipped(const std::vector<Measurement>& rows) {
-  const auto shipped = CalibrationProfile::load(std::string(SW_SOURCE_DIR) + "/data/calibration/default.json");
-  return validate_model(rows, shipped, models::GpuCatalog::shipped(), models::MigCatalog::shipped());
+  return validate_model(rows, CalibrationProfile::shipped(), models::GpuCatalog::shipped(),
+                        models::MigCatalog::shipped());
 }
 
 double shipped_value(const std::string& name) {
-  const auto shipped = CalibrationProfile::load(std::string(SW_SOURCE_DIR) + "/data/calibration/default.json");
-  const auto* c = shipped.find(name);
+  const auto* c = CalibrationProfile::shipped().find(name);
   return c ? c->value : 0.0;
 }
 
